@@ -1,0 +1,174 @@
+package io.github.trainingdata.cdk.network;
+
+import io.github.trainingdata.cdk.ConfigurationError;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.services.ec2.FlowLogDestination;
+import software.amazon.awscdk.services.ec2.FlowLogOptions;
+import software.amazon.awscdk.services.ec2.FlowLogTrafficType;
+import software.amazon.awscdk.services.ec2.GatewayVpcEndpointAwsService;
+import software.amazon.awscdk.services.ec2.GatewayVpcEndpointOptions;
+import software.amazon.awscdk.services.ec2.ISecurityGroup;
+import software.amazon.awscdk.services.ec2.ISubnet;
+import software.amazon.awscdk.services.ec2.IVpc;
+import software.amazon.awscdk.services.ec2.Port;
+import software.amazon.awscdk.services.ec2.SecurityGroup;
+import software.amazon.awscdk.services.ec2.SelectedSubnets;
+import software.amazon.awscdk.services.ec2.SubnetConfiguration;
+import software.amazon.awscdk.services.ec2.SubnetSelection;
+import software.amazon.awscdk.services.ec2.SubnetType;
+import software.amazon.awscdk.services.ec2.Vpc;
+import software.amazon.awscdk.services.logs.LogGroup;
+import software.amazon.awscdk.services.logs.RetentionDays;
+import software.constructs.Construct;
+
+/**
+ * The network that training jobs and their data stores share: a VPC, the one <em>data subnet</em> that
+ * fixes the data Availability Zone (FSx for Lustre lives in exactly one subnet, and SageMaker must run
+ * in that AZ to mount it), and the security group training jobs use.
+ *
+ * <p>By default it creates a VPC with isolated subnets in two AZs, no NAT gateway, an S3 gateway
+ * endpoint (training in isolated subnets reads S3 through it) and flow logs to CloudWatch Logs. Given an
+ * existing {@link IVpc}, it creates nothing in it but the training security group (unless one is given).
+ */
+public class TrainingNetwork extends Construct {
+    private static final int DEFAULT_MAX_AZS = 2;
+
+    private final IVpc vpc;
+    private final SubnetSelection storageSubnets;
+    private final ISubnet dataSubnet;
+    private final ISecurityGroup trainingSecurityGroup;
+
+    /** Creates the network (or adopts an existing VPC) with default props. */
+    public TrainingNetwork(Construct scope, String id) {
+        this(scope, id, TrainingNetworkProps.builder().build());
+    }
+
+    /** Creates the network (or adopts an existing VPC). */
+    public TrainingNetwork(Construct scope, String id, TrainingNetworkProps props) {
+        super(scope, id);
+        validate(props);
+        this.vpc = props.getVpc() != null ? props.getVpc() : createVpc(props);
+        SelectedSubnets selected = selectStorageSubnets(props);
+        this.storageSubnets = SubnetSelection.builder().subnets(selected.getSubnets()).build();
+        this.dataSubnet = props.getDataSubnet() != null ? props.getDataSubnet() : selected.getSubnets().get(0);
+        this.trainingSecurityGroup = props.getTrainingSecurityGroup() != null
+                ? props.getTrainingSecurityGroup()
+                : createTrainingSecurityGroup();
+    }
+
+    private void validate(TrainingNetworkProps props) {
+        if (props.getVpc() != null && props.getMaxAzs() != null) {
+            throw ConfigurationError.of(this, "maxAzs", props.getMaxAzs(),
+                    "only for a new VPC; leave it unset when an existing vpc is given");
+        }
+        if (props.getMaxAzs() != null && props.getMaxAzs() < 2) {
+            throw ConfigurationError.of(this, "maxAzs", props.getMaxAzs(),
+                    "at least 2 (SageMaker and EFS need subnets in more than one AZ to be resilient)");
+        }
+        if (props.getVpc() == null && (props.getVpcSubnets() != null || props.getDataSubnet() != null)) {
+            throw ConfigurationError.of(this, props.getVpcSubnets() != null ? "vpcSubnets" : "dataSubnet",
+                    "set", "only with an existing vpc; a new VPC chooses its own isolated subnets");
+        }
+    }
+
+    private IVpc createVpc(TrainingNetworkProps props) {
+        LogGroup flowLogs = LogGroup.Builder.create(this, "FlowLogs")
+                .retention(RetentionDays.ONE_YEAR)
+                .build();
+        return Vpc.Builder.create(this, "Vpc")
+                .maxAzs(props.getMaxAzs() != null ? props.getMaxAzs() : DEFAULT_MAX_AZS)
+                .natGateways(0)
+                .subnetConfiguration(List.of(SubnetConfiguration.builder()
+                        .name("Data")
+                        .subnetType(SubnetType.PRIVATE_ISOLATED)
+                        .cidrMask(20)
+                        .build()))
+                .gatewayEndpoints(Map.of("S3", GatewayVpcEndpointOptions.builder()
+                        .service(GatewayVpcEndpointAwsService.S3)
+                        .build()))
+                .flowLogs(Map.of("FlowLog", FlowLogOptions.builder()
+                        .destination(FlowLogDestination.toCloudWatchLogs(flowLogs))
+                        .trafficType(FlowLogTrafficType.ALL)
+                        .build()))
+                .build();
+    }
+
+    private SelectedSubnets selectStorageSubnets(TrainingNetworkProps props) {
+        if (props.getVpcSubnets() != null) {
+            SelectedSubnets chosen;
+            try {
+                chosen = vpc.selectSubnets(onePerAz(props.getVpcSubnets()));
+            } catch (RuntimeException e) {
+                throw ConfigurationError.of(this, "vpcSubnets", "a selection the VPC cannot satisfy",
+                        "a selection that matches subnets of the VPC (" + e.getMessage().strip() + ")");
+            }
+            if (chosen.getSubnets().isEmpty()) {
+                throw ConfigurationError.of(this, "vpcSubnets", "a selection of no subnets",
+                        "a selection that matches at least one subnet of the VPC");
+            }
+            return chosen;
+        }
+        for (SubnetType type : List.of(SubnetType.PRIVATE_ISOLATED, SubnetType.PRIVATE_WITH_EGRESS)) {
+            boolean present = type == SubnetType.PRIVATE_ISOLATED
+                    ? !vpc.getIsolatedSubnets().isEmpty() : !vpc.getPrivateSubnets().isEmpty();
+            if (present) {
+                return vpc.selectSubnets(SubnetSelection.builder().subnetType(type).onePerAz(true).build());
+            }
+        }
+        throw ConfigurationError.of(this, "vpc", "a VPC without private subnets",
+                "a VPC with isolated or private subnets (training data never sits in public subnets), "
+                        + "or an explicit vpcSubnets selection");
+    }
+
+    private static SubnetSelection onePerAz(SubnetSelection selection) {
+        return SubnetSelection.builder()
+                .subnets(selection.getSubnets())
+                .subnetType(selection.getSubnetType())
+                .subnetGroupName(selection.getSubnetGroupName())
+                .availabilityZones(selection.getAvailabilityZones())
+                .subnetFilters(selection.getSubnetFilters())
+                .onePerAz(true)
+                .build();
+    }
+
+    private ISecurityGroup createTrainingSecurityGroup() {
+        SecurityGroup group = SecurityGroup.Builder.create(this, "TrainingSecurityGroup")
+                .vpc(vpc)
+                .description("SageMaker training jobs that read the training data stores")
+                .allowAllOutbound(true)
+                .build();
+        group.addIngressRule(group, Port.allTraffic(), "Distributed training: instances of one job talk to each other");
+        return group;
+    }
+
+    /** @return the VPC (new or existing) */
+    public IVpc getVpc() {
+        return vpc;
+    }
+
+    /** @return the subnets the data stores use, one per AZ; it includes the data subnet's AZ */
+    public SubnetSelection getStorageSubnets() {
+        return storageSubnets;
+    }
+
+    /** @return the subnet that fixes the data AZ (Lustre lives here; training runs here) */
+    public ISubnet getDataSubnet() {
+        return dataSubnet;
+    }
+
+    /** @return the data subnet's Availability Zone (a token for environment-agnostic stacks) */
+    public String getDataAvailabilityZone() {
+        return dataSubnet.getAvailabilityZone();
+    }
+
+    /** @return the selection of just the data subnet, for training jobs */
+    public SubnetSelection getTrainingSubnets() {
+        return SubnetSelection.builder().subnets(List.of(dataSubnet)).build();
+    }
+
+    /** @return the security group training jobs run in; the data stores admit it */
+    public ISecurityGroup getTrainingSecurityGroup() {
+        return trainingSecurityGroup;
+    }
+}

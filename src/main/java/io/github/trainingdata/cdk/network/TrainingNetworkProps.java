@@ -1,0 +1,121 @@
+package io.github.trainingdata.cdk.network;
+
+import software.amazon.awscdk.services.ec2.ISecurityGroup;
+import software.amazon.awscdk.services.ec2.ISubnet;
+import software.amazon.awscdk.services.ec2.IVpc;
+import software.amazon.awscdk.services.ec2.SubnetSelection;
+
+/** Properties of a {@link TrainingNetwork}: a new VPC by default, or an existing one. */
+public final class TrainingNetworkProps {
+    private final IVpc vpc;
+    private final SubnetSelection vpcSubnets;
+    private final ISubnet dataSubnet;
+    private final ISecurityGroup trainingSecurityGroup;
+    private final Integer maxAzs;
+
+    private TrainingNetworkProps(Builder b) {
+        this.vpc = b.vpc;
+        this.vpcSubnets = b.vpcSubnets;
+        this.dataSubnet = b.dataSubnet;
+        this.trainingSecurityGroup = b.trainingSecurityGroup;
+        this.maxAzs = b.maxAzs;
+    }
+
+    /** @return a builder; every property is optional. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return the existing VPC, or null for a new one */
+    public IVpc getVpc() {
+        return vpc;
+    }
+
+    /** @return the subnets the data stores may use, or null for the default */
+    public SubnetSelection getVpcSubnets() {
+        return vpcSubnets;
+    }
+
+    /** @return the subnet that fixes the data AZ, or null for the first selected subnet */
+    public ISubnet getDataSubnet() {
+        return dataSubnet;
+    }
+
+    /** @return the existing training security group, or null for a new one */
+    public ISecurityGroup getTrainingSecurityGroup() {
+        return trainingSecurityGroup;
+    }
+
+    /** @return the number of AZs of a new VPC, or null for the default */
+    public Integer getMaxAzs() {
+        return maxAzs;
+    }
+
+    /** Builder of {@link TrainingNetworkProps}. */
+    public static final class Builder {
+        private IVpc vpc;
+        private SubnetSelection vpcSubnets;
+        private ISubnet dataSubnet;
+        private ISecurityGroup trainingSecurityGroup;
+        private Integer maxAzs;
+
+        private Builder() {
+        }
+
+        /**
+         * An existing VPC to use instead of creating one.
+         *
+         * @default a new VPC with isolated subnets in {@code maxAzs} AZs, no NAT, an S3 gateway endpoint
+         *     and flow logs
+         */
+        public Builder vpc(IVpc vpc) {
+            this.vpc = vpc;
+            return this;
+        }
+
+        /**
+         * The subnets the data stores may use (EFS mount targets go one per AZ of this selection).
+         *
+         * @default the VPC's isolated subnets, or its private subnets with egress if it has no isolated ones
+         */
+        public Builder vpcSubnets(SubnetSelection vpcSubnets) {
+            this.vpcSubnets = vpcSubnets;
+            return this;
+        }
+
+        /**
+         * The subnet that fixes the data AZ: the Lustre file system lives in it and training runs in it.
+         *
+         * @default the first subnet of {@code vpcSubnets}
+         */
+        public Builder dataSubnet(ISubnet dataSubnet) {
+            this.dataSubnet = dataSubnet;
+            return this;
+        }
+
+        /**
+         * An existing security group for training jobs.
+         *
+         * @default a new group that admits all traffic from itself (distributed training)
+         */
+        public Builder trainingSecurityGroup(ISecurityGroup trainingSecurityGroup) {
+            this.trainingSecurityGroup = trainingSecurityGroup;
+            return this;
+        }
+
+        /**
+         * How many AZs a new VPC spans (at least 2). Only for a new VPC.
+         *
+         * @default 2
+         */
+        public Builder maxAzs(Integer maxAzs) {
+            this.maxAzs = maxAzs;
+            return this;
+        }
+
+        /** @return the props */
+        public TrainingNetworkProps build() {
+            return new TrainingNetworkProps(this);
+        }
+    }
+}

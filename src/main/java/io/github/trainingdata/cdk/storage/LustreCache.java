@@ -1,0 +1,222 @@
+package io.github.trainingdata.cdk.storage;
+
+import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.advisor.Sizing;
+import io.github.trainingdata.cdk.network.TrainingNetwork;
+import java.util.List;
+import software.amazon.awscdk.RemovalPolicy;
+import software.amazon.awscdk.Token;
+import software.amazon.awscdk.services.ec2.Connections;
+import software.amazon.awscdk.services.ec2.ConnectionsProps;
+import software.amazon.awscdk.services.ec2.IConnectable;
+import software.amazon.awscdk.services.ec2.Port;
+import software.amazon.awscdk.services.ec2.SecurityGroup;
+import software.amazon.awscdk.services.fsx.CfnFileSystem;
+import software.amazon.awscdk.services.fsx.LustreAutoImportPolicy;
+import software.amazon.awscdk.services.fsx.LustreDataCompressionType;
+import software.constructs.Construct;
+
+/**
+ * A SCRATCH_2 FSx for Lustre file system in the network's data subnet, linked to the dataset in the
+ * training-data bucket: training jobs mount it as an {@code FSxLustre} channel and read at hundreds of
+ * MB/s per TiB instead of copying from S3.
+ *
+ * <p>The file system's root is the import prefix (ImportPath {@code s3://bucket/prefix}); files load
+ * lazily on first read unless a {@code LustrePreload} warms them. Its security group admits the Lustre
+ * ports (TCP 988 and 1018–1023) from itself and from the training security group, nothing else. The
+ * file system is retained when the stack is deleted unless a removal policy says otherwise.
+ */
+public class LustreCache extends Construct implements IConnectable {
+    /** Deployment type: scratch, unreplicated, cheapest per TiB; S3 keeps the durable copy. */
+    public static final String DEPLOYMENT_TYPE = "SCRATCH_2";
+    static final int DEFAULT_CAPACITY_GIB = 1200;
+    private static final int MAX_CHUNK_SIZE_MIB = 512_000;
+    private static final Port LUSTRE = Port.tcp(988);
+    private static final Port LUSTRE_CLIENTS = Port.tcpRange(1018, 1023);
+
+    private final TrainingNetwork network;
+    private final TrainingDataBucket dataBucket;
+    private final String importKeyPrefix;
+    private final String importPath;
+    private final String exportPath;
+    private final int storageCapacityGiB;
+    private final SecurityGroup securityGroup;
+    private final Connections connections;
+    private final CfnFileSystem fileSystem;
+
+    /** Creates the file system. */
+    public LustreCache(Construct scope, String id, LustreCacheProps props) {
+        super(scope, id);
+        this.network = props.getNetwork();
+        this.dataBucket = props.getDataBucket();
+        this.storageCapacityGiB = capacity(props);
+        validateChunkSize(props.getImportedFileChunkSizeMiB());
+
+        String relativeImport = props.getImportPrefix() != null ? props.getImportPrefix() : "";
+        this.importKeyPrefix = KeyPrefix.join(dataBucket.getDatasetPrefix(),
+                KeyPrefix.check(this, "importPrefix", relativeImport));
+        this.importPath = "s3://" + dataBucket.getBucketName() + (importKeyPrefix.isEmpty() ? "" : "/" + importKeyPrefix);
+        this.exportPath = exportPath(props.getExportPrefix());
+
+        this.securityGroup = SecurityGroup.Builder.create(this, "SecurityGroup")
+                .vpc(network.getVpc())
+                .description("FSx for Lustre " + getNode().getPath() + ": Lustre traffic from itself and training")
+                .allowAllOutbound(true)
+                .build();
+        this.connections = new Connections(ConnectionsProps.builder()
+                .securityGroups(List.of(securityGroup)).defaultPort(LUSTRE).build());
+        for (Port port : List.of(LUSTRE, LUSTRE_CLIENTS)) {
+            securityGroup.addIngressRule(securityGroup, port, "Lustre traffic between file servers");
+            connections.allowFrom(network.getTrainingSecurityGroup(), port, "Lustre traffic from training jobs");
+        }
+
+        LustreAutoImportPolicy autoImport = props.getAutoImportPolicy() != null
+                ? props.getAutoImportPolicy() : LustreAutoImportPolicy.NEW_CHANGED_DELETED;
+        LustreDataCompressionType compression = props.getDataCompression() != null
+                ? props.getDataCompression() : LustreDataCompressionType.NONE;
+        this.fileSystem = CfnFileSystem.Builder.create(this, "Resource")
+                .fileSystemType("LUSTRE")
+                .storageCapacity(storageCapacityGiB)
+                .subnetIds(List.of(network.getDataSubnet().getSubnetId()))
+                .securityGroupIds(List.of(securityGroup.getSecurityGroupId()))
+                .lustreConfiguration(CfnFileSystem.LustreConfigurationProperty.builder()
+                        .deploymentType(DEPLOYMENT_TYPE)
+                        .importPath(importPath)
+                        .exportPath(exportPath)
+                        .autoImportPolicy(autoImport.name())
+                        .importedFileChunkSize(props.getImportedFileChunkSizeMiB())
+                        .dataCompressionType(compression.name())
+                        .build())
+                .build();
+        fileSystem.applyRemovalPolicy(props.getRemovalPolicy() != null ? props.getRemovalPolicy() : RemovalPolicy.RETAIN);
+    }
+
+    private int capacity(LustreCacheProps props) {
+        Integer given = props.getStorageCapacityGiB();
+        Long datasetBytes = props.getDatasetSizeBytes();
+        if (given != null && datasetBytes != null) {
+            throw ConfigurationError.of(this, "storageCapacityGiB", given,
+                    "either storageCapacityGiB or datasetSizeBytes (capacity derived from the dataset), not both");
+        }
+        if (datasetBytes != null) {
+            if (datasetBytes < 0) {
+                throw ConfigurationError.of(this, "datasetSizeBytes", datasetBytes, "a size of 0 bytes or more");
+            }
+            return Sizing.lustreCapacityGiB(datasetBytes);
+        }
+        if (given == null) {
+            return DEFAULT_CAPACITY_GIB;
+        }
+        if (!Sizing.isValidScratch2CapacityGiB(given)) {
+            throw ConfigurationError.of(this, "storageCapacityGiB", given,
+                    "1200, 2400, or a multiple of 2400 GiB for SCRATCH_2");
+        }
+        return given;
+    }
+
+    private void validateChunkSize(Integer chunkMiB) {
+        if (chunkMiB != null && (chunkMiB < 1 || chunkMiB > MAX_CHUNK_SIZE_MIB)) {
+            throw ConfigurationError.of(this, "importedFileChunkSizeMiB", chunkMiB,
+                    "1 to " + MAX_CHUNK_SIZE_MIB + " MiB");
+        }
+    }
+
+    private String exportPath(String exportPrefix) {
+        if (exportPrefix == null) {
+            return null;
+        }
+        if (!Token.isUnresolved(exportPrefix) && exportPrefix.isEmpty()) {
+            throw ConfigurationError.of(this, "exportPrefix", exportPrefix,
+                    "a non-empty path under the import prefix (exporting to the import path itself overwrites "
+                            + "the source data)");
+        }
+        return importPath + "/" + KeyPrefix.check(this, "exportPrefix", exportPrefix);
+    }
+
+    /**
+     * The path a training channel uses to read a directory of the linked dataset:
+     * {@code /<mountName>/<relativePath>}.
+     *
+     * @param relativePath a path under the import prefix (as in S3), without leading or trailing {@code /};
+     *     empty for the file system root
+     * @return the channel's DirectoryPath (contains the deploy-time mount-name token)
+     */
+    public String directoryPath(String relativePath) {
+        return "/" + KeyPrefix.join(getMountName(), KeyPrefix.check(this, "relativePath", relativePath));
+    }
+
+    /** @return the file system id, e.g. {@code fs-0123456789abcdef0} (a token) */
+    public String getFileSystemId() {
+        return fileSystem.getRef();
+    }
+
+    /** @return the Lustre mount name, generated at deploy for SCRATCH_2 (a token) */
+    public String getMountName() {
+        return fileSystem.getAttrLustreMountName();
+    }
+
+    /** @return the file system's DNS name (a token) */
+    public String getDnsName() {
+        return fileSystem.getAttrDnsName();
+    }
+
+    /** @return the Availability Zone of the file system: the network's data AZ */
+    public String getAvailabilityZone() {
+        return network.getDataAvailabilityZone();
+    }
+
+    /** @return the network the file system lives in */
+    public TrainingNetwork getNetwork() {
+        return network;
+    }
+
+    /** @return the bucket the file system is linked to */
+    public TrainingDataBucket getDataBucket() {
+        return dataBucket;
+    }
+
+    /** @return the linked S3 location, {@code s3://bucket[/prefix]}: the file system's root */
+    public String getImportPath() {
+        return importPath;
+    }
+
+    /** @return the object-key prefix the file system's root maps to (empty for the bucket root) */
+    public String getImportKeyPrefix() {
+        return importKeyPrefix;
+    }
+
+    /** @return the export path, or null when none was set */
+    public String getExportPath() {
+        return exportPath;
+    }
+
+    /** @return the storage capacity in GiB */
+    public int getStorageCapacityGiB() {
+        return storageCapacityGiB;
+    }
+
+    /** @return the baseline throughput the capacity buys: 200 MB/s per TiB */
+    public double getBaselineThroughputMBps() {
+        return Sizing.lustreBaselineMBps(storageCapacityGiB);
+    }
+
+    /** @return the burst throughput the capacity buys: 1300 MB/s per TiB */
+    public double getBurstThroughputMBps() {
+        return Sizing.lustreBurstMBps(storageCapacityGiB);
+    }
+
+    /** @return the file system's security group */
+    public SecurityGroup getSecurityGroup() {
+        return securityGroup;
+    }
+
+    /** @return the L1 resource, for overrides */
+    public CfnFileSystem getResource() {
+        return fileSystem;
+    }
+
+    @Override
+    public Connections getConnections() {
+        return connections;
+    }
+}

@@ -1,0 +1,153 @@
+package io.github.trainingdata.cdk.network;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.TestApps;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.Environment;
+import software.amazon.awscdk.assertions.Match;
+import software.amazon.awscdk.assertions.Template;
+import software.amazon.awscdk.services.ec2.IVpc;
+import software.amazon.awscdk.services.ec2.SubnetConfiguration;
+import software.amazon.awscdk.services.ec2.SubnetSelection;
+import software.amazon.awscdk.services.ec2.SubnetType;
+import software.amazon.awscdk.services.ec2.Vpc;
+
+class TrainingNetworkTest {
+
+    @Test
+    void newVpcHasIsolatedSubnetsInTwoAzsNoNatAnS3EndpointAndFlowLogs() {
+        Stack stack = TestApps.stack();
+        new TrainingNetwork(stack, "Network");
+        Template t = Template.fromStack(stack);
+
+        t.resourceCountIs("AWS::EC2::VPC", 1);
+        t.resourceCountIs("AWS::EC2::Subnet", 2);
+        t.resourceCountIs("AWS::EC2::NatGateway", 0);
+        t.resourceCountIs("AWS::EC2::InternetGateway", 0);
+        t.allResourcesProperties("AWS::EC2::Subnet", Map.of("MapPublicIpOnLaunch", false));
+        t.hasResourceProperties("AWS::EC2::VPCEndpoint", Map.of(
+                "VpcEndpointType", "Gateway",
+                "ServiceName", Match.objectLike(Map.of("Fn::Join", Match.arrayWith(List.of(
+                        Match.arrayWith(List.of(".s3"))))))));
+        t.hasResourceProperties("AWS::EC2::FlowLog", Map.of("TrafficType", "ALL", "ResourceType", "VPC"));
+    }
+
+    @Test
+    void trainingSecurityGroupAdmitsItselfForDistributedTraining() {
+        Stack stack = TestApps.stack();
+        TrainingNetwork network = new TrainingNetwork(stack, "Network");
+        Template t = Template.fromStack(stack);
+
+        String groupId = stack.resolve(network.getTrainingSecurityGroup().getSecurityGroupId()).toString();
+        t.hasResourceProperties("AWS::EC2::SecurityGroupIngress", Map.of(
+                "IpProtocol", "-1",
+                "GroupId", Match.objectLike(Map.of("Fn::GetAtt", Match.arrayWith(List.of(
+                        Match.stringLikeRegexp("NetworkTrainingSecurityGroup.*"))))),
+                "SourceSecurityGroupId", Match.objectLike(Map.of("Fn::GetAtt", Match.arrayWith(List.of(
+                        Match.stringLikeRegexp("NetworkTrainingSecurityGroup.*")))))));
+        t.hasResourceProperties("AWS::EC2::SecurityGroup", Map.of(
+                "SecurityGroupIngress", Match.absent(),
+                "SecurityGroupEgress", List.of(Map.of("CidrIp", "0.0.0.0/0", "IpProtocol", "-1",
+                        "Description", "Allow all outbound traffic by default"))));
+        assertEquals(true, groupId.contains("NetworkTrainingSecurityGroup"));
+    }
+
+    @Test
+    void dataSubnetIsTheFirstIsolatedSubnetAndFixesTheDataAz() {
+        Stack stack = TestApps.stack();
+        TrainingNetwork network = new TrainingNetwork(stack, "Network");
+        IVpc vpc = network.getVpc();
+
+        assertSame(vpc.getIsolatedSubnets().get(0), network.getDataSubnet());
+        assertEquals(vpc.getIsolatedSubnets().get(0).getAvailabilityZone(), network.getDataAvailabilityZone());
+        assertEquals(List.of(network.getDataSubnet()), network.getTrainingSubnets().getSubnets());
+        assertEquals(2, network.getStorageSubnets().getSubnets().size());
+    }
+
+    @Test
+    void existingVpcIsAdoptedWithItsNamedDataSubnet() {
+        Stack stack = new Stack(TestApps.app(), "Existing", StackProps.builder()
+                .env(Environment.builder().account("123456789012").region("eu-west-1").build()).build());
+        Vpc vpc = Vpc.Builder.create(stack, "Platform").maxAzs(3).natGateways(1).build();
+        TrainingNetwork network = new TrainingNetwork(stack, "Network", TrainingNetworkProps.builder()
+                .vpc(vpc)
+                .dataSubnet(vpc.getPrivateSubnets().get(1))
+                .build());
+
+        assertSame(vpc, network.getVpc());
+        assertSame(vpc.getPrivateSubnets().get(1), network.getDataSubnet());
+        assertEquals(vpc.getAvailabilityZones().get(1), network.getDataAvailabilityZone());
+        Template.fromStack(stack).resourceCountIs("AWS::EC2::VPC", 1);
+    }
+
+    @Test
+    void existingVpcDefaultsToItsPrivateSubnetsWithEgressWhenItHasNoIsolatedOnes() {
+        Stack stack = TestApps.stack();
+        Vpc vpc = Vpc.Builder.create(stack, "Platform").maxAzs(2).natGateways(1).build();
+        TrainingNetwork network = new TrainingNetwork(stack, "Network", TrainingNetworkProps.builder()
+                .vpc(vpc).build());
+
+        assertSame(vpc.getPrivateSubnets().get(0), network.getDataSubnet());
+    }
+
+    @Test
+    void rejectsMaxAzsWithAnExistingVpc() {
+        Stack stack = TestApps.stack();
+        Vpc vpc = Vpc.Builder.create(stack, "Platform").build();
+        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingNetwork(stack, "Network",
+                TrainingNetworkProps.builder().vpc(vpc).maxAzs(3).build()));
+        assertEquals("Test/Network: invalid maxAzs '3': only for a new VPC; leave it unset when an existing vpc "
+                + "is given", e.getMessage());
+    }
+
+    @Test
+    void rejectsFewerThanTwoAzs() {
+        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingNetwork(TestApps.stack(),
+                "Network", TrainingNetworkProps.builder().maxAzs(1).build()));
+        assertEquals("Test/Network: invalid maxAzs '1': at least 2 (SageMaker and EFS need subnets in more than "
+                + "one AZ to be resilient)", e.getMessage());
+    }
+
+    @Test
+    void rejectsSubnetChoicesForANewVpc() {
+        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingNetwork(TestApps.stack(),
+                "Network", TrainingNetworkProps.builder()
+                        .vpcSubnets(SubnetSelection.builder().subnetType(SubnetType.PRIVATE_ISOLATED).build())
+                        .build()));
+        assertEquals("Test/Network: invalid vpcSubnets 'set': only with an existing vpc; a new VPC chooses its "
+                + "own isolated subnets", e.getMessage());
+    }
+
+    @Test
+    void rejectsAVpcWithOnlyPublicSubnets() {
+        Stack stack = TestApps.stack();
+        Vpc vpc = Vpc.Builder.create(stack, "Public").natGateways(0).subnetConfiguration(List.of(
+                SubnetConfiguration.builder().name("Public").subnetType(SubnetType.PUBLIC).build())).build();
+        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingNetwork(stack, "Network",
+                TrainingNetworkProps.builder().vpc(vpc).build()));
+        assertEquals("Test/Network: invalid vpc 'a VPC without private subnets': a VPC with isolated or private "
+                + "subnets (training data never sits in public subnets), or an explicit vpcSubnets selection",
+                e.getMessage());
+    }
+
+    @Test
+    void rejectsASelectionOfNoSubnets() {
+        Stack stack = TestApps.stack();
+        Vpc vpc = Vpc.Builder.create(stack, "Platform").natGateways(1).build();
+        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingNetwork(stack, "Network",
+                TrainingNetworkProps.builder().vpc(vpc)
+                        .vpcSubnets(SubnetSelection.builder().subnetGroupName("Private")
+                                .availabilityZones(List.of("nowhere-1a")).build())
+                        .build()));
+        assertEquals("Test/Network: invalid vpcSubnets 'a selection of no subnets': a selection that matches at "
+                + "least one subnet of the VPC", e.getMessage());
+    }
+}

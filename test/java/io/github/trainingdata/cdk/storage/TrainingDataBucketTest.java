@@ -1,0 +1,146 @@
+package io.github.trainingdata.cdk.storage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.TestApps;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.RemovalPolicy;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.assertions.Match;
+import software.amazon.awscdk.assertions.Template;
+import software.amazon.awscdk.services.s3.Bucket;
+import software.amazon.awscdk.services.s3.IBucket;
+
+class TrainingDataBucketTest {
+
+    @Test
+    void newBucketIsEncryptedTlsOnlyPrivateVersionedLoggedAndRetained() {
+        Stack stack = TestApps.stack();
+        new TrainingDataBucket(stack, "Data");
+        Template t = Template.fromStack(stack);
+
+        t.hasResource("AWS::S3::Bucket", Map.of(
+                "DeletionPolicy", "Retain",
+                "UpdateReplacePolicy", "Retain",
+                "Properties", Match.objectLike(Map.of(
+                        "BucketEncryption", Map.of("ServerSideEncryptionConfiguration", List.of(Map.of(
+                                "ServerSideEncryptionByDefault", Map.of("SSEAlgorithm", "AES256")))),
+                        "PublicAccessBlockConfiguration", Map.of("BlockPublicAcls", true, "BlockPublicPolicy", true,
+                                "IgnorePublicAcls", true, "RestrictPublicBuckets", true),
+                        "VersioningConfiguration", Map.of("Status", "Enabled"),
+                        "LoggingConfiguration", Match.objectLike(Map.of("LogFilePrefix", "training-data/")),
+                        "LifecycleConfiguration", Map.of("Rules", List.of(Match.objectLike(Map.of(
+                                "NoncurrentVersionExpiration", Map.of("NoncurrentDays", 30),
+                                "AbortIncompleteMultipartUpload", Map.of("DaysAfterInitiation", 7),
+                                "Status", "Enabled"))))))));
+        t.hasResourceProperties("AWS::S3::BucketPolicy", Map.of("PolicyDocument", Map.of("Statement",
+                Match.arrayWith(List.of(Match.objectLike(Map.of(
+                        "Effect", "Deny",
+                        "Action", "s3:*",
+                        "Condition", Map.of("Bool", Map.of("aws:SecureTransport", "false")))))))));
+        t.resourceCountIs("AWS::S3::Bucket", 2);
+    }
+
+    @Test
+    void kmsEncryptionCreatesARotatedKeyAndUsesBucketKeys() {
+        Stack stack = TestApps.stack();
+        new TrainingDataBucket(stack, "Data", TrainingDataBucketProps.builder()
+                .encryption(DataEncryption.KMS).build());
+        Template t = Template.fromStack(stack);
+
+        t.hasResourceProperties("AWS::KMS::Key", Map.of("EnableKeyRotation", true));
+        t.hasResourceProperties("AWS::S3::Bucket", Map.of("BucketEncryption", Map.of(
+                "ServerSideEncryptionConfiguration", List.of(Map.of(
+                        "BucketKeyEnabled", true,
+                        "ServerSideEncryptionByDefault", Match.objectLike(Map.of("SSEAlgorithm", "aws:kms")))))));
+    }
+
+    @Test
+    void destroyPolicyEmptiesTheBucketsSoDeletionNeverGetsStuck() {
+        Stack stack = TestApps.stack();
+        new TrainingDataBucket(stack, "Data", TrainingDataBucketProps.builder()
+                .removalPolicy(RemovalPolicy.DESTROY).build());
+        Template t = Template.fromStack(stack);
+
+        t.resourceCountIs("Custom::S3AutoDeleteObjects", 2);
+        t.allResources("AWS::S3::Bucket", Map.of("DeletionPolicy", "Delete"));
+    }
+
+    @Test
+    void existingBucketIsUsedAsIsWithItsPrefix() {
+        Stack stack = TestApps.stack();
+        IBucket existing = Bucket.fromBucketName(stack, "Existing", "team-datasets");
+        TrainingDataBucket data = new TrainingDataBucket(stack, "Data", TrainingDataBucketProps.builder()
+                .bucket(existing).datasetPrefix("vision/coco").build());
+
+        assertSame(existing, data.getBucket());
+        assertEquals(List.of(), data.getNode().getChildren(), "an existing bucket gets no new resources");
+        assertEquals("s3://team-datasets/vision/coco/train/", data.s3Uri("train"));
+        assertEquals("s3://team-datasets/vision/coco/", data.s3Uri(""));
+        assertEquals("s3://team-datasets/vision/coco", data.datasetUri());
+        assertEquals("vision/coco/train/shard-0", data.keyPrefix("train/shard-0"));
+    }
+
+    @Test
+    void bucketRootDatasetGivesRootUris() {
+        Stack stack = TestApps.stack();
+        TrainingDataBucket data = new TrainingDataBucket(stack, "Data", TrainingDataBucketProps.builder()
+                .bucket(Bucket.fromBucketName(stack, "Existing", "team-datasets")).datasetPrefix("").build());
+
+        assertEquals("s3://team-datasets", data.datasetUri());
+        assertEquals("s3://team-datasets/", data.s3Uri(""));
+        assertEquals("s3://team-datasets/train/", data.s3Uri("train"));
+    }
+
+    @Test
+    void rejectsNewBucketSettingsWithAnExistingBucket() {
+        Stack stack = TestApps.stack();
+        IBucket existing = Bucket.fromBucketName(stack, "Existing", "team-datasets");
+        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingDataBucket(stack, "Data",
+                TrainingDataBucketProps.builder().bucket(existing).encryption(DataEncryption.KMS)
+                        .removalPolicy(RemovalPolicy.DESTROY).build()));
+        assertEquals("Test/Data: invalid encryption 'set together with bucket': either an existing bucket or "
+                + "settings for a new one, not both (new-bucket settings given: encryption, removalPolicy)",
+                e.getMessage());
+    }
+
+    @Test
+    void rejectsAKeyWithS3ManagedEncryption() {
+        Stack stack = TestApps.stack();
+        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingDataBucket(stack, "Data",
+                TrainingDataBucketProps.builder().encryption(DataEncryption.S3_MANAGED)
+                        .encryptionKey(new software.amazon.awscdk.services.kms.Key(stack, "Key")).build()));
+        assertEquals("Test/Data: invalid encryption 'S3_MANAGED': KMS when an encryptionKey is given (or leave "
+                + "encryption unset)", e.getMessage());
+    }
+
+    @Test
+    void rejectsANoncurrentExpirationShorterThanADay() {
+        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingDataBucket(TestApps.stack(),
+                "Data", TrainingDataBucketProps.builder().noncurrentVersionExpiration(Duration.hours(12)).build()));
+        assertEquals("Test/Data: invalid noncurrentVersionExpiration '12 hours': a whole number of days, at least 1 "
+                + "(S3 lifecycle rules count whole days)", e.getMessage());
+    }
+
+    @Test
+    void rejectsADatasetPrefixWithALeadingSlash() {
+        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingDataBucket(TestApps.stack(),
+                "Data", TrainingDataBucketProps.builder().datasetPrefix("/datasets").build()));
+        assertEquals("Test/Data: invalid datasetPrefix '/datasets': a key prefix of S3 safe characters "
+                + "[A-Za-z0-9!_.*'()/=+-], without leading or trailing '/' and without empty, '.' or '..' segments, "
+                + "at most 512 characters (empty for the root)", e.getMessage());
+    }
+
+    @Test
+    void rejectsRelativePathsThatEscapeTheDataset() {
+        TrainingDataBucket data = new TrainingDataBucket(TestApps.stack(), "Data");
+        ConfigurationError e = assertThrows(ConfigurationError.class, () -> data.s3Uri("../other"));
+        assertEquals(true, e.getMessage().startsWith("Test/Data: invalid relativePath '../other': "));
+    }
+}
