@@ -44,11 +44,11 @@ public final class Advisor {
         DataSourceOption choice = choose(profile, reasons);
         OptionEstimate chosen = estimates.get(choice.ordinal());
         addEpochsReason(profile, chosen, reasons);
-        reasons.add("start-up of about " + Readable.duration(chosen.startupSeconds()) + " is "
-                + Readable.percent(chosen.startupSeconds() * 1e9 / profile.trainingTime().toNanos()) + " of the "
-                + Readable.duration(profile.trainingTime()) + " of training and costs "
-                + Readable.usd(chosen.startupCostUsd()) + " on " + profile.instanceCount() + " x "
-                + profile.instanceType() + " at " + Readable.price(profile.hourlyPriceUsd()) + "/h");
+        reasons.add("start-up of about " + HumanReadable.duration(chosen.startupSeconds()) + " is "
+                + HumanReadable.percent(chosen.startupSeconds() * 1e9 / profile.trainingTime().toNanos()) + " of the "
+                + HumanReadable.duration(profile.trainingTime()) + " of training and costs "
+                + HumanReadable.usd(chosen.startupCostUsd()) + " on " + profile.instanceCount() + " x "
+                + profile.instanceType() + " at " + HumanReadable.price(profile.hourlyPriceUsd()) + "/h");
         return new Recommendation(choice, reasons, estimates);
     }
 
@@ -65,11 +65,11 @@ public final class Advisor {
         }
         reasons.add("dataset " + size + " is over the " + ByteSize.format(SMALL_DATASET_BYTES)
                 + " File-mode threshold: copying it before every job would take about "
-                + Readable.duration(EstimateModel.fileModeStartupSeconds(profile.totalBytes(), profile.fileCount())));
+                + HumanReadable.duration(EstimateModel.fileModeStartupSeconds(profile.totalBytes(), profile.fileCount())));
         if (profile.streamable() && sequential && smallFiles) {
             reasons.add("a streamable format read sequentially, and " + averageFile(profile)
                     + ": Pipe prefetches the files at high concurrency, starts in about "
-                    + Readable.duration(PublishedFigures.PIPE_STARTUP_SECONDS)
+                    + HumanReadable.duration(PublishedFigures.PIPE_STARTUP_SECONDS)
                     + " whatever the dataset size and needs no VPC or Lustre capacity (guide step 5)");
             return DataSourceOption.S3_PIPE;
         }
@@ -104,11 +104,11 @@ public final class Advisor {
         }
         if (smallFiles) {
             long shards = Math.max(1, (long) Math.ceil(profile.totalBytes() / (double) IDEAL_SHARD_BYTES));
-            reasons.add(averageFile(profile) + ": packing the " + Readable.count(profile.fileCount())
+            reasons.add(averageFile(profile) + ": packing the " + HumanReadable.count(profile.fileCount())
                     + " files into ~" + ByteSize.format(IDEAL_SHARD_BYTES) + " shards (TFRecord, WebDataset, RecordIO)"
-                    + " makes about " + Readable.count(shards) + " files and cuts File-mode start-up from "
-                    + Readable.duration(EstimateModel.fileModeStartupSeconds(profile.totalBytes(), profile.fileCount()))
-                    + " to " + Readable.duration(EstimateModel.fileModeStartupSeconds(profile.totalBytes(), shards)));
+                    + " makes about " + HumanReadable.count(shards) + " files and cuts File-mode start-up from "
+                    + HumanReadable.duration(EstimateModel.fileModeStartupSeconds(profile.totalBytes(), profile.fileCount()))
+                    + " to " + HumanReadable.duration(EstimateModel.fileModeStartupSeconds(profile.totalBytes(), shards)));
         }
         if (profile.accessPattern() == AccessPattern.RANDOM) {
             reasons.add("random reads are served from the local copy on the instance volume");
@@ -119,9 +119,9 @@ public final class Advisor {
     private static DataSourceOption chooseFastFile(DatasetProfile profile, List<String> reasons) {
         reasons.add("files average " + ByteSize.format(Math.round(profile.averageFileBytes())) + ", over the "
                 + ByteSize.format(SMALL_FILE_BYTES) + " FastFile threshold, read sequentially: FastFile lists the "
-                + Readable.count(profile.fileCount()) + " objects in about "
-                + Readable.duration(profile.fileCount() / FASTFILE_LISTING_OBJECTS_PER_SECOND)
-                + " and streams sequential reads at over " + Readable.rate(PublishedFigures.FASTFILE_SEQUENTIAL_MBPS)
+                + HumanReadable.count(profile.fileCount()) + " objects in about "
+                + HumanReadable.duration(profile.fileCount() / FASTFILE_LISTING_OBJECTS_PER_SECOND)
+                + " and streams sequential reads at over " + HumanReadable.rate(PublishedFigures.FASTFILE_SEQUENTIAL_MBPS)
                 + " (guide step 3)");
         if (profile.averageFileBytes() < IDEAL_SHARD_BYTES) {
             reasons.add("files under the ideal " + ByteSize.format(IDEAL_SHARD_BYTES)
@@ -138,7 +138,7 @@ public final class Advisor {
             case S3_FILE, FSX_LUSTRE -> reasons.add(profile.epochs() + " epochs all read the copy loaded once; "
                     + "more epochs favour File mode and FSx for Lustre over streaming from S3");
             case S3_FAST_FILE, S3_PIPE -> reasons.add("each of the " + profile.epochs()
-                    + " epochs streams the dataset from S3 again (" + Readable.usd(chosen.s3RequestUsdPerJob())
+                    + " epochs streams the dataset from S3 again (" + HumanReadable.usd(chosen.s3RequestUsdPerJob())
                     + " of GETs per job); more epochs favour File mode and FSx for Lustre");
             case EFS -> reasons.add(profile.epochs() + " epochs all read from EFS, no S3 requests involved");
         }

@@ -146,8 +146,8 @@ public final class EstimateModel {
     private static OptionEstimate lustre(DatasetProfile profile, List<String> notes) {
         int capacityGiB = Sizing.lustreCapacityGiB(profile.totalBytes());
         double baseline = Sizing.lustreBaselineMBps(capacityGiB);
-        notes.add("SCRATCH_2 " + capacityGiB + " GiB: " + Readable.rate(baseline) + " baseline, bursts to "
-                + Readable.rate(Sizing.lustreBurstMBps(capacityGiB)) + "; more capacity reads faster");
+        notes.add("SCRATCH_2 " + capacityGiB + " GiB: " + HumanReadable.rate(baseline) + " baseline, bursts to "
+                + HumanReadable.rate(Sizing.lustreBurstMBps(capacityGiB)) + "; more capacity reads faster");
         notes.add("deploy-time, not in start-up: " + lustreCreation(profile.fileCount()));
         notes.add("needs a VPC and a training subnet in the file system's Availability Zone");
         double lustreMonthlyUsd = capacityGiB / GB_PER_TB * LUSTRE_USD_PER_TB_MONTH;
@@ -157,8 +157,8 @@ public final class EstimateModel {
 
     /** What creating a Lustre file system costs in time, for notes and reasons. */
     static String lustreCreation(long objects) {
-        return "creating the file system indexes " + Readable.count(objects) + " objects in about "
-                + Readable.duration(lustreIndexingSeconds(objects)) + " (" + Readable.count((long) LUSTRE_OBJECTS_INDEXED_PER_HOUR)
+        return "creating the file system indexes " + HumanReadable.count(objects) + " objects in about "
+                + HumanReadable.duration(lustreIndexingSeconds(objects)) + " (" + HumanReadable.count((long) LUSTRE_OBJECTS_INDEXED_PER_HOUR)
                 + " per hour); preload it to avoid a cold first epoch";
     }
 
@@ -169,8 +169,8 @@ public final class EstimateModel {
         if (profile.dataLocation() == DataLocation.S3) {
             notes.add("the data is in S3: copy it onto EFS first; EFS fits where tools already write there");
         }
-        notes.add("bursting throughput: " + Readable.rate(baselineMBps) + " baseline, bursts to "
-                + Readable.rate(burstMBps) + " while credits last; provisioned throughput up to "
+        notes.add("bursting throughput: " + HumanReadable.rate(baselineMBps) + " baseline, bursts to "
+                + HumanReadable.rate(burstMBps) + " while credits last; provisioned throughput up to "
                 + (int) EFS_MAX_PROVISIONED_MIBPS + " MiB/s costs extra");
         notes.add("needs a VPC and a mount target in the training subnet's Availability Zone");
         double monthlyUsd = profile.totalBytes() / (double) ByteSize.GB * EFS_USD_PER_GB_MONTH;

@@ -5,12 +5,12 @@ import java.time.Duration;
 import java.util.Locale;
 
 /** Formats durations, rates, prices and counts for reasons and the CLI table; locale-independent. */
-final class Readable {
+final class HumanReadable {
 
     private static final double MINUTE = 60;
     private static final double HOUR = 3600;
 
-    private Readable() {
+    private HumanReadable() {
     }
 
     /** Seconds as "0.05 s", "12 s", "4.5 min" or "4.2 h". */
@@ -52,9 +52,9 @@ final class Readable {
         return String.format(Locale.ROOT, "%,d", count);
     }
 
-    /** A percentage with one decimal place, e.g. "7.5%". */
+    /** A percentage with one decimal place, e.g. "7.5%", or "under 0.1%". */
     static String percent(double fraction) {
-        return decimal(fraction * 100, 1) + "%";
+        return fraction < 0.0005 ? "under 0.1%" : decimal(fraction * 100, 1) + "%";
     }
 
     private static String decimal(double value, int places) {
