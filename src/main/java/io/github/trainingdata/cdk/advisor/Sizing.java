@@ -1,0 +1,151 @@
+package io.github.trainingdata.cdk.advisor;
+
+import static io.github.trainingdata.cdk.advisor.PublishedFigures.EFS_MAX_PROVISIONED_MIBPS;
+import static io.github.trainingdata.cdk.advisor.PublishedFigures.EFS_MIN_PROVISIONED_MIBPS;
+import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_BASELINE_MBPS_PER_TIB;
+import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_BURST_MBPS_PER_TIB;
+import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_CAPACITY_HEADROOM;
+import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_CAPACITY_STEP_GIB;
+import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_MIN_CAPACITY_GIB;
+
+import java.time.Duration;
+
+/**
+ * Sizes FSx for Lustre SCRATCH_2 file systems and EFS provisioned throughput from dataset facts,
+ * using the figures in {@link PublishedFigures}. Capacities are GiB, as the FSx API takes them;
+ * throughput is MB/s (10^6 bytes per second) for Lustre and MiB/s for EFS, as each service quotes it.
+ */
+public final class Sizing {
+
+    private static final double GIB_PER_TIB = 1024.0;
+    private static final String ALLOWED_CAPACITIES = "1200, 2400 or a multiple of 2400 GiB";
+
+    private Sizing() {
+    }
+
+    /**
+     * The smallest valid SCRATCH_2 capacity that holds the dataset plus
+     * {@link PublishedFigures#LUSTRE_CAPACITY_HEADROOM} headroom.
+     *
+     * @param datasetBytes the dataset size in bytes, at least 0
+     * @return 1200, 2400 or a multiple of 2400 GiB
+     * @throws IllegalArgumentException when datasetBytes is negative or needs more capacity than an int holds
+     */
+    public static int lustreCapacityGiB(long datasetBytes) {
+        if (datasetBytes < 0) {
+            throw new IllegalArgumentException("datasetBytes must be at least 0, was " + datasetBytes);
+        }
+        double neededGiB = (double) datasetBytes / ByteSize.GIB * (1 + LUSTRE_CAPACITY_HEADROOM);
+        return smallestCapacityHolding(neededGiB, "datasetBytes", Long.toString(datasetBytes));
+    }
+
+    /**
+     * Whether a capacity is one SCRATCH_2 accepts.
+     *
+     * @param gib a capacity in GiB
+     * @return true for 1200, 2400 or a positive multiple of 2400
+     */
+    public static boolean isValidScratch2CapacityGiB(int gib) {
+        return gib == LUSTRE_MIN_CAPACITY_GIB || (gib > 0 && gib % LUSTRE_CAPACITY_STEP_GIB == 0);
+    }
+
+    /**
+     * The baseline throughput of a SCRATCH_2 file system: 200 MB/s per TiB.
+     *
+     * @param capacityGiB a valid SCRATCH_2 capacity
+     * @return the baseline in MB/s
+     * @throws IllegalArgumentException when the capacity is not a valid SCRATCH_2 capacity
+     */
+    public static double lustreBaselineMBps(int capacityGiB) {
+        return tib(capacityGiB) * LUSTRE_BASELINE_MBPS_PER_TIB;
+    }
+
+    /**
+     * The burst throughput of a SCRATCH_2 file system: 1300 MB/s per TiB.
+     *
+     * @param capacityGiB a valid SCRATCH_2 capacity
+     * @return the burst rate in MB/s
+     * @throws IllegalArgumentException when the capacity is not a valid SCRATCH_2 capacity
+     */
+    public static double lustreBurstMBps(int capacityGiB) {
+        return tib(capacityGiB) * LUSTRE_BURST_MBPS_PER_TIB;
+    }
+
+    /**
+     * The smallest valid SCRATCH_2 capacity whose baseline throughput reaches a target.
+     *
+     * @param targetMBps the sustained read rate wanted, in MB/s, greater than 0
+     * @return 1200, 2400 or a multiple of 2400 GiB
+     * @throws IllegalArgumentException when the target is not a positive finite number or needs too much capacity
+     */
+    public static int lustreCapacityForThroughputGiB(double targetMBps) {
+        if (!(targetMBps > 0) || Double.isInfinite(targetMBps)) {
+            throw new IllegalArgumentException(
+                    "targetMBps must be a finite number greater than 0, was " + targetMBps);
+        }
+        return capacityForBaseline(targetMBps, "targetMBps", Double.toString(targetMBps));
+    }
+
+    /**
+     * The smallest valid SCRATCH_2 capacity that holds the dataset (with headroom) and whose baseline
+     * throughput loads it from S3 within the deadline. Creating the file system and indexing its S3
+     * objects comes before the load and is not part of the deadline.
+     *
+     * @param datasetBytes the dataset size in bytes, at least 0
+     * @param deadline how long the preload may take, positive
+     * @return 1200, 2400 or a multiple of 2400 GiB
+     * @throws IllegalArgumentException when datasetBytes is negative, the deadline is missing or not
+     *     positive, or the result needs too much capacity
+     */
+    public static int lustreCapacityForPreloadGiB(long datasetBytes, Duration deadline) {
+        if (deadline == null || deadline.isNegative() || deadline.isZero()) {
+            throw new IllegalArgumentException("deadline must be a positive duration, was " + deadline);
+        }
+        int holdingCapacity = lustreCapacityGiB(datasetBytes);
+        double seconds = deadline.toNanos() / 1e9;
+        double neededMBps = datasetBytes / (double) ByteSize.MB / seconds;
+        int loadingCapacity = capacityForBaseline(neededMBps, "datasetBytes/deadline",
+                datasetBytes + " bytes in " + deadline);
+        return Math.max(holdingCapacity, loadingCapacity);
+    }
+
+    /**
+     * Validates an EFS provisioned throughput against the range the EFS API accepts.
+     *
+     * @param targetMiBps the provisioned throughput wanted, in MiB/s
+     * @return the same throughput, between 1 and 3414 MiB/s
+     * @throws IllegalArgumentException when the target is outside 1..3414 MiB/s or not a number
+     */
+    public static double efsProvisionedMibps(double targetMiBps) {
+        if (!(targetMiBps >= EFS_MIN_PROVISIONED_MIBPS && targetMiBps <= EFS_MAX_PROVISIONED_MIBPS)) {
+            throw new IllegalArgumentException("targetMiBps must be between " + EFS_MIN_PROVISIONED_MIBPS + " and "
+                    + EFS_MAX_PROVISIONED_MIBPS + " MiB/s (EFS provisioned throughput), was " + targetMiBps);
+        }
+        return targetMiBps;
+    }
+
+    private static double tib(int capacityGiB) {
+        if (!isValidScratch2CapacityGiB(capacityGiB)) {
+            throw new IllegalArgumentException(
+                    "capacityGiB must be " + ALLOWED_CAPACITIES + " (SCRATCH_2), was " + capacityGiB);
+        }
+        return capacityGiB / GIB_PER_TIB;
+    }
+
+    private static int capacityForBaseline(double targetMBps, String field, String value) {
+        return smallestCapacityHolding(targetMBps / LUSTRE_BASELINE_MBPS_PER_TIB * GIB_PER_TIB, field, value);
+    }
+
+    private static int smallestCapacityHolding(double neededGiB, String field, String value) {
+        if (neededGiB <= LUSTRE_MIN_CAPACITY_GIB) {
+            return LUSTRE_MIN_CAPACITY_GIB;
+        }
+        double steps = Math.ceil(neededGiB / LUSTRE_CAPACITY_STEP_GIB);
+        if (steps > Integer.MAX_VALUE / LUSTRE_CAPACITY_STEP_GIB) {
+            throw new IllegalArgumentException(field + " " + value + " needs " + (long) Math.ceil(neededGiB)
+                    + " GiB of Lustre capacity; at most " + (Integer.MAX_VALUE / LUSTRE_CAPACITY_STEP_GIB
+                    * LUSTRE_CAPACITY_STEP_GIB) + " GiB (" + ALLOWED_CAPACITIES + ") is supported");
+        }
+        return (int) steps * LUSTRE_CAPACITY_STEP_GIB;
+    }
+}

@@ -1,0 +1,256 @@
+package io.github.trainingdata.cdk.advisor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertIterableEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class AdvisorCliTest {
+
+    private static final String NL = System.lineSeparator();
+
+    private record Result(int code, String out, String err) {
+    }
+
+    private static Result run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = AdvisorCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static void assertUsageError(String message, String... args) {
+        Result result = run(args);
+        assertEquals(2, result.code(), "exit code for " + List.of(args));
+        assertEquals("advise: " + message + NL + AdvisorCli.USAGE + NL, result.err());
+        assertEquals("", result.out());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> json(String... args) {
+        Result result = run(args);
+        assertEquals(0, result.code(), result.err());
+        assertEquals("", result.err());
+        assertTrue(result.out().endsWith("}" + NL), result.out());
+        return (Map<String, Object>) MiniJson.parse(result.out());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void jsonHasTheDocumentedShapeAndTheModelsNumbers() {
+        Map<String, Object> json = json("advise", "--dataset-size", "54GB", "--file-count", "1500000", "--json");
+        assertIterableEquals(List.of("recommendation", "options"), json.keySet());
+
+        Map<String, Object> recommendation = (Map<String, Object>) json.get("recommendation");
+        assertIterableEquals(List.of("source", "inputMode", "reasons"), recommendation.keySet());
+        assertEquals("S3_FILE", recommendation.get("source"));
+        assertEquals("File", recommendation.get("inputMode"));
+        List<Object> reasons = (List<Object>) recommendation.get("reasons");
+        assertEquals("dataset 54 GB is under the 100 GB File-mode threshold (the top of the guide's 50 GB to 100 GB "
+                + "range): File mode copies it to the instance volume once per job (guide step 2)", reasons.get(0));
+        assertTrue(reasons.stream().anyMatch(reason -> ((String) reason).contains("~150 MB shards")), reasons.toString());
+
+        List<Map<String, Object>> options = (List<Map<String, Object>>) json.get("options");
+        assertEquals(List.of("S3_FILE", "S3_FAST_FILE", "S3_PIPE", "FSX_LUSTRE", "EFS"),
+                options.stream().map(option -> option.get("source")).toList());
+        for (Map<String, Object> option : options) {
+            assertIterableEquals(List.of("source", "startupSeconds", "throughputMBps", "monthlyStorageUsd",
+                    "startupCostUsd"), option.keySet());
+        }
+        // File mode: 1.5 million objects x 10 ms + 54 GB at 200 MB/s; storage 0.054 TB x $23.
+        assertEquals(Map.of("source", "S3_FILE", "startupSeconds", 15270.0, "throughputMBps", 250.0,
+                "monthlyStorageUsd", 1.242, "startupCostUsd", 16.224), options.get(0));
+        assertEquals(Map.of("source", "S3_FAST_FILE", "startupSeconds", 272.727, "throughputMBps", 3.6,
+                "monthlyStorageUsd", 1.242, "startupCostUsd", 0.29), options.get(1));
+        assertEquals(Map.of("source", "FSX_LUSTRE", "startupSeconds", 60.0, "throughputMBps", 234.375,
+                "monthlyStorageUsd", 169.242, "startupCostUsd", 0.064), options.get(3));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void jsonReflectsEveryFlag() {
+        Map<String, Object> json = json("advise", "--dataset-size", "2TB", "--avg-file-size", "100KB", "--access",
+                "sequential", "--epochs", "3", "--data-on", "s3", "--streamable", "--instance-type", "ml.g5.xlarge",
+                "--instance-count", "2", "--training-hours", "10", "--json");
+        Map<String, Object> recommendation = (Map<String, Object>) json.get("recommendation");
+        assertEquals("S3_PIPE", recommendation.get("source"));
+        assertEquals("Pipe", recommendation.get("inputMode"));
+        assertTrue(((List<Object>) recommendation.get("reasons")).contains("start-up of about 10 s is under 0.1% of the 10 h "
+                + "of training and costs $0.008 on 2 x ml.g5.xlarge at $1.408/h"), recommendation.toString());
+        Map<String, Object> pipe = ((List<Map<String, Object>>) json.get("options")).get(2);
+        assertEquals(10 * 1.408 * 2 / 3600, (Double) pipe.get("startupCostUsd"), 0.0005);
+
+        Map<String, Object> efs = (Map<String, Object>) json("advise", "--dataset-size", "500GiB", "--avg-file-size",
+                "300MB", "--access", "RANDOM", "--data-on", "EFS", "--json").get("recommendation");
+        assertEquals("EFS", efs.get("source"));
+        assertEquals("File", efs.get("inputMode"));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void jsonEscapesTextFromTheCommandLine() {
+        String type = "ml.\"odd\"\\type\t1";
+        Map<String, Object> recommendation = (Map<String, Object>) json("advise", "--dataset-size", "2TB",
+                "--avg-file-size", "200MB", "--instance-type", type, "--hourly-price", "2.5", "--json")
+                .get("recommendation");
+        List<Object> reasons = (List<Object>) recommendation.get("reasons");
+        assertTrue(((String) reasons.get(reasons.size() - 1)).endsWith(" on 1 x " + type + " at $2.5/h"),
+                reasons.toString());
+    }
+
+    @Test
+    void jsonStringsAndNumbersAreWrittenStrictly() {
+        String tricky = "quote \" backslash \\ newline \n return \r tab \t bell \u0007 end";
+        assertEquals("\"quote \\\" backslash \\\\ newline \\n return \\r tab \\t bell \\u0007 end\"",
+                RecommendationJson.string(tricky));
+        assertEquals(tricky, MiniJson.parse(RecommendationJson.string(tricky)));
+        assertEquals("200.0", RecommendationJson.number(200));
+        assertEquals("1.24", RecommendationJson.number(1.24));
+        assertEquals("1.235", RecommendationJson.number(1.2345));
+        assertEquals("0.0", RecommendationJson.number(0.0004));
+        assertEquals("15270.0", RecommendationJson.number(15270.000000001));
+        assertEquals("123456789.5", RecommendationJson.number(123456789.5));
+    }
+
+    @Test
+    void tableComparesEveryOptionAndExplainsTheChoice() {
+        Result result = run("advise", "--dataset-size", "2TB", "--avg-file-size", "200MB", "--epochs", "3");
+        assertEquals(0, result.code());
+        assertEquals("", result.err());
+        List<String> lines = List.of(result.out().split(NL));
+        assertEquals("dataset: 2 TB in 10,000 files (average 200 MB), sequential reads, 3 epochs, data on S3; "
+                + "1 x ml.p3.2xlarge at $3.825/h, 1 h of training", lines.get(0));
+        assertEquals("", lines.get(1));
+        assertEquals("  source        input mode    start-up    throughput   storage $/month  start-up cost $  "
+                + "S3 GETs $/job", lines.get(2));
+        assertEquals("  S3_FILE       File             2.8 h      250 MB/s            $46.00           $10.73         "
+                + "$0.004", lines.get(3));
+        assertEquals("* S3_FAST_FILE  FastFile         1.8 s    1,000 MB/s            $46.00           $0.002         "
+                + "$0.012", lines.get(4));
+        assertTrue(lines.get(5).startsWith("  S3_PIPE       Pipe              10 s"), lines.get(5));
+        assertTrue(lines.get(6).startsWith("  FSX_LUSTRE    File             1 min      469 MB/s           $382.00"),
+                lines.get(6));
+        assertTrue(lines.get(7).startsWith("  EFS           File             1 min       95 MB/s           $600.00"),
+                lines.get(7));
+        assertEquals("recommendation: S3_FAST_FILE (input mode FastFile)", lines.get(9));
+        assertEquals("  - dataset 2 TB is over the 100 GB File-mode threshold: copying it before every job would take "
+                + "about 2.8 h", lines.get(10));
+        assertTrue(lines.contains("notes:"), result.out());
+        assertTrue(lines.contains("  S3_PIPE: does not fit: Pipe needs a streamable format (TFRecord, RecordIO, text)"),
+                result.out());
+    }
+
+    @Test
+    void helpPrintsTheUsageOnStdout() {
+        for (String[] args : List.of(new String[] {"--help"}, new String[] {"advise", "--dataset-size", "1GB", "-h"})) {
+            Result result = run(args);
+            assertEquals(0, result.code());
+            assertEquals("", result.err());
+            assertTrue(result.out().startsWith(AdvisorCli.USAGE + NL), result.out());
+            assertTrue(result.out().contains("ml.p3.2xlarge=3.825"), result.out());
+        }
+    }
+
+    @Test
+    void usageNamesEveryFlag() {
+        for (String flag : List.of("--dataset-size", "--file-count", "--avg-file-size", "--access", "--epochs",
+                "--data-on", "--streamable", "--instance-type", "--instance-count", "--training-hours",
+                "--hourly-price", "--json")) {
+            assertTrue(AdvisorCli.USAGE.contains(flag), flag);
+        }
+    }
+
+    @Test
+    void rejectsAMissingOrUnknownSubcommand() {
+        assertUsageError("missing subcommand: expected 'advise'");
+        assertUsageError("missing subcommand: expected 'advise' before --dataset-size", "--dataset-size", "54GB",
+                "--file-count", "3");
+        assertUsageError("unknown subcommand 'train': expected 'advise'", "train", "--dataset-size", "54GB");
+    }
+
+    @Test
+    void rejectsUnknownFlagsAndStrayArguments() {
+        assertUsageError("unknown flag --size", "advise", "--size", "54GB");
+        assertUsageError("unknown flag -v", "advise", "--dataset-size", "54GB", "--file-count", "3", "-v");
+        assertUsageError("unexpected argument '54GB'", "advise", "54GB");
+    }
+
+    @Test
+    void rejectsMissingAndRepeatedValues() {
+        assertUsageError("missing value for --epochs", "advise", "--dataset-size", "54GB", "--file-count", "3",
+                "--epochs");
+        assertUsageError("missing value for --dataset-size", "advise", "--dataset-size", "--file-count", "3");
+        assertUsageError("--epochs is given twice", "advise", "--epochs", "2", "--epochs", "3");
+        assertUsageError("--json is given twice", "advise", "--json", "--json");
+    }
+
+    @Test
+    void requiresTheSizeAndExactlyOneOfFileCountOrAverageSize() {
+        assertUsageError("missing --dataset-size: the dataset size, e.g. 54GB", "advise", "--file-count", "3");
+        assertUsageError("give exactly one of --file-count or --avg-file-size", "advise", "--dataset-size", "54GB");
+        assertUsageError("give exactly one of --file-count or --avg-file-size", "advise", "--dataset-size", "54GB",
+                "--file-count", "3", "--avg-file-size", "40MB");
+    }
+
+    @Test
+    void rejectsBadSizes() {
+        assertUsageError("--dataset-size: size '54XB' is not a size: expected a number with an optional unit: B, KB, "
+                + "MB, GB, TB, PB (powers of 1000) or KiB, MiB, GiB, TiB, PiB (powers of 1024), e.g. 54GB, 1.5TB, "
+                + "800MiB, 123", "advise", "--dataset-size", "54XB", "--file-count", "3");
+        assertUsageError("--dataset-size must be at least 1 byte, was '0'", "advise", "--dataset-size", "0",
+                "--file-count", "3");
+        assertUsageError("--avg-file-size must be at least 1 byte, was '0.1'", "advise", "--dataset-size", "1GB",
+                "--avg-file-size", "0.1");
+        assertUsageError("averageFileBytes must be between 1 and totalBytes (1000000000), was 2000000000", "advise",
+                "--dataset-size", "1GB", "--avg-file-size", "2GB");
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "--file-count, abc, a whole number from 1 to 9223372036854775807",
+        "--file-count, 0, a whole number from 1 to 9223372036854775807",
+        "--epochs, 1.5, a whole number from 1 to 2147483647",
+        "--epochs, 3000000000, a whole number from 1 to 2147483647",
+        "--instance-count, -1, a whole number from 1 to 2147483647",
+        "--training-hours, x, a number greater than 0",
+        "--training-hours, -1, a number greater than 0",
+        "--training-hours, 0, a number greater than 0",
+        "--hourly-price, Infinity, a number greater than 0",
+        "--hourly-price, 3d, a number greater than 0",
+        "--access, sideways, sequential or random",
+        "--data-on, gcs, s3 or efs",
+    })
+    void rejectsBadValuesNamingTheFlag(String flag, String value, String allowed) {
+        String[] args = flag.equals("--file-count")
+                ? new String[] {"advise", "--dataset-size", "54GB", flag, value}
+                : new String[] {"advise", "--dataset-size", "54GB", "--file-count", "3", flag, value};
+        assertUsageError(flag + " must be " + allowed + ", was '" + value + "'", args);
+    }
+
+    @Test
+    void rejectsAnInstanceTypeWithoutAKnownPrice() {
+        assertUsageError("instanceType 'ml.trn1.2xlarge' has no published hourly price: set hourlyPriceUsd, or use one "
+                        + "of ml.c5.xlarge, ml.g4dn.xlarge, ml.g5.xlarge, ml.m5.xlarge, ml.p3.16xlarge, ml.p3.2xlarge, "
+                        + "ml.p3.8xlarge, ml.p4d.24xlarge",
+                "advise", "--dataset-size", "54GB", "--file-count", "3", "--instance-type", "ml.trn1.2xlarge");
+        assertEquals(0, run("advise", "--dataset-size", "54GB", "--file-count", "3", "--instance-type",
+                "ml.trn1.2xlarge", "--hourly-price", "1.34").code());
+    }
+
+    @Test
+    void theJsonReaderUsedHereRejectsMalformedJson() {
+        for (String bad : List.of("{\"a\": 1,}", "{\"a\": 01}", "[1 2]", "{\"a\": \"x}", "{} {}", "{\"a\": 1, \"a\": 2}")) {
+            assertThrows(IllegalArgumentException.class, () -> MiniJson.parse(bad), bad);
+        }
+    }
+}
