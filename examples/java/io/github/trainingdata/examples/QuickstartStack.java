@@ -7,21 +7,33 @@ import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreCacheProps;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
+import io.github.trainingdata.cdk.training.EfsChannel;
+import io.github.trainingdata.cdk.training.InputMode;
+import io.github.trainingdata.cdk.training.LustreChannel;
+import io.github.trainingdata.cdk.training.S3Channel;
+import io.github.trainingdata.cdk.training.TrainingImage;
+import io.github.trainingdata.cdk.training.TrainingJobDefinition;
+import io.github.trainingdata.cdk.training.TrainingJobDefinitionProps;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.services.ecr.Repository;
 import software.amazon.awscdk.services.efs.PerformanceMode;
 import software.amazon.awscdk.services.efs.ThroughputMode;
 import software.constructs.Construct;
 
 /**
  * The quickstart: a training network, the training-data bucket, a SCRATCH_2 Lustre cache linked to the
- * dataset, and an EFS file system, all with the library's defaults.
+ * dataset, an EFS file system, and a training-job definition that reads one channel from each store.
  */
 public class QuickstartStack extends Stack {
     private final TrainingNetwork network;
     private final TrainingDataBucket dataBucket;
     private final LustreCache lustre;
     private final EfsStore efs;
+    private final TrainingJobDefinition training;
 
     /** Creates the stack with default (environment-agnostic) props. */
     public QuickstartStack(Construct scope, String id) {
@@ -45,6 +57,22 @@ public class QuickstartStack extends Stack {
                 .performanceMode(PerformanceMode.GENERAL_PURPOSE)
                 .throughputMode(ThroughputMode.ELASTIC)
                 .build());
+        training = new TrainingJobDefinition(this, "Training", TrainingJobDefinitionProps.builder()
+                .jobNamePrefix("quickstart")
+                .trainingImage(TrainingImage.fromEcrRepository(
+                        Repository.fromRepositoryName(this, "ImageRepository", "training"), "latest"))
+                .instanceType("ml.p3.2xlarge")
+                .volumeSizeGiB(100)
+                .maxRuntime(Duration.hours(8))
+                .dataBucket(dataBucket)
+                .checkpointPrefix("checkpoints/quickstart")
+                .channels(List.of(
+                        LustreChannel.builder("train").cache(lustre).path("train").build(),
+                        S3Channel.builder("validation").dataBucket(dataBucket).path("validation")
+                                .inputMode(InputMode.FAST_FILE).build(),
+                        EfsChannel.builder("features").store(efs).directoryPath("/features").build()))
+                .hyperParameters(Map.of("epochs", "10", "batch-size", "256"))
+                .build());
     }
 
     /** @return the network */
@@ -65,5 +93,10 @@ public class QuickstartStack extends Stack {
     /** @return the EFS store */
     public EfsStore getEfs() {
         return efs;
+    }
+
+    /** @return the training-job definition */
+    public TrainingJobDefinition getTraining() {
+        return training;
     }
 }

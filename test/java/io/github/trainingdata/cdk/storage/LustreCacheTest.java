@@ -43,8 +43,8 @@ class LustreCacheTest {
                                 "AutoImportPolicy", "NEW_CHANGED_DELETED",
                                 "DataCompressionType", "NONE")))));
         assertEquals(network.getDataAvailabilityZone(), cache.getAvailabilityZone());
-        assertEquals(240.0, cache.getBaselineThroughputMBps(), 0.5);
-        assertEquals(1523.4, cache.getBurstThroughputMBps(), 0.5);
+        assertEquals(234.4, cache.getBaselineThroughputMBps(), 0.1);
+        assertEquals(1523.4, cache.getBurstThroughputMBps(), 0.1);
     }
 
     @Test

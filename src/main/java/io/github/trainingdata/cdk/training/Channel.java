@@ -1,0 +1,59 @@
+package io.github.trainingdata.cdk.training;
+
+import io.github.trainingdata.cdk.network.TrainingNetwork;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One input channel of a training job: a name the container sees under
+ * {@code /opt/ml/input/data/<name>} and the store it reads. Channels are small immutable values;
+ * {@link TrainingJobDefinition} checks them against each other and renders them.
+ *
+ * <p>Three kinds exist: {@link S3Channel}, {@link LustreChannel} and {@link EfsChannel}.
+ */
+public abstract class Channel {
+    private final String name;
+
+    Channel(String name) {
+        this.name = Objects.requireNonNull(name, "a channel needs a name");
+    }
+
+    /** @return the channel name */
+    public String getName() {
+        return name;
+    }
+
+    /** @return the input mode set on this channel, or null when it follows the job's default */
+    public abstract InputMode getInputMode();
+
+    /** @return the network the channel's store lives in, or null for S3 */
+    abstract TrainingNetwork network();
+
+    /** @return the Availability Zone the store pins training to, or null when it does not */
+    abstract String pinnedAvailabilityZone();
+
+    /** Checks the channel's own rules, given the mode it will run in. */
+    abstract void validate(ChannelRules rules, InputMode effectiveMode);
+
+    /** @return the channel's entry of InputDataConfig (ChannelName first, ordered) */
+    abstract Map<String, Object> render();
+
+    /** Adds what the execution role needs to read (or write) the store. */
+    abstract void addPermissions(ExecutionPermissions permissions);
+
+    /** Renders a file-system channel: always File mode (the only mode SageMaker mounts file systems in). */
+    Map<String, Object> renderFileSystem(String type, String fileSystemId, FileSystemAccessMode accessMode,
+            String directoryPath) {
+        Map<String, Object> fs = new LinkedHashMap<>();
+        fs.put("FileSystemId", fileSystemId);
+        fs.put("FileSystemAccessMode", accessMode.apiValue());
+        fs.put("FileSystemType", type);
+        fs.put("DirectoryPath", directoryPath);
+        Map<String, Object> channel = new LinkedHashMap<>();
+        channel.put("ChannelName", name);
+        channel.put("DataSource", Map.of("FileSystemDataSource", fs));
+        channel.put("InputMode", InputMode.FILE.apiValue());
+        return channel;
+    }
+}

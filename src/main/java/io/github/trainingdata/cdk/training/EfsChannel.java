@@ -1,0 +1,132 @@
+package io.github.trainingdata.cdk.training;
+
+import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.storage.EfsStore;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import software.amazon.awscdk.Token;
+
+/**
+ * An EFS channel (the SageMaker Python SDK's {@code FileSystemInput} with {@code EFS}): an absolute
+ * directory of an {@link EfsStore}, mounted in File mode. The directory must exist before training
+ * starts. A One Zone file system pins training to its Availability Zone.
+ */
+public final class EfsChannel extends Channel {
+    /** Longest DirectoryPath the API accepts. */
+    public static final int MAX_DIRECTORY_PATH = 4096;
+    private static final Pattern FILE_SYSTEM_ID = Pattern.compile("fs-[0-9a-f]{8,}");
+
+    private final EfsStore store;
+    private final String directoryPath;
+    private final FileSystemAccessMode accessMode;
+
+    private EfsChannel(Builder b) {
+        super(b.name);
+        this.store = Objects.requireNonNull(b.store, "EfsChannel.store is required");
+        this.directoryPath = Objects.requireNonNull(b.directoryPath, "EfsChannel.directoryPath is required");
+        this.accessMode = b.accessMode;
+    }
+
+    /**
+     * Starts a channel.
+     *
+     * @param name the channel name: 1–64 characters of {@code [A-Za-z0-9.\-_]}
+     * @return a builder
+     */
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /** File-system channels always run in File mode. */
+    @Override
+    public InputMode getInputMode() {
+        return InputMode.FILE;
+    }
+
+    /** @return the store the channel reads */
+    public EfsStore getStore() {
+        return store;
+    }
+
+    /** @return the absolute directory on the file system */
+    public String getDirectoryPath() {
+        return directoryPath;
+    }
+
+    @Override
+    TrainingNetwork network() {
+        return store.getNetwork();
+    }
+
+    @Override
+    String pinnedAvailabilityZone() {
+        return store.isOneZone() ? store.getNetwork().getDataAvailabilityZone() : null;
+    }
+
+    @Override
+    void validate(ChannelRules rules, InputMode effectiveMode) {
+        String id = store.getFileSystemId();
+        if (!Token.isUnresolved(id) && (!FILE_SYSTEM_ID.matcher(id).matches() || id.length() > 21)) {
+            throw rules.error("store.fileSystemId", id,
+                    "an EFS file-system id fs-[0-9a-f]{8,} of 11–21 characters (access points fsap- are not accepted)");
+        }
+        if (Token.isUnresolved(directoryPath)) {
+            return;
+        }
+        boolean escapes = directoryPath.contains("/../") || directoryPath.endsWith("/..") || directoryPath.contains("//");
+        if (!directoryPath.startsWith("/") || escapes || directoryPath.length() > MAX_DIRECTORY_PATH) {
+            throw rules.error("directoryPath", directoryPath, "an absolute path from the EFS root such as "
+                    + "/datasets/train, without '..' or empty segments, at most " + MAX_DIRECTORY_PATH + " characters");
+        }
+    }
+
+    @Override
+    Map<String, Object> render() {
+        return renderFileSystem("EFS", store.getFileSystemId(), accessMode, directoryPath);
+    }
+
+    @Override
+    void addPermissions(ExecutionPermissions permissions) {
+        permissions.efs(store);
+    }
+
+    /** Builder of {@link EfsChannel}. */
+    public static final class Builder {
+        private final String name;
+        private EfsStore store;
+        private String directoryPath;
+        private FileSystemAccessMode accessMode = FileSystemAccessMode.READ_ONLY;
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        /** The EFS store to read. Required. */
+        public Builder store(EfsStore store) {
+            this.store = store;
+            return this;
+        }
+
+        /** The absolute directory from the EFS root, e.g. {@code /datasets/train}. Required. */
+        public Builder directoryPath(String directoryPath) {
+            this.directoryPath = directoryPath;
+            return this;
+        }
+
+        /**
+         * How the file system is mounted.
+         *
+         * @default {@link FileSystemAccessMode#READ_ONLY}
+         */
+        public Builder accessMode(FileSystemAccessMode accessMode) {
+            this.accessMode = Objects.requireNonNull(accessMode);
+            return this;
+        }
+
+        /** @return the channel */
+        public EfsChannel build() {
+            return new EfsChannel(this);
+        }
+    }
+}

@@ -1,0 +1,170 @@
+package io.github.trainingdata.cdk.training;
+
+import io.github.trainingdata.cdk.WildcardFindings;
+import io.github.trainingdata.cdk.storage.EfsStore;
+import io.github.trainingdata.cdk.storage.LustreCache;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import software.amazon.awscdk.ArnComponents;
+import software.amazon.awscdk.ArnFormat;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.services.iam.IRole;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.kms.IKey;
+import software.amazon.awscdk.services.s3.IBucket;
+import software.constructs.Construct;
+
+/**
+ * Collects what a training job's execution role needs — S3 prefixes to read and write, file systems to
+ * describe, keys to use, the image's repository — and turns it into least-privilege statements: S3
+ * scoped to the bucket and the prefixes in use, never {@code s3:*} or a bucket-wide object wildcard
+ * unless the dataset is the bucket root.
+ */
+final class ExecutionPermissions {
+    /** The set SageMaker needs to attach training instances to the VPC; these actions take no resource ARN. */
+    static final List<String> VPC_ACTIONS = List.of(
+            "ec2:CreateNetworkInterface", "ec2:CreateNetworkInterfacePermission", "ec2:DeleteNetworkInterface",
+            "ec2:DeleteNetworkInterfacePermission", "ec2:DescribeNetworkInterfaces", "ec2:DescribeVpcs",
+            "ec2:DescribeDhcpOptions", "ec2:DescribeSubnets", "ec2:DescribeSecurityGroups");
+
+    private final Map<IBucket, Set<String>> reads = new LinkedHashMap<>();
+    private final Map<IBucket, Set<String>> writes = new LinkedHashMap<>();
+    private final Set<LustreCache> lustre = new LinkedHashSet<>();
+    private final Set<EfsStore> efs = new LinkedHashSet<>();
+    private final Set<IKey> decryptKeys = new LinkedHashSet<>();
+    private final Set<IKey> encryptKeys = new LinkedHashSet<>();
+
+    void read(IBucket bucket, String keyPrefix) {
+        reads.computeIfAbsent(bucket, b -> new LinkedHashSet<>()).add(keyPrefix);
+        if (bucket.getEncryptionKey() != null) {
+            decryptKeys.add(bucket.getEncryptionKey());
+        }
+    }
+
+    void write(IBucket bucket, String keyPrefix) {
+        writes.computeIfAbsent(bucket, b -> new LinkedHashSet<>()).add(keyPrefix);
+        if (bucket.getEncryptionKey() != null) {
+            encryptKeys.add(bucket.getEncryptionKey());
+        }
+    }
+
+    void lustre(LustreCache cache) {
+        lustre.add(cache);
+    }
+
+    void efs(EfsStore store) {
+        efs.add(store);
+    }
+
+    void volumeKey(IKey key) {
+        encryptKeys.add(key);
+    }
+
+    boolean usesVpc() {
+        return !lustre.isEmpty() || !efs.isEmpty();
+    }
+
+    /** Grants everything collected to {@code role} and acknowledges each deliberate wildcard with its reason. */
+    void applyTo(Construct scope, IRole role, TrainingImage image, boolean inVpc) {
+        Stack stack = Stack.of(scope);
+        WildcardFindings findings = new WildcardFindings(role);
+        allow(role, findings, List.of("logs:CreateLogGroup", "logs:CreateLogStream", "logs:PutLogEvents",
+                "logs:DescribeLogStreams"), List.of(stack.formatArn(ArnComponents.builder()
+                        .service("logs").resource("log-group").resourceName("/aws/sagemaker/TrainingJobs*")
+                        .arnFormat(ArnFormat.COLON_RESOURCE_NAME).build())),
+                "SageMaker writes training logs only to log groups named /aws/sagemaker/TrainingJobs*.");
+        allow(role, findings, List.of("cloudwatch:PutMetricData"), List.of("*"),
+                "cloudwatch:PutMetricData supports no resource-level permissions.");
+        grantImage(stack, role, image, findings);
+        grantS3(role, findings);
+        for (IKey key : decryptKeys) {
+            key.grantDecrypt(role);
+        }
+        for (IKey key : encryptKeys) {
+            key.grantEncryptDecrypt(role);
+        }
+        if (inVpc) {
+            allow(role, findings, VPC_ACTIONS, List.of("*"), "SageMaker attaches training instances to the VPC "
+                    + "with these EC2 network-interface actions, which support no resource-level permissions.");
+        }
+        if (!lustre.isEmpty()) {
+            allow(role, findings, List.of("fsx:DescribeFileSystems"), List.of("*"),
+                    "fsx:DescribeFileSystems is a list action that supports no resource-level permissions.");
+        }
+        if (!efs.isEmpty()) {
+            List<String> arns = efs.stream().map(e -> e.getFileSystem().getFileSystemArn()).toList();
+            allow(role, findings, List.of("elasticfilesystem:DescribeFileSystems",
+                    "elasticfilesystem:DescribeMountTargets"), arns, "");
+        }
+        findings.acknowledge();
+    }
+
+    private static void grantImage(Stack stack, IRole role, TrainingImage image, WildcardFindings findings) {
+        if (image == null) {
+            return;
+        }
+        if (image.getRepository() != null) {
+            image.getRepository().grantPull(role);
+            findings.add(List.of("*"), "ecr:GetAuthorizationToken supports no resource-level permissions; image "
+                    + "pulls are limited to the training image's repository.");
+            return;
+        }
+        var parsed = image.parseUri();
+        if (parsed == null) {
+            return;
+        }
+        String repositoryArn = "arn:" + stack.getPartition() + ":ecr:" + parsed.group(2) + ":" + parsed.group(1)
+                + ":repository/" + parsed.group(3);
+        allow(role, findings, List.of("ecr:BatchCheckLayerAvailability", "ecr:GetDownloadUrlForLayer",
+                "ecr:BatchGetImage"), List.of(repositoryArn), "");
+        allow(role, findings, List.of("ecr:GetAuthorizationToken"), List.of("*"), "ecr:GetAuthorizationToken "
+                + "supports no resource-level permissions; image pulls are limited to the training image's repository.");
+    }
+
+    private void grantS3(IRole role, WildcardFindings findings) {
+        Set<IBucket> buckets = new LinkedHashSet<>(reads.keySet());
+        buckets.addAll(writes.keySet());
+        for (IBucket bucket : buckets) {
+            Set<String> readPrefixes = reads.getOrDefault(bucket, Set.of());
+            Set<String> writePrefixes = writes.getOrDefault(bucket, Set.of());
+            Set<String> all = new LinkedHashSet<>(readPrefixes);
+            all.addAll(writePrefixes);
+            List<String> listable = new ArrayList<>();
+            for (String prefix : all) {
+                if (prefix.isEmpty()) {
+                    listable.add("*");
+                } else {
+                    listable.add(prefix);
+                    listable.add(prefix + "/*");
+                }
+            }
+            role.addToPrincipalPolicy(PolicyStatement.Builder.create()
+                    .actions(List.of("s3:ListBucket"))
+                    .resources(List.of(bucket.getBucketArn()))
+                    .conditions(Map.of("StringLike", Map.of("s3:prefix", listable)))
+                    .build());
+            Set<String> readable = new LinkedHashSet<>(readPrefixes);
+            readable.addAll(writePrefixes);
+            allow(role, findings, List.of("s3:GetObject"), objects(bucket, readable), "Objects under exactly the "
+                    + "key prefixes the job's channels read and its outputs and checkpoints write, nothing else.");
+            if (!writePrefixes.isEmpty()) {
+                allow(role, findings, List.of("s3:PutObject", "s3:AbortMultipartUpload"), objects(bucket, writePrefixes),
+                        "Objects under exactly the output and checkpoint key prefixes of the job.");
+            }
+        }
+    }
+
+    private static List<String> objects(IBucket bucket, Set<String> prefixes) {
+        return prefixes.stream().map(p -> bucket.arnForObjects(p.isEmpty() ? "*" : p + "/*")).toList();
+    }
+
+    private static void allow(IRole role, WildcardFindings findings, List<String> actions, List<String> resources,
+            String wildcardReason) {
+        role.addToPrincipalPolicy(PolicyStatement.Builder.create().actions(actions).resources(resources).build());
+        findings.add(resources, wildcardReason);
+    }
+}

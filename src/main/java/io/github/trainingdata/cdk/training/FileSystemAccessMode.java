@@ -1,0 +1,20 @@
+package io.github.trainingdata.cdk.training;
+
+/** How a file-system channel is mounted. */
+public enum FileSystemAccessMode {
+    /** Read-only (the default: training cannot damage the dataset). */
+    READ_ONLY("ro"),
+    /** Read-write. */
+    READ_WRITE("rw");
+
+    private final String apiValue;
+
+    FileSystemAccessMode(String apiValue) {
+        this.apiValue = apiValue;
+    }
+
+    /** @return the value the SageMaker API uses */
+    public String apiValue() {
+        return apiValue;
+    }
+}

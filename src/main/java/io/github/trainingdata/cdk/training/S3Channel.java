@@ -1,0 +1,272 @@
+package io.github.trainingdata.cdk.training;
+
+import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.storage.KeyPrefix;
+import io.github.trainingdata.cdk.storage.TrainingDataBucket;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * An S3 channel (the SageMaker Python SDK's {@code TrainingInput}): objects under a prefix of the
+ * training-data bucket, a manifest, or an augmented manifest, read in File, FastFile or Pipe mode.
+ * The execution role may read the channel's prefix only.
+ */
+public final class S3Channel extends Channel {
+    /** Most attribute names an augmented manifest channel may name. */
+    public static final int MAX_ATTRIBUTE_NAMES = 16;
+    private static final int MAX_S3_URI = 1024;
+
+    private final TrainingDataBucket dataBucket;
+    private final String path;
+    private final S3DataType dataType;
+    private final InputMode inputMode;
+    private final S3DataDistribution distribution;
+    private final Long shuffleSeed;
+    private final Compression compression;
+    private final RecordWrapper recordWrapper;
+    private final String contentType;
+    private final List<String> attributeNames;
+
+    private S3Channel(Builder b) {
+        super(b.name);
+        this.dataBucket = Objects.requireNonNull(b.dataBucket, "S3Channel.dataBucket is required");
+        this.path = b.path;
+        this.dataType = b.dataType;
+        this.inputMode = b.inputMode;
+        this.distribution = b.distribution;
+        this.shuffleSeed = b.shuffleSeed;
+        this.compression = b.compression;
+        this.recordWrapper = b.recordWrapper;
+        this.contentType = b.contentType;
+        this.attributeNames = List.copyOf(b.attributeNames);
+    }
+
+    /**
+     * Starts a channel.
+     *
+     * @param name the channel name: 1–64 characters of {@code [A-Za-z0-9.\-_]}
+     * @return a builder
+     */
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    @Override
+    public InputMode getInputMode() {
+        return inputMode;
+    }
+
+    /** @return what the URI points at */
+    public S3DataType getDataType() {
+        return dataType;
+    }
+
+    /** @return the channel's {@code s3://} URI (a directory with trailing {@code /}, or a manifest object) */
+    public String getS3Uri() {
+        String key = dataBucket.keyPrefix(path);
+        return dataType == S3DataType.S3_PREFIX ? dataBucket.s3Uri(path) : "s3://" + dataBucket.getBucketName() + "/" + key;
+    }
+
+    @Override
+    TrainingNetwork network() {
+        return null;
+    }
+
+    @Override
+    String pinnedAvailabilityZone() {
+        return null;
+    }
+
+    @Override
+    void validate(ChannelRules rules, InputMode mode) {
+        KeyPrefix.check(rules.scope(), rules.field("path"), path);
+        if (dataType != S3DataType.S3_PREFIX && path.isEmpty()) {
+            throw rules.error("path", path, "the key of the manifest object, relative to the dataset prefix");
+        }
+        if (mode == InputMode.FAST_FILE && dataType != S3DataType.S3_PREFIX) {
+            throw rules.error("inputMode", "FastFile",
+                    "File or Pipe for " + dataType.apiValue() + " (FastFile reads S3 prefixes only)");
+        }
+        if (compression == Compression.GZIP && mode != InputMode.PIPE) {
+            throw rules.error("compression", "Gzip", "None unless the channel runs in Pipe mode (it runs in "
+                    + mode.apiValue() + ")");
+        }
+        if (recordWrapper == RecordWrapper.RECORD_IO && mode == InputMode.FILE) {
+            throw rules.error("recordWrapper", "RecordIO", "None in File mode (RecordIO wrapping needs Pipe or FastFile)");
+        }
+        if (dataType == S3DataType.AUGMENTED_MANIFEST_FILE && mode != InputMode.PIPE) {
+            throw rules.error("inputMode", mode.apiValue(), "Pipe for an AugmentedManifestFile channel");
+        }
+        if (!attributeNames.isEmpty() && dataType != S3DataType.AUGMENTED_MANIFEST_FILE) {
+            throw rules.error("attributeNames", attributeNames, "empty unless dataType is AugmentedManifestFile");
+        }
+        if (attributeNames.size() > MAX_ATTRIBUTE_NAMES) {
+            throw rules.error("attributeNames", attributeNames.size() + " names", "at most " + MAX_ATTRIBUTE_NAMES);
+        }
+        String uri = getS3Uri();
+        if (!software.amazon.awscdk.Token.isUnresolved(dataBucket.getBucketName()) && uri.length() > MAX_S3_URI) {
+            throw rules.error("path", path, "a path whose s3:// URI has at most " + MAX_S3_URI + " characters");
+        }
+    }
+
+    @Override
+    Map<String, Object> render() {
+        Map<String, Object> s3 = new LinkedHashMap<>();
+        s3.put("S3DataType", dataType.apiValue());
+        s3.put("S3Uri", getS3Uri());
+        s3.put("S3DataDistributionType", distribution.apiValue());
+        if (!attributeNames.isEmpty()) {
+            s3.put("AttributeNames", attributeNames);
+        }
+        Map<String, Object> channel = new LinkedHashMap<>();
+        channel.put("ChannelName", getName());
+        channel.put("DataSource", Map.of("S3DataSource", s3));
+        if (contentType != null) {
+            channel.put("ContentType", contentType);
+        }
+        if (compression != null) {
+            channel.put("CompressionType", compression.apiValue());
+        }
+        if (recordWrapper != null) {
+            channel.put("RecordWrapperType", recordWrapper.apiValue());
+        }
+        if (inputMode != null) {
+            channel.put("InputMode", inputMode.apiValue());
+        }
+        if (shuffleSeed != null) {
+            channel.put("ShuffleConfig", Map.of("Seed", shuffleSeed));
+        }
+        return channel;
+    }
+
+    @Override
+    void addPermissions(ExecutionPermissions permissions) {
+        // A manifest may list any object of the dataset: grant the dataset prefix, not just the manifest.
+        String readable = dataType == S3DataType.S3_PREFIX ? dataBucket.keyPrefix(path) : dataBucket.getDatasetPrefix();
+        permissions.read(dataBucket.getBucket(), readable);
+    }
+
+    /** Builder of {@link S3Channel}. */
+    public static final class Builder {
+        private final String name;
+        private TrainingDataBucket dataBucket;
+        private String path = "";
+        private S3DataType dataType = S3DataType.S3_PREFIX;
+        private InputMode inputMode;
+        private S3DataDistribution distribution = S3DataDistribution.FULLY_REPLICATED;
+        private Long shuffleSeed;
+        private Compression compression;
+        private RecordWrapper recordWrapper;
+        private String contentType;
+        private final List<String> attributeNames = new ArrayList<>();
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        /** The bucket holding the data. Required. */
+        public Builder dataBucket(TrainingDataBucket dataBucket) {
+            this.dataBucket = dataBucket;
+            return this;
+        }
+
+        /**
+         * The prefix (or, for manifests, the object key) relative to the bucket's dataset prefix.
+         *
+         * @default "" (the whole dataset prefix)
+         */
+        public Builder path(String path) {
+            this.path = path;
+            return this;
+        }
+
+        /**
+         * What the URI points at.
+         *
+         * @default {@link S3DataType#S3_PREFIX}
+         */
+        public Builder dataType(S3DataType dataType) {
+            this.dataType = Objects.requireNonNull(dataType);
+            return this;
+        }
+
+        /**
+         * The channel's input mode.
+         *
+         * @default the job's default input mode
+         */
+        public Builder inputMode(InputMode inputMode) {
+            this.inputMode = inputMode;
+            return this;
+        }
+
+        /**
+         * How objects are spread over instances.
+         *
+         * @default {@link S3DataDistribution#FULLY_REPLICATED}
+         */
+        public Builder distribution(S3DataDistribution distribution) {
+            this.distribution = Objects.requireNonNull(distribution);
+            return this;
+        }
+
+        /**
+         * Shuffles the object order each epoch with this seed (ShuffleConfig).
+         *
+         * @default no shuffling
+         */
+        public Builder shuffleSeed(Long shuffleSeed) {
+            this.shuffleSeed = shuffleSeed;
+            return this;
+        }
+
+        /**
+         * Compression of the objects ({@code GZIP} needs Pipe mode).
+         *
+         * @default unset (uncompressed)
+         */
+        public Builder compression(Compression compression) {
+            this.compression = compression;
+            return this;
+        }
+
+        /**
+         * Record wrapping ({@code RECORD_IO} not in File mode).
+         *
+         * @default unset (none)
+         */
+        public Builder recordWrapper(RecordWrapper recordWrapper) {
+            this.recordWrapper = recordWrapper;
+            return this;
+        }
+
+        /**
+         * The MIME type of the data, passed to the algorithm.
+         *
+         * @default unset
+         */
+        public Builder contentType(String contentType) {
+            this.contentType = contentType;
+            return this;
+        }
+
+        /**
+         * The attributes of an augmented manifest to stream, in order (at most 16).
+         *
+         * @default none
+         */
+        public Builder attributeNames(List<String> attributeNames) {
+            this.attributeNames.clear();
+            this.attributeNames.addAll(attributeNames);
+            return this;
+        }
+
+        /** @return the channel */
+        public S3Channel build() {
+            return new S3Channel(this);
+        }
+    }
+}
