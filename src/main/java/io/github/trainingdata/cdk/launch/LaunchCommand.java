@@ -1,0 +1,122 @@
+package io.github.trainingdata.cdk.launch;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sagemaker.SageMakerClient;
+import software.amazon.awssdk.services.ssm.SsmClient;
+
+/**
+ * Command line: starts a training job from a deployed definition.
+ *
+ * <pre>
+ * --parameter NAME --job-name-prefix P [--wait] [--region R]
+ * </pre>
+ *
+ * Prints the job name on standard output, progress on standard error. Exit codes: 0 started (or, with
+ * {@code --wait}, completed), 1 the launch or the job failed, 2 bad flags. Credentials and, without
+ * {@code --region}, the Region come from the SDK's default chains.
+ */
+public final class LaunchCommand {
+    static final int EXIT_OK = 0;
+    static final int EXIT_FAILED = 1;
+    static final int EXIT_USAGE = 2;
+    static final String USAGE =
+            "usage: LaunchCommand --parameter NAME --job-name-prefix PREFIX [--wait] [--region REGION]";
+
+    private static final Duration POLL_INTERVAL = Duration.ofSeconds(30);
+    /** Longer than any job can run (28 days) plus its pending time. */
+    private static final Duration WAIT_TIMEOUT = Duration.ofDays(30);
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Function<Optional<Region>, SsmClient> ssmClients;
+    private final Function<Optional<Region>, SageMakerClient> sageMakerClients;
+
+    LaunchCommand(PrintStream out, PrintStream err, Function<Optional<Region>, SsmClient> ssmClients,
+            Function<Optional<Region>, SageMakerClient> sageMakerClients) {
+        this.out = Objects.requireNonNull(out, "out");
+        this.err = Objects.requireNonNull(err, "err");
+        this.ssmClients = Objects.requireNonNull(ssmClients, "ssmClients");
+        this.sageMakerClients = Objects.requireNonNull(sageMakerClients, "sageMakerClients");
+    }
+
+    /**
+     * Runs the command and exits with its exit code.
+     *
+     * @param args the flags
+     */
+    public static void main(String[] args) {
+        System.exit(new LaunchCommand(System.out, System.err,
+                region -> SsmClient.builder().httpClient(UrlConnectionHttpClient.create())
+                        .applyMutation(b -> region.ifPresent(b::region)).build(),
+                region -> SageMakerClient.builder().httpClient(UrlConnectionHttpClient.create())
+                        .applyMutation(b -> region.ifPresent(b::region)).build())
+                .run(args));
+    }
+
+    int run(String[] args) {
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println(e.getMessage());
+            err.println(USAGE);
+            return EXIT_USAGE;
+        }
+        try (SsmClient ssm = ssmClients.apply(options.region());
+                SageMakerClient sageMaker = sageMakerClients.apply(options.region())) {
+            TrainingJobLauncher launcher = new TrainingJobLauncher(sageMaker);
+            String jobName = new DeployedTrainingJobDefinition(ssm, options.parameter())
+                    .launch(launcher, options.jobNamePrefix());
+            out.println(jobName);
+            if (options.waitForCompletion()) {
+                launcher.waitForCompletion(jobName, POLL_INTERVAL, WAIT_TIMEOUT, err::println);
+            }
+            return EXIT_OK;
+        } catch (IllegalArgumentException | TrainingJobNotCompletedException | SdkException e) {
+            err.println(e.getMessage());
+            return EXIT_FAILED;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("Interrupted while waiting for the training job");
+            return EXIT_FAILED;
+        }
+    }
+
+    private record Options(String parameter, String jobNamePrefix, boolean waitForCompletion,
+            Optional<Region> region) {
+        static Options parse(String[] args) {
+            String parameter = null;
+            String prefix = null;
+            String region = null;
+            boolean wait = false;
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--parameter" -> parameter = value(args, ++i, "--parameter");
+                    case "--job-name-prefix" -> prefix = value(args, ++i, "--job-name-prefix");
+                    case "--region" -> region = value(args, ++i, "--region");
+                    case "--wait" -> wait = true;
+                    default -> throw new IllegalArgumentException("Unknown argument: " + args[i]);
+                }
+            }
+            if (parameter == null || prefix == null) {
+                throw new IllegalArgumentException("--parameter and --job-name-prefix are required");
+            }
+            TrainingJobNames.requireValidPrefix(prefix);
+            return new Options(parameter, prefix, wait, Optional.ofNullable(region).map(Region::of));
+        }
+
+        private static String value(String[] args, int index, String flag) {
+            if (index >= args.length || args[index].startsWith("--") || args[index].isEmpty()) {
+                throw new IllegalArgumentException(flag + " needs a value");
+            }
+            return args[index];
+        }
+    }
+}

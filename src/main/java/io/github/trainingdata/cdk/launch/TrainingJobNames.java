@@ -1,0 +1,89 @@
+package io.github.trainingdata.cdk.launch;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.HexFormat;
+import java.util.Objects;
+import java.util.random.RandomGenerator;
+import java.util.regex.Pattern;
+
+/**
+ * SageMaker training job names: the prefix rule and the two ways this library makes a unique name
+ * from a prefix (a timestamp for launches, a hash for custom-resource workers).
+ */
+public final class TrainingJobNames {
+    /** Longest prefix accepted: leaves room for the longest suffix within SageMaker's 63 characters. */
+    public static final int MAX_PREFIX_LENGTH = 26;
+
+    private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}");
+    private static final Pattern PREFIX = Pattern.compile("[a-zA-Z0-9](-*[a-zA-Z0-9])*");
+    private static final DateTimeFormatter TIMESTAMP =
+            DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
+    private static final int HASH_HEX_DIGITS = 12;
+
+    private TrainingJobNames() {
+    }
+
+    /**
+     * Checks a job name prefix.
+     *
+     * @param prefix the prefix
+     * @return the prefix
+     * @throws IllegalArgumentException unless it has 1 to {@value #MAX_PREFIX_LENGTH} characters and matches
+     *                                  {@code [a-zA-Z0-9](-*[a-zA-Z0-9])*}
+     */
+    public static String requireValidPrefix(String prefix) {
+        if (prefix == null || prefix.isEmpty() || prefix.length() > MAX_PREFIX_LENGTH
+                || !PREFIX.matcher(prefix).matches()) {
+            throw new IllegalArgumentException("Invalid training job name prefix '" + prefix
+                    + "': use 1 to " + MAX_PREFIX_LENGTH
+                    + " letters, digits and inner hyphens, starting and ending with a letter or digit");
+        }
+        return prefix;
+    }
+
+    /**
+     * Tells whether a string is a valid SageMaker training job name.
+     *
+     * @param name the candidate, may be null
+     * @return true if it matches {@code [a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}}
+     */
+    public static boolean isValidName(String name) {
+        return name != null && NAME.matcher(name).matches();
+    }
+
+    /**
+     * Makes a launch name {@code <prefix>-<yyyyMMdd-HHmmss>-<4 hex>} (UTC).
+     *
+     * @param prefix a valid prefix
+     * @param now    the launch time
+     * @param random the source of the 4 hex digits that separate launches within one second
+     * @return the job name
+     */
+    public static String timestamped(String prefix, Instant now, RandomGenerator random) {
+        return requireValidPrefix(prefix) + "-" + TIMESTAMP.format(now)
+                + "-" + String.format("%04x", random.nextInt(0x10000));
+    }
+
+    /**
+     * Makes a deterministic name {@code <prefix>-<12 hex of sha256(seed)>}: the same seed always gives
+     * the same name, so a retried request cannot start a second job.
+     *
+     * @param prefix a valid prefix
+     * @param seed   what identifies the request
+     * @return the job name
+     */
+    public static String hashed(String prefix, String seed) {
+        Objects.requireNonNull(seed, "seed");
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(seed.getBytes(StandardCharsets.UTF_8));
+            return requireValidPrefix(prefix) + "-" + HexFormat.of().formatHex(digest).substring(0, HASH_HEX_DIGITS);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("This JVM has no SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package io.github.trainingdata.cdk.launch;
+
+import static io.github.trainingdata.cdk.launch.TrainingJobDescriptions.describe;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Reply;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import software.amazon.awssdk.regions.Region;
+
+class LaunchCommandTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final List<Optional<Region>> requestedRegions = new ArrayList<>();
+    private AwsJsonEmulator emulator;
+    private LaunchCommand command;
+
+    @BeforeEach
+    void start() throws IOException {
+        emulator = new AwsJsonEmulator();
+        emulator.on(DeployedTrainingJobDefinitionTest.GET_PARAMETER, call -> DeployedTrainingJobDefinitionTest
+                .parameterReply("/p", "{\"RoleArn\":\"arn:aws:iam::123456789012:role/R\"}"));
+        emulator.on(TrainingJobLauncherTest.CREATE, call -> Reply.ok("{\"TrainingJobArn\":\"arn\"}"));
+        command = new LaunchCommand(print(out), print(err),
+                region -> {
+                    requestedRegions.add(region);
+                    return emulator.ssm();
+                },
+                region -> emulator.sageMaker());
+    }
+
+    @AfterEach
+    void stop() {
+        emulator.close();
+    }
+
+    private static PrintStream print(ByteArrayOutputStream bytes) {
+        return new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    }
+
+    private String text(ByteArrayOutputStream bytes) {
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void startsAJobAndPrintsItsName() {
+        int exit = command.run(new String[] {"--parameter", "/p", "--job-name-prefix", "nightly", "--region", "eu-west-1"});
+
+        assertEquals(LaunchCommand.EXIT_OK, exit, text(err));
+        String jobName = text(out).strip();
+        assertTrue(jobName.matches("nightly-\\d{8}-\\d{6}-[0-9a-f]{4}"), jobName);
+        assertEquals(List.of(Optional.of(Region.EU_WEST_1)), requestedRegions);
+        assertEquals(List.of(), emulator.calls(TrainingJobLauncherTest.DESCRIBE));
+    }
+
+    @Test
+    void waitsForTheJobWhenAsked() {
+        emulator.on(TrainingJobLauncherTest.DESCRIBE, call -> Reply.ok(describe("j", "Completed", "Completed")));
+
+        int exit = command.run(new String[] {"--wait", "--job-name-prefix", "nightly", "--parameter", "/p"});
+
+        assertEquals(LaunchCommand.EXIT_OK, exit, text(err));
+        assertEquals(List.of(Optional.empty()), requestedRegions);
+        assertEquals(text(out).strip() + ": Completed / Completed", text(err).strip());
+    }
+
+    @Test
+    void aFailedJobExitsWithItsReason() {
+        emulator.on(TrainingJobLauncherTest.DESCRIBE, call -> Reply.ok(
+                describe("j", "Failed", "Failed", "\"FailureReason\":\"AlgorithmError: exit code 3\",")));
+
+        int exit = command.run(new String[] {"--parameter", "/p", "--job-name-prefix", "nightly", "--wait"});
+
+        assertEquals(LaunchCommand.EXIT_FAILED, exit);
+        assertTrue(text(err).contains("failed: AlgorithmError: exit code 3"), text(err));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "--parameter /p",
+        "--job-name-prefix nightly",
+        "--parameter /p --job-name-prefix",
+        "--parameter --job-name-prefix nightly",
+        "--parameter /p --job-name-prefix nightly --verbose",
+        "--parameter /p --job-name-prefix night_ly"})
+    void badFlagsExitWithUsage(String args) {
+        int exit = command.run(args.split(" "));
+
+        assertEquals(LaunchCommand.EXIT_USAGE, exit);
+        assertTrue(text(err).endsWith(LaunchCommand.USAGE + System.lineSeparator()), text(err));
+        assertEquals(List.of(), emulator.calls());
+        assertEquals("", text(out));
+    }
+}
