@@ -105,7 +105,8 @@ class WarmCacheScriptTest {
     void withLfsAFailedRestoreIsRepeatedForTheFilesThatStayReleased() throws Exception {
         install("fake-lfs.sh", "lfs");
 
-        ShellRun run = warm(environment("PRELOAD_BATCH_SIZE", "4", "FAKE_LFS_FAIL_FIRST_RESTORE", "1"));
+        ShellRun run = warm(environment("PRELOAD_BATCH_SIZE", "4", "PRELOAD_MAX_POLLS", "20",
+                "FAKE_LFS_FAIL_FIRST_RESTORE", "1"));
 
         assertEquals(0, run.exitCode(), run.stderr());
         assertTrue(run.stderr().contains("some lfs hsm_restore calls failed"), run.stderr());
@@ -113,6 +114,20 @@ class WarmCacheScriptTest {
         assertTrue(sizes.stream().allMatch(size -> size <= 4), sizes.toString());
         assertTrue(sizes.stream().mapToInt(Integer::intValue).sum() > FILE_COUNT, sizes.toString());
         assertEquals(files, restoredFiles());
+        assertTrue(run.lastLine().startsWith("preload done: files=" + FILE_COUNT + " bytes=" + bytes), run.stdout());
+    }
+
+    @Test
+    void withLfsAPollRoundThatDiesIsRepeated() throws Exception {
+        install("fake-lfs.sh", "lfs");
+
+        ShellRun run = warm(environment("PRELOAD_BATCH_SIZE", "4", "PRELOAD_PARALLELISM", "1",
+                "FAKE_LFS_KILL_FIRST_POLL", "1"));
+
+        assertEquals(0, run.exitCode(), run.stderr());
+        assertTrue(run.stderr().contains("preload: a poll round did not finish; repeating it"), run.stderr());
+        assertEquals(files, new TreeSet<>(Files.readAllLines(lfsState.resolve("noop"))),
+                "every file was seen done by hsm_action");
         assertTrue(run.lastLine().startsWith("preload done: files=" + FILE_COUNT + " bytes=" + bytes), run.stdout());
     }
 

@@ -2,8 +2,9 @@
 # Stand-in for Lustre's lfs (hsm_restore, hsm_action, hsm_state), keeping its state in $FAKE_LFS_STATE:
 # - hsm_restore appends "hsm_restore <file count>" to calls and the files to restored;
 #   with FAKE_LFS_FAIL_FIRST_RESTORE set, the first call fails without restoring anything.
-# - hsm_action shows a running RESTORE the first time it is asked about a restored file, NOOP otherwise;
-#   the file named by FAKE_LFS_STUCK always shows a running RESTORE.
+# - hsm_action shows a running RESTORE the first time it is asked about a restored file, then NOOP
+#   (and appends the file to noop); the file named by FAKE_LFS_STUCK always shows a running RESTORE;
+#   with FAKE_LFS_KILL_FIRST_POLL set, the first call kills the process that called it.
 # - hsm_state shows "released" until a file is restored.
 state=${FAKE_LFS_STATE:?}
 cmd=$1
@@ -17,12 +18,16 @@ case $cmd in
     fi
     for f do printf '%s\n' "$f" >> "$state/restored"; done ;;
   hsm_action)
-    if [ "$1" = "${FAKE_LFS_STUCK:-}" ]; then
+    if [ -n "${FAKE_LFS_KILL_FIRST_POLL:-}" ] && mkdir "$state/killed-once" 2> /dev/null; then
+      kill -9 "$PPID"
+      exit 1
+    elif [ "$1" = "${FAKE_LFS_STUCK:-}" ]; then
       echo "$1: RESTORE running (from 0 to EOF)"
     elif grep -Fxq -- "$1" "$state/restored" 2> /dev/null && ! grep -Fxq -- "$1" "$state/seen" 2> /dev/null; then
       printf '%s\n' "$1" >> "$state/seen"
       echo "$1: RESTORE running (from 0 to EOF)"
     else
+      grep -Fxq -- "$1" "$state/restored" 2> /dev/null && printf '%s\n' "$1" >> "$state/noop"
       echo "$1: NOOP"
     fi ;;
   hsm_state)

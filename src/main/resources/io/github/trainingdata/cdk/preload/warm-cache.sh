@@ -45,7 +45,7 @@ report() { # WHAT FILES BYTES
 # Adds up "COUNT BYTES" lines.
 sum() {
   n=0 b=0
-  while read -r cn cb; do n=$((n + cn)) b=$((b + cb)); done
+  while read -r cn cb; do n=$((n + ${cn:-0})) b=$((b + ${cb:-0})); done
   echo "$n $b"
 }
 
@@ -73,7 +73,8 @@ if command -v lfs > /dev/null 2>&1; then
   polls=0
   while :; do
     : > "$WORK/next"
-    # A file is done when hsm_action shows NOOP and hsm_state does not show released.
+    # A file is done when hsm_action shows NOOP and hsm_state does not show released. A round that
+    # did not run to the end (a checker was killed) says nothing about the files it skipped: repeat it.
     xargs -0 -r -n "$batch" -P "$par" sh -c '
       for r do
         f=${r#* }
@@ -87,8 +88,8 @@ if command -v lfs > /dev/null 2>&1; then
             esac ;;
         esac
         printf "%s\0" "$r" >> "$WORK/next"
-      done' sh < "$WORK/pending"
-    mv "$WORK/next" "$WORK/pending"
+      done' sh < "$WORK/pending" && mv "$WORK/next" "$WORK/pending" ||
+      echo "preload: a poll round did not finish; repeating it" >&2
     set -- $(tally "$WORK/pending")
     report progress $((total_files - $1)) $((total_bytes - $2))
     [ "$1" -eq 0 ] && break
