@@ -123,6 +123,15 @@ public final class AwsJsonEmulator implements AutoCloseable {
     }
 
     /**
+     * Where the emulator listens.
+     *
+     * @return {@code http://127.0.0.1:<port>}
+     */
+    public URI endpoint() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    /**
      * Points a client builder here, with fake credentials and us-east-1, and builds it.
      *
      * @param builder the builder, with its own HTTP client and retry settings
@@ -131,7 +140,7 @@ public final class AwsJsonEmulator implements AutoCloseable {
      * @return the client
      */
     public <B extends AwsClientBuilder<B, C> & AwsSyncClientBuilder<B, C>, C> C connect(B builder) {
-        return builder.endpointOverride(URI.create("http://127.0.0.1:" + server.getAddress().getPort()))
+        return builder.endpointOverride(endpoint())
                 .credentialsProvider(StaticCredentialsProvider.create(
                         AwsBasicCredentials.create("AKIDTESTTESTTESTTEST", "fake-secret-key")))
                 .region(Region.US_EAST_1)

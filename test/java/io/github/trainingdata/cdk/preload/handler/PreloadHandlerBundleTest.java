@@ -1,0 +1,118 @@
+package io.github.trainingdata.cdk.preload.handler;
+
+import static io.github.trainingdata.cdk.launch.TrainingJobDescriptions.describe;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.github.trainingdata.cdk.launch.AwsJsonEmulator;
+import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Reply;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the handler from the Lambda bundle alone (its classes and lib/ jars, nothing from the test
+ * classpath), with the public no-arg constructor Lambda uses, against the loopback emulator.
+ */
+class PreloadHandlerBundleTest {
+    private static final String BUNDLE = "/io/github/trainingdata/cdk/preload/preload-handler.zip";
+    private static final List<String> SYSTEM_PROPERTIES =
+            List.of("aws.region", "aws.accessKeyId", "aws.secretAccessKey", "aws.endpointUrl");
+
+    @TempDir
+    Path dir;
+
+    private URLClassLoader unpackBundle() throws IOException {
+        List<URL> urls = new ArrayList<>(List.of(dir.toUri().toURL()));
+        try (InputStream in = PreloadHandlerBundleTest.class.getResourceAsStream(BUNDLE)) {
+            assertNotNull(in, "the bundle is built at process-classes");
+            ZipInputStream zip = new ZipInputStream(in);
+            for (ZipEntry entry = zip.getNextEntry(); entry != null; entry = zip.getNextEntry()) {
+                Path target = dir.resolve(entry.getName());
+                if (entry.isDirectory()) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.createDirectories(target.getParent());
+                    Files.copy(zip, target);
+                    if (entry.getName().startsWith("lib/")) {
+                        urls.add(target.toUri().toURL());
+                    }
+                }
+            }
+        }
+        return new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader());
+    }
+
+    private static Object lambdaContext(ClassLoader loader, List<String> logLines) throws ClassNotFoundException {
+        Class<?> loggerType = loader.loadClass("com.amazonaws.services.lambda.runtime.LambdaLogger");
+        Object logger = Proxy.newProxyInstance(loader, new Class<?>[] {loggerType}, (proxy, method, args) -> {
+            logLines.add(String.valueOf(args[0]));
+            return null;
+        });
+        Class<?> contextType = loader.loadClass("com.amazonaws.services.lambda.runtime.Context");
+        return Proxy.newProxyInstance(loader, new Class<?>[] {contextType},
+                (proxy, method, args) -> method.getName().equals("getLogger") ? logger : null);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theBundledHandlerStartsAndWatchesAWorker() throws Exception {
+        Map<String, String> saved = new LinkedHashMap<>();
+        SYSTEM_PROPERTIES.forEach(name -> saved.put(name, System.getProperty(name)));
+        try (AwsJsonEmulator emulator = new AwsJsonEmulator(); URLClassLoader loader = unpackBundle()) {
+            emulator.on("SageMaker.CreateTrainingJob", call -> Reply.ok("{\"TrainingJobArn\":\"arn\"}"));
+            emulator.on("SageMaker.DescribeTrainingJob", call -> Reply.ok(describe(
+                    call.json().field("TrainingJobName").orElseThrow().asString(), "Completed", "Completed")));
+            System.setProperty("aws.region", "us-east-1");
+            System.setProperty("aws.accessKeyId", "AKIDTESTTESTTESTTEST");
+            System.setProperty("aws.secretAccessKey", "fake-secret-key");
+            System.setProperty("aws.endpointUrl", emulator.endpoint().toString());
+
+            assertThrows(ClassNotFoundException.class, () -> loader.loadClass("software.amazon.awssdk.services.ssm.SsmClient"));
+            assertThrows(ClassNotFoundException.class, () -> loader.loadClass("software.amazon.awscdk.Stack"));
+            Class<?> handlerType = loader.loadClass(PreloadHandler.class.getName());
+            Object handler = handlerType.getConstructor().newInstance();
+            Class<?> contextType = loader.loadClass("com.amazonaws.services.lambda.runtime.Context");
+            Method onEvent = handlerType.getMethod("onEvent", Map.class, contextType);
+            Method isComplete = handlerType.getMethod("isComplete", Map.class, contextType);
+            List<String> logLines = new ArrayList<>();
+            Object context = lambdaContext(loader, logLines);
+
+            Map<String, Object> event = new LinkedHashMap<>(Map.of("RequestType", "Create", "RequestId", "r-1",
+                    "StackId", "arn:aws:cloudformation:us-east-1:123456789012:stack/S/1", "LogicalResourceId", "Preload",
+                    "ResourceProperties", Map.of("WorkerJobNamePrefix", "warm", "WarmKey", "k",
+                            "TimeoutSeconds", "600", "Wait", "true",
+                            "WorkerRequest", "{\"RoleArn\":\"arn:aws:iam::123456789012:role/W\"}")));
+            Map<String, Object> started = (Map<String, Object>) onEvent.invoke(handler, event, context);
+            event.put("PhysicalResourceId", started.get("PhysicalResourceId"));
+            Map<String, Object> done = (Map<String, Object>) isComplete.invoke(handler, event, context);
+
+            assertEquals(true, done.get("IsComplete"));
+            assertEquals(List.of("SageMaker.CreateTrainingJob", "SageMaker.DescribeTrainingJob"),
+                    emulator.calls().stream().map(AwsJsonEmulator.Call::target).toList());
+            assertEquals("Started preload worker " + started.get("PhysicalResourceId"), logLines.get(0));
+        } finally {
+            saved.forEach((name, value) -> {
+                if (value == null) {
+                    System.clearProperty(name);
+                } else {
+                    System.setProperty(name, value);
+                }
+            });
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.github.trainingdata.cdk.preload.handler;
+
+import com.amazonaws.services.lambda.runtime.ClientContext;
+import com.amazonaws.services.lambda.runtime.CognitoIdentity;
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.LambdaLogger;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A Lambda context whose logger keeps the lines, for assertions. */
+public final class RecordingContext implements Context {
+    private final List<String> lines = new ArrayList<>();
+
+    /**
+     * What the handler logged.
+     *
+     * @return the log lines, in order
+     */
+    public List<String> lines() {
+        return List.copyOf(lines);
+    }
+
+    @Override
+    public LambdaLogger getLogger() {
+        return new LambdaLogger() {
+            @Override
+            public void log(String message) {
+                lines.add(message);
+            }
+
+            @Override
+            public void log(byte[] message) {
+                lines.add(new String(message, StandardCharsets.UTF_8));
+            }
+        };
+    }
+
+    @Override
+    public String getAwsRequestId() {
+        return "lambda-request-1";
+    }
+
+    @Override
+    public String getLogGroupName() {
+        return "/aws/lambda/preload";
+    }
+
+    @Override
+    public String getLogStreamName() {
+        return "2026/01/01/[$LATEST]0123456789abcdef";
+    }
+
+    @Override
+    public String getFunctionName() {
+        return "preload";
+    }
+
+    @Override
+    public String getFunctionVersion() {
+        return "$LATEST";
+    }
+
+    @Override
+    public String getInvokedFunctionArn() {
+        return "arn:aws:lambda:us-east-1:123456789012:function:preload";
+    }
+
+    @Override
+    public CognitoIdentity getIdentity() {
+        return null;
+    }
+
+    @Override
+    public ClientContext getClientContext() {
+        return null;
+    }
+
+    @Override
+    public int getRemainingTimeInMillis() {
+        return 60_000;
+    }
+
+    @Override
+    public int getMemoryLimitInMB() {
+        return 512;
+    }
+}
