@@ -83,13 +83,19 @@ class WarmCacheScriptTest {
         return new TreeSet<>(Files.readAllLines(lfsState.resolve("restored")));
     }
 
+    private void assertEveryFileWarmed(ShellRun run) {
+        assertEquals(0, run.exitCode(), run.stderr());
+        assertTrue(run.lastLine().matches("preload done: files=" + FILE_COUNT + " bytes=" + bytes + " seconds=\\d+"),
+                run.stdout());
+    }
+
     @Test
     void withLfsFilesAreRestoredInBoundedBatchesUntilEveryActionIsNoop() throws Exception {
         install("fake-lfs.sh", "lfs");
 
         ShellRun run = warm(environment("PRELOAD_BATCH_SIZE", "3", "PRELOAD_PARALLELISM", "2"));
 
-        assertEquals(0, run.exitCode(), run.stderr());
+        assertEveryFileWarmed(run);
         assertTrue(run.stdout().startsWith("preload: restoring " + FILE_COUNT + " files"), run.stdout());
         List<Integer> sizes = restoreCallSizes();
         assertTrue(sizes.stream().allMatch(size -> size >= 1 && size <= 3), sizes.toString());
@@ -97,8 +103,6 @@ class WarmCacheScriptTest {
         assertEquals(files, restoredFiles());
         assertTrue(run.stdout().contains("preload progress: files=0 bytes=0 seconds="),
                 "the first poll sees every restore still running: " + run.stdout());
-        assertTrue(run.lastLine().matches("preload done: files=" + FILE_COUNT + " bytes=" + bytes + " seconds=\\d+"),
-                run.stdout());
     }
 
     @Test
@@ -108,13 +112,12 @@ class WarmCacheScriptTest {
         ShellRun run = warm(environment("PRELOAD_BATCH_SIZE", "4", "PRELOAD_MAX_POLLS", "20",
                 "FAKE_LFS_FAIL_FIRST_RESTORE", "1"));
 
-        assertEquals(0, run.exitCode(), run.stderr());
+        assertEveryFileWarmed(run);
         assertTrue(run.stderr().contains("some lfs hsm_restore calls failed"), run.stderr());
         List<Integer> sizes = restoreCallSizes();
         assertTrue(sizes.stream().allMatch(size -> size <= 4), sizes.toString());
         assertTrue(sizes.stream().mapToInt(Integer::intValue).sum() > FILE_COUNT, sizes.toString());
         assertEquals(files, restoredFiles());
-        assertTrue(run.lastLine().startsWith("preload done: files=" + FILE_COUNT + " bytes=" + bytes), run.stdout());
     }
 
     @Test
@@ -124,11 +127,10 @@ class WarmCacheScriptTest {
         ShellRun run = warm(environment("PRELOAD_BATCH_SIZE", "4", "PRELOAD_PARALLELISM", "1",
                 "FAKE_LFS_KILL_FIRST_POLL", "1"));
 
-        assertEquals(0, run.exitCode(), run.stderr());
+        assertEveryFileWarmed(run);
         assertTrue(run.stderr().contains("preload: a poll round did not finish; repeating it"), run.stderr());
         assertEquals(files, new TreeSet<>(Files.readAllLines(lfsState.resolve("noop"))),
                 "every file was seen done by hsm_action");
-        assertTrue(run.lastLine().startsWith("preload done: files=" + FILE_COUNT + " bytes=" + bytes), run.stdout());
     }
 
     @Test
@@ -149,10 +151,8 @@ class WarmCacheScriptTest {
     void withoutLfsEveryFileIsReadOnce() throws Exception {
         ShellRun run = warm(environment("PRELOAD_BATCH_SIZE", "2", "PRELOAD_PARALLELISM", "3"));
 
-        assertEquals(0, run.exitCode(), run.stderr());
+        assertEveryFileWarmed(run);
         assertTrue(run.stdout().startsWith("preload: reading the first byte of " + FILE_COUNT + " files"), run.stdout());
-        assertTrue(run.lastLine().matches("preload done: files=" + FILE_COUNT + " bytes=" + bytes + " seconds=\\d+"),
-                run.stdout());
         assertEquals("", run.stderr());
     }
 
@@ -164,7 +164,7 @@ class WarmCacheScriptTest {
         ShellRun run = warm(environment("FAKE_HEAD_LOG", log.toString(), "FAKE_UNREADABLE", "/no-such-file",
                 "REAL_PATH", SYSTEM_PATH));
 
-        assertEquals(0, run.exitCode(), run.stderr());
+        assertEveryFileWarmed(run);
         List<String> read = Files.readAllLines(log);
         assertEquals(new ArrayList<>(files), read.stream().sorted().toList(), "each file read exactly once");
     }
