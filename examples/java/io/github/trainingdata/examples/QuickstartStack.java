@@ -1,6 +1,8 @@
 package io.github.trainingdata.examples;
 
 import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.preload.LustrePreload;
+import io.github.trainingdata.cdk.preload.LustrePreloadProps;
 import io.github.trainingdata.cdk.storage.EfsStore;
 import io.github.trainingdata.cdk.storage.EfsStoreProps;
 import io.github.trainingdata.cdk.storage.LustreCache;
@@ -26,7 +28,8 @@ import software.constructs.Construct;
 
 /**
  * The quickstart: a training network, the training-data bucket, a SCRATCH_2 Lustre cache linked to the
- * dataset, an EFS file system, and a training-job definition that reads one channel from each store.
+ * dataset and warmed by a preload, an EFS file system, and a training-job definition that reads one
+ * channel from each store.
  */
 public class QuickstartStack extends Stack {
     private final TrainingNetwork network;
@@ -34,6 +37,7 @@ public class QuickstartStack extends Stack {
     private final LustreCache lustre;
     private final EfsStore efs;
     private final TrainingJobDefinition training;
+    private final LustrePreload preload;
 
     /** Creates the stack with default (environment-agnostic) props. */
     public QuickstartStack(Construct scope, String id) {
@@ -73,6 +77,11 @@ public class QuickstartStack extends Stack {
                         EfsChannel.builder("features").store(efs).directoryPath("/features").build()))
                 .hyperParameters(Map.of("epochs", "10", "batch-size", "256"))
                 .build());
+        preload = new LustrePreload(this, "Preload", LustrePreloadProps.builder()
+                .cache(lustre)
+                .definition(training)
+                .paths(List.of("train"))
+                .build());
     }
 
     /** @return the network */
@@ -98,5 +107,10 @@ public class QuickstartStack extends Stack {
     /** @return the training-job definition */
     public TrainingJobDefinition getTraining() {
         return training;
+    }
+
+    /** @return the preload that warms the Lustre cache before training */
+    public LustrePreload getPreload() {
+        return preload;
     }
 }

@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.Duration;
+import software.constructs.IDependable;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.ec2.ISecurityGroup;
@@ -98,6 +99,11 @@ public class TrainingJobDefinition extends Construct {
         grantExecutionRole();
 
         this.request = Collections.unmodifiableMap(new TrainingJobRequest(this).render());
+        if (Boolean.FALSE.equals(props.getDeploy())) {
+            this.stateMachine = null;
+            this.requestParameter = null;
+            return;
+        }
         this.stateMachine = new TrainingStateMachine(this, "StateMachine", this);
         this.requestParameter = StringParameter.Builder.create(this, "Request")
                 .description("CreateTrainingJob request (without TrainingJobName) of " + getNode().getPath())
@@ -108,6 +114,37 @@ public class TrainingJobDefinition extends Construct {
                 .description("Start an execution to train: each execution runs one job").build();
         CfnOutput.Builder.create(this, "RequestParameterName").value(requestParameter.getParameterName())
                 .description("SSM parameter with the CreateTrainingJob request JSON (for the SDK launcher)").build();
+    }
+
+    /**
+     * Makes every execution wait, before training, until the named SageMaker training job has completed
+     * (polling it once a minute), and fail if it failed or was stopped. The preload uses this so that no
+     * job starts on a cold cache when the deploy did not wait for the warm-up.
+     *
+     * @param trainingJobName the job to wait for (may be a deploy-time token)
+     */
+    public void waitForTrainingJob(String trainingJobName) {
+        requireDeployed("waitForTrainingJob");
+        stateMachine.waitFor(trainingJobName);
+    }
+
+    /**
+     * Deploys the state machine and the request parameter only after {@code dependable} (for example a
+     * preload that must finish first).
+     *
+     * @param dependable what must be deployed first
+     */
+    public void deployAfter(IDependable dependable) {
+        requireDeployed("deployAfter");
+        stateMachine.getNode().addDependency(dependable);
+        requestParameter.getNode().addDependency(dependable);
+    }
+
+    private void requireDeployed(String method) {
+        if (stateMachine == null) {
+            throw new IllegalStateException(getNode().getPath() + ": " + method
+                    + " needs a deployed definition (deploy is false)");
+        }
     }
 
     private static String prefixFromId(String id) {
@@ -433,12 +470,27 @@ public class TrainingJobDefinition extends Construct {
         return request;
     }
 
-    /** @return the state machine that runs one training job per execution */
+    /** @return the state machine that runs one training job per execution, or null when not deployed */
     public IStateMachine getStateMachine() {
-        return stateMachine.getStateMachine();
+        return stateMachine == null ? null : stateMachine.getStateMachine();
     }
 
-    /** @return the SSM parameter holding the request as JSON */
+    /** @return the training image, or null when the job uses an algorithm name */
+    public TrainingImage getTrainingImage() {
+        return props.getTrainingImage();
+    }
+
+    /** @return the bucket that receives the model artifacts */
+    public TrainingDataBucket getDataBucket() {
+        return props.getDataBucket();
+    }
+
+    /** @return the key prefix, from the bucket root, under which model artifacts go */
+    public String getOutputPrefix() {
+        return outputPrefix();
+    }
+
+    /** @return the SSM parameter holding the request as JSON, or null when not deployed */
     public StringParameter getRequestParameter() {
         return requestParameter;
     }

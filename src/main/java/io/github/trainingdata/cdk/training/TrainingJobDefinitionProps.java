@@ -44,6 +44,7 @@ public final class TrainingJobDefinitionProps {
     private final IRole role;
     private final Boolean networkIsolation;
     private final Boolean interContainerTrafficEncryption;
+    private final Boolean deploy;
 
     private TrainingJobDefinitionProps(Builder b) {
         this.trainingImage = b.trainingImage;
@@ -74,6 +75,7 @@ public final class TrainingJobDefinitionProps {
         this.role = b.role;
         this.networkIsolation = b.networkIsolation;
         this.interContainerTrafficEncryption = b.interContainerTrafficEncryption;
+        this.deploy = b.deploy;
     }
 
     /** @return a builder */
@@ -221,6 +223,11 @@ public final class TrainingJobDefinitionProps {
         return interContainerTrafficEncryption;
     }
 
+    /** @return deploy, or null when not set */
+    public Boolean getDeploy() {
+        return deploy;
+    }
+
     /** Builder of {@link TrainingJobDefinitionProps}. */
     public static final class Builder {
         private TrainingImage trainingImage;
@@ -251,6 +258,7 @@ public final class TrainingJobDefinitionProps {
         private IRole role;
         private Boolean networkIsolation;
         private Boolean interContainerTrafficEncryption;
+        private Boolean deploy;
 
         private Builder() {
         }
@@ -528,6 +536,17 @@ public final class TrainingJobDefinitionProps {
          */
         public Builder interContainerTrafficEncryption(Boolean interContainerTrafficEncryption) {
             this.interContainerTrafficEncryption = interContainerTrafficEncryption;
+            return this;
+        }
+
+        /**
+         * Whether to deploy the state machine and the request parameter. False keeps only the validated
+         * request and the execution role, for constructs that start the job themselves (the preload worker).
+         *
+         * @default true
+         */
+        public Builder deploy(Boolean deploy) {
+            this.deploy = deploy;
             return this;
         }
 

@@ -32,6 +32,7 @@ final class TrainingStateMachine extends Construct {
 
     private final TrainingJobDefinition definition;
     private final StateMachine stateMachine;
+    private final List<String> prerequisiteJobs = new ArrayList<>();
 
     TrainingStateMachine(Construct scope, String id, TrainingJobDefinition definition) {
         super(scope, id);
@@ -75,6 +76,17 @@ final class TrainingStateMachine extends Construct {
         return stateMachine;
     }
 
+    /** Adds a wait, before training, until {@code jobName} has completed. */
+    void waitFor(String jobName) {
+        prerequisiteJobs.add(jobName);
+        stateMachine.addToRolePolicy(PolicyStatement.Builder.create()
+                .actions(List.of("sagemaker:DescribeTrainingJob"))
+                .resources(List.of(Stack.of(this).formatArn(ArnComponents.builder().service("sagemaker")
+                        .resource("training-job").resourceName(jobName).arnFormat(ArnFormat.SLASH_RESOURCE_NAME)
+                        .build())))
+                .build());
+    }
+
     /** The Amazon States Language document, built when the template is resolved. */
     private Map<String, Object> definitionJson() {
         Map<String, Object> parameters = new LinkedHashMap<>();
@@ -87,11 +99,68 @@ final class TrainingStateMachine extends Construct {
         train.put("Parameters", parameters);
         train.put("End", true);
         Map<String, Object> states = new LinkedHashMap<>();
+        for (int i = 0; i < prerequisiteJobs.size(); i++) {
+            String next = i + 1 < prerequisiteJobs.size() ? "DescribePrerequisite" + (i + 1) : TRAIN_STATE;
+            states.putAll(waitStates(i, prerequisiteJobs.get(i), next));
+        }
         states.put(TRAIN_STATE, train);
         Map<String, Object> asl = new LinkedHashMap<>();
         asl.put("Comment", "SageMaker training job " + definition.getNode().getPath());
-        asl.put("StartAt", TRAIN_STATE);
+        asl.put("StartAt", prerequisiteJobs.isEmpty() ? TRAIN_STATE : "DescribePrerequisite0");
         asl.put("States", states);
         return asl;
+    }
+
+    /** Describe the job; Completed goes on, InProgress/Stopping waits a minute and looks again, else fail. */
+    private Map<String, Object> waitStates(int index, String jobName, String next) {
+        String describe = "DescribePrerequisite" + index;
+        String check = "CheckPrerequisite" + index;
+        String wait = "WaitForPrerequisite" + index;
+        String failed = "PrerequisiteFailed" + index;
+        String resultPath = "$.prerequisite" + index;
+
+        Map<String, Object> describeState = new LinkedHashMap<>();
+        describeState.put("Type", "Task");
+        describeState.put("Resource", "arn:" + Stack.of(this).getPartition()
+                + ":states:::aws-sdk:sagemaker:describeTrainingJob");
+        describeState.put("Parameters", Map.of("TrainingJobName", jobName));
+        describeState.put("ResultSelector", Map.of("Status.$", "$.TrainingJobStatus"));
+        describeState.put("ResultPath", resultPath);
+        describeState.put("Next", check);
+
+        Map<String, Object> completed = statusEquals(resultPath, "Completed");
+        completed.put("Next", next);
+        Map<String, Object> running = new LinkedHashMap<>();
+        running.put("Or", List.of(statusEquals(resultPath, "InProgress"), statusEquals(resultPath, "Stopping")));
+        running.put("Next", wait);
+        Map<String, Object> checkState = new LinkedHashMap<>();
+        checkState.put("Type", "Choice");
+        checkState.put("Choices", List.of(completed, running));
+        checkState.put("Default", failed);
+
+        Map<String, Object> waitState = new LinkedHashMap<>();
+        waitState.put("Type", "Wait");
+        waitState.put("Seconds", 60);
+        waitState.put("Next", describe);
+
+        Map<String, Object> failState = new LinkedHashMap<>();
+        failState.put("Type", "Fail");
+        failState.put("Error", "PrerequisiteJobNotCompleted");
+        failState.put("Cause", "A training job this one waits for (for example the cache preload) failed or was "
+                + "stopped; see its FailureReason in SageMaker");
+
+        Map<String, Object> states = new LinkedHashMap<>();
+        states.put(describe, describeState);
+        states.put(check, checkState);
+        states.put(wait, waitState);
+        states.put(failed, failState);
+        return states;
+    }
+
+    private static Map<String, Object> statusEquals(String resultPath, String status) {
+        Map<String, Object> rule = new LinkedHashMap<>();
+        rule.put("Variable", resultPath + ".Status");
+        rule.put("StringEquals", status);
+        return rule;
     }
 }

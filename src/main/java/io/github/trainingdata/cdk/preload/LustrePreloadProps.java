@@ -1,0 +1,213 @@
+package io.github.trainingdata.cdk.preload;
+
+import io.github.trainingdata.cdk.storage.LustreCache;
+import io.github.trainingdata.cdk.training.TrainingImage;
+import io.github.trainingdata.cdk.training.TrainingJobDefinition;
+import java.util.List;
+import java.util.Objects;
+import software.amazon.awscdk.Duration;
+
+/** Properties of a {@link LustrePreload}. {@code cache} is required, and a definition or an image. */
+public final class LustrePreloadProps {
+    private final LustreCache cache;
+    private final TrainingJobDefinition definition;
+    private final TrainingImage image;
+    private final List<String> paths;
+    private final String datasetVersion;
+    private final Boolean waitForCompletion;
+    private final Duration timeout;
+    private final String workerInstanceType;
+    private final Integer parallelism;
+    private final Integer batchSize;
+
+    private LustrePreloadProps(Builder b) {
+        this.cache = Objects.requireNonNull(b.cache, "LustrePreloadProps.cache is required");
+        this.definition = b.definition;
+        this.image = b.image;
+        this.paths = b.paths == null ? null : List.copyOf(b.paths);
+        this.datasetVersion = b.datasetVersion;
+        this.waitForCompletion = b.waitForCompletion;
+        this.timeout = b.timeout;
+        this.workerInstanceType = b.workerInstanceType;
+        this.parallelism = b.parallelism;
+        this.batchSize = b.batchSize;
+    }
+
+    /** @return a builder */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return the cache to warm */
+    public LustreCache getCache() {
+        return cache;
+    }
+
+    /** @return the definition the preload belongs to, or null */
+    public TrainingJobDefinition getDefinition() {
+        return definition;
+    }
+
+    /** @return the worker image, or null for the definition's */
+    public TrainingImage getImage() {
+        return image;
+    }
+
+    /** @return the paths to warm, or null for the whole file system */
+    public List<String> getPaths() {
+        return paths;
+    }
+
+    /** @return the dataset version, or null */
+    public String getDatasetVersion() {
+        return datasetVersion;
+    }
+
+    /** @return whether the deploy waits, or null for the default */
+    public Boolean getWaitForCompletion() {
+        return waitForCompletion;
+    }
+
+    /** @return the warm-up time limit, or null for the default */
+    public Duration getTimeout() {
+        return timeout;
+    }
+
+    /** @return the worker instance type, or null for the default */
+    public String getWorkerInstanceType() {
+        return workerInstanceType;
+    }
+
+    /** @return the worker's parallel reads, or null for the default */
+    public Integer getParallelism() {
+        return parallelism;
+    }
+
+    /** @return the files per hsm_restore batch, or null for the default */
+    public Integer getBatchSize() {
+        return batchSize;
+    }
+
+    /** Builder of {@link LustrePreloadProps}. */
+    public static final class Builder {
+        private LustreCache cache;
+        private TrainingJobDefinition definition;
+        private TrainingImage image;
+        private List<String> paths;
+        private String datasetVersion;
+        private Boolean waitForCompletion;
+        private Duration timeout;
+        private String workerInstanceType;
+        private Integer parallelism;
+        private Integer batchSize;
+
+        private Builder() {
+        }
+
+        /** The Lustre cache to warm. Required. */
+        public Builder cache(LustreCache cache) {
+            this.cache = cache;
+            return this;
+        }
+
+        /**
+         * The training definition that reads the cache: the worker uses its image, execution role and
+         * output bucket, and the definition does not start training before the cache is warm.
+         *
+         * @default none (then {@code image} is required)
+         */
+        public Builder definition(TrainingJobDefinition definition) {
+            this.definition = definition;
+            return this;
+        }
+
+        /**
+         * The worker's container image (any Linux image with /bin/sh, find and xargs; {@code lfs} is used
+         * when present).
+         *
+         * @default the definition's training image
+         */
+        public Builder image(TrainingImage image) {
+            this.image = image;
+            return this;
+        }
+
+        /**
+         * The directories to warm, as paths under the cache's S3 import prefix (at most 20).
+         *
+         * @default [""] (the whole file system)
+         */
+        public Builder paths(List<String> paths) {
+            this.paths = paths;
+            return this;
+        }
+
+        /**
+         * A label of the dataset's contents: changing it re-warms the cache on the next deploy even when
+         * the paths stay the same (new objects under the same prefix).
+         *
+         * @default none (re-warm only when the paths or the import path change)
+         */
+        public Builder datasetVersion(String datasetVersion) {
+            this.datasetVersion = datasetVersion;
+            return this;
+        }
+
+        /**
+         * Whether {@code cdk deploy} waits for the warm-up (at most 55 minutes, the custom-resource limit
+         * less a margin). When false the deploy returns at once and every training execution first waits
+         * until the warm-up has completed.
+         *
+         * @default true
+         */
+        public Builder waitForCompletion(Boolean waitForCompletion) {
+            this.waitForCompletion = waitForCompletion;
+            return this;
+        }
+
+        /**
+         * How long the warm-up may take; the worker is stopped and the preload fails after it.
+         *
+         * @default 50 minutes when waiting, 12 hours otherwise
+         */
+        public Builder timeout(Duration timeout) {
+            this.timeout = timeout;
+            return this;
+        }
+
+        /**
+         * The worker's instance type (it only reads files; network bandwidth matters most).
+         *
+         * @default ml.m5.xlarge
+         */
+        public Builder workerInstanceType(String workerInstanceType) {
+            this.workerInstanceType = workerInstanceType;
+            return this;
+        }
+
+        /**
+         * How many files the worker loads at once (1–64).
+         *
+         * @default 8
+         */
+        public Builder parallelism(Integer parallelism) {
+            this.parallelism = parallelism;
+            return this;
+        }
+
+        /**
+         * Files per {@code lfs hsm_restore} call (1–10000); bounded so the metadata server is not overloaded.
+         *
+         * @default 256
+         */
+        public Builder batchSize(Integer batchSize) {
+            this.batchSize = batchSize;
+            return this;
+        }
+
+        /** @return the props */
+        public LustrePreloadProps build() {
+            return new LustrePreloadProps(this);
+        }
+    }
+}
