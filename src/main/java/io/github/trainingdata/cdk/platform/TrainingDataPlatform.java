@@ -1,0 +1,197 @@
+package io.github.trainingdata.cdk.platform;
+
+import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.advisor.Advisor;
+import io.github.trainingdata.cdk.advisor.ByteSize;
+import io.github.trainingdata.cdk.advisor.DataSourceOption;
+import io.github.trainingdata.cdk.advisor.DatasetProfile;
+import io.github.trainingdata.cdk.advisor.Recommendation;
+import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.preload.LustrePreload;
+import io.github.trainingdata.cdk.preload.LustrePreloadProps;
+import io.github.trainingdata.cdk.storage.EfsStore;
+import io.github.trainingdata.cdk.storage.EfsStoreProps;
+import io.github.trainingdata.cdk.storage.LustreCache;
+import io.github.trainingdata.cdk.storage.LustreCacheProps;
+import io.github.trainingdata.cdk.storage.TrainingDataBucket;
+import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
+import io.github.trainingdata.cdk.training.Channel;
+import io.github.trainingdata.cdk.training.EfsChannel;
+import io.github.trainingdata.cdk.training.InputMode;
+import io.github.trainingdata.cdk.training.LustreChannel;
+import io.github.trainingdata.cdk.training.S3Channel;
+import io.github.trainingdata.cdk.training.TrainingJobDefinition;
+import io.github.trainingdata.cdk.training.TrainingJobDefinitionProps;
+import java.util.List;
+import software.amazon.awscdk.Annotations;
+import software.amazon.awscdk.CfnOutput;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.services.efs.PerformanceMode;
+import software.amazon.awscdk.services.efs.ThroughputMode;
+import software.constructs.Construct;
+
+/**
+ * The one-call platform: from a dataset profile (or an explicit choice) it builds the network, the
+ * training-data bucket, the store the advisor recommends — an FSx for Lustre cache with its preload, an
+ * EFS file system, or nothing more for S3 File, FastFile or Pipe — and a training-job definition whose
+ * channel reads it in the right mode. The recommendation is reported at synth (an info annotation with
+ * the reasons) and as a stack output. Every construct it creates is reachable through a getter for
+ * further customisation.
+ */
+public class TrainingDataPlatform extends Construct {
+    private static final double FILE_MODE_VOLUME_HEADROOM = 1.2;
+    private static final int MIN_VOLUME_GIB = 50;
+
+    private final Recommendation recommendation;
+    private final DataSourceOption source;
+    private final TrainingNetwork network;
+    private final TrainingDataBucket dataBucket;
+    private final LustreCache lustreCache;
+    private final LustrePreload preload;
+    private final EfsStore efsStore;
+    private final TrainingJobDefinition definition;
+
+    /** Builds the platform. */
+    public TrainingDataPlatform(Construct scope, String id, TrainingDataPlatformProps props) {
+        super(scope, id);
+        DatasetProfile profile = props.getProfile();
+        if (profile == null && props.getSource() == null) {
+            throw ConfigurationError.of(this, "profile", null,
+                    "a dataset profile (the advisor picks the source) or an explicit source");
+        }
+        if (props.getTrainingImage() == null) {
+            throw ConfigurationError.of(this, "trainingImage", null, "the image to train with");
+        }
+        String instanceType = props.getInstanceType() != null ? props.getInstanceType()
+                : profile != null ? profile.instanceType() : null;
+        if (instanceType == null) {
+            throw ConfigurationError.of(this, "instanceType", null,
+                    "an instance type (or a profile, which carries one)");
+        }
+        this.recommendation = profile != null ? Advisor.recommend(profile) : null;
+        this.source = props.getSource() != null ? props.getSource() : recommendation.option();
+        report();
+
+        this.network = props.getNetwork() != null ? props.getNetwork() : new TrainingNetwork(this, "Network");
+        this.dataBucket = new TrainingDataBucket(this, "DataBucket", TrainingDataBucketProps.builder()
+                .bucket(props.getBucket())
+                .datasetPrefix(props.getDatasetPrefix())
+                .build());
+        String channelName = props.getChannelName() != null ? props.getChannelName() : "train";
+        String channelPath = props.getChannelPath() != null ? props.getChannelPath() : "train";
+
+        this.lustreCache = source == DataSourceOption.FSX_LUSTRE
+                ? new LustreCache(this, "Lustre", LustreCacheProps.builder().network(network).dataBucket(dataBucket)
+                        .datasetSizeBytes(profile != null ? profile.totalBytes() : null).build())
+                : null;
+        this.efsStore = source == DataSourceOption.EFS
+                ? new EfsStore(this, "Efs", EfsStoreProps.builder().network(network)
+                        .performanceMode(PerformanceMode.GENERAL_PURPOSE).throughputMode(ThroughputMode.ELASTIC).build())
+                : null;
+        Channel channel = channel(channelName, channelPath);
+
+        this.definition = new TrainingJobDefinition(this, "Training", TrainingJobDefinitionProps.builder()
+                .jobNamePrefix(props.getJobNamePrefix())
+                .trainingImage(props.getTrainingImage())
+                .instanceType(instanceType)
+                .instanceCount(props.getInstanceCount() != null ? props.getInstanceCount()
+                        : profile != null ? Integer.valueOf(profile.instanceCount()) : null)
+                .volumeSizeGiB(props.getVolumeSizeGiB() != null ? props.getVolumeSizeGiB() : volumeSize(profile))
+                .maxRuntime(props.getMaxRuntime() != null ? props.getMaxRuntime() : maxRuntime(profile))
+                .dataBucket(dataBucket)
+                .network(network)
+                .channels(List.of(channel))
+                .build());
+        this.preload = lustreCache == null ? null : new LustrePreload(this, "Preload", LustrePreloadProps.builder()
+                .cache(lustreCache)
+                .definition(definition)
+                .paths(List.of(channelPath))
+                .waitForCompletion(props.getWaitForPreload())
+                .build());
+    }
+
+    private void report() {
+        String summary = source + " (" + source.inputMode() + ")";
+        String text = recommendation == null ? summary + ", chosen explicitly"
+                : source == recommendation.option()
+                        ? summary + ", recommended: " + String.join(" ", recommendation.reasons())
+                        : summary + ", chosen explicitly; the advisor recommends " + recommendation.option()
+                                + ": " + String.join(" ", recommendation.reasons());
+        Annotations.of(this).addInfo("Training data source: " + text);
+        CfnOutput.Builder.create(this, "DataSource").value(summary)
+                .description(recommendation == null ? "Chosen explicitly"
+                        : "Advisor recommends " + recommendation.option() + " (" + recommendation.inputMode() + ")")
+                .build();
+    }
+
+    private Channel channel(String name, String path) {
+        return switch (source) {
+            case S3_FILE -> s3(name, path, InputMode.FILE);
+            case S3_FAST_FILE -> s3(name, path, InputMode.FAST_FILE);
+            case S3_PIPE -> s3(name, path, InputMode.PIPE);
+            case FSX_LUSTRE -> LustreChannel.builder(name).cache(lustreCache).path(path).build();
+            case EFS -> EfsChannel.builder(name).store(efsStore).directoryPath("/" + path).build();
+        };
+    }
+
+    private S3Channel s3(String name, String path, InputMode mode) {
+        return S3Channel.builder(name).dataBucket(dataBucket).path(path).inputMode(mode).build();
+    }
+
+    private Integer volumeSize(DatasetProfile profile) {
+        if (profile == null || source != DataSourceOption.S3_FILE) {
+            return null;
+        }
+        long gib = (long) Math.ceil(profile.totalBytes() * FILE_MODE_VOLUME_HEADROOM / ByteSize.GIB);
+        return (int) Math.max(MIN_VOLUME_GIB, gib);
+    }
+
+    private static Duration maxRuntime(DatasetProfile profile) {
+        if (profile == null) {
+            return null;
+        }
+        long seconds = Math.min(profile.trainingTime().multipliedBy(2).toSeconds(),
+                TrainingJobDefinition.MAX_RUNTIME.toSeconds().longValue());
+        return Duration.seconds(seconds);
+    }
+
+    /** @return the advisor's recommendation, or null when no profile was given */
+    public Recommendation getRecommendation() {
+        return recommendation;
+    }
+
+    /** @return the source that was built */
+    public DataSourceOption getSource() {
+        return source;
+    }
+
+    /** @return the network */
+    public TrainingNetwork getNetwork() {
+        return network;
+    }
+
+    /** @return the training-data bucket */
+    public TrainingDataBucket getDataBucket() {
+        return dataBucket;
+    }
+
+    /** @return the Lustre cache, or null unless the source is FSX_LUSTRE */
+    public LustreCache getLustreCache() {
+        return lustreCache;
+    }
+
+    /** @return the preload, or null unless the source is FSX_LUSTRE */
+    public LustrePreload getPreload() {
+        return preload;
+    }
+
+    /** @return the EFS store, or null unless the source is EFS */
+    public EfsStore getEfsStore() {
+        return efsStore;
+    }
+
+    /** @return the training-job definition */
+    public TrainingJobDefinition getDefinition() {
+        return definition;
+    }
+}

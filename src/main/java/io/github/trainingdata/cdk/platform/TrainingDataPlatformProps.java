@@ -1,0 +1,285 @@
+package io.github.trainingdata.cdk.platform;
+
+import io.github.trainingdata.cdk.advisor.DataSourceOption;
+import io.github.trainingdata.cdk.advisor.DatasetProfile;
+import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.training.TrainingImage;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.services.s3.IBucket;
+
+/**
+ * Properties of a {@link TrainingDataPlatform}: a dataset profile (the advisor picks the source) and/or
+ * an explicit source, plus the training image. Everything else has a documented default.
+ */
+public final class TrainingDataPlatformProps {
+    private final DatasetProfile profile;
+    private final DataSourceOption source;
+    private final TrainingImage trainingImage;
+    private final String instanceType;
+    private final Integer instanceCount;
+    private final Integer volumeSizeGiB;
+    private final Duration maxRuntime;
+    private final String jobNamePrefix;
+    private final TrainingNetwork network;
+    private final IBucket bucket;
+    private final String datasetPrefix;
+    private final String channelName;
+    private final String channelPath;
+    private final Boolean waitForPreload;
+
+    private TrainingDataPlatformProps(Builder b) {
+        this.profile = b.profile;
+        this.source = b.source;
+        this.trainingImage = b.trainingImage;
+        this.instanceType = b.instanceType;
+        this.instanceCount = b.instanceCount;
+        this.volumeSizeGiB = b.volumeSizeGiB;
+        this.maxRuntime = b.maxRuntime;
+        this.jobNamePrefix = b.jobNamePrefix;
+        this.network = b.network;
+        this.bucket = b.bucket;
+        this.datasetPrefix = b.datasetPrefix;
+        this.channelName = b.channelName;
+        this.channelPath = b.channelPath;
+        this.waitForPreload = b.waitForPreload;
+    }
+
+    /** @return a builder */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return the dataset profile, or null */
+    public DatasetProfile getProfile() {
+        return profile;
+    }
+
+    /** @return the explicit source, or null for the advisor's */
+    public DataSourceOption getSource() {
+        return source;
+    }
+
+    /** @return the training image */
+    public TrainingImage getTrainingImage() {
+        return trainingImage;
+    }
+
+    /** @return the instance type, or null for the profile's */
+    public String getInstanceType() {
+        return instanceType;
+    }
+
+    /** @return the instance count, or null for the profile's */
+    public Integer getInstanceCount() {
+        return instanceCount;
+    }
+
+    /** @return the volume size, or null for the default */
+    public Integer getVolumeSizeGiB() {
+        return volumeSizeGiB;
+    }
+
+    /** @return the longest training time, or null for the default */
+    public Duration getMaxRuntime() {
+        return maxRuntime;
+    }
+
+    /** @return the job-name prefix, or null for the default */
+    public String getJobNamePrefix() {
+        return jobNamePrefix;
+    }
+
+    /** @return the existing network, or null for a new one */
+    public TrainingNetwork getNetwork() {
+        return network;
+    }
+
+    /** @return the existing bucket, or null for a new one */
+    public IBucket getBucket() {
+        return bucket;
+    }
+
+    /** @return the dataset prefix, or null for the default */
+    public String getDatasetPrefix() {
+        return datasetPrefix;
+    }
+
+    /** @return the channel name, or null for the default */
+    public String getChannelName() {
+        return channelName;
+    }
+
+    /** @return the channel's path under the dataset prefix, or null for the default */
+    public String getChannelPath() {
+        return channelPath;
+    }
+
+    /** @return whether the deploy waits for the Lustre preload, or null for the default */
+    public Boolean getWaitForPreload() {
+        return waitForPreload;
+    }
+
+    /** Builder of {@link TrainingDataPlatformProps}. */
+    public static final class Builder {
+        private DatasetProfile profile;
+        private DataSourceOption source;
+        private TrainingImage trainingImage;
+        private String instanceType;
+        private Integer instanceCount;
+        private Integer volumeSizeGiB;
+        private Duration maxRuntime;
+        private String jobNamePrefix;
+        private TrainingNetwork network;
+        private IBucket bucket;
+        private String datasetPrefix;
+        private String channelName;
+        private String channelPath;
+        private Boolean waitForPreload;
+
+        private Builder() {
+        }
+
+        /**
+         * The dataset's profile: the advisor recommends the source from it, and it sizes the Lustre cache,
+         * the instances and the runtime.
+         *
+         * @default none (then {@code source} and {@code instanceType} are required)
+         */
+        public Builder profile(DatasetProfile profile) {
+            this.profile = profile;
+            return this;
+        }
+
+        /**
+         * The data source to build, overriding the advisor (its recommendation is still reported).
+         *
+         * @default the advisor's recommendation for the profile
+         */
+        public Builder source(DataSourceOption source) {
+            this.source = source;
+            return this;
+        }
+
+        /** The training image. Required. */
+        public Builder trainingImage(TrainingImage trainingImage) {
+            this.trainingImage = trainingImage;
+            return this;
+        }
+
+        /**
+         * The training instance type.
+         *
+         * @default the profile's instance type
+         */
+        public Builder instanceType(String instanceType) {
+            this.instanceType = instanceType;
+            return this;
+        }
+
+        /**
+         * How many instances train.
+         *
+         * @default the profile's instance count, else 1
+         */
+        public Builder instanceCount(Integer instanceCount) {
+            this.instanceCount = instanceCount;
+            return this;
+        }
+
+        /**
+         * The EBS volume per instance in GiB.
+         *
+         * @default 50, or for S3 File mode enough to hold the profile's dataset with 20% headroom
+         */
+        public Builder volumeSizeGiB(Integer volumeSizeGiB) {
+            this.volumeSizeGiB = volumeSizeGiB;
+            return this;
+        }
+
+        /**
+         * The longest a job may train.
+         *
+         * @default twice the profile's expected training time (at most 28 days), else 1 day
+         */
+        public Builder maxRuntime(Duration maxRuntime) {
+            this.maxRuntime = maxRuntime;
+            return this;
+        }
+
+        /**
+         * The training job-name prefix.
+         *
+         * @default the construct id, made valid
+         */
+        public Builder jobNamePrefix(String jobNamePrefix) {
+            this.jobNamePrefix = jobNamePrefix;
+            return this;
+        }
+
+        /**
+         * An existing network to build in.
+         *
+         * @default a new {@link TrainingNetwork}
+         */
+        public Builder network(TrainingNetwork network) {
+            this.network = network;
+            return this;
+        }
+
+        /**
+         * An existing bucket that holds the dataset.
+         *
+         * @default a new secure bucket
+         */
+        public Builder bucket(IBucket bucket) {
+            this.bucket = bucket;
+            return this;
+        }
+
+        /**
+         * The dataset prefix in the bucket.
+         *
+         * @default "datasets"
+         */
+        public Builder datasetPrefix(String datasetPrefix) {
+            this.datasetPrefix = datasetPrefix;
+            return this;
+        }
+
+        /**
+         * The name of the training channel.
+         *
+         * @default "train"
+         */
+        public Builder channelName(String channelName) {
+            this.channelName = channelName;
+            return this;
+        }
+
+        /**
+         * The directory the channel reads, under the dataset prefix (S3 and Lustre) or as {@code /<path>}
+         * from the EFS root.
+         *
+         * @default "train"
+         */
+        public Builder channelPath(String channelPath) {
+            this.channelPath = channelPath;
+            return this;
+        }
+
+        /**
+         * For Lustre: whether {@code cdk deploy} waits for the cache to be warm.
+         *
+         * @default true
+         */
+        public Builder waitForPreload(Boolean waitForPreload) {
+            this.waitForPreload = waitForPreload;
+            return this;
+        }
+
+        /** @return the props */
+        public TrainingDataPlatformProps build() {
+            return new TrainingDataPlatformProps(this);
+        }
+    }
+}

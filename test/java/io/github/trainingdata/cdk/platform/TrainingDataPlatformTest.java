@@ -1,0 +1,150 @@
+package io.github.trainingdata.cdk.platform;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.TestApps;
+import io.github.trainingdata.cdk.advisor.AccessPattern;
+import io.github.trainingdata.cdk.advisor.DataLocation;
+import io.github.trainingdata.cdk.advisor.DataSourceOption;
+import io.github.trainingdata.cdk.advisor.DatasetProfile;
+import io.github.trainingdata.cdk.training.TrainingImage;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.assertions.Annotations;
+import software.amazon.awscdk.assertions.Match;
+import software.amazon.awscdk.assertions.Template;
+
+class TrainingDataPlatformTest {
+    private static final TrainingImage IMAGE =
+            TrainingImage.fromUri("123456789012.dkr.ecr.us-east-1.amazonaws.com/training:1");
+    private static final long GB = 1_000_000_000L;
+
+    private static TrainingDataPlatform platform(Stack stack, TrainingDataPlatformProps.Builder props) {
+        return new TrainingDataPlatform(stack, "Platform", props.trainingImage(IMAGE).build());
+    }
+
+    private static DatasetProfile profile(long bytes, long files, AccessPattern access, DataLocation location) {
+        return DatasetProfile.builder().totalBytes(bytes).fileCount(files).accessPattern(access)
+                .dataLocation(location).instanceType("ml.p3.2xlarge").build();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"S3_FILE,File", "S3_FAST_FILE,FastFile", "S3_PIPE,Pipe"})
+    void s3ChoicesBuildTheBucketAndAnS3ChannelInTheirMode(DataSourceOption source, String mode) {
+        Stack stack = TestApps.stack();
+        TrainingDataPlatform p = platform(stack, TrainingDataPlatformProps.builder().source(source)
+                .instanceType("ml.g5.xlarge"));
+        Template t = Template.fromStack(stack);
+
+        t.resourceCountIs("AWS::FSx::FileSystem", 0);
+        t.resourceCountIs("AWS::EFS::FileSystem", 0);
+        t.resourceCountIs("Custom::LustrePreload", 0);
+        Map<?, ?> channel = (Map<?, ?>) ((List<?>) p.getDefinition().getRequest().get("InputDataConfig")).get(0);
+        assertEquals(mode, channel.get("InputMode"));
+        assertEquals("train", channel.get("ChannelName"));
+        assertNull(p.getLustreCache());
+        assertNull(p.getEfsStore());
+        assertNull(p.getRecommendation());
+        t.hasOutput("*", Map.of("Value", source + " (" + mode + ")", "Description", "Chosen explicitly"));
+    }
+
+    @Test
+    void lustreChoiceBuildsTheCacheSizedForTheDatasetItsPreloadAndALustreChannel() {
+        Stack stack = TestApps.stack();
+        TrainingDataPlatform p = platform(stack, TrainingDataPlatformProps.builder()
+                .profile(profile(3_000 * GB, 30_000_000, AccessPattern.RANDOM, DataLocation.S3)));
+        Template t = Template.fromStack(stack);
+
+        assertEquals(DataSourceOption.FSX_LUSTRE, p.getSource());
+        // 3000 GB = 2794 GiB, +20% headroom = 3353 GiB: the next SCRATCH_2 size is 2 x 2400 GiB.
+        t.hasResourceProperties("AWS::FSx::FileSystem", Map.of("StorageCapacity", 4800));
+        t.resourceCountIs("Custom::LustrePreload", 1);
+        assertNotNull(p.getPreload());
+        Map<?, ?> channel = (Map<?, ?>) ((List<?>) p.getDefinition().getRequest().get("InputDataConfig")).get(0);
+        assertEquals("File", channel.get("InputMode"));
+        assertNotNull(((Map<?, ?>) channel.get("DataSource")).get("FileSystemDataSource"));
+        Annotations.fromStack(stack).hasInfo("/Test/Platform",
+                Match.stringLikeRegexp("Training data source: FSX_LUSTRE \\(File\\), recommended: .*"));
+    }
+
+    @Test
+    void efsChoiceBuildsTheFileSystemAndAnEfsChannel() {
+        Stack stack = TestApps.stack();
+        TrainingDataPlatform p = platform(stack, TrainingDataPlatformProps.builder()
+                .profile(profile(500 * GB, 10_000, AccessPattern.SEQUENTIAL, DataLocation.EFS)).channelPath("images"));
+        Template t = Template.fromStack(stack);
+
+        assertEquals(DataSourceOption.EFS, p.getSource());
+        t.hasResourceProperties("AWS::EFS::FileSystem", Map.of("PerformanceMode", "generalPurpose",
+                "ThroughputMode", "elastic"));
+        t.resourceCountIs("AWS::FSx::FileSystem", 0);
+        Map<?, ?> channel = (Map<?, ?>) ((List<?>) p.getDefinition().getRequest().get("InputDataConfig")).get(0);
+        Map<?, ?> fs = (Map<?, ?>) ((Map<?, ?>) channel.get("DataSource")).get("FileSystemDataSource");
+        assertEquals("/images", fs.get("DirectoryPath"));
+        assertEquals("EFS", fs.get("FileSystemType"));
+    }
+
+    @Test
+    void smallDatasetGetsFileModeAndAVolumeThatHoldsIt() {
+        Stack stack = TestApps.stack();
+        TrainingDataPlatform p = platform(stack, TrainingDataPlatformProps.builder()
+                .profile(profile(80 * GB, 400, AccessPattern.SEQUENTIAL, DataLocation.S3)));
+
+        assertEquals(DataSourceOption.S3_FILE, p.getSource());
+        Map<?, ?> resources = (Map<?, ?>) p.getDefinition().getRequest().get("ResourceConfig");
+        assertEquals(90, resources.get("VolumeSizeInGB"), "80 GB + 20% = 96 GB = 90 GiB (rounded up)");
+    }
+
+    @Test
+    void largeDatasetOfLargeFilesGetsFastFile() {
+        Stack stack = TestApps.stack();
+        TrainingDataPlatform p = platform(stack, TrainingDataPlatformProps.builder()
+                .profile(profile(2_000 * GB, 4_000, AccessPattern.SEQUENTIAL, DataLocation.S3)));
+        assertEquals(DataSourceOption.S3_FAST_FILE, p.getSource());
+    }
+
+    @Test
+    void anExplicitChoiceOverridesTheAdvisorAndSaysSo() {
+        Stack stack = TestApps.stack();
+        TrainingDataPlatform p = platform(stack, TrainingDataPlatformProps.builder()
+                .profile(profile(2_000 * GB, 4_000, AccessPattern.SEQUENTIAL, DataLocation.S3))
+                .source(DataSourceOption.FSX_LUSTRE));
+
+        assertEquals(DataSourceOption.FSX_LUSTRE, p.getSource());
+        assertEquals(DataSourceOption.S3_FAST_FILE, p.getRecommendation().option());
+        Annotations.fromStack(stack).hasInfo("/Test/Platform", Match.stringLikeRegexp(
+                "Training data source: FSX_LUSTRE \\(File\\), chosen explicitly; the advisor recommends S3_FAST_FILE: .*"));
+    }
+
+    @Test
+    void rejectsNeitherProfileNorSource() {
+        ConfigurationError e = assertThrows(ConfigurationError.class, () -> platform(TestApps.stack(),
+                TrainingDataPlatformProps.builder().instanceType("ml.g5.xlarge")));
+        assertEquals("Test/Platform: invalid profile 'null': a dataset profile (the advisor picks the source) or an "
+                + "explicit source", e.getMessage());
+    }
+
+    @Test
+    void rejectsAMissingImage() {
+        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingDataPlatform(TestApps.stack(),
+                "Platform", TrainingDataPlatformProps.builder().source(DataSourceOption.S3_FILE)
+                        .instanceType("ml.g5.xlarge").build()));
+        assertEquals("Test/Platform: invalid trainingImage 'null': the image to train with", e.getMessage());
+    }
+
+    @Test
+    void rejectsAMissingInstanceTypeWithoutAProfile() {
+        ConfigurationError e = assertThrows(ConfigurationError.class, () -> platform(TestApps.stack(),
+                TrainingDataPlatformProps.builder().source(DataSourceOption.S3_FILE)));
+        assertEquals("Test/Platform: invalid instanceType 'null': an instance type (or a profile, which carries one)",
+                e.getMessage());
+    }
+}
