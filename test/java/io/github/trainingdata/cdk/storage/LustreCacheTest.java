@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
+import software.amazon.awscdk.services.ec2.SecurityGroup;
 import software.amazon.awscdk.services.fsx.LustreAutoImportPolicy;
 import software.amazon.awscdk.services.fsx.LustreDataCompressionType;
 import software.amazon.awscdk.services.s3.Bucket;
@@ -150,5 +151,51 @@ class LustreCacheTest {
         ConfigurationError e = assertThrows(ConfigurationError.class,
                 () -> new LustreCache(stack, "Lustre", props().importPrefix("train/").build()));
         assertEquals(true, e.getMessage().startsWith("Test/Lustre: invalid importPrefix 'train/': a key prefix"));
+    }
+
+    private ExistingLustreFileSystem existing() {
+        return ExistingLustreFileSystem.builder()
+                .fileSystemId("fs-0123456789abcdef0")
+                .mountName("abcdefgh")
+                .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "SharedGroup", "sg-0123456789abcdef0"))
+                .storageCapacityGiB(2400)
+                .build();
+    }
+
+    @Test
+    void existingFileSystemIsAdoptedAndAdmitsTrainingOnTheLustrePorts() {
+        LustreCache cache = new LustreCache(stack, "Lustre", props().existingFileSystem(existing()).build());
+        Template t = Template.fromStack(stack);
+
+        t.resourceCountIs("AWS::FSx::FileSystem", 0);
+        assertEquals(true, cache.isExisting());
+        assertEquals("fs-0123456789abcdef0", cache.getFileSystemId());
+        assertEquals("/abcdefgh/train", cache.directoryPath("train"));
+        assertEquals(468.75, cache.getBaselineThroughputMBps(), 0.01);
+        Object training = stack.resolve(network.getTrainingSecurityGroup().getSecurityGroupId());
+        t.hasResourceProperties("AWS::EC2::SecurityGroupIngress", Map.of("GroupId", "sg-0123456789abcdef0",
+                "SourceSecurityGroupId", training, "FromPort", 988, "ToPort", 988));
+        t.hasResourceProperties("AWS::EC2::SecurityGroupIngress", Map.of("GroupId", "sg-0123456789abcdef0",
+                "SourceSecurityGroupId", training, "FromPort", 1018, "ToPort", 1023));
+    }
+
+    @Test
+    void existingFileSystemWithoutCapacityHasNoThroughputFigures() {
+        LustreCache cache = new LustreCache(stack, "Lustre", props().existingFileSystem(ExistingLustreFileSystem
+                .builder().fileSystemId("fs-0123456789abcdef0").mountName("abcdefgh")
+                .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "SharedGroup", "sg-0123456789abcdef0"))
+                .build()).build());
+        IllegalStateException e = assertThrows(IllegalStateException.class, cache::getBaselineThroughputMBps);
+        assertEquals("Test/Lustre: the throughput of an existing file system is known only when "
+                + "ExistingLustreFileSystem.storageCapacityGiB is given", e.getMessage());
+    }
+
+    @Test
+    void rejectsNewFileSystemSettingsWithAnExistingOne() {
+        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new LustreCache(stack, "Lustre",
+                props().existingFileSystem(existing()).storageCapacityGiB(2400).exportPrefix("out").build()));
+        assertEquals("Test/Lustre: invalid storageCapacityGiB 'set together with existingFileSystem': either an "
+                + "existing file system or settings for a new one, not both (new-file-system settings given: "
+                + "storageCapacityGiB, exportPrefix)", e.getMessage());
     }
 }

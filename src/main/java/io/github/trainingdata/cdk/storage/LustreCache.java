@@ -3,12 +3,16 @@ package io.github.trainingdata.cdk.storage;
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.advisor.Sizing;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
+import java.util.ArrayList;
 import java.util.List;
+import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.RemovalPolicy;
+import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.ec2.Connections;
 import software.amazon.awscdk.services.ec2.ConnectionsProps;
 import software.amazon.awscdk.services.ec2.IConnectable;
+import software.amazon.awscdk.services.ec2.ISecurityGroup;
 import software.amazon.awscdk.services.ec2.Port;
 import software.amazon.awscdk.services.ec2.SecurityGroup;
 import software.amazon.awscdk.services.fsx.CfnFileSystem;
@@ -24,7 +28,8 @@ import software.constructs.Construct;
  * <p>The file system's root is the import prefix (ImportPath {@code s3://bucket/prefix}); files load
  * lazily on first read unless a {@code LustrePreload} warms them. Its security group admits the Lustre
  * ports (TCP 988 and 1018–1023) from itself and from the training security group, nothing else. The
- * file system is retained when the stack is deleted unless a removal policy says otherwise.
+ * file system is retained when the stack is deleted unless a removal policy says otherwise. An existing
+ * file system can be adopted instead ({@link ExistingLustreFileSystem}); its group then admits training.
  */
 public class LustreCache extends Construct implements IConnectable {
     /** Deployment type: scratch, unreplicated, cheapest per TiB; S3 keeps the durable copy. */
@@ -39,17 +44,24 @@ public class LustreCache extends Construct implements IConnectable {
     private final String importKeyPrefix;
     private final String importPath;
     private final String exportPath;
-    private final int storageCapacityGiB;
-    private final SecurityGroup securityGroup;
+    private final Integer storageCapacityGiB;
+    private final ISecurityGroup securityGroup;
     private final Connections connections;
     private final CfnFileSystem fileSystem;
+    private final String fileSystemId;
+    private final String mountName;
+    private final String dnsName;
 
-    /** Creates the file system. */
+    /** Creates the file system, or adopts {@code props.existingFileSystem}. */
     public LustreCache(Construct scope, String id, LustreCacheProps props) {
         super(scope, id);
         this.network = props.getNetwork();
         this.dataBucket = props.getDataBucket();
-        this.storageCapacityGiB = capacity(props);
+        ExistingLustreFileSystem existing = props.getExistingFileSystem();
+        if (existing != null) {
+            rejectNewFileSystemSettings(props);
+        }
+        this.storageCapacityGiB = existing != null ? existing.getStorageCapacityGiB() : Integer.valueOf(capacity(props));
         validateChunkSize(props.getImportedFileChunkSizeMiB());
 
         String relativeImport = props.getImportPrefix() != null ? props.getImportPrefix() : "";
@@ -58,7 +70,7 @@ public class LustreCache extends Construct implements IConnectable {
         this.importPath = "s3://" + dataBucket.getBucketName() + (importKeyPrefix.isEmpty() ? "" : "/" + importKeyPrefix);
         this.exportPath = exportPath(props.getExportPrefix());
 
-        this.securityGroup = SecurityGroup.Builder.create(this, "SecurityGroup")
+        this.securityGroup = existing != null ? existing.getSecurityGroup() : SecurityGroup.Builder.create(this, "SecurityGroup")
                 .vpc(network.getVpc())
                 .description("FSx for Lustre " + getNode().getPath() + ": Lustre traffic from itself and training")
                 .allowAllOutbound(true)
@@ -66,10 +78,20 @@ public class LustreCache extends Construct implements IConnectable {
         this.connections = new Connections(ConnectionsProps.builder()
                 .securityGroups(List.of(securityGroup)).defaultPort(LUSTRE).build());
         for (Port port : List.of(LUSTRE, LUSTRE_CLIENTS)) {
-            securityGroup.addIngressRule(securityGroup, port, "Lustre traffic between file servers");
+            if (existing == null) {
+                securityGroup.addIngressRule(securityGroup, port, "Lustre traffic between file servers");
+            }
             connections.allowFrom(network.getTrainingSecurityGroup(), port, "Lustre traffic from training jobs");
         }
 
+        if (existing != null) {
+            this.fileSystem = null;
+            this.fileSystemId = existing.getFileSystemId();
+            this.mountName = existing.getMountName();
+            this.dnsName = existing.getDnsName() != null ? existing.getDnsName()
+                    : fileSystemId + ".fsx." + Stack.of(this).getRegion() + "." + Aws.URL_SUFFIX;
+            return;
+        }
         LustreAutoImportPolicy autoImport = props.getAutoImportPolicy() != null
                 ? props.getAutoImportPolicy() : LustreAutoImportPolicy.NEW_CHANGED_DELETED;
         LustreDataCompressionType compression = props.getDataCompression() != null
@@ -89,6 +111,28 @@ public class LustreCache extends Construct implements IConnectable {
                         .build())
                 .build();
         fileSystem.applyRemovalPolicy(props.getRemovalPolicy() != null ? props.getRemovalPolicy() : RemovalPolicy.RETAIN);
+        this.fileSystemId = fileSystem.getRef();
+        this.mountName = fileSystem.getAttrLustreMountName();
+        this.dnsName = fileSystem.getAttrDnsName();
+    }
+
+    private void rejectNewFileSystemSettings(LustreCacheProps props) {
+        List<String> given = new ArrayList<>();
+        Object[][] settings = {{"storageCapacityGiB", props.getStorageCapacityGiB()},
+            {"datasetSizeBytes", props.getDatasetSizeBytes()}, {"exportPrefix", props.getExportPrefix()},
+            {"autoImportPolicy", props.getAutoImportPolicy()},
+            {"importedFileChunkSizeMiB", props.getImportedFileChunkSizeMiB()},
+            {"dataCompression", props.getDataCompression()}, {"removalPolicy", props.getRemovalPolicy()}};
+        for (Object[] setting : settings) {
+            if (setting[1] != null) {
+                given.add((String) setting[0]);
+            }
+        }
+        if (!given.isEmpty()) {
+            throw ConfigurationError.of(this, given.get(0), "set together with existingFileSystem",
+                    "either an existing file system or settings for a new one, not both (new-file-system settings "
+                            + "given: " + String.join(", ", given) + ")");
+        }
     }
 
     private int capacity(LustreCacheProps props) {
@@ -145,19 +189,19 @@ public class LustreCache extends Construct implements IConnectable {
         return "/" + KeyPrefix.join(getMountName(), KeyPrefix.check(this, "relativePath", relativePath));
     }
 
-    /** @return the file system id, e.g. {@code fs-0123456789abcdef0} (a token) */
+    /** @return the file system id, e.g. {@code fs-0123456789abcdef0} (a token for a new one) */
     public String getFileSystemId() {
-        return fileSystem.getRef();
+        return fileSystemId;
     }
 
-    /** @return the Lustre mount name, generated at deploy for SCRATCH_2 (a token) */
+    /** @return the Lustre mount name, generated at deploy for a new SCRATCH_2 file system (a token) */
     public String getMountName() {
-        return fileSystem.getAttrLustreMountName();
+        return mountName;
     }
 
-    /** @return the file system's DNS name (a token) */
+    /** @return the file system's DNS name */
     public String getDnsName() {
-        return fileSystem.getAttrDnsName();
+        return dnsName;
     }
 
     /** @return the Availability Zone of the file system: the network's data AZ */
@@ -190,27 +234,40 @@ public class LustreCache extends Construct implements IConnectable {
         return exportPath;
     }
 
-    /** @return the storage capacity in GiB */
-    public int getStorageCapacityGiB() {
+    /** @return the storage capacity in GiB, or null for an existing file system whose capacity was not given */
+    public Integer getStorageCapacityGiB() {
         return storageCapacityGiB;
     }
 
     /** @return the baseline throughput the capacity buys: 200 MB/s per TiB */
     public double getBaselineThroughputMBps() {
-        return Sizing.lustreBaselineMBps(storageCapacityGiB);
+        return Sizing.lustreBaselineMBps(knownCapacity());
     }
 
     /** @return the burst throughput the capacity buys: 1300 MB/s per TiB */
     public double getBurstThroughputMBps() {
-        return Sizing.lustreBurstMBps(storageCapacityGiB);
+        return Sizing.lustreBurstMBps(knownCapacity());
+    }
+
+    private int knownCapacity() {
+        if (storageCapacityGiB == null) {
+            throw new IllegalStateException(getNode().getPath() + ": the throughput of an existing file system is "
+                    + "known only when ExistingLustreFileSystem.storageCapacityGiB is given");
+        }
+        return storageCapacityGiB;
+    }
+
+    /** @return whether this construct adopted an existing file system */
+    public boolean isExisting() {
+        return fileSystem == null;
     }
 
     /** @return the file system's security group */
-    public SecurityGroup getSecurityGroup() {
+    public ISecurityGroup getSecurityGroup() {
         return securityGroup;
     }
 
-    /** @return the L1 resource, for overrides */
+    /** @return the L1 resource, for overrides, or null for an existing file system */
     public CfnFileSystem getResource() {
         return fileSystem;
     }

@@ -18,6 +18,7 @@ public final class LustreCacheProps {
     private final Integer storageCapacityGiB;
     private final Long datasetSizeBytes;
     private final RemovalPolicy removalPolicy;
+    private final ExistingLustreFileSystem existingFileSystem;
 
     private LustreCacheProps(Builder b) {
         this.network = Objects.requireNonNull(b.network, "LustreCacheProps.network is required");
@@ -30,6 +31,7 @@ public final class LustreCacheProps {
         this.storageCapacityGiB = b.storageCapacityGiB;
         this.datasetSizeBytes = b.datasetSizeBytes;
         this.removalPolicy = b.removalPolicy;
+        this.existingFileSystem = b.existingFileSystem;
     }
 
     /** @return a builder */
@@ -87,6 +89,11 @@ public final class LustreCacheProps {
         return removalPolicy;
     }
 
+    /** @return the existing file system, or null for a new one */
+    public ExistingLustreFileSystem getExistingFileSystem() {
+        return existingFileSystem;
+    }
+
     /** Builder of {@link LustreCacheProps}. */
     public static final class Builder {
         private TrainingNetwork network;
@@ -99,6 +106,7 @@ public final class LustreCacheProps {
         private Integer storageCapacityGiB;
         private Long datasetSizeBytes;
         private RemovalPolicy removalPolicy;
+        private ExistingLustreFileSystem existingFileSystem;
 
         private Builder() {
         }
@@ -194,6 +202,19 @@ public final class LustreCacheProps {
          */
         public Builder removalPolicy(RemovalPolicy removalPolicy) {
             this.removalPolicy = removalPolicy;
+            return this;
+        }
+
+        /**
+         * An existing file system to use instead of creating one; {@code dataBucket} and
+         * {@code importPrefix} must then describe its ImportPath. None of the new-file-system settings
+         * (capacity, dataset size, export prefix, auto-import, chunk size, compression, removal policy)
+         * may be given.
+         *
+         * @default a new SCRATCH_2 file system
+         */
+        public Builder existingFileSystem(ExistingLustreFileSystem existingFileSystem) {
+            this.existingFileSystem = existingFileSystem;
             return this;
         }
 

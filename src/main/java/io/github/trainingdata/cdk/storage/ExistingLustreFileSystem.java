@@ -1,0 +1,110 @@
+package io.github.trainingdata.cdk.storage;
+
+import java.util.Objects;
+import software.amazon.awscdk.services.ec2.ISecurityGroup;
+
+/**
+ * An FSx for Lustre file system that already exists (for example one a platform team shares), for
+ * {@link LustreCacheProps.Builder#existingFileSystem}: its id, mount name and security group.
+ */
+public final class ExistingLustreFileSystem {
+    private final String fileSystemId;
+    private final String mountName;
+    private final ISecurityGroup securityGroup;
+    private final String dnsName;
+    private final Integer storageCapacityGiB;
+
+    private ExistingLustreFileSystem(Builder b) {
+        this.fileSystemId = Objects.requireNonNull(b.fileSystemId, "ExistingLustreFileSystem.fileSystemId is required");
+        this.mountName = Objects.requireNonNull(b.mountName, "ExistingLustreFileSystem.mountName is required");
+        this.securityGroup = Objects.requireNonNull(b.securityGroup,
+                "ExistingLustreFileSystem.securityGroup is required");
+        this.dnsName = b.dnsName;
+        this.storageCapacityGiB = b.storageCapacityGiB;
+    }
+
+    /** @return a builder */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return the file system id */
+    public String getFileSystemId() {
+        return fileSystemId;
+    }
+
+    /** @return the Lustre mount name */
+    public String getMountName() {
+        return mountName;
+    }
+
+    /** @return the file system's security group */
+    public ISecurityGroup getSecurityGroup() {
+        return securityGroup;
+    }
+
+    /** @return the DNS name, or null */
+    public String getDnsName() {
+        return dnsName;
+    }
+
+    /** @return the storage capacity in GiB, or null when not given */
+    public Integer getStorageCapacityGiB() {
+        return storageCapacityGiB;
+    }
+
+    /** Builder of {@link ExistingLustreFileSystem}. */
+    public static final class Builder {
+        private String fileSystemId;
+        private String mountName;
+        private ISecurityGroup securityGroup;
+        private String dnsName;
+        private Integer storageCapacityGiB;
+
+        private Builder() {
+        }
+
+        /** The file system id, e.g. {@code fs-0123456789abcdef0}. Required. */
+        public Builder fileSystemId(String fileSystemId) {
+            this.fileSystemId = fileSystemId;
+            return this;
+        }
+
+        /** The Lustre mount name (FSx console: "Mount name"). Required. */
+        public Builder mountName(String mountName) {
+            this.mountName = mountName;
+            return this;
+        }
+
+        /** The security group attached to the file system; training is admitted on the Lustre ports. Required. */
+        public Builder securityGroup(ISecurityGroup securityGroup) {
+            this.securityGroup = securityGroup;
+            return this;
+        }
+
+        /**
+         * The DNS name.
+         *
+         * @default {@code <fileSystemId>.fsx.<region>.amazonaws.com}
+         */
+        public Builder dnsName(String dnsName) {
+            this.dnsName = dnsName;
+            return this;
+        }
+
+        /**
+         * The storage capacity, for the throughput figures.
+         *
+         * @default unknown (the throughput getters then fail)
+         */
+        public Builder storageCapacityGiB(Integer storageCapacityGiB) {
+            this.storageCapacityGiB = storageCapacityGiB;
+            return this;
+        }
+
+        /** @return the description */
+        public ExistingLustreFileSystem build() {
+            return new ExistingLustreFileSystem(this);
+        }
+    }
+}

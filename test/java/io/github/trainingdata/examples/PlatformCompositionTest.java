@@ -1,0 +1,94 @@
+package io.github.trainingdata.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.cdklabs.cdknag.AwsSolutionsChecks;
+import io.github.cdklabs.cdknag.NagPackProps;
+import io.github.trainingdata.cdk.Snapshots;
+import io.github.trainingdata.cdk.TestApps;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.App;
+import software.amazon.awscdk.CfnElement;
+import software.amazon.awscdk.Environment;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.assertions.Match;
+import software.amazon.awscdk.assertions.Template;
+
+class PlatformCompositionTest {
+    private static App app;
+    private static SharedDataStack data;
+    private static SharedTrainingStack training;
+    private static Template dataTemplate;
+    private static Template trainingTemplate;
+
+    @BeforeAll
+    static void synthesizeOnce() {
+        app = TestApps.app();
+        StackProps env = StackProps.builder()
+                .env(Environment.builder().account("123456789012").region("us-east-1").build()).build();
+        data = new SharedDataStack(app, "TrainingDataShared", env);
+        training = new SharedTrainingStack(app, "TrainingTeamVision", env, data);
+        dataTemplate = Template.fromStack(data);
+        trainingTemplate = Template.fromStack(training);
+    }
+
+    @Test
+    void theDataStackCreatesOnlyTheCacheAndTheRulesInTheExistingVpc() {
+        dataTemplate.resourceCountIs("AWS::EC2::VPC", 0);
+        dataTemplate.resourceCountIs("AWS::S3::Bucket", 0);
+        dataTemplate.resourceCountIs("AWS::EFS::FileSystem", 0);
+        dataTemplate.resourceCountIs("AWS::FSx::FileSystem", 1);
+        dataTemplate.hasResourceProperties("AWS::FSx::FileSystem", Map.of(
+                "SubnetIds", List.of("subnet-0a1b2c3d4e5f60001"),
+                "LustreConfiguration", Match.objectLike(Map.of("ImportPath", "s3://team-training-data/vision"))));
+        dataTemplate.hasResourceProperties("AWS::EC2::SecurityGroupIngress", Map.of(
+                "GroupId", "sg-0f1e2d3c4b5a69788", "FromPort", 2049, "ToPort", 2049));
+    }
+
+    @Test
+    void bothDefinitionsShareTheCacheAcrossStacks() {
+        Map<String, Map<String, Object>> trainingMachines = trainingTemplate.findResources(
+                "AWS::StepFunctions::StateMachine");
+        List<Map<String, Object>> definitions = trainingMachines.values().stream()
+                .filter(m -> m.toString().contains("createTrainingJob.sync")).toList();
+        assertEquals(2, definitions.size());
+        for (Map<String, Object> machine : definitions) {
+            assertTrue(machine.toString().contains("StackName=TrainingDataShared"),
+                    "the cache id and mount name come from the data stack");
+            assertTrue(machine.get("DependsOn").toString().contains(training.getLogicalId(
+                    (CfnElement) training.getPreload().getResource().getNode().getDefaultChild())),
+                    "neither definition deploys before the shared cache is warm");
+        }
+        assertTrue(training.getDependencies().contains(data));
+    }
+
+    @Test
+    void theTeamRoleIsGrantedWhatItsChannelsNeed() {
+        trainingTemplate.hasResourceProperties("AWS::IAM::Policy", Map.of(
+                "Roles", List.of("team-sagemaker-execution"),
+                "PolicyDocument", Match.objectLike(Map.of("Statement", Match.arrayWith(List.of(Match.objectLike(Map.of(
+                        "Action", Match.arrayWith(List.of("fsx:DescribeFileSystems"))))))))));
+    }
+
+    @Test
+    void matchesTheSnapshots() throws Exception {
+        Snapshots.assertMatches("SharedData", dataTemplate);
+        Snapshots.assertMatches("SharedTraining", trainingTemplate);
+    }
+
+    @Test
+    void passesTheAwsSolutionsPack() {
+        for (Stack stack : List.<Stack>of(data, training)) {
+            String findings = new AwsSolutionsChecks(app, NagPackProps.builder().verbose(false).build())
+                    .validateScope(stack).getViolations().stream().map(v -> v.getRuleName())
+                    .collect(Collectors.joining("\n"));
+            assertEquals("", findings, stack.getStackName());
+        }
+    }
+}
