@@ -7,12 +7,15 @@ import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.network.TrainingNetworkProps;
 import io.github.trainingdata.cdk.storage.EfsStore;
 import io.github.trainingdata.cdk.storage.EfsStoreProps;
+import io.github.trainingdata.cdk.storage.LustreCache;
+import io.github.trainingdata.cdk.storage.LustreCacheProps;
 import java.util.Collections;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.Fn;
 import software.amazon.awscdk.assertions.Annotations;
+import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.services.ec2.ISecurityGroup;
 import software.amazon.awscdk.services.ec2.ISubnet;
 import software.amazon.awscdk.services.ec2.SecurityGroup;
@@ -145,5 +148,42 @@ class NetworkPlacementTest {
         TrainingJobDefinition job = f.define(f.props().role(Role.fromRoleArn(f.stack, "Given",
                 "arn:aws-us-gov:iam::123456789012:role/service-role/training")));
         assertEquals("arn:aws-us-gov:iam::123456789012:role/service-role/training", job.getRequest().get("RoleArn"));
+    }
+
+    @Test
+    void acceptsLustreAndOneZoneEfsInTheDataSubnetWithoutWarnings() {
+        EfsStore oneZone = new EfsStore(f.stack, "OneZone", EfsStoreProps.builder().network(f.network()).oneZone(true)
+                .build());
+        TrainingJobDefinition job = f.define(f.props().channels(List.of(f.lustreChannel("train", "train"),
+                EfsChannel.builder("features").store(oneZone).directoryPath("/features").build())));
+        assertEquals(List.of(f.network().getDataSubnet()), job.vpcSubnets());
+        Annotations.fromStack(f.stack).hasNoWarning("/Test/Training", Match.anyValue());
+    }
+
+    @Test
+    void comparesLiteralZonesOfAnExistingVpc() {
+        List<String> ids = IntStream.range(0, 4).mapToObj(i -> String.format("subnet-%017x", i)).toList();
+        TrainingNetwork adopted = new TrainingNetwork(f.stack, "Adopted", TrainingNetworkProps.builder()
+                .vpc(Vpc.fromVpcAttributes(f.stack, "AdoptedVpc", VpcAttributes.builder()
+                        .vpcId("vpc-0123456789abcdef0")
+                        .availabilityZones(List.of("us-east-1a", "us-east-1b"))
+                        .isolatedSubnetIds(ids)
+                        .isolatedSubnetRouteTableIds(Collections.nCopies(4, "rtb-0123456789abcdef0"))
+                        .build()))
+                .build());
+        LustreChannel train = LustreChannel.builder("train").cache(new LustreCache(f.stack, "AdoptedLustre",
+                LustreCacheProps.builder().network(adopted).dataBucket(f.data).build())).path("train").build();
+        List<ISubnet> subnets = adopted.getVpc().getIsolatedSubnets();
+        assertEquals(List.of("us-east-1a", "us-east-1b", "us-east-1a", "us-east-1b"),
+                subnets.stream().map(ISubnet::getAvailabilityZone).toList());
+
+        assertEquals("Test/Training: invalid vpcSubnets 'Test/AdoptedVpc/IsolatedSubnet2': subnets in the "
+                + "Availability Zone of channel 'train' (its file system lives in one AZ; SageMaker must run there to "
+                + "mount it)", f.rejection(f.props().channels(List.of(train)).vpcSubnets(SubnetSelection.builder()
+                .subnets(List.of(subnets.get(0), subnets.get(1))).build())));
+        TrainingJobDefinition job = new TrainingJobDefinition(f.stack, "SameZone", f.props().channels(List.of(train))
+                .vpcSubnets(SubnetSelection.builder().subnets(List.of(subnets.get(0), subnets.get(2))).build())
+                .build());
+        assertEquals(List.of(subnets.get(0), subnets.get(2)), job.vpcSubnets());
     }
 }

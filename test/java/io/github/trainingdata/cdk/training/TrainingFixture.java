@@ -11,6 +11,9 @@ import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreCacheProps;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.s3.Bucket;
 
@@ -69,6 +72,25 @@ final class TrainingFixture {
 
     EfsChannel efsChannel(String name, String directoryPath) {
         return EfsChannel.builder(name).store(efs()).directoryPath(directoryPath).build();
+    }
+
+    /**
+     * The job most tests look at: {@code resnet}, 8 hours on managed spot with checkpoints, one channel per
+     * store (S3 {@code validation} in FastFile, Lustre {@code train}, EFS {@code features}), hyperparameters
+     * and tags given out of key order.
+     */
+    TrainingJobDefinition threeStoreJob() {
+        return define(props()
+                .jobNamePrefix("resnet")
+                .maxRuntime(Duration.hours(8))
+                .managedSpot(true)
+                .checkpointPrefix("checkpoints/resnet")
+                .channels(List.of(
+                        s3("validation").path("validation").inputMode(InputMode.FAST_FILE).build(),
+                        lustreChannel("train", "train"),
+                        efsChannel("features", "/features")))
+                .hyperParameters(Map.of("lr", "0.1", "epochs", "10", "batch-size", "256"))
+                .tags(Map.of("team", "ml", "cost-center", "42")));
     }
 
     /** @return the definition {@code Test/Training} */

@@ -18,23 +18,12 @@ import software.amazon.awscdk.services.s3.BucketAttributes;
 class TrainingJobRequestTest {
     private final TrainingFixture f = new TrainingFixture();
 
-    /** One channel per store, managed spot with checkpoints, hyperparameters and tags given out of order. */
-    private TrainingJobDefinition threeStoreJob() {
-        return f.define(f.props()
-                .jobNamePrefix("resnet")
-                .maxRuntime(Duration.hours(8))
-                .managedSpot(true)
-                .checkpointPrefix("checkpoints/resnet")
-                .channels(List.of(
-                        f.s3("validation").path("validation").inputMode(InputMode.FAST_FILE).build(),
-                        f.lustreChannel("train", "train"),
-                        f.efsChannel("features", "/features")))
-                .hyperParameters(Map.of("lr", "0.1", "epochs", "10", "batch-size", "256"))
-                .tags(Map.of("team", "ml", "cost-center", "42")));
-    }
-
     private Map<String, Object> resolved(TrainingJobDefinition job) {
         return (Map<String, Object>) f.stack.resolve(job.getRequest());
+    }
+
+    private List<Map<String, Object>> channels(TrainingJobDefinition job) {
+        return (List<Map<String, Object>>) resolved(job).get("InputDataConfig");
     }
 
     private static long seconds(Map<String, Object> request, String member) {
@@ -45,12 +34,12 @@ class TrainingJobRequestTest {
     void rendersTheMembersInTheFixedOrder() {
         assertEquals(List.of("AlgorithmSpecification", "RoleArn", "InputDataConfig", "OutputDataConfig",
                 "ResourceConfig", "StoppingCondition", "VpcConfig", "HyperParameters", "EnableManagedSpotTraining",
-                "CheckpointConfig", "Tags"), new ArrayList<>(threeStoreJob().getRequest().keySet()));
+                "CheckpointConfig", "Tags"), new ArrayList<>(f.threeStoreJob().getRequest().keySet()));
     }
 
     @Test
     void rendersAnS3ChannelWithItsModeAndADirectoryUri() {
-        Map<String, Object> s3 = ((List<Map<String, Object>>) resolved(threeStoreJob()).get("InputDataConfig")).get(0);
+        Map<String, Object> s3 = channels(f.threeStoreJob()).get(0);
         assertEquals(Map.of("ChannelName", "validation",
                 "DataSource", Map.of("S3DataSource", Map.of(
                         "S3DataType", "S3Prefix",
@@ -61,8 +50,8 @@ class TrainingJobRequestTest {
 
     @Test
     void rendersTheLustreChannelInFileModeUnderTheMountName() {
-        TrainingJobDefinition job = threeStoreJob();
-        Map<String, Object> lustre = ((List<Map<String, Object>>) resolved(job).get("InputDataConfig")).get(1);
+        TrainingJobDefinition job = f.threeStoreJob();
+        Map<String, Object> lustre = channels(job).get(1);
         String fileSystem = f.stack.getLogicalId(f.lustre().getResource());
         assertEquals(Map.of("ChannelName", "train",
                 "DataSource", Map.of("FileSystemDataSource", Map.of(
@@ -76,8 +65,8 @@ class TrainingJobRequestTest {
 
     @Test
     void rendersTheEfsChannelInFileModeAtItsAbsoluteDirectory() {
-        TrainingJobDefinition job = threeStoreJob();
-        Map<String, Object> efs = ((List<Map<String, Object>>) resolved(job).get("InputDataConfig")).get(2);
+        TrainingJobDefinition job = f.threeStoreJob();
+        Map<String, Object> efs = channels(job).get(2);
         assertEquals(Map.of("ChannelName", "features",
                 "DataSource", Map.of("FileSystemDataSource", Map.of(
                         "FileSystemId", f.stack.resolve(f.efs().getFileSystemId()),
@@ -91,15 +80,14 @@ class TrainingJobRequestTest {
     void rendersFileSystemChannelsInFileModeWhateverTheJobDefault() {
         TrainingJobDefinition job = f.define(f.props().inputMode(InputMode.PIPE).channels(List.of(
                 f.lustreChannel("train", "train"), f.efsChannel("features", "/features"))));
-        List<Map<String, Object>> channels = (List<Map<String, Object>>) resolved(job).get("InputDataConfig");
-        assertEquals(List.of("File", "File"), channels.stream().map(c -> c.get("InputMode")).toList());
+        assertEquals(List.of("File", "File"), channels(job).stream().map(c -> c.get("InputMode")).toList());
         assertEquals("Pipe", ((Map<String, Object>) resolved(job).get("AlgorithmSpecification"))
                 .get("TrainingInputMode"));
     }
 
     @Test
     void runsInTheTrainingGroupAndOnlyTheDataSubnet() {
-        Map<String, Object> request = resolved(threeStoreJob());
+        Map<String, Object> request = resolved(f.threeStoreJob());
         assertEquals(2, f.network().getVpc().getIsolatedSubnets().size());
         Object trainingGroup = f.stack.resolve(f.network().getTrainingSecurityGroup().getSecurityGroupId());
         assertEquals(Map.of("SecurityGroupIds", List.of(trainingGroup),
@@ -109,7 +97,7 @@ class TrainingJobRequestTest {
 
     @Test
     void rendersOutputsRoleAndDefaultsOfResources() {
-        TrainingJobDefinition job = threeStoreJob();
+        TrainingJobDefinition job = f.threeStoreJob();
         Map<String, Object> request = resolved(job);
         assertEquals(Map.of("TrainingImage", TrainingFixture.IMAGE, "TrainingInputMode", "File"),
                 request.get("AlgorithmSpecification"));
@@ -125,7 +113,7 @@ class TrainingJobRequestTest {
 
     @Test
     void rendersHyperParametersInKeyOrderAndTagsAsKeyValuePairs() {
-        Map<String, Object> request = threeStoreJob().getRequest();
+        Map<String, Object> request = f.threeStoreJob().getRequest();
         Map<String, Object> hyperParameters = (Map<String, Object>) request.get("HyperParameters");
         assertEquals(List.of("batch-size", "epochs", "lr"), new ArrayList<>(hyperParameters.keySet()));
         assertEquals(Map.of("batch-size", "256", "epochs", "10", "lr", "0.1"), hyperParameters);
@@ -135,7 +123,7 @@ class TrainingJobRequestTest {
 
     @Test
     void rendersTheStoppingConditionInSecondsWithSpotWaitDefaultingToTheRuntime() {
-        Map<String, Object> request = resolved(threeStoreJob());
+        Map<String, Object> request = resolved(f.threeStoreJob());
         assertEquals(28_800L, seconds(request, "MaxRuntimeInSeconds"));
         assertEquals(28_800L, seconds(request, "MaxWaitTimeInSeconds"));
     }
