@@ -9,7 +9,10 @@ import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import software.amazon.awscdk.services.ec2.SecurityGroup;
 import software.amazon.awscdk.services.efs.FileSystem;
 import software.amazon.awscdk.services.efs.FileSystemAttributes;
@@ -187,33 +190,14 @@ class ChannelValidationTest {
                 rejection(importedEfsChannel("fs-0123456789abcdef0123")));
     }
 
-    @Test
-    void rejectsARelativeEfsDirectory() {
-        assertEquals("Test/Training: invalid channels[0].directoryPath 'datasets/train': " + EFS_PATH_RULE,
-                rejection(f.efsChannel("features", "datasets/train")));
+    static Stream<String> badEfsDirectories() {
+        return Stream.of("datasets/train", "/datasets/../etc", "/datasets/..", "/datasets//train",
+                "/" + "d".repeat(4096));
     }
 
-    @Test
-    void rejectsAnEfsDirectoryWithADotDotSegment() {
-        assertEquals("Test/Training: invalid channels[0].directoryPath '/datasets/../etc': " + EFS_PATH_RULE,
-                rejection(f.efsChannel("features", "/datasets/../etc")));
-    }
-
-    @Test
-    void rejectsAnEfsDirectoryEndingInDotDot() {
-        assertEquals("Test/Training: invalid channels[0].directoryPath '/datasets/..': " + EFS_PATH_RULE,
-                rejection(f.efsChannel("features", "/datasets/..")));
-    }
-
-    @Test
-    void rejectsAnEfsDirectoryWithAnEmptySegment() {
-        assertEquals("Test/Training: invalid channels[0].directoryPath '/datasets//train': " + EFS_PATH_RULE,
-                rejection(f.efsChannel("features", "/datasets//train")));
-    }
-
-    @Test
-    void rejectsAnEfsDirectoryLongerThan4096() {
-        String path = "/" + "d".repeat(4096);
+    @ParameterizedTest(name = "bad directory {index}")
+    @MethodSource("badEfsDirectories")
+    void rejectsAnEfsDirectoryThatIsRelativeEscapesHasEmptySegmentsOrIsTooLong(String path) {
         assertEquals("Test/Training: invalid channels[0].directoryPath '" + path + "': " + EFS_PATH_RULE,
                 rejection(f.efsChannel("features", path)));
     }

@@ -91,6 +91,14 @@ class TrainingPermissionsTest {
         return resources;
     }
 
+    /** Asserts each of {@code actions} is allowed on exactly {@code resources} (none: not allowed at all). */
+    private static void assertAllowedOnlyOn(Set<String> resources, List<Map<String, Object>> statements,
+            List<String> actions) {
+        for (String action : actions) {
+            assertEquals(resources, resourcesOf(statements, action), action);
+        }
+    }
+
     private static Map<String, Object> onlyStatementWith(List<Map<String, Object>> statements, String action) {
         List<Map<String, Object>> found = statements.stream()
                 .filter(s -> strings(s.get("Action")).contains(action)).toList();
@@ -151,39 +159,33 @@ class TrainingPermissionsTest {
 
     @Test
     void writesOnlyUnderTheOutputAndCheckpointPrefixes() {
-        Set<String> writable = Set.of(BUCKET + "/training-output/*", BUCKET + "/checkpoints/resnet/*");
-        assertEquals(writable, resourcesOf(executionStatements(), "s3:PutObject"));
-        assertEquals(writable, resourcesOf(executionStatements(), "s3:AbortMultipartUpload"));
+        assertAllowedOnlyOn(Set.of(BUCKET + "/training-output/*", BUCKET + "/checkpoints/resnet/*"),
+                executionStatements(), List.of("s3:PutObject", "s3:AbortMultipartUpload"));
     }
 
     @Test
     void attachesToTheVpcAndDescribesTheFileSystems() {
-        for (String action : ExecutionPermissions.VPC_ACTIONS) {
-            assertEquals(Set.of("*"), resourcesOf(executionStatements(), action), action);
-        }
-        assertEquals(Set.of("*"), resourcesOf(executionStatements(), "fsx:DescribeFileSystems"));
-        String efs = "GETATT(" + logicalId(shared.efs().getFileSystem()) + ".Arn)";
-        assertEquals(Set.of(efs), resourcesOf(executionStatements(), "elasticfilesystem:DescribeFileSystems"));
-        assertEquals(Set.of(efs), resourcesOf(executionStatements(), "elasticfilesystem:DescribeMountTargets"));
+        assertAllowedOnlyOn(Set.of("*"), executionStatements(), ExecutionPermissions.VPC_ACTIONS);
+        assertAllowedOnlyOn(Set.of("*"), executionStatements(), List.of("fsx:DescribeFileSystems"));
+        assertAllowedOnlyOn(Set.of("GETATT(" + logicalId(shared.efs().getFileSystem()) + ".Arn)"),
+                executionStatements(), List.of("elasticfilesystem:DescribeFileSystems",
+                        "elasticfilesystem:DescribeMountTargets"));
     }
 
     @Test
     void writesLogsOnlyToTrainingJobLogGroups() {
         String logGroups = PARTITION + ":logs:REF(AWS::Region):REF(AWS::AccountId):log-group:"
                 + "/aws/sagemaker/TrainingJobs*";
-        for (String action : List.of("logs:CreateLogGroup", "logs:CreateLogStream", "logs:PutLogEvents")) {
-            assertEquals(Set.of(logGroups), resourcesOf(executionStatements(), action), action);
-        }
+        assertAllowedOnlyOn(Set.of(logGroups), executionStatements(), List.of("logs:CreateLogGroup",
+                "logs:CreateLogStream", "logs:PutLogEvents", "logs:DescribeLogStreams"));
         assertEquals(Set.of("*"), resourcesOf(executionStatements(), "cloudwatch:PutMetricData"));
     }
 
     @Test
     void pullsOnlyFromTheImageRepository() {
         String repository = PARTITION + ":ecr:us-east-1:123456789012:repository/trainer";
-        for (String action : List.of("ecr:BatchCheckLayerAvailability", "ecr:GetDownloadUrlForLayer",
-                "ecr:BatchGetImage")) {
-            assertEquals(Set.of(repository), resourcesOf(executionStatements(), action), action);
-        }
+        assertAllowedOnlyOn(Set.of(repository), executionStatements(), List.of("ecr:BatchCheckLayerAvailability",
+                "ecr:GetDownloadUrlForLayer", "ecr:BatchGetImage"));
         assertEquals(Set.of("*"), resourcesOf(executionStatements(), "ecr:GetAuthorizationToken"));
     }
 
@@ -204,11 +206,9 @@ class TrainingPermissionsTest {
         TrainingFixture f = new TrainingFixture();
         TrainingJobDefinition job = f.define(f.props().channels(List.of(f.s3("train").path("train").build())));
         List<Map<String, Object>> statements = allStatements(Template.fromStack(f.stack));
-        for (String action : ExecutionPermissions.VPC_ACTIONS) {
-            assertEquals(Set.of(), resourcesOf(statements, action), action);
-        }
-        assertEquals(Set.of(), resourcesOf(statements, "fsx:DescribeFileSystems"));
-        assertEquals(Set.of(), resourcesOf(statements, "elasticfilesystem:DescribeFileSystems"));
+        assertAllowedOnlyOn(Set.of(), statements, ExecutionPermissions.VPC_ACTIONS);
+        assertAllowedOnlyOn(Set.of(), statements, List.of("fsx:DescribeFileSystems",
+                "elasticfilesystem:DescribeFileSystems", "elasticfilesystem:DescribeMountTargets"));
         assertEquals(Set.of(BUCKET + "/imagenet/train/*", BUCKET + "/training-output/*"),
                 resourcesOf(statements, "s3:GetObject"));
         assertEquals(null, job.getNetwork());
@@ -226,10 +226,9 @@ class TrainingPermissionsTest {
     @Test
     void stateMachineManagesOnlyJobsWithThePrefix() {
         String jobs = PARTITION + ":sagemaker:REF(AWS::Region):REF(AWS::AccountId):training-job/resnet-*";
-        for (String action : List.of("sagemaker:CreateTrainingJob", "sagemaker:DescribeTrainingJob",
-                "sagemaker:StopTrainingJob", "sagemaker:ListTags", "sagemaker:AddTags")) {
-            assertEquals(Set.of(jobs), resourcesOf(stateMachineStatements(), action), action);
-        }
+        assertAllowedOnlyOn(Set.of(jobs), stateMachineStatements(), List.of("sagemaker:CreateTrainingJob",
+                "sagemaker:DescribeTrainingJob", "sagemaker:StopTrainingJob", "sagemaker:ListTags",
+                "sagemaker:AddTags"));
     }
 
     @Test
@@ -247,9 +246,8 @@ class TrainingPermissionsTest {
     void stateMachineManagesOnlyTheSyncEventsRule() {
         String rule = PARTITION + ":events:REF(AWS::Region):REF(AWS::AccountId):rule/"
                 + "StepFunctionsGetEventsForSageMakerTrainingJobsRule";
-        for (String action : List.of("events:PutTargets", "events:PutRule", "events:DescribeRule")) {
-            assertEquals(Set.of(rule), resourcesOf(stateMachineStatements(), action), action);
-        }
+        assertAllowedOnlyOn(Set.of(rule), stateMachineStatements(), List.of("events:PutTargets", "events:PutRule",
+                "events:DescribeRule"));
     }
 
     @Test
