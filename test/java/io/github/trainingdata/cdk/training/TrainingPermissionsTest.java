@@ -91,6 +91,13 @@ class TrainingPermissionsTest {
         return resources;
     }
 
+    /** @return every action the statements allow */
+    private static Set<String> actionsOf(List<Map<String, Object>> statements) {
+        Set<String> actions = new TreeSet<>();
+        statements.forEach(s -> actions.addAll(strings(s.get("Action"))));
+        return actions;
+    }
+
     /** Asserts each of {@code actions} is allowed on exactly {@code resources} (none: not allowed at all). */
     private static void assertAllowedOnlyOn(Set<String> resources, List<Map<String, Object>> statements,
             List<String> actions) {
@@ -221,6 +228,26 @@ class TrainingPermissionsTest {
                 .dataType(S3DataType.MANIFEST_FILE).build())));
         assertEquals(Set.of(BUCKET + "/imagenet/*", BUCKET + "/training-output/*"),
                 resourcesOf(allStatements(Template.fromStack(f.stack)), "s3:GetObject"));
+    }
+
+    @Test
+    void executionRoleIsGrantedNothingElse() {
+        Set<String> expected = new TreeSet<>(ExecutionPermissions.VPC_ACTIONS);
+        expected.addAll(List.of("logs:CreateLogGroup", "logs:CreateLogStream", "logs:PutLogEvents",
+                "logs:DescribeLogStreams", "cloudwatch:PutMetricData", "ecr:GetAuthorizationToken",
+                "ecr:BatchCheckLayerAvailability", "ecr:GetDownloadUrlForLayer", "ecr:BatchGetImage", "s3:ListBucket",
+                "s3:GetObject", "s3:PutObject", "s3:AbortMultipartUpload", "fsx:DescribeFileSystems",
+                "elasticfilesystem:DescribeFileSystems", "elasticfilesystem:DescribeMountTargets"));
+        assertEquals(expected, actionsOf(executionStatements()));
+    }
+
+    @Test
+    void stateMachineIsGrantedNothingElseBeyondLogDeliveryAndTracing() {
+        Set<String> own = new TreeSet<>(actionsOf(stateMachineStatements()));
+        own.removeIf(a -> a.startsWith("logs:") || a.startsWith("xray:"));
+        assertEquals(Set.of("sagemaker:CreateTrainingJob", "sagemaker:DescribeTrainingJob", "sagemaker:StopTrainingJob",
+                "sagemaker:ListTags", "sagemaker:AddTags", "iam:PassRole", "events:PutTargets", "events:PutRule",
+                "events:DescribeRule"), own);
     }
 
     @Test
