@@ -1,0 +1,219 @@
+package io.github.trainingdata.cdk.training;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.github.trainingdata.cdk.storage.EfsStore;
+import io.github.trainingdata.cdk.storage.EfsStoreProps;
+import io.github.trainingdata.cdk.storage.TrainingDataBucket;
+import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import software.amazon.awscdk.services.ec2.SecurityGroup;
+import software.amazon.awscdk.services.efs.FileSystem;
+import software.amazon.awscdk.services.efs.FileSystemAttributes;
+
+/** The channel rules: names and count (definition), S3 modes and data types, EFS ids and paths. */
+class ChannelValidationTest {
+    private static final String KEY_PREFIX_RULE = "a key prefix of S3 safe characters [A-Za-z0-9!_.*'()/=+-], "
+            + "without leading or trailing '/' and without empty, '.' or '..' segments, at most 512 characters "
+            + "(empty for the root)";
+    private static final String EFS_PATH_RULE = "an absolute path from the EFS root such as /datasets/train, without "
+            + "'..' or empty segments, at most 4096 characters";
+
+    private final TrainingFixture f = new TrainingFixture();
+
+    private String rejection(Channel... channels) {
+        return f.rejection(f.props().channels(List.of(channels)));
+    }
+
+    private List<Map<String, Object>> rendered(TrainingJobDefinitionProps.Builder props) {
+        return (List<Map<String, Object>>) ((Map<String, Object>) f.stack.resolve(f.define(props).getRequest()))
+                .get("InputDataConfig");
+    }
+
+    private List<Channel> s3Channels(int count) {
+        return IntStream.range(0, count).mapToObj(i -> (Channel) f.s3("c" + i).path("part" + i).build()).toList();
+    }
+
+    /** @return a channel reading /features of an existing file system imported by id */
+    private EfsChannel importedEfsChannel(String fileSystemId) {
+        SecurityGroup group = SecurityGroup.Builder.create(f.stack, "EfsGroup").vpc(f.network().getVpc()).build();
+        EfsStore store = new EfsStore(f.stack, "ImportedEfs", EfsStoreProps.builder().network(f.network())
+                .fileSystem(FileSystem.fromFileSystemAttributes(f.stack, "Imported", FileSystemAttributes.builder()
+                        .fileSystemId(fileSystemId).securityGroup(group).build())).build());
+        return EfsChannel.builder("features").store(store).directoryPath("/features").build();
+    }
+
+    @Test
+    void rejectsMoreThan20Channels() {
+        assertEquals("Test/Training: invalid channels '21 channels': at most 20",
+                f.rejection(f.props().channels(s3Channels(21))));
+    }
+
+    @Test
+    void acceptsTwentyChannels() {
+        assertEquals(20, rendered(f.props().channels(s3Channels(20))).size());
+    }
+
+    @Test
+    void rejectsAChannelNameWithASpace() {
+        assertEquals("Test/Training: invalid channels[0].name 'train data': 1 to 64 characters of [A-Za-z0-9.-_]",
+                rejection(f.s3("train data").build()));
+    }
+
+    @Test
+    void rejectsAChannelNameLongerThan64() {
+        String name = "c".repeat(65);
+        assertEquals("Test/Training: invalid channels[0].name '" + name + "': 1 to 64 characters of [A-Za-z0-9.-_]",
+                rejection(f.s3(name).build()));
+    }
+
+    @Test
+    void rejectsADuplicateChannelName() {
+        assertEquals("Test/Training: invalid channels[1].name 'train': a name no other channel of the job uses",
+                rejection(f.s3("train").path("a").build(), f.s3("train").path("b").build()));
+    }
+
+    @Test
+    void rejectsFastFileForAManifest() {
+        assertEquals("Test/Training: invalid channels[1].inputMode 'FastFile': File or Pipe for ManifestFile "
+                + "(FastFile reads S3 prefixes only)", rejection(f.s3("train").build(),
+                f.s3("manifest").path("train.manifest").dataType(S3DataType.MANIFEST_FILE)
+                        .inputMode(InputMode.FAST_FILE).build()));
+    }
+
+    @Test
+    void rejectsFastFileInheritedFromTheJobForAManifest() {
+        assertEquals("Test/Training: invalid channels[0].inputMode 'FastFile': File or Pipe for ManifestFile "
+                + "(FastFile reads S3 prefixes only)", f.rejection(f.props().inputMode(InputMode.FAST_FILE).channels(
+                List.of(f.s3("manifest").path("train.manifest").dataType(S3DataType.MANIFEST_FILE).build()))));
+    }
+
+    @Test
+    void rejectsGzipOutsidePipeMode() {
+        assertEquals("Test/Training: invalid channels[0].compression 'Gzip': None unless the channel runs in Pipe "
+                + "mode (it runs in File)", rejection(f.s3("train").compression(Compression.GZIP).build()));
+    }
+
+    @Test
+    void acceptsGzipInPipeMode() {
+        Map<String, Object> channel = rendered(f.props().channels(List.of(
+                f.s3("train").compression(Compression.GZIP).inputMode(InputMode.PIPE).build()))).get(0);
+        assertEquals("Gzip", channel.get("CompressionType"));
+        assertEquals("Pipe", channel.get("InputMode"));
+    }
+
+    @Test
+    void rejectsRecordIoInFileMode() {
+        assertEquals("Test/Training: invalid channels[0].recordWrapper 'RecordIO': None in File mode (RecordIO "
+                + "wrapping needs Pipe or FastFile)", rejection(f.s3("train").recordWrapper(RecordWrapper.RECORD_IO)
+                .build()));
+    }
+
+    @Test
+    void acceptsRecordIoInPipeModeFromTheJob() {
+        Map<String, Object> channel = rendered(f.props().inputMode(InputMode.PIPE).channels(List.of(
+                f.s3("train").recordWrapper(RecordWrapper.RECORD_IO).build()))).get(0);
+        assertEquals("RecordIO", channel.get("RecordWrapperType"));
+    }
+
+    @Test
+    void rejectsAnAugmentedManifestOutsidePipeMode() {
+        assertEquals("Test/Training: invalid channels[0].inputMode 'File': Pipe for an AugmentedManifestFile channel",
+                rejection(f.s3("train").path("train.manifest").dataType(S3DataType.AUGMENTED_MANIFEST_FILE)
+                        .attributeNames(List.of("source-ref")).build()));
+    }
+
+    @Test
+    void rejectsAttributeNamesWithoutAnAugmentedManifest() {
+        assertEquals("Test/Training: invalid channels[0].attributeNames '[source-ref, label]': empty unless "
+                + "dataType is AugmentedManifestFile", rejection(f.s3("train").inputMode(InputMode.PIPE)
+                .attributeNames(List.of("source-ref", "label")).build()));
+    }
+
+    @Test
+    void rejectsMoreThan16AttributeNames() {
+        List<String> names = IntStream.range(0, 17).mapToObj(i -> "a" + i).toList();
+        assertEquals("Test/Training: invalid channels[0].attributeNames '17 names': at most 16",
+                rejection(f.s3("train").path("train.manifest").dataType(S3DataType.AUGMENTED_MANIFEST_FILE)
+                        .inputMode(InputMode.PIPE).attributeNames(names).build()));
+    }
+
+    @Test
+    void acceptsAnAugmentedManifestInPipeModeWith16AttributeNames() {
+        List<String> names = IntStream.range(0, 16).mapToObj(i -> "a" + i).toList();
+        Map<String, Object> channel = rendered(f.props().channels(List.of(f.s3("train").path("train.manifest")
+                .dataType(S3DataType.AUGMENTED_MANIFEST_FILE).inputMode(InputMode.PIPE).attributeNames(names)
+                .build()))).get(0);
+        assertEquals(Map.of("S3DataSource", Map.of("S3DataType", "AugmentedManifestFile",
+                "S3Uri", "s3://team-datasets/imagenet/train.manifest", "S3DataDistributionType", "FullyReplicated",
+                "AttributeNames", names)), channel.get("DataSource"));
+    }
+
+    @Test
+    void rejectsAManifestWithoutAnObjectKey() {
+        assertEquals("Test/Training: invalid channels[0].path '': the key of the manifest object, relative to the "
+                + "dataset prefix", rejection(f.s3("train").dataType(S3DataType.MANIFEST_FILE).build()));
+    }
+
+    @Test
+    void rejectsAPathWithATrailingSlash() {
+        assertEquals("Test/Training: invalid channels[0].path 'train/': " + KEY_PREFIX_RULE,
+                rejection(f.s3("train").path("train/").build()));
+    }
+
+    @Test
+    void rejectsAPathWhoseUriExceeds1024Characters() {
+        TrainingDataBucket deep = new TrainingDataBucket(f.stack, "Deep", TrainingDataBucketProps.builder()
+                .bucket(f.data.getBucket()).datasetPrefix("d".repeat(500)).build());
+        String path = "p".repeat(510);
+        assertEquals("Test/Training: invalid channels[0].path '" + path + "': a path whose s3:// URI has at most "
+                + "1024 characters", rejection(S3Channel.builder("train").dataBucket(deep).path(path).build()));
+    }
+
+    @Test
+    void rejectsAnEfsAccessPointId() {
+        assertEquals("Test/Training: invalid channels[0].store.fileSystemId 'fsap-0123456789abcdef0': an EFS "
+                + "file-system id fs-[0-9a-f]{8,} of 11–21 characters (access points fsap- are not accepted)",
+                rejection(importedEfsChannel("fsap-0123456789abcdef0")));
+    }
+
+    @Test
+    void rejectsAFileSystemIdLongerThan21() {
+        assertEquals("Test/Training: invalid channels[0].store.fileSystemId 'fs-0123456789abcdef0123': an EFS "
+                + "file-system id fs-[0-9a-f]{8,} of 11–21 characters (access points fsap- are not accepted)",
+                rejection(importedEfsChannel("fs-0123456789abcdef0123")));
+    }
+
+    static Stream<String> badEfsDirectories() {
+        return Stream.of("datasets/train", "/datasets/../etc", "/datasets/..", "/datasets//train",
+                "/" + "d".repeat(4096));
+    }
+
+    @ParameterizedTest(name = "bad directory {index}")
+    @MethodSource("badEfsDirectories")
+    void rejectsAnEfsDirectoryThatIsRelativeEscapesHasEmptySegmentsOrIsTooLong(String path) {
+        assertEquals("Test/Training: invalid channels[0].directoryPath '" + path + "': " + EFS_PATH_RULE,
+                rejection(f.efsChannel("features", path)));
+    }
+
+    @Test
+    void acceptsAnImportedFileSystemWithA21CharacterId() {
+        Map<String, Object> channel = rendered(f.props().channels(List.of(
+                importedEfsChannel("fs-0123456789abcdef0")))).get(0);
+        assertEquals(Map.of("FileSystemDataSource", Map.of("FileSystemId", "fs-0123456789abcdef0",
+                "FileSystemAccessMode", "ro", "FileSystemType", "EFS", "DirectoryPath", "/features")),
+                channel.get("DataSource"));
+    }
+
+    @Test
+    void rejectsALustrePathWithALeadingSlash() {
+        assertEquals("Test/Training: invalid channels[0].path '/train': " + KEY_PREFIX_RULE,
+                rejection(f.lustreChannel("train", "/train")));
+    }
+}

@@ -1,0 +1,31 @@
+package io.github.trainingdata.cdk.training;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The test helper other tests trust to read templates. */
+class IntrinsicsTest {
+    @Test
+    void evaluatesJoinRefGetAttAndSelectWithPlaceholders() {
+        Object arn = Map.of("Fn::Join", List.of("", List.of("arn:", Map.of("Ref", "AWS::Partition"), ":s3:::",
+                Map.of("Fn::GetAtt", List.of("Bucket", "Name")), "/",
+                Map.of("Fn::Select", List.of(1, List.of("a", "b"))), "/",
+                Map.of("Fn::Select", List.of(0, Map.of("Fn::GetAZs", ""))))));
+        assertEquals("arn:REF(AWS::Partition):s3:::GETATT(Bucket.Name)/b/SELECT(0,GETAZS())", Intrinsics.string(arn));
+    }
+
+    @Test
+    void evaluatesInsideMapsAndListsAndKeepsOtherValues() {
+        assertEquals(Map.of("Roles", List.of("REF(Role)"), "Count", 2, "Flag", true),
+                Intrinsics.evaluate(Map.of("Roles", List.of(Map.of("Ref", "Role")), "Count", 2, "Flag", true)));
+    }
+
+    @Test
+    void refusesAnUnknownIntrinsic() {
+        assertThrows(IllegalArgumentException.class, () -> Intrinsics.evaluate(Map.of("Fn::Sub", "${AWS::Region}")));
+    }
+}

@@ -1,0 +1,189 @@
+package io.github.trainingdata.cdk.training;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.network.TrainingNetworkProps;
+import io.github.trainingdata.cdk.storage.EfsStore;
+import io.github.trainingdata.cdk.storage.EfsStoreProps;
+import io.github.trainingdata.cdk.storage.LustreCache;
+import io.github.trainingdata.cdk.storage.LustreCacheProps;
+import java.util.Collections;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.Fn;
+import software.amazon.awscdk.assertions.Annotations;
+import software.amazon.awscdk.assertions.Match;
+import software.amazon.awscdk.services.ec2.ISecurityGroup;
+import software.amazon.awscdk.services.ec2.ISubnet;
+import software.amazon.awscdk.services.ec2.SecurityGroup;
+import software.amazon.awscdk.services.ec2.Subnet;
+import software.amazon.awscdk.services.ec2.SubnetAttributes;
+import software.amazon.awscdk.services.ec2.SubnetSelection;
+import software.amazon.awscdk.services.ec2.SubnetType;
+import software.amazon.awscdk.services.ec2.Vpc;
+import software.amazon.awscdk.services.ec2.VpcAttributes;
+import software.amazon.awscdk.services.iam.FromRoleArnOptions;
+import software.amazon.awscdk.services.iam.Role;
+
+/** Where the job runs: one network, subnets in the file systems' AZ, security groups, the role ARN. */
+class NetworkPlacementTest {
+    private final TrainingFixture f = new TrainingFixture();
+
+    private SubnetSelection secondSubnet() {
+        return SubnetSelection.builder().subnets(List.of(f.network().getVpc().getIsolatedSubnets().get(1))).build();
+    }
+
+    private List<ISecurityGroup> extraGroups(int count) {
+        return IntStream.range(0, count).mapToObj(i -> (ISecurityGroup) SecurityGroup.Builder
+                .create(f.stack, "Extra" + i).vpc(f.network().getVpc()).build()).toList();
+    }
+
+    @Test
+    void rejectsChannelsFromTwoNetworks() {
+        TrainingNetwork other = new TrainingNetwork(f.stack, "Other");
+        EfsStore otherEfs = new EfsStore(f.stack, "OtherEfs", EfsStoreProps.builder().network(other).build());
+        assertEquals("Test/Training: invalid channels[1] 'features': a store in the job's network Test/Network (it "
+                + "is in Test/Other): a job runs in one VPC", f.rejection(f.props().channels(List.of(
+                f.lustreChannel("train", "train"),
+                EfsChannel.builder("features").store(otherEfs).directoryPath("/features").build()))));
+    }
+
+    @Test
+    void rejectsAChannelOutsideTheGivenNetwork() {
+        TrainingNetwork other = new TrainingNetwork(f.stack, "Other");
+        assertEquals("Test/Training: invalid channels[0] 'train': a store in the job's network Test/Other (it is in "
+                + "Test/Network): a job runs in one VPC", f.rejection(f.props().network(other)
+                .channels(List.of(f.lustreChannel("train", "train")))));
+    }
+
+    @Test
+    void rejectsSubnetsWithoutANetwork() {
+        assertEquals("Test/Training: invalid vpcSubnets 'set without a network': unset unless a network is given or "
+                + "a file-system channel brings one", f.rejection(f.props()
+                .channels(List.of(f.s3("train").build()))
+                .vpcSubnets(SubnetSelection.builder().subnetType(SubnetType.PRIVATE_ISOLATED).build())));
+    }
+
+    @Test
+    void rejectsMoreThanFiveSecurityGroups() {
+        assertEquals("Test/Training: invalid securityGroups '6 groups with the training group': at most 4 more than "
+                + "the network's training group (5 in all)", f.rejection(f.props().network(f.network())
+                .securityGroups(extraGroups(5))));
+    }
+
+    @Test
+    void acceptsFiveSecurityGroupsInAll() {
+        TrainingJobDefinition job = f.define(f.props().network(f.network()).securityGroups(extraGroups(4)));
+        assertEquals(5, job.vpcSecurityGroups().size());
+        assertSame(f.network().getTrainingSecurityGroup(), job.vpcSecurityGroups().get(0));
+    }
+
+    @Test
+    void rejectsASubnetOutsideTheLustreZone() {
+        assertEquals("Test/Training: invalid vpcSubnets 'Test/Network/Vpc/DataSubnet2': subnets in the Availability "
+                + "Zone of channel 'train' (its file system lives in one AZ; SageMaker must run there to mount it)",
+                f.rejection(f.props().channels(List.of(f.lustreChannel("train", "train"))).vpcSubnets(secondSubnet())));
+    }
+
+    @Test
+    void rejectsASubnetOutsideTheOneZoneEfsZone() {
+        EfsStore oneZone = new EfsStore(f.stack, "OneZone", EfsStoreProps.builder().network(f.network()).oneZone(true)
+                .build());
+        assertEquals("Test/Training: invalid vpcSubnets 'Test/Network/Vpc/DataSubnet2': subnets in the Availability "
+                + "Zone of channel 'features' (its file system lives in one AZ; SageMaker must run there to mount "
+                + "it)", f.rejection(f.props().vpcSubnets(secondSubnet()).channels(List.of(
+                EfsChannel.builder("features").store(oneZone).directoryPath("/features").build()))));
+    }
+
+    @Test
+    void acceptsAnySubnetForARegionalEfs() {
+        TrainingJobDefinition job = f.define(f.props().vpcSubnets(secondSubnet())
+                .channels(List.of(f.efsChannel("features", "/features"))));
+        assertEquals(List.of(f.network().getVpc().getIsolatedSubnets().get(1)), job.vpcSubnets());
+    }
+
+    @Test
+    void warnsWhenTheSubnetZoneIsUnknownAtSynth() {
+        ISubnet imported = Subnet.fromSubnetAttributes(f.stack, "Imported", SubnetAttributes.builder()
+                .subnetId("subnet-0123456789abcdef0").availabilityZone(Fn.importValue("TrainingAz")).build());
+        f.define(f.props().channels(List.of(f.lustreChannel("train", "train")))
+                .vpcSubnets(SubnetSelection.builder().subnets(List.of(imported)).build()));
+        Annotations.fromStack(f.stack).hasWarning("/Test/Training", "Test/Training: cannot tell at synth whether "
+                + "subnet Test/Imported is in the Availability Zone of channel 'train'; the job fails to mount it if "
+                + "not [ack: @trainingdata/training:subnetZoneUnknown]");
+    }
+
+    @Test
+    void rejectsAnEmptySubnetSelection() {
+        assertEquals("Test/Training: invalid vpcSubnets '0 subnets': 1 to 16 subnets", f.rejection(f.props()
+                .network(f.network()).vpcSubnets(SubnetSelection.builder().subnets(List.of()).build())));
+    }
+
+    @Test
+    void rejectsMoreThan16Subnets() {
+        List<String> ids = IntStream.range(0, 17).mapToObj(i -> String.format("subnet-%017x", i)).toList();
+        TrainingNetwork wide = new TrainingNetwork(f.stack, "Wide", TrainingNetworkProps.builder()
+                .vpc(Vpc.fromVpcAttributes(f.stack, "WideVpc", VpcAttributes.builder().vpcId("vpc-0123456789abcdef0")
+                        .availabilityZones(List.of("us-east-1a"))
+                        .isolatedSubnetIds(ids)
+                        .isolatedSubnetRouteTableIds(Collections.nCopies(17, "rtb-0123456789abcdef0"))
+                        .build()))
+                .build());
+        assertEquals("Test/Training: invalid vpcSubnets '17 subnets': 1 to 16 subnets", f.rejection(f.props()
+                .network(wide).vpcSubnets(SubnetSelection.builder().subnetType(SubnetType.PRIVATE_ISOLATED).build())));
+    }
+
+    @Test
+    void rejectsAMalformedRoleArn() {
+        assertEquals("Test/Training: invalid role 'arn:aws:iam::12345:role/training': an IAM role ARN "
+                + "arn:aws:iam::<12-digit account>:role/<name>", f.rejection(f.props().role(Role.fromRoleArn(f.stack,
+                "Given", "arn:aws:iam::12345:role/training", FromRoleArnOptions.builder().mutable(true).build()))));
+    }
+
+    @Test
+    void acceptsARoleArnWithAPath() {
+        TrainingJobDefinition job = f.define(f.props().role(Role.fromRoleArn(f.stack, "Given",
+                "arn:aws-us-gov:iam::123456789012:role/service-role/training")));
+        assertEquals("arn:aws-us-gov:iam::123456789012:role/service-role/training", job.getRequest().get("RoleArn"));
+    }
+
+    @Test
+    void acceptsLustreAndOneZoneEfsInTheDataSubnetWithoutWarnings() {
+        EfsStore oneZone = new EfsStore(f.stack, "OneZone", EfsStoreProps.builder().network(f.network()).oneZone(true)
+                .build());
+        TrainingJobDefinition job = f.define(f.props().channels(List.of(f.lustreChannel("train", "train"),
+                EfsChannel.builder("features").store(oneZone).directoryPath("/features").build())));
+        assertEquals(List.of(f.network().getDataSubnet()), job.vpcSubnets());
+        Annotations.fromStack(f.stack).hasNoWarning("/Test/Training", Match.anyValue());
+    }
+
+    @Test
+    void comparesLiteralZonesOfAnExistingVpc() {
+        List<String> ids = IntStream.range(0, 4).mapToObj(i -> String.format("subnet-%017x", i)).toList();
+        TrainingNetwork adopted = new TrainingNetwork(f.stack, "Adopted", TrainingNetworkProps.builder()
+                .vpc(Vpc.fromVpcAttributes(f.stack, "AdoptedVpc", VpcAttributes.builder()
+                        .vpcId("vpc-0123456789abcdef0")
+                        .availabilityZones(List.of("us-east-1a", "us-east-1b"))
+                        .isolatedSubnetIds(ids)
+                        .isolatedSubnetRouteTableIds(Collections.nCopies(4, "rtb-0123456789abcdef0"))
+                        .build()))
+                .build());
+        LustreChannel train = LustreChannel.builder("train").cache(new LustreCache(f.stack, "AdoptedLustre",
+                LustreCacheProps.builder().network(adopted).dataBucket(f.data).build())).path("train").build();
+        List<ISubnet> subnets = adopted.getVpc().getIsolatedSubnets();
+        assertEquals(List.of("us-east-1a", "us-east-1b", "us-east-1a", "us-east-1b"),
+                subnets.stream().map(ISubnet::getAvailabilityZone).toList());
+
+        assertEquals("Test/Training: invalid vpcSubnets 'Test/AdoptedVpc/IsolatedSubnet2': subnets in the "
+                + "Availability Zone of channel 'train' (its file system lives in one AZ; SageMaker must run there to "
+                + "mount it)", f.rejection(f.props().channels(List.of(train)).vpcSubnets(SubnetSelection.builder()
+                .subnets(List.of(subnets.get(0), subnets.get(1))).build())));
+        TrainingJobDefinition job = new TrainingJobDefinition(f.stack, "SameZone", f.props().channels(List.of(train))
+                .vpcSubnets(SubnetSelection.builder().subnets(List.of(subnets.get(0), subnets.get(2))).build())
+                .build());
+        assertEquals(List.of(subnets.get(0), subnets.get(2)), job.vpcSubnets());
+    }
+}
