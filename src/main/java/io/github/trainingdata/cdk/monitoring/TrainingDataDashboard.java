@@ -1,0 +1,270 @@
+package io.github.trainingdata.cdk.monitoring;
+
+import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.preload.LustrePreload;
+import io.github.trainingdata.cdk.preload.handler.PreloadMetrics;
+import io.github.trainingdata.cdk.storage.EfsStore;
+import io.github.trainingdata.cdk.storage.LustreCache;
+import io.github.trainingdata.cdk.training.TrainingJobDefinition;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Token;
+import software.amazon.awscdk.services.cloudwatch.Dashboard;
+import software.amazon.awscdk.services.cloudwatch.GraphWidget;
+import software.amazon.awscdk.services.cloudwatch.HorizontalAnnotation;
+import software.amazon.awscdk.services.cloudwatch.IMetric;
+import software.amazon.awscdk.services.cloudwatch.LogQueryWidget;
+import software.amazon.awscdk.services.cloudwatch.MathExpression;
+import software.amazon.awscdk.services.cloudwatch.Metric;
+import software.amazon.awscdk.services.cloudwatch.MetricOptions;
+import software.amazon.awscdk.services.cloudwatch.SingleValueWidget;
+import software.amazon.awscdk.services.cloudwatch.Stats;
+import software.amazon.awscdk.services.cloudwatch.TextWidget;
+import software.amazon.awscdk.services.cloudwatch.YAxisProps;
+import software.amazon.awscdk.services.stepfunctions.IStateMachine;
+import software.constructs.Construct;
+
+/**
+ * A CloudWatch dashboard of the training-data path: how fast each Lustre cache and EFS store is read
+ * (against what its configuration buys), how far each preload worker got, and how each training-job
+ * definition's executions ended.
+ *
+ * <p>Each store, preload and definition gets a header and a row of widgets, in the order they were given:
+ * the props' lists (Lustre caches, EFS stores, preloads, definitions), then the {@code add*} calls. Throughput
+ * graphs divide the {@code Sum} of a byte count by the period ({@code m/PERIOD(m)}), as the FSx and EFS
+ * guides prescribe, so they read in bytes per second whatever the period.
+ */
+public class TrainingDataDashboard extends Construct {
+    /** Namespace SageMaker publishes training-job metric definitions to, with dimension {@code TrainingJobName}. */
+    public static final String TRAINING_JOBS_NAMESPACE = "/aws/sagemaker/TrainingJobs";
+    /** Log group of SageMaker training jobs: one stream per instance, {@code <job name>/algo-<n>-<epoch>}. */
+    public static final String TRAINING_JOBS_LOG_GROUP = "/aws/sagemaker/TrainingJobs";
+    private static final String FSX = "AWS/FSx";
+    private static final String EFS = "AWS/EFS";
+    private static final String FILE_SYSTEM_ID = "FileSystemId";
+    private static final String TRAINING_JOB_NAME = "TrainingJobName";
+    private static final double BYTES_PER_MB = 1_000_000.0;
+    private static final int GRAPH_HEIGHT = 6;
+    private static final Duration DEFAULT_PERIOD = Duration.minutes(5);
+
+    private final Duration period;
+    private final Dashboard dashboard;
+
+    /** Creates the dashboard with a row for every store, preload and definition in {@code props}. */
+    public TrainingDataDashboard(Construct scope, String id, TrainingDataDashboardProps props) {
+        super(scope, id);
+        this.period = period(props.getPeriod());
+        if (props.getLustreCaches().isEmpty() && props.getEfsStores().isEmpty() && props.getPreloads().isEmpty()
+                && props.getDefinitions().isEmpty()) {
+            throw ConfigurationError.of(this, "lustreCaches, efsStores, preloads and definitions", "all empty",
+                    "at least one Lustre cache, EFS store, preload or training-job definition to show");
+        }
+        this.dashboard = Dashboard.Builder.create(this, "Resource")
+                .dashboardName(props.getDashboardName())
+                .build();
+        props.getLustreCaches().forEach(this::addLustreCache);
+        props.getEfsStores().forEach(this::addEfsStore);
+        props.getPreloads().forEach(this::addPreload);
+        props.getDefinitions().forEach(this::addDefinition);
+    }
+
+    private Duration period(Duration given) {
+        if (given == null) {
+            return DEFAULT_PERIOD;
+        }
+        Number seconds = given.toSeconds();
+        if (!Token.isUnresolved(seconds) && (seconds.longValue() < 60 || seconds.longValue() % 60 != 0)) {
+            throw ConfigurationError.of(this, "period", given.toHumanString(),
+                    "a whole number of minutes, at least 1 (these metrics are published once a minute)");
+        }
+        return given;
+    }
+
+    /**
+     * Adds a row for a Lustre cache: read throughput against the baseline and burst its capacity buys, write
+     * throughput, and the free space on its fullest disk (a write fails when one disk is full).
+     *
+     * @param cache the cache
+     */
+    public void addLustreCache(LustreCache cache) {
+        Map<String, String> dimensions = Map.of(FILE_SYSTEM_ID, cache.getFileSystemId());
+        double baseline = cache.getBaselineThroughputMBps();
+        double burst = cache.getBurstThroughputMBps();
+        dashboard.addWidgets(header("FSx for Lustre cache `" + cache.getNode().getPath() + "`",
+                "File system `" + cache.getFileSystemId() + "`, " + LustreCache.DEPLOYMENT_TYPE + ", "
+                        + cache.getStorageCapacityGiB() + " GiB, linked to `" + cache.getImportPath() + "`: baseline "
+                        + mbps(baseline) + ", burst " + mbps(burst) + ". Files not yet loaded are read from S3 "
+                        + "first."));
+        dashboard.addWidgets(
+                graph("Lustre read throughput (bytes/s)", 8,
+                        List.of(perSecond("read", FSX, "DataReadBytes", dimensions, "Data read")),
+                        List.of(line(baseline * BYTES_PER_MB, "Baseline " + mbps(baseline)),
+                                line(burst * BYTES_PER_MB, "Burst " + mbps(burst)))),
+                graph("Lustre write throughput (bytes/s)", 8,
+                        List.of(perSecond("write", FSX, "DataWriteBytes", dimensions, "Data written")),
+                        List.of()),
+                graph("Lustre free space on the fullest disk (bytes)", 8,
+                        List.of(metric(FSX, "FreeDataStorageCapacity", dimensions, Stats.MINIMUM,
+                                "Free (fullest disk)")),
+                        List.of()));
+    }
+
+    /**
+     * Adds a row for an EFS store: throughput, metered against permitted throughput, the share of the General
+     * Purpose I/O limit used, and the burst credit balance.
+     *
+     * @param store the store
+     */
+    public void addEfsStore(EfsStore store) {
+        Map<String, String> dimensions = Map.of(FILE_SYSTEM_ID, store.getFileSystemId());
+        dashboard.addWidgets(header("EFS store `" + store.getNode().getPath() + "`",
+                "File system `" + store.getFileSystemId() + "`. The I/O limit applies to General Purpose file systems "
+                        + "only; burst credits matter in bursting throughput mode."));
+        dashboard.addWidgets(
+                graph("EFS throughput (bytes/s)", 6,
+                        List.of(perSecond("total", EFS, "TotalIOBytes", dimensions, "All I/O"),
+                                perSecond("read", EFS, "DataReadIOBytes", dimensions, "Data read")),
+                        List.of()),
+                graph("EFS metered vs permitted throughput (bytes/s)", 6,
+                        List.of(perSecond("metered", EFS, "MeteredIOBytes", dimensions,
+                                        "Metered (reads count one third)"),
+                                metric(EFS, "PermittedThroughput", dimensions, Stats.AVERAGE, "Permitted")),
+                        List.of()),
+                graph("EFS I/O limit used (%, General Purpose)", 6,
+                        List.of(metric(EFS, "PercentIOLimit", dimensions, Stats.MAXIMUM, "I/O limit used")),
+                        List.of(line(100, "I/O limit"))),
+                graph("EFS burst credit balance (bytes)", 6,
+                        List.of(metric(EFS, "BurstCreditBalance", dimensions, Stats.MINIMUM, "Burst credits")),
+                        List.of()));
+    }
+
+    /**
+     * Adds rows for a preload: the worker job's {@value PreloadMetrics#FILES}, {@value PreloadMetrics#BYTES}
+     * and {@value PreloadMetrics#SECONDS} (cumulative, so {@code Maximum}), and its log. The worker's name is
+     * a deploy-time attribute, so the rows follow a re-warm to its new worker.
+     *
+     * @param preload the preload
+     */
+    public void addPreload(LustrePreload preload) {
+        String job = preload.getWorkerJobName();
+        Map<String, String> dimensions = Map.of(TRAINING_JOB_NAME, job);
+        Metric files = metric(TRAINING_JOBS_NAMESPACE, PreloadMetrics.FILES, dimensions, Stats.MAXIMUM,
+                "Files warmed");
+        Metric bytes = metric(TRAINING_JOBS_NAMESPACE, PreloadMetrics.BYTES, dimensions, Stats.MAXIMUM,
+                "Bytes warmed");
+        Metric seconds = metric(TRAINING_JOBS_NAMESPACE, PreloadMetrics.SECONDS, dimensions, Stats.MAXIMUM,
+                "Seconds");
+        dashboard.addWidgets(header("Preload `" + preload.getNode().getPath() + "`",
+                "Worker job `" + job + "` warms `" + preload.getCache().getNode().getPath()
+                        + "`; it logs its progress every poll and its result last."));
+        dashboard.addWidgets(
+                SingleValueWidget.Builder.create()
+                        .title("Preload result (largest value in the time range)")
+                        .metrics(List.of(files, bytes, seconds))
+                        .setPeriodToTimeRange(true)
+                        .fullPrecision(true)
+                        .width(12).height(GRAPH_HEIGHT)
+                        .build(),
+                GraphWidget.Builder.create()
+                        .title("Preload progress")
+                        .left(List.of(files))
+                        .right(List.of(bytes))
+                        .leftYAxis(axis("files"))
+                        .rightYAxis(axis("bytes"))
+                        .width(12).height(GRAPH_HEIGHT)
+                        .build());
+        dashboard.addWidgets(LogQueryWidget.Builder.create()
+                .title("Preload worker log")
+                .logGroupNames(List.of(TRAINING_JOBS_LOG_GROUP))
+                .queryLines(List.of(
+                        "fields @timestamp, @logStream, @message",
+                        "filter @logStream like \"" + job + "/\"",
+                        "sort @timestamp desc",
+                        "limit 200"))
+                .width(24).height(GRAPH_HEIGHT)
+                .build());
+    }
+
+    /**
+     * Adds a row for a training-job definition: its state machine's executions by outcome
+     * (succeeded, failed, timed out, aborted) and their duration.
+     *
+     * @param definition a deployed definition (one with a state machine)
+     */
+    public void addDefinition(TrainingJobDefinition definition) {
+        IStateMachine stateMachine = definition.getStateMachine();
+        if (stateMachine == null) {
+            throw ConfigurationError.of(this, "definitions", definition.getNode().getPath(),
+                    "deployed definitions (this one has deploy(false), so no state machine whose executions to count)");
+        }
+        dashboard.addWidgets(header("Training `" + definition.getNode().getPath() + "`",
+                "Each execution of the state machine runs one job named `" + definition.getJobNamePrefix()
+                        + "-<UUID>`."));
+        dashboard.addWidgets(
+                graph("Training executions by outcome", 12,
+                        List.of(stateMachine.metricSucceeded(labelled("Succeeded", Stats.SUM)),
+                                stateMachine.metricFailed(labelled("Failed", Stats.SUM)),
+                                stateMachine.metricTimedOut(labelled("Timed out", Stats.SUM)),
+                                stateMachine.metricAborted(labelled("Aborted", Stats.SUM))),
+                        List.of()),
+                graph("Training execution time (ms)", 12,
+                        List.of(stateMachine.metricTime(labelled("Average", Stats.AVERAGE)),
+                                stateMachine.metricTime(labelled("Maximum", Stats.MAXIMUM))),
+                        List.of()));
+    }
+
+    /** @return the CloudWatch dashboard */
+    public Dashboard getDashboard() {
+        return dashboard;
+    }
+
+    private static TextWidget header(String title, String text) {
+        return TextWidget.Builder.create().markdown("### " + title + "\n" + text).width(24).height(2).build();
+    }
+
+    /** A metric of this dashboard's period; {@code label} null for the metric's name. */
+    private Metric metric(String namespace, String name, Map<String, String> dimensions, String statistic,
+            String label) {
+        return Metric.Builder.create().namespace(namespace).metricName(name).dimensionsMap(dimensions)
+                .statistic(statistic).label(label).period(period).build();
+    }
+
+    private MetricOptions labelled(String label, String statistic) {
+        return MetricOptions.builder().label(label).statistic(statistic).period(period).build();
+    }
+
+    /** The {@code Sum} of a byte count per period, in bytes per second; {@code id} must be unique in its graph. */
+    private MathExpression perSecond(String id, String namespace, String name, Map<String, String> dimensions,
+            String label) {
+        return MathExpression.Builder.create()
+                .expression(id + "/PERIOD(" + id + ")")
+                .usingMetrics(Map.of(id, metric(namespace, name, dimensions, Stats.SUM, null)))
+                .label(label)
+                .period(period)
+                .build();
+    }
+
+    private static GraphWidget graph(String title, int width, List<IMetric> left, List<HorizontalAnnotation> lines) {
+        return GraphWidget.Builder.create()
+                .title(title)
+                .left(left)
+                .leftAnnotations(lines)
+                .leftYAxis(axis(null))
+                .width(width).height(GRAPH_HEIGHT)
+                .build();
+    }
+
+    private static YAxisProps axis(String label) {
+        return YAxisProps.builder().min(0).label(label).showUnits(false).build();
+    }
+
+    private static HorizontalAnnotation line(double value, String label) {
+        return HorizontalAnnotation.builder().value(value).label(label).build();
+    }
+
+    private static String mbps(double value) {
+        return String.format(Locale.ROOT, "%.0f MB/s", value);
+    }
+}
