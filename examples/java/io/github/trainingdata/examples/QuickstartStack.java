@@ -1,5 +1,7 @@
 package io.github.trainingdata.examples;
 
+import io.github.trainingdata.cdk.monitoring.TrainingDataDashboard;
+import io.github.trainingdata.cdk.monitoring.TrainingDataDashboardProps;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.preload.LustrePreload;
 import io.github.trainingdata.cdk.preload.LustrePreloadProps;
@@ -29,7 +31,7 @@ import software.constructs.Construct;
 /**
  * The quickstart: a training network, the training-data bucket, a SCRATCH_2 Lustre cache linked to the
  * dataset and warmed by a preload, an EFS file system, and a training-job definition that reads one
- * channel from each store.
+ * channel from each store, with a dashboard of the data path.
  */
 public class QuickstartStack extends Stack {
     private final TrainingNetwork network;
@@ -38,6 +40,7 @@ public class QuickstartStack extends Stack {
     private final EfsStore efs;
     private final TrainingJobDefinition training;
     private final LustrePreload preload;
+    private final TrainingDataDashboard dashboard;
 
     /** Creates the stack with default (environment-agnostic) props. */
     public QuickstartStack(Construct scope, String id) {
@@ -82,6 +85,12 @@ public class QuickstartStack extends Stack {
                 .definition(training)
                 .paths(List.of("train"))
                 .build());
+        dashboard = new TrainingDataDashboard(this, "Dashboard", TrainingDataDashboardProps.builder()
+                .lustreCaches(List.of(lustre))
+                .efsStores(List.of(efs))
+                .preloads(List.of(preload))
+                .definitions(List.of(training))
+                .build());
     }
 
     /** @return the network */
@@ -112,5 +121,10 @@ public class QuickstartStack extends Stack {
     /** @return the preload that warms the Lustre cache before training */
     public LustrePreload getPreload() {
         return preload;
+    }
+
+    /** @return the CloudWatch dashboard of the data path */
+    public TrainingDataDashboard getDashboard() {
+        return dashboard;
     }
 }

@@ -6,6 +6,8 @@ import io.github.trainingdata.cdk.advisor.ByteSize;
 import io.github.trainingdata.cdk.advisor.DataSourceOption;
 import io.github.trainingdata.cdk.advisor.DatasetProfile;
 import io.github.trainingdata.cdk.advisor.Recommendation;
+import io.github.trainingdata.cdk.monitoring.TrainingDataDashboard;
+import io.github.trainingdata.cdk.monitoring.TrainingDataDashboardProps;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.preload.LustrePreload;
 import io.github.trainingdata.cdk.preload.LustrePreloadProps;
@@ -35,8 +37,8 @@ import software.constructs.Construct;
  * training-data bucket, the store the advisor recommends — an FSx for Lustre cache with its preload, an
  * EFS file system, or nothing more for S3 File, FastFile or Pipe — and a training-job definition whose
  * channel reads it in the right mode. The recommendation is reported at synth (an info annotation with
- * the reasons) and as a stack output. Every construct it creates is reachable through a getter for
- * further customisation.
+ * the reasons) and as a stack output, and a dashboard shows the data path. Every construct it creates
+ * is reachable through a getter for further customisation.
  */
 public class TrainingDataPlatform extends Construct {
     private static final double FILE_MODE_VOLUME_HEADROOM = 1.2;
@@ -50,6 +52,7 @@ public class TrainingDataPlatform extends Construct {
     private final LustrePreload preload;
     private final EfsStore efsStore;
     private final TrainingJobDefinition definition;
+    private final TrainingDataDashboard dashboard;
 
     /** Builds the platform. */
     public TrainingDataPlatform(Construct scope, String id, TrainingDataPlatformProps props) {
@@ -107,6 +110,12 @@ public class TrainingDataPlatform extends Construct {
                 .definition(definition)
                 .paths(List.of(channelPath))
                 .waitForCompletion(props.getWaitForPreload())
+                .build());
+        this.dashboard = new TrainingDataDashboard(this, "Dashboard", TrainingDataDashboardProps.builder()
+                .lustreCaches(lustreCache == null ? List.of() : List.of(lustreCache))
+                .efsStores(efsStore == null ? List.of() : List.of(efsStore))
+                .preloads(preload == null ? List.of() : List.of(preload))
+                .definitions(List.of(definition))
                 .build());
     }
 
@@ -193,5 +202,10 @@ public class TrainingDataPlatform extends Construct {
     /** @return the training-job definition */
     public TrainingJobDefinition getDefinition() {
         return definition;
+    }
+
+    /** @return the CloudWatch dashboard of the data path */
+    public TrainingDataDashboard getDashboard() {
+        return dashboard;
     }
 }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
@@ -192,8 +193,9 @@ public class LustrePreload extends Construct {
         }
     }
 
+    /** Lowercase: SageMaker lowercases job names in ARNs, which the handler's IAM policy matches. */
     private static String workerPrefix(TrainingJobDefinition definition) {
-        String base = definition != null ? definition.getJobNamePrefix() : "preload";
+        String base = definition != null ? definition.getJobNamePrefix().toLowerCase(Locale.ROOT) : "preload";
         String trimmed = base.length() > 21 ? base.substring(0, 21).replaceAll("-+$", "") : base;
         return trimmed + "-warm";
     }

@@ -34,12 +34,14 @@ public class EfsStore extends Construct implements IConnectable {
     private final TrainingNetwork network;
     private final IFileSystem fileSystem;
     private final boolean oneZone;
+    private final boolean existing;
 
     /** Creates the file system, or adopts {@code props.fileSystem}. */
     public EfsStore(Construct scope, String id, EfsStoreProps props) {
         super(scope, id);
         this.network = props.getNetwork();
         this.oneZone = Boolean.TRUE.equals(props.getOneZone());
+        this.existing = props.getFileSystem() != null;
         if (props.getFileSystem() != null) {
             rejectNewFileSystemSettings(props);
             this.fileSystem = props.getFileSystem();
@@ -150,6 +152,11 @@ public class EfsStore extends Construct implements IConnectable {
     /** @return whether this is a new One Zone file system (in the data AZ) */
     public boolean isOneZone() {
         return oneZone;
+    }
+
+    /** @return whether this construct adopted an existing file system (its mount targets are unknown) */
+    public boolean isExisting() {
+        return existing;
     }
 
     /** @return the network the file system serves */

@@ -2,6 +2,7 @@ package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -32,6 +33,14 @@ public abstract class Channel {
 
     /** @return the Availability Zone the store pins training to, or null when it does not */
     abstract String pinnedAvailabilityZone();
+
+    /**
+     * @return the Availability Zones where the store can be reached (one per mount target), or null when
+     *     any zone of the VPC will do or they are unknown
+     */
+    List<String> reachableZones() {
+        return null;
+    }
 
     /** Checks the channel's own rules, given the mode it will run in. */
     abstract void validate(ChannelRules rules, InputMode effectiveMode);

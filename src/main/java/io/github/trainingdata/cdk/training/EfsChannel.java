@@ -2,10 +2,12 @@ package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.EfsStore;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import software.amazon.awscdk.Token;
+import software.amazon.awscdk.services.ec2.ISubnet;
 
 /**
  * An EFS channel (the SageMaker Python SDK's {@code FileSystemInput} with {@code EFS}): an absolute
@@ -62,6 +64,14 @@ public final class EfsChannel extends Channel {
     @Override
     String pinnedAvailabilityZone() {
         return store.isOneZone() ? store.getNetwork().getDataAvailabilityZone() : null;
+    }
+
+    @Override
+    List<String> reachableZones() {
+        if (store.isExisting() || store.isOneZone()) {
+            return null;
+        }
+        return store.getNetwork().getStorageSubnets().getSubnets().stream().map(ISubnet::getAvailabilityZone).toList();
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Stack;
@@ -72,11 +73,16 @@ final class ExecutionPermissions {
     void applyTo(Construct scope, IRole role, TrainingImage image, boolean inVpc) {
         Stack stack = Stack.of(scope);
         WildcardFindings findings = new WildcardFindings(role);
-        allow(role, findings, List.of("logs:CreateLogGroup", "logs:CreateLogStream", "logs:PutLogEvents",
+        boolean mutable = allow(role, findings, List.of("logs:CreateLogGroup", "logs:CreateLogStream", "logs:PutLogEvents",
                 "logs:DescribeLogStreams"), List.of(stack.formatArn(ArnComponents.builder()
                         .service("logs").resource("log-group").resourceName("/aws/sagemaker/TrainingJobs*")
                         .arnFormat(ArnFormat.COLON_RESOURCE_NAME).build())),
                 "SageMaker writes training logs only to log groups named /aws/sagemaker/TrainingJobs*.");
+        if (!mutable) {
+            Annotations.of(scope).addWarningV2("@trainingdata/training:immutableRole", scope.getNode().getPath()
+                    + ": the execution role " + role.getNode().getPath() + " is immutable, so it gets none of the "
+                    + "grants its channels, outputs and image need; grant them outside this app or import it mutable");
+        }
         allow(role, findings, List.of("cloudwatch:PutMetricData"), List.of("*"),
                 "cloudwatch:PutMetricData supports no resource-level permissions.");
         grantImage(stack, role, image, findings);
@@ -162,9 +168,11 @@ final class ExecutionPermissions {
         return prefixes.stream().map(p -> bucket.arnForObjects(p.isEmpty() ? "*" : p + "/*")).toList();
     }
 
-    private static void allow(IRole role, WildcardFindings findings, List<String> actions, List<String> resources,
+    /** @return whether the role took the statement (an immutable imported role does not) */
+    private static boolean allow(IRole role, WildcardFindings findings, List<String> actions, List<String> resources,
             String wildcardReason) {
-        role.addToPrincipalPolicy(PolicyStatement.Builder.create().actions(actions).resources(resources).build());
         findings.add(resources, wildcardReason);
+        return role.addToPrincipalPolicy(PolicyStatement.Builder.create().actions(actions).resources(resources).build())
+                .getStatementAdded();
     }
 }

@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -148,7 +149,7 @@ public class TrainingJobDefinition extends Construct {
     }
 
     private static String prefixFromId(String id) {
-        String cleaned = id.replaceAll("[^a-zA-Z0-9]+", "-").replaceAll("^-+|-+$", "");
+        String cleaned = id.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-+|-+$", "");
         cleaned = cleaned.length() > MAX_JOB_NAME_PREFIX ? cleaned.substring(0, MAX_JOB_NAME_PREFIX) : cleaned;
         cleaned = cleaned.replaceAll("-+$", "");
         return cleaned.isEmpty() ? "training" : cleaned;
@@ -386,7 +387,31 @@ public class TrainingJobDefinition extends Construct {
                 }
             }
         }
+        for (int c = 0; c < channels.size(); c++) {
+            List<String> zones = channels.get(c).reachableZones();
+            if (zones != null) {
+                checkMountTargets(chosen, channels.get(c).getName(), zones);
+            }
+        }
         return chosen;
+    }
+
+    /** Every training subnet must be in an AZ where the regional EFS file system has a mount target. */
+    private void checkMountTargets(List<ISubnet> chosen, String channel, List<String> zones) {
+        for (ISubnet subnet : chosen) {
+            List<AvailabilityZones.Match> matches = zones.stream()
+                    .map(zone -> AvailabilityZones.compare(this, subnet.getAvailabilityZone(), zone)).toList();
+            if (matches.stream().allMatch(m -> m == AvailabilityZones.Match.DIFFERENT)) {
+                throw ConfigurationError.of(this, "vpcSubnets", subnet.getNode().getPath(),
+                        "subnets in an Availability Zone where the EFS file system of channel '" + channel
+                                + "' has a mount target (the zones of its network's storage subnets)");
+            }
+            if (!matches.contains(AvailabilityZones.Match.SAME)) {
+                Annotations.of(this).addWarningV2("@trainingdata/training:mountTargetZoneUnknown",
+                        getNode().getPath() + ": cannot tell at synth whether subnet " + subnet.getNode().getPath()
+                                + " is in an Availability Zone with a mount target of channel '" + channel + "'");
+            }
+        }
     }
 
     private void validateRoleArn() {

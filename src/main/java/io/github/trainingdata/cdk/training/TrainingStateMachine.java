@@ -4,6 +4,7 @@ import io.github.trainingdata.cdk.WildcardFindings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
@@ -46,14 +47,16 @@ final class TrainingStateMachine extends Construct {
                 .tracingEnabled(true)
                 .build();
 
-        String jobs = stack.formatArn(ArnComponents.builder().service("sagemaker").resource("training-job")
-                .resourceName(definition.getJobNamePrefix() + "-*").arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
+        List<String> jobs = arnNames(definition.getJobNamePrefix() + "-*").stream()
+                .map(name -> stack.formatArn(ArnComponents.builder().service("sagemaker").resource("training-job")
+                        .resourceName(name).arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build()))
+                .toList();
         List<String> jobActions = new ArrayList<>(List.of("sagemaker:CreateTrainingJob",
                 "sagemaker:DescribeTrainingJob", "sagemaker:StopTrainingJob", "sagemaker:ListTags"));
         if (definition.props().getTags() != null && !definition.props().getTags().isEmpty()) {
             jobActions.add("sagemaker:AddTags");
         }
-        stateMachine.addToRolePolicy(PolicyStatement.Builder.create().actions(jobActions).resources(List.of(jobs)).build());
+        stateMachine.addToRolePolicy(PolicyStatement.Builder.create().actions(jobActions).resources(jobs).build());
         stateMachine.addToRolePolicy(PolicyStatement.Builder.create()
                 .actions(List.of("iam:PassRole"))
                 .resources(List.of(definition.getRole().getRoleArn()))
@@ -65,7 +68,7 @@ final class TrainingStateMachine extends Construct {
                         .resourceName(SYNC_RULE).arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build())))
                 .build());
         WildcardFindings findings = new WildcardFindings(stateMachine.getRole());
-        findings.add(List.of(jobs), "Each execution creates one job named '" + definition.getJobNamePrefix()
+        findings.add(jobs, "Each execution creates one job named '" + definition.getJobNamePrefix()
                 + "-<UUID>'; the state machine may manage only jobs with that prefix.");
         findings.add(List.of("*"), "Added by aws-cdk-lib for X-Ray trace upload and CloudWatch Logs vended log "
                 + "delivery, which support no resource-level permissions.");
@@ -162,5 +165,14 @@ final class TrainingStateMachine extends Construct {
         rule.put("Variable", resultPath + ".Status");
         rule.put("StringEquals", status);
         return rule;
+    }
+
+    /**
+     * The names under which IAM may see a job: as given and, when it has capitals, in lowercase, since
+     * SageMaker has written names lowercase in training-job ARNs and IAM matches ARNs case-sensitively.
+     */
+    static List<String> arnNames(String name) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        return lower.equals(name) ? List.of(name) : List.of(name, lower);
     }
 }
