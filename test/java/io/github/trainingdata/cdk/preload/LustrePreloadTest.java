@@ -1,0 +1,747 @@
+package io.github.trainingdata.cdk.preload;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.cdklabs.cdknag.AwsSolutionsChecks;
+import io.github.cdklabs.cdknag.NagPackProps;
+import io.github.trainingdata.cdk.CfnValues;
+import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.TestApps;
+import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.storage.LustreCache;
+import io.github.trainingdata.cdk.storage.LustreCacheProps;
+import io.github.trainingdata.cdk.storage.TrainingDataBucket;
+import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
+import io.github.trainingdata.cdk.training.LustreChannel;
+import io.github.trainingdata.cdk.training.TrainingImage;
+import io.github.trainingdata.cdk.training.TrainingJobDefinition;
+import io.github.trainingdata.cdk.training.TrainingJobDefinitionProps;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.function.UnaryOperator;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import java.util.zip.ZipFile;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.App;
+import software.amazon.awscdk.CfnElement;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.assertions.Match;
+import software.amazon.awscdk.assertions.Template;
+import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.stepfunctions.StateMachine;
+import software.constructs.IConstruct;
+
+/**
+ * Construct tests of {@link LustrePreload}: the custom resource and the worker request it carries, the
+ * bundled Java handlers and their IAM, how training waits for the warm-up, and the synth-time rules.
+ */
+class LustrePreloadTest {
+    private static final String HANDLER = "io.github.trainingdata.cdk.preload.handler.PreloadHandler";
+    private static final String TRAIN_IMAGE = "123456789012.dkr.ecr.us-east-1.amazonaws.com/train:1";
+    private static final String TOOLS_IMAGE = "123456789012.dkr.ecr.us-east-1.amazonaws.com/tools:1";
+    private static final List<String> WORKER_ACTIONS = List.of(
+            "sagemaker:CreateTrainingJob", "sagemaker:DescribeTrainingJob", "sagemaker:StopTrainingJob");
+    private static final Map<String, Object> ONLY_FOR_SAGEMAKER =
+            Map.of("StringEquals", Map.of("iam:PassedToService", "sagemaker.amazonaws.com"));
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A stack with a network, a data bucket and a Lustre cache; a definition and a preload when asked. */
+    static final class Fixture {
+        final Stack stack = TestApps.stack();
+        final TrainingNetwork network = new TrainingNetwork(stack, "Network");
+        final TrainingDataBucket data = new TrainingDataBucket(stack, "Data",
+                TrainingDataBucketProps.builder().datasetPrefix("imagenet").build());
+        final LustreCache cache = cache("Lustre", "");
+        TrainingJobDefinition definition;
+        LustrePreload preload;
+        Template template;
+        Map<String, Map<String, Object>> resources;
+
+        LustreCache cache(String id, String importPrefix) {
+            return new LustreCache(stack, id, LustreCacheProps.builder()
+                    .network(network).dataBucket(data).importPrefix(importPrefix).build());
+        }
+
+        TrainingJobDefinitionProps.Builder definitionProps(String jobNamePrefix) {
+            return TrainingJobDefinitionProps.builder()
+                    .jobNamePrefix(jobNamePrefix)
+                    .trainingImage(TrainingImage.fromUri(TRAIN_IMAGE))
+                    .instanceType("ml.p3.2xlarge")
+                    .dataBucket(data)
+                    .channels(List.of(LustreChannel.builder("train").cache(cache).path("train").build()));
+        }
+
+        Fixture define(TrainingJobDefinitionProps.Builder props) {
+            definition = new TrainingJobDefinition(stack, "Training", props.build());
+            return this;
+        }
+
+        /** Props for a preload of this cache, for the definition when there is one. */
+        LustrePreloadProps.Builder props() {
+            return LustrePreloadProps.builder().cache(cache).definition(definition);
+        }
+
+        /** Adds the preload and synthesizes the stack. */
+        Fixture preload(LustrePreloadProps.Builder props) {
+            preload = new LustrePreload(stack, "Preload", props.build());
+            return synth();
+        }
+
+        @SuppressWarnings("unchecked")
+        Fixture synth() {
+            template = Template.fromStack(stack);
+            resources = (Map<String, Map<String, Object>>) template.toJSON().get("Resources");
+            return this;
+        }
+
+        /** @return a property of a preload's custom resource, as deployed */
+        String property(LustrePreload of, String name) {
+            return CfnValues.evaluate(properties(id(of.getResource())).get(name));
+        }
+
+        /** @return the message of the error the preload is rejected with */
+        String rejected(LustrePreloadProps.Builder props) {
+            return assertThrows(ConfigurationError.class, () -> new LustrePreload(stack, "Preload", props.build()))
+                    .getMessage();
+        }
+
+        String id(IConstruct construct) {
+            return stack.getLogicalId((CfnElement) construct.getNode().getDefaultChild());
+        }
+
+        /** @return a token's value as deployed, with the stand-ins of {@link CfnValues} */
+        String value(String token) {
+            return CfnValues.evaluate(stack.resolve(token));
+        }
+
+        String preloadId() {
+            return id(preload.getResource());
+        }
+
+        Map<String, Object> preloadProperties() {
+            return properties(preloadId());
+        }
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> properties(String logicalId) {
+            return (Map<String, Object>) resources.get(logicalId).get("Properties");
+        }
+
+        @SuppressWarnings("unchecked")
+        List<String> dependsOn(IConstruct construct) {
+            Object dependsOn = resources.get(id(construct)).get("DependsOn");
+            return dependsOn == null ? List.of() : (List<String>) dependsOn;
+        }
+
+        /** @return the WorkerRequest property, evaluated and parsed */
+        JsonNode workerRequest() throws IOException {
+            return JSON.readTree(CfnValues.evaluate(preloadProperties().get("WorkerRequest")));
+        }
+
+        /** @return the training state machine's definition, evaluated and parsed */
+        JsonNode trainingDefinition() throws IOException {
+            return JSON.readTree(CfnValues.evaluate(
+                    properties(id(definition.getStateMachine())).get("DefinitionString")));
+        }
+
+        /** @return the logical id of the role of a preload's handler ({@code OnEvent} or {@code IsComplete}) */
+        String handlerRole(LustrePreload of, String handlerId) {
+            return id(((Function) of.getNode().findChild(handlerId)).getRole());
+        }
+
+        /** @return the statements of every policy attached to the role, resources evaluated */
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> statements(String roleLogicalId) {
+            List<Map<String, Object>> statements = new ArrayList<>();
+            for (Map<String, Object> policy : resources.values()) {
+                Map<String, Object> props = (Map<String, Object>) policy.get("Properties");
+                if (!"AWS::IAM::Policy".equals(policy.get("Type"))
+                        || !((List<?>) props.get("Roles")).contains(Map.of("Ref", roleLogicalId))) {
+                    continue;
+                }
+                for (Object s : (List<?>) ((Map<String, Object>) props.get("PolicyDocument")).get("Statement")) {
+                    Map<String, Object> statement = new LinkedHashMap<>((Map<String, Object>) s);
+                    Object resource = statement.get("Resource");
+                    statement.put("Resource", resource instanceof List<?> list
+                            ? list.stream().map(CfnValues::evaluate).toList() : CfnValues.evaluate(resource));
+                    statements.add(statement);
+                }
+            }
+            return statements;
+        }
+
+        /** @return cdk-nag's AwsSolutions findings on the stack, one line each (empty when none) */
+        String nagFindings() {
+            AwsSolutionsChecks checks = new AwsSolutionsChecks((App) stack.getNode().getRoot(),
+                    NagPackProps.builder().verbose(false).build());
+            return checks.validateScope(stack).getViolations().stream()
+                    .map(v -> v.getRuleName() + " " + v.getViolatingResources().stream()
+                            .map(r -> r.getResourceLogicalId()).collect(Collectors.joining(",")))
+                    .collect(Collectors.joining("\n"));
+        }
+    }
+
+    private static Fixture withDefinition(String jobNamePrefix) {
+        Fixture f = new Fixture();
+        return f.define(f.definitionProps(jobNamePrefix));
+    }
+
+    private static String workerJobs(String workerPrefix) {
+        return "arn:aws:sagemaker:us-east-1:123456789012:training-job/" + workerPrefix + "-*";
+    }
+
+    private static Map<String, Object> workerJobsStatement(String workerPrefix) {
+        return Map.of("Action", WORKER_ACTIONS, "Effect", "Allow", "Resource", workerJobs(workerPrefix));
+    }
+
+    private static Map<String, Object> passRoleStatement(String roleArn) {
+        return Map.of("Action", "iam:PassRole", "Condition", ONLY_FOR_SAGEMAKER, "Effect", "Allow",
+                "Resource", roleArn);
+    }
+
+    private static Map<String, String> workerEnvironment(int parallelism, int batchSize) {
+        Map<String, String> environment = new LinkedHashMap<>(WarmUpScript.load().environment());
+        environment.put("PRELOAD_ROOT", "/opt/ml/input/data");
+        environment.put("PRELOAD_PARALLELISM", Integer.toString(parallelism));
+        environment.put("PRELOAD_BATCH_SIZE", Integer.toString(batchSize));
+        return environment;
+    }
+
+    private static Map<String, String> metricDefinitions(JsonNode request) {
+        Map<String, String> metrics = new LinkedHashMap<>();
+        request.at("/AlgorithmSpecification/MetricDefinitions")
+                .forEach(m -> metrics.put(m.get("Name").asText(), m.get("Regex").asText()));
+        return metrics;
+    }
+
+    private static Map<?, ?> map(JsonNode node) {
+        return JSON.convertValue(node, Map.class);
+    }
+
+    private static List<String> fieldNames(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    /** A preload of train/ and val/ for a definition; the deploy waits (the default). */
+    @Nested
+    class Waiting {
+        static Fixture f;
+
+        @BeforeAll
+        static void synthesize() {
+            f = withDefinition("resnet");
+            f.preload(f.props().paths(List.of("train", "val")));
+        }
+
+        @Test
+        void isACustomLustrePreloadForTheDefinitionsWorkerJobs() {
+            f.template.hasResource("Custom::LustrePreload", Map.of("Properties", Match.objectLike(Map.of(
+                    "WorkerJobNamePrefix", "resnet-warm",
+                    "TimeoutSeconds", "3000",
+                    "Wait", "true"))));
+            f.template.resourceCountIs("Custom::LustrePreload", 1);
+        }
+
+        @Test
+        void workerMountsEachPathAsAFileModeLustreChannel() throws IOException {
+            String mount = "/" + f.value(f.cache.getMountName());
+            String channels = """
+                    [%s, %s]""".formatted(channel("warm0", mount + "/train"), channel("warm1", mount + "/val"));
+            JsonNode request = f.workerRequest();
+            assertEquals(JSON.readTree(channels), request.get("InputDataConfig"));
+            assertEquals("File", request.at("/AlgorithmSpecification/TrainingInputMode").asText());
+        }
+
+        private String channel(String name, String directory) {
+            return """
+                    {"ChannelName": "%s", "InputMode": "File", "DataSource": {"FileSystemDataSource": {
+                      "FileSystemId": "%s", "FileSystemAccessMode": "ro", "FileSystemType": "FSxLustre",
+                      "DirectoryPath": "%s"}}}""".formatted(name, f.value(f.cache.getFileSystemId()), directory);
+        }
+
+        @Test
+        void workerRunsTheWarmUpScriptInTheDefinitionsImage() throws IOException {
+            JsonNode request = f.workerRequest();
+            assertEquals(TRAIN_IMAGE, request.at("/AlgorithmSpecification/TrainingImage").asText());
+            assertEquals(WarmUpScript.load().containerEntrypoint(),
+                    JSON.convertValue(request.at("/AlgorithmSpecification/ContainerEntrypoint"), List.class));
+            assertEquals(workerEnvironment(8, 256), map(request.get("Environment")));
+            assertEquals(WarmUpScript.metricDefinitions(), metricDefinitions(request));
+            assertEquals(3, request.at("/AlgorithmSpecification/MetricDefinitions").size());
+        }
+
+        @Test
+        void workerRunsAsTheDefinitionInItsNetworkAndWritesBesideItsOutput() throws IOException {
+            JsonNode request = f.workerRequest();
+            assertEquals(f.value(f.definition.getRole().getRoleArn()), request.get("RoleArn").asText());
+            assertEquals(Map.of(
+                    "SecurityGroupIds", List.of(f.value(f.network.getTrainingSecurityGroup().getSecurityGroupId())),
+                    "Subnets", List.of(f.value(f.network.getDataSubnet().getSubnetId()))),
+                    map(request.get("VpcConfig")));
+            assertEquals(Map.of("S3OutputPath", "s3://" + f.value(f.data.getBucketName())
+                    + "/training-output/preload-worker/"), map(request.get("OutputDataConfig")));
+            assertEquals(Map.of("InstanceType", "ml.m5.xlarge", "InstanceCount", 1, "VolumeSizeInGB", 30),
+                    map(request.get("ResourceConfig")));
+            assertEquals(Map.of("MaxRuntimeInSeconds", 3000), map(request.get("StoppingCondition")));
+        }
+
+        @Test
+        void startsAfterTheFileSystemAndTheWorkerRoleWithItsPolicy() {
+            IConstruct role = f.definition.getRole();
+            List<String> dependsOn = f.dependsOn(f.preload.getResource());
+            for (String id : List.of(f.id(f.cache), f.id(role), f.id(role.getNode().findChild("DefaultPolicy")))) {
+                assertTrue(dependsOn.contains(id), id + " in " + dependsOn);
+            }
+        }
+
+        @Test
+        void bothHandlersRunTheBundledZipOnJava25() throws IOException {
+            f.template.resourcePropertiesCountIs("AWS::Lambda::Function",
+                    Map.of("Handler", Match.stringLikeRegexp("^" + HANDLER.replace(".", "\\.") + "::")), 2);
+            List<Object> keys = new ArrayList<>();
+            for (String method : List.of("onEvent", "isComplete")) {
+                Map<String, Object> function = f.template.findResources("AWS::Lambda::Function", Map.of("Properties",
+                        Match.objectLike(Map.of("Handler", HANDLER + "::" + method, "Runtime", "java25"))))
+                        .values().iterator().next();
+                keys.add(((Map<?, ?>) ((Map<?, ?>) function.get("Properties")).get("Code")).get("S3Key"));
+            }
+            assertEquals(keys.get(0), keys.get(1), "one asset for both handlers");
+            String key = (String) keys.get(0);
+            assertTrue(key.endsWith(".zip"), key);
+
+            Path outdir = Path.of(((App) f.stack.getNode().getRoot()).getOutdir());
+            JsonNode asset = JSON.readTree(outdir.resolve("Test.assets.json").toFile())
+                    .get("files").get(key.substring(0, key.length() - ".zip".length()));
+            assertEquals("file", asset.at("/source/packaging").asText(), "uploaded as it is, not zipped again");
+            String path = asset.at("/source/path").asText();
+            assertTrue(path.endsWith(".zip"), path);
+            assertEquals(-1L, Files.mismatch(outdir.resolve(path), HandlerBundle.path()), "the asset is the bundle");
+        }
+
+        @Test
+        void theBundleHoldsTheHandlerClass() throws IOException {
+            try (ZipFile zip = new ZipFile(HandlerBundle.path().toFile())) {
+                assertNotNull(zip.getEntry("io/github/trainingdata/cdk/preload/handler/PreloadHandler.class"));
+            }
+        }
+
+        @Test
+        void onEventMayManageOnlyWorkerJobsAndPassOnlyTheWorkerRoleToSageMaker() {
+            assertEquals(List.of(workerJobsStatement("resnet-warm"),
+                    passRoleStatement(f.value(f.definition.getRole().getRoleArn()))),
+                    f.statements(f.handlerRole(f.preload, "OnEvent")));
+        }
+
+        @Test
+        void isCompleteMayManageOnlyWorkerJobs() {
+            assertEquals(List.of(workerJobsStatement("resnet-warm")),
+                    f.statements(f.handlerRole(f.preload, "IsComplete")));
+        }
+
+        @Test
+        void theHandlerRolesHaveOnlyTheBasicLambdaPolicyBesides() {
+            for (String handler : List.of("OnEvent", "IsComplete")) {
+                Object managed = f.properties(f.handlerRole(f.preload, handler)).get("ManagedPolicyArns");
+                assertEquals(List.of("arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole"),
+                        ((List<?>) managed).stream().map(CfnValues::evaluate).toList(), handler);
+            }
+        }
+
+        @Test
+        void noOtherPreloadRoleMayUseSageMakerOrPassARole() {
+            List<String> granted = f.resources.keySet().stream()
+                    .filter(id -> id.startsWith("Preload") && "AWS::IAM::Role".equals(f.resources.get(id).get("Type")))
+                    .flatMap(id -> f.statements(id).stream())
+                    .flatMap(s -> s.get("Action") instanceof List<?> l ? l.stream() : Stream.of(s.get("Action")))
+                    .map(String::valueOf)
+                    .filter(action -> action.startsWith("sagemaker:") || action.startsWith("iam:")
+                            || action.equals("*"))
+                    .sorted().toList();
+            assertEquals(List.of("iam:PassRole", "sagemaker:CreateTrainingJob", "sagemaker:CreateTrainingJob",
+                    "sagemaker:DescribeTrainingJob", "sagemaker:DescribeTrainingJob", "sagemaker:StopTrainingJob",
+                    "sagemaker:StopTrainingJob"), granted);
+        }
+
+        @Test
+        void trainingIsDeployedAfterThePreloadAndStartsAtTrain() throws IOException {
+            assertTrue(f.dependsOn(f.definition.getStateMachine()).contains(f.preloadId()));
+            assertTrue(f.dependsOn(f.definition.getRequestParameter()).contains(f.preloadId()));
+            JsonNode asl = f.trainingDefinition();
+            assertEquals("Train", asl.get("StartAt").asText());
+            assertEquals(List.of("Train"), fieldNames(asl.get("States")));
+        }
+
+        @Test
+        void resultsAreAttributesOfTheCustomResource() {
+            Map<String, String> attributes = Map.of(
+                    "WorkerJobName", f.preload.getWorkerJobName(),
+                    "FilesWarmed", f.preload.getFilesWarmed(),
+                    "BytesWarmed", f.preload.getBytesWarmed(),
+                    "Seconds", f.preload.getSeconds());
+            attributes.forEach((name, token) -> assertEquals(
+                    Map.of("Fn::GetAtt", List.of(f.preloadId(), name)), f.stack.resolve(token), name));
+        }
+
+        @Test
+        void passesTheAwsSolutionsPack() {
+            assertEquals("", f.nagFindings());
+        }
+    }
+
+    /** A preload for a definition that the deploy does not wait for; training waits instead. */
+    @Nested
+    class NotWaiting {
+        static Fixture f;
+
+        @BeforeAll
+        static void synthesize() {
+            f = withDefinition("resnet");
+            f.preload(f.props().paths(List.of("train")).waitForCompletion(false).parallelism(16).batchSize(1000));
+        }
+
+        @Test
+        void theDeployDoesNotWaitAndTheWarmUpMayTakeTwelveHours() throws IOException {
+            assertEquals("false", f.preloadProperties().get("Wait"));
+            assertEquals("43200", f.preloadProperties().get("TimeoutSeconds"));
+            JsonNode request = f.workerRequest();
+            assertEquals(43200, request.at("/StoppingCondition/MaxRuntimeInSeconds").asInt());
+            assertEquals(workerEnvironment(16, 1000), map(request.get("Environment")));
+        }
+
+        @Test
+        void trainingIsNotDeployedAfterThePreload() {
+            assertFalse(f.dependsOn(f.definition.getStateMachine()).contains(f.preloadId()));
+            assertFalse(f.dependsOn(f.definition.getRequestParameter()).contains(f.preloadId()));
+        }
+
+        @Test
+        void trainingFirstWaitsUntilTheWorkerHasCompleted() throws IOException {
+            JsonNode asl = f.trainingDefinition();
+            assertEquals("DescribePrerequisite0", asl.get("StartAt").asText());
+            ObjectNode states = ((ObjectNode) asl.get("States")).deepCopy();
+            assertEquals("arn:aws:states:::sagemaker:createTrainingJob.sync",
+                    states.remove("Train").get("Resource").asText());
+            assertEquals(JSON.readTree("""
+                    {"DescribePrerequisite0": {"Type": "Task",
+                        "Resource": "arn:aws:states:::aws-sdk:sagemaker:describeTrainingJob",
+                        "Parameters": {"TrainingJobName": "%s.WorkerJobName"},
+                        "ResultSelector": {"Status.$": "$.TrainingJobStatus"},
+                        "ResultPath": "$.prerequisite0", "Next": "CheckPrerequisite0"},
+                     "CheckPrerequisite0": {"Type": "Choice", "Choices": [
+                        {"Variable": "$.prerequisite0.Status", "StringEquals": "Completed", "Next": "Train"},
+                        {"Or": [{"Variable": "$.prerequisite0.Status", "StringEquals": "InProgress"},
+                                {"Variable": "$.prerequisite0.Status", "StringEquals": "Stopping"}],
+                         "Next": "WaitForPrerequisite0"}],
+                        "Default": "PrerequisiteFailed0"},
+                     "WaitForPrerequisite0": {"Type": "Wait", "Seconds": 60, "Next": "DescribePrerequisite0"},
+                     "PrerequisiteFailed0": {"Type": "Fail", "Error": "PrerequisiteJobNotCompleted",
+                        "Cause": "A training job this one waits for (for example the cache preload) failed or \
+                    was stopped; see its FailureReason in SageMaker"}}
+                    """.formatted(f.preloadId())), states);
+        }
+
+        @Test
+        void trainingMayDescribeTheWorkerJob() {
+            Map<String, Object> describe = Map.of("Action", "sagemaker:DescribeTrainingJob", "Effect", "Allow",
+                    "Resource", "arn:aws:sagemaker:us-east-1:123456789012:training-job/" + f.preloadId()
+                            + ".WorkerJobName");
+            StateMachine training = (StateMachine) f.definition.getStateMachine();
+            List<Map<String, Object>> statements = f.statements(f.id(training.getRole()));
+            assertTrue(statements.contains(describe), statements.toString());
+        }
+
+        @Test
+        void theWorkerJobNameIsAnAttributeButTheResultsAreNot() {
+            assertEquals(Map.of("Fn::GetAtt", List.of(f.preloadId(), "WorkerJobName")),
+                    f.stack.resolve(f.preload.getWorkerJobName()));
+            String why = " is known only when the deploy waits for the warm-up (waitForCompletion is false)";
+            assertEquals("Test/Preload: FilesWarmed" + why,
+                    assertThrows(IllegalStateException.class, f.preload::getFilesWarmed).getMessage());
+            assertEquals("Test/Preload: BytesWarmed" + why,
+                    assertThrows(IllegalStateException.class, f.preload::getBytesWarmed).getMessage());
+            assertEquals("Test/Preload: Seconds" + why,
+                    assertThrows(IllegalStateException.class, f.preload::getSeconds).getMessage());
+        }
+
+        @Test
+        void passesTheAwsSolutionsPack() {
+            assertEquals("", f.nagFindings());
+        }
+    }
+
+    /** A preload of the whole file system that belongs to no definition. */
+    @Nested
+    class Standalone {
+        static Fixture f;
+
+        @BeforeAll
+        static void synthesize() {
+            f = new Fixture();
+            f.preload(f.props().image(TrainingImage.fromUri(TOOLS_IMAGE)));
+        }
+
+        @Test
+        void theWorkerHasItsOwnRoleImageAndOutputPrefix() throws IOException {
+            IConstruct role = f.preload.getWorker().getRole();
+            assertEquals("Test/Preload/Worker/ExecutionRole", role.getNode().getPath());
+            JsonNode request = f.workerRequest();
+            assertEquals(f.value(f.preload.getWorker().getRole().getRoleArn()), request.get("RoleArn").asText());
+            assertEquals(TOOLS_IMAGE, request.at("/AlgorithmSpecification/TrainingImage").asText());
+            assertEquals("s3://" + f.value(f.data.getBucketName()) + "/preload-worker/",
+                    request.at("/OutputDataConfig/S3OutputPath").asText());
+            assertEquals("/" + f.value(f.cache.getMountName()),
+                    request.at("/InputDataConfig/0/DataSource/FileSystemDataSource/DirectoryPath").asText());
+            assertEquals(1, request.get("InputDataConfig").size());
+            assertEquals("preload-warm", f.preloadProperties().get("WorkerJobNamePrefix"));
+        }
+
+        @Test
+        void onEventPassesTheWorkersOwnRole() {
+            assertEquals(List.of(workerJobsStatement("preload-warm"),
+                    passRoleStatement(f.value(f.preload.getWorker().getRole().getRoleArn()))),
+                    f.statements(f.handlerRole(f.preload, "OnEvent")));
+            IConstruct role = f.preload.getWorker().getRole();
+            List<String> dependsOn = f.dependsOn(f.preload.getResource());
+            assertTrue(dependsOn.contains(f.id(role.getNode().findChild("DefaultPolicy"))), dependsOn.toString());
+        }
+
+        @Test
+        void deploysNoTrainingStateMachineForTheWorker() {
+            f.template.resourceCountIs("AWS::StepFunctions::StateMachine", 1);
+            f.template.resourceCountIs("AWS::SSM::Parameter", 0);
+            assertTrue(f.template.findResources("AWS::StepFunctions::StateMachine").keySet().iterator().next()
+                    .startsWith("PreloadProviderwaiterstatemachine"));
+        }
+
+        @Test
+        void passesTheAwsSolutionsPack() {
+            assertEquals("", f.nagFindings());
+        }
+    }
+
+    /** What the worker is named after when the definition's prefix is long. */
+    @Nested
+    class WorkerJobNamePrefix {
+        static Fixture f;
+        static LustrePreload long26;
+        static LustrePreload dashAtTheCut;
+
+        @BeforeAll
+        static void synthesize() {
+            f = new Fixture();
+            long26 = preloadFor("abcdefghijklmnopqrstuvwxyz");
+            dashAtTheCut = preloadFor("imagenet-resnet-larg--v2");
+            f.synth();
+        }
+
+        /** Adds a preload for a new definition (named after its prefix) with this job-name prefix. */
+        private static LustrePreload preloadFor(String jobNamePrefix) {
+            TrainingJobDefinition reader = new TrainingJobDefinition(f.stack, jobNamePrefix,
+                    f.definitionProps(jobNamePrefix).build());
+            return new LustrePreload(f.stack, jobNamePrefix + "Preload",
+                    f.props().definition(reader).paths(List.of("train")).build());
+        }
+
+        @Test
+        void aLongPrefixIsCutToLeaveRoomForTheSuffix() {
+            assertEquals("abcdefghijklmnopqrstu-warm", f.property(long26, "WorkerJobNamePrefix"));
+            assertEquals(List.of(workerJobsStatement("abcdefghijklmnopqrstu-warm")),
+                    f.statements(f.handlerRole(long26, "IsComplete")));
+        }
+
+        @Test
+        void aCutPrefixLosesItsTrailingDashes() {
+            assertEquals("imagenet-resnet-larg-warm", f.property(dashAtTheCut, "WorkerJobNamePrefix"));
+        }
+    }
+
+    /** WarmKey: what the handler compares to decide whether an update re-warms. */
+    @Nested
+    class WarmKey {
+        static Fixture f;
+        static final Map<String, LustrePreload> PRELOADS = new LinkedHashMap<>();
+
+        @BeforeAll
+        static void synthesize() {
+            f = new Fixture();
+            LustreCache raw = f.cache("Raw", "raw");
+            add("Reference", f.cache, List.of("train", "val"), "v1");
+            add("Same", f.cache, List.of("train", "val"), "v1");
+            add("OtherPaths", f.cache, List.of("train"), "v1");
+            add("OtherVersion", f.cache, List.of("train", "val"), "v2");
+            add("OtherImport", raw, List.of("train", "val"), "v1");
+            add("Unversioned", f.cache, List.of("train"), null);
+            f.synth();
+        }
+
+        private static void add(String id, LustreCache cache, List<String> paths, String datasetVersion) {
+            PRELOADS.put(id, new LustrePreload(f.stack, id, LustrePreloadProps.builder().cache(cache)
+                    .image(TrainingImage.fromUri(TOOLS_IMAGE)).paths(paths).datasetVersion(datasetVersion).build()));
+        }
+
+        private static String warmKey(String preload) {
+            return f.property(PRELOADS.get(preload), "WarmKey");
+        }
+
+        @Test
+        void namesTheImportPathThePathsAndTheDatasetVersion() {
+            String bucket = f.value(f.data.getBucketName());
+            assertEquals("[\"s3://" + bucket + "/imagenet/raw\",[\"train\",\"val\"],\"v1\"]", warmKey("OtherImport"));
+            assertEquals("[\"s3://" + bucket + "/imagenet\",[\"train\"],\"\"]", warmKey("Unversioned"));
+        }
+
+        @Test
+        void isTheSameForTheSameInputs() {
+            assertEquals(warmKey("Reference"), warmKey("Same"));
+        }
+
+        @Test
+        void changesWithThePaths() {
+            assertNotEquals(warmKey("Reference"), warmKey("OtherPaths"));
+        }
+
+        @Test
+        void changesWithTheDatasetVersion() {
+            assertNotEquals(warmKey("Reference"), warmKey("OtherVersion"));
+        }
+
+        @Test
+        void changesWithTheImportPath() {
+            assertNotEquals(warmKey("Reference"), warmKey("OtherImport"));
+        }
+    }
+
+    /** The synth-time rules, one test each, with the full message. */
+    @Nested
+    class Rules {
+        private LustrePreloadProps.Builder standalone(Fixture f) {
+            return f.props().image(TrainingImage.fromUri(TOOLS_IMAGE));
+        }
+
+        private String rejectedStandalone(UnaryOperator<LustrePreloadProps.Builder> props) {
+            Fixture f = new Fixture();
+            return f.rejected(props.apply(standalone(f)));
+        }
+
+        @Test
+        void needsAnImageWithoutADefinition() {
+            Fixture f = new Fixture();
+            assertEquals("Test/Preload: invalid image 'null': a worker image when the preload belongs to no "
+                    + "definition (any Linux image with /bin/sh)", f.rejected(f.props()));
+        }
+
+        @Test
+        void needsAnImageWhenTheDefinitionUsesAnAlgorithmName() {
+            Fixture f = new Fixture();
+            f.define(f.definitionProps("resnet").trainingImage(null)
+                    .algorithmName("arn:aws:sagemaker:us-east-1:123456789012:algorithm/resnet"));
+            assertEquals("Test/Preload: invalid image 'null': a worker image: the definition Test/Training uses an "
+                    + "algorithm name, not an image the worker could run", f.rejected(f.props()));
+        }
+
+        @Test
+        void theDefinitionMustReadTheCache() {
+            Fixture f = new Fixture();
+            LustreCache other = new LustreCache(f.stack, "Other", LustreCacheProps.builder()
+                    .network(f.network).dataBucket(f.data).build());
+            f.define(f.definitionProps("resnet")
+                    .channels(List.of(LustreChannel.builder("train").cache(other).path("train").build())));
+            assertEquals("Test/Preload: invalid definition 'Test/Training': a definition with a LustreChannel on "
+                    + "Test/Lustre (warming a cache the job does not read would only delay it)", f.rejected(f.props()));
+        }
+
+        @Test
+        void needsAtLeastOnePath() {
+            assertEquals("Test/Preload: invalid paths '0 paths': 1 to 20 directories (one worker channel each)",
+                    rejectedStandalone(p -> p.paths(List.of())));
+        }
+
+        @Test
+        void takesAtMostTwentyPaths() {
+            List<String> paths = IntStream.range(0, 21).mapToObj(i -> "part" + i).toList();
+            assertEquals("Test/Preload: invalid paths '21 paths': 1 to 20 directories (one worker channel each)",
+                    rejectedStandalone(p -> p.paths(paths)));
+        }
+
+        @Test
+        void pathsAreRelativeKeyPrefixes() {
+            assertEquals("Test/Preload: invalid paths[1] '/val': a key prefix of S3 safe characters "
+                    + "[A-Za-z0-9!_.*'()/=+-], without leading or trailing '/' and without empty, '.' or '..' "
+                    + "segments, at most 512 characters (empty for the root)",
+                    rejectedStandalone(p -> p.paths(List.of("train", "/val"))));
+        }
+
+        @Test
+        void pathsAreDistinct() {
+            assertEquals("Test/Preload: invalid paths '[train, val, train]': distinct directories",
+                    rejectedStandalone(p -> p.paths(List.of("train", "val", "train"))));
+        }
+
+        @Test
+        void theTimeoutIsAtLeastAMinute() {
+            assertEquals("Test/Preload: invalid timeout '59 seconds': at least 1 minute",
+                    rejectedStandalone(p -> p.timeout(Duration.seconds(59))));
+        }
+
+        @Test
+        void theTimeoutIsAtMost55MinutesWhileTheDeployWaits() {
+            assertEquals("Test/Preload: invalid timeout '56 minutes': at most 55 minutes while the deploy waits (a "
+                    + "custom resource may take one hour); set waitForCompletion(false) for longer warm-ups, and "
+                    + "training will wait for the worker instead",
+                    rejectedStandalone(p -> p.timeout(Duration.minutes(56))));
+        }
+
+        @Test
+        void theTimeoutIsAtMost28DaysWhenTheDeployDoesNotWait() {
+            assertEquals("Test/Preload: invalid timeout '29 days': at most 28 days",
+                    rejectedStandalone(p -> p.waitForCompletion(false).timeout(Duration.days(29))));
+        }
+
+        @Test
+        void parallelismIsOneTo64() {
+            assertEquals("Test/Preload: invalid parallelism '0': 1 to 64", rejectedStandalone(p -> p.parallelism(0)));
+            assertEquals("Test/Preload: invalid parallelism '65': 1 to 64", rejectedStandalone(p -> p.parallelism(65)));
+        }
+
+        @Test
+        void batchSizeIsOneTo10000() {
+            assertEquals("Test/Preload: invalid batchSize '0': 1 to 10000", rejectedStandalone(p -> p.batchSize(0)));
+            assertEquals("Test/Preload: invalid batchSize '10001': 1 to 10000",
+                    rejectedStandalone(p -> p.batchSize(10_001)));
+        }
+
+        @Test
+        void acceptsEveryBound() {
+            List<String> twenty = IntStream.range(0, 20).mapToObj(i -> "part" + i).toList();
+            List<UnaryOperator<LustrePreloadProps.Builder>> bounds = List.of(
+                    p -> p.timeout(Duration.minutes(1)).parallelism(1).batchSize(1).paths(twenty),
+                    p -> p.timeout(Duration.minutes(55)).parallelism(64).batchSize(10_000),
+                    p -> p.waitForCompletion(false).timeout(Duration.days(28)));
+            for (UnaryOperator<LustrePreloadProps.Builder> props : bounds) {
+                Fixture f = new Fixture();
+                assertDoesNotThrow(() -> new LustrePreload(f.stack, "Preload", props.apply(standalone(f)).build()));
+            }
+        }
+    }
+}
