@@ -257,7 +257,7 @@ class LustrePreloadTest {
         @Test
         void isACustomLustrePreloadForTheDefinitionsWorkerJobs() {
             f.template.hasResource("Custom::LustrePreload", Map.of("Properties", Match.objectLike(Map.of(
-                    "WorkerJobNamePrefix", "resnet-warm",
+                    "WorkerJobNamePrefix", "warm-resnet",
                     "TimeoutSeconds", "3000",
                     "Wait", "true"))));
             f.template.resourceCountIs("Custom::LustrePreload", 1);
@@ -348,14 +348,14 @@ class LustrePreloadTest {
 
         @Test
         void onEventMayManageOnlyWorkerJobsAndPassOnlyTheWorkerRoleToSageMaker() {
-            assertEquals(List.of(workerJobsStatement("resnet-warm"),
+            assertEquals(List.of(workerJobsStatement("warm-resnet"),
                     passRoleStatement(f.value(f.definition.getRole().getRoleArn()))),
                     f.statements(f.handlerRole(f.preload, "OnEvent")));
         }
 
         @Test
         void isCompleteMayManageOnlyWorkerJobs() {
-            assertEquals(List.of(workerJobsStatement("resnet-warm")),
+            assertEquals(List.of(workerJobsStatement("warm-resnet")),
                     f.statements(f.handlerRole(f.preload, "IsComplete")));
         }
 
@@ -513,12 +513,12 @@ class LustrePreloadTest {
             assertEquals("/" + f.value(f.cache.getMountName()),
                     request.at("/InputDataConfig/0/DataSource/FileSystemDataSource/DirectoryPath").asText());
             assertEquals(1, request.get("InputDataConfig").size());
-            assertEquals("preload-warm", f.preloadProperties().get("WorkerJobNamePrefix"));
+            assertEquals("warm-preload", f.preloadProperties().get("WorkerJobNamePrefix"));
         }
 
         @Test
         void onEventPassesTheWorkersOwnRole() {
-            assertEquals(List.of(workerJobsStatement("preload-warm"),
+            assertEquals(List.of(workerJobsStatement("warm-preload"),
                     passRoleStatement(f.value(f.preload.getWorker().getRole().getRoleArn()))),
                     f.statements(f.handlerRole(f.preload, "OnEvent")));
             IConstruct role = f.preload.getWorker().getRole();
@@ -565,14 +565,14 @@ class LustrePreloadTest {
 
         @Test
         void aLongPrefixIsCutToLeaveRoomForTheSuffix() {
-            assertEquals("abcdefghijklmnopqrstu-warm", f.property(long26, "WorkerJobNamePrefix"));
-            assertEquals(List.of(workerJobsStatement("abcdefghijklmnopqrstu-warm")),
+            assertEquals("warm-abcdefghijklmnopqrstu", f.property(long26, "WorkerJobNamePrefix"));
+            assertEquals(List.of(workerJobsStatement("warm-abcdefghijklmnopqrstu")),
                     f.statements(f.handlerRole(long26, "IsComplete")));
         }
 
         @Test
         void aCutPrefixLosesItsTrailingDashes() {
-            assertEquals("imagenet-resnet-larg-warm", f.property(dashAtTheCut, "WorkerJobNamePrefix"));
+            assertEquals("warm-imagenet-resnet-larg", f.property(dashAtTheCut, "WorkerJobNamePrefix"));
         }
     }
 
@@ -669,6 +669,14 @@ class LustrePreloadTest {
                     .channels(List.of(LustreChannel.builder("train").cache(other).path("train").build())));
             assertEquals("Test/Preload: invalid definition 'Test/Training': a definition with a LustreChannel on "
                     + "Test/Lustre (warming a cache the job does not read would only delay it)", f.rejected(f.props()));
+        }
+
+        @Test
+        void theDefinitionMustBeDeployed() {
+            Fixture f = new Fixture();
+            f.define(f.definitionProps("resnet").deploy(false));
+            assertEquals("Test/Preload: invalid definition 'Test/Training': a deployed definition (deploy is false, so "
+                    + "there is no state machine to hold back until the cache is warm)", f.rejected(f.props()));
         }
 
         @Test

@@ -186,4 +186,30 @@ class NetworkPlacementTest {
                 .build());
         assertEquals(List.of(subnets.get(0), subnets.get(2)), job.vpcSubnets());
     }
+
+    @Test
+    void rejectsASubnetInAZoneWithoutAMountTargetOfARegionalEfs() {
+        List<String> ids = IntStream.range(0, 4).mapToObj(i -> String.format("subnet-%017x", i)).toList();
+        TrainingNetwork oneAz = new TrainingNetwork(f.stack, "OneAz", TrainingNetworkProps.builder()
+                .vpc(Vpc.fromVpcAttributes(f.stack, "OneAzVpc", VpcAttributes.builder()
+                        .vpcId("vpc-0123456789abcdef0")
+                        .availabilityZones(List.of("us-east-1a", "us-east-1b"))
+                        .isolatedSubnetIds(ids)
+                        .isolatedSubnetRouteTableIds(Collections.nCopies(4, "rtb-0123456789abcdef0"))
+                        .build()))
+                .vpcSubnets(SubnetSelection.builder().availabilityZones(List.of("us-east-1a")).build())
+                .build());
+        EfsChannel features = EfsChannel.builder("features").directoryPath("/features")
+                .store(new EfsStore(f.stack, "Regional", EfsStoreProps.builder().network(oneAz).build())).build();
+        List<ISubnet> subnets = oneAz.getVpc().getIsolatedSubnets();
+
+        assertEquals("Test/Training: invalid vpcSubnets 'Test/OneAzVpc/IsolatedSubnet2': subnets in an Availability "
+                + "Zone where the EFS file system of channel 'features' has a mount target (the zones of its "
+                + "network's storage subnets)", f.rejection(f.props().channels(List.of(features))
+                .vpcSubnets(SubnetSelection.builder().subnets(List.of(subnets.get(1))).build())));
+        TrainingJobDefinition job = new TrainingJobDefinition(f.stack, "MountTargetZone", f.props()
+                .channels(List.of(features))
+                .vpcSubnets(SubnetSelection.builder().subnets(List.of(subnets.get(2))).build()).build());
+        assertEquals(List.of(subnets.get(2)), job.vpcSubnets());
+    }
 }

@@ -204,16 +204,16 @@ class TrainingJobRequestTest {
     }
 
     @Test
-    void defaultsTheJobNamePrefixToTheConstructId() {
+    void defaultsTheJobNamePrefixToTheConstructIdInLowercase() {
         TrainingJobDefinition job = new TrainingJobDefinition(f.stack, "ResNet50 Training v2", f.props().build());
-        assertEquals("ResNet50-Training-v2", job.getJobNamePrefix());
+        assertEquals("resnet50-training-v2", job.getJobNamePrefix());
     }
 
     @Test
     void defaultsTheJobNamePrefixToAValidTruncationOfALongId() {
         TrainingJobDefinition job = new TrainingJobDefinition(f.stack, "ABCDEFGHIJKLMNOPQRSTUVWXY_Z",
                 f.props().build());
-        assertEquals("ABCDEFGHIJKLMNOPQRSTUVWXY", job.getJobNamePrefix());
+        assertEquals("abcdefghijklmnopqrstuvwxy", job.getJobNamePrefix());
     }
 
     @Test

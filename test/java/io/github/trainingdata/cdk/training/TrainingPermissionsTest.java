@@ -13,6 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.CfnElement;
 import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.assertions.Annotations;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
 import software.amazon.awscdk.services.ecr.Repository;
@@ -285,6 +286,25 @@ class TrainingPermissionsTest {
         assertEquals(Set.of(), resourcesOf(statements, "sagemaker:AddTags"));
         assertEquals(Set.of(PARTITION + ":sagemaker:REF(AWS::Region):REF(AWS::AccountId):training-job/plain-*"),
                 resourcesOf(statements, "sagemaker:CreateTrainingJob"));
+    }
+
+    @Test
+    void aPrefixWithCapitalsIsAllowedAsGivenAndInLowercase() {
+        TrainingFixture f = new TrainingFixture();
+        f.define(f.props().jobNamePrefix("ResNet"));
+        List<Map<String, Object>> statements = allStatements(Template.fromStack(f.stack));
+        String jobs = PARTITION + ":sagemaker:REF(AWS::Region):REF(AWS::AccountId):training-job/";
+        assertEquals(Set.of(jobs + "ResNet-*", jobs + "resnet-*"), resourcesOf(statements, "sagemaker:CreateTrainingJob"));
+    }
+
+    @Test
+    void anImmutableGivenRoleIsWarnedAbout() {
+        TrainingFixture f = new TrainingFixture();
+        f.define(f.props().jobNamePrefix("given").role(Role.fromRoleArn(f.stack, "Given",
+                "arn:aws:iam::123456789012:role/training", FromRoleArnOptions.builder().mutable(false).build())));
+        Annotations.fromStack(f.stack).hasWarning("/Test/Training", Match.stringLikeRegexp(
+                "Test/Training: the execution role Test/Given is immutable, so it gets none of the grants its "
+                        + "channels, outputs and image need; grant them outside this app or import it mutable.*"));
     }
 
     @Test

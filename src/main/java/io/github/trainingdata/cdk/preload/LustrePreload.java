@@ -75,6 +75,11 @@ public class LustrePreload extends Construct {
         int batchSize = bounded("batchSize", props.getBatchSize(), 256, 1, 10_000);
         if (definition != null) {
             requireReads(definition);
+            if (definition.getStateMachine() == null) {
+                throw ConfigurationError.of(this, "definition", definition.getNode().getPath(),
+                        "a deployed definition (deploy is false, so there is no state machine to hold back until "
+                                + "the cache is warm)");
+            }
         }
 
         WarmUpScript script = WarmUpScript.load();
@@ -193,11 +198,15 @@ public class LustrePreload extends Construct {
         }
     }
 
-    /** Lowercase: SageMaker lowercases job names in ARNs, which the handler's IAM policy matches. */
+    /**
+     * {@code warm-<definition prefix>}: lowercase, as SageMaker writes names in ARNs (the handler's IAM
+     * policy matches them), and outside the definition's own {@code <prefix>-*} jobs, so the training state
+     * machine cannot touch the workers nor the workers' handler the training jobs.
+     */
     private static String workerPrefix(TrainingJobDefinition definition) {
         String base = definition != null ? definition.getJobNamePrefix().toLowerCase(Locale.ROOT) : "preload";
         String trimmed = base.length() > 21 ? base.substring(0, 21).replaceAll("-+$", "") : base;
-        return trimmed + "-warm";
+        return "warm-" + trimmed;
     }
 
     private Provider provider(Duration timeout) {

@@ -14,6 +14,7 @@ import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.iam.IRole;
+import software.amazon.awscdk.services.iam.Policy;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.kms.IKey;
 import software.amazon.awscdk.services.s3.IBucket;
@@ -73,12 +74,13 @@ final class ExecutionPermissions {
     void applyTo(Construct scope, IRole role, TrainingImage image, boolean inVpc) {
         Stack stack = Stack.of(scope);
         WildcardFindings findings = new WildcardFindings(role);
-        boolean mutable = allow(role, findings, List.of("logs:CreateLogGroup", "logs:CreateLogStream", "logs:PutLogEvents",
+        allow(role, findings, List.of("logs:CreateLogGroup", "logs:CreateLogStream", "logs:PutLogEvents",
                 "logs:DescribeLogStreams"), List.of(stack.formatArn(ArnComponents.builder()
                         .service("logs").resource("log-group").resourceName("/aws/sagemaker/TrainingJobs*")
                         .arnFormat(ArnFormat.COLON_RESOURCE_NAME).build())),
                 "SageMaker writes training logs only to log groups named /aws/sagemaker/TrainingJobs*.");
-        if (!mutable) {
+        // An immutable imported role silently drops statements: it is the only kind that gets no Policy child.
+        if (role.getNode().getChildren().stream().noneMatch(child -> child instanceof Policy)) {
             Annotations.of(scope).addWarningV2("@trainingdata/training:immutableRole", scope.getNode().getPath()
                     + ": the execution role " + role.getNode().getPath() + " is immutable, so it gets none of the "
                     + "grants its channels, outputs and image need; grant them outside this app or import it mutable");
@@ -168,11 +170,9 @@ final class ExecutionPermissions {
         return prefixes.stream().map(p -> bucket.arnForObjects(p.isEmpty() ? "*" : p + "/*")).toList();
     }
 
-    /** @return whether the role took the statement (an immutable imported role does not) */
-    private static boolean allow(IRole role, WildcardFindings findings, List<String> actions, List<String> resources,
+    private static void allow(IRole role, WildcardFindings findings, List<String> actions, List<String> resources,
             String wildcardReason) {
+        role.addToPrincipalPolicy(PolicyStatement.Builder.create().actions(actions).resources(resources).build());
         findings.add(resources, wildcardReason);
-        return role.addToPrincipalPolicy(PolicyStatement.Builder.create().actions(actions).resources(resources).build())
-                .getStatementAdded();
     }
 }

@@ -291,14 +291,14 @@ class PreloadHandlerTest {
     }
 
     @Test
-    void anUpdateWithANewWorkerRequestStartsANewWorker() {
+    void anUpdateOfOnlyTheWorkerRequestStartsNothing() {
         Map<String, Object> old = properties("k1", "true");
         old.put("WorkerRequest", WORKER_REQUEST.replace("ml.m5.large", "ml.m5.xlarge"));
 
         Map<String, Object> result = handler.onEvent(update("req-2", "old-worker", properties("k1", "true"), old), context);
 
-        assertEquals(expectedName("req-2"), result.get("PhysicalResourceId"));
-        assertEquals(List.of(CREATE), targets());
+        assertEquals("old-worker", result.get("PhysicalResourceId"), "what is warmed did not change");
+        assertEquals(List.of(), emulator.calls());
     }
 
     @Test

@@ -26,8 +26,8 @@ import software.amazon.awssdk.services.sagemaker.model.TrainingJobStatus;
  * <p>Create starts a SageMaker training job, the worker, that mounts the FSx for Lustre file system and
  * runs the warm-up script; its name {@code <WorkerJobNamePrefix>-<12 hex>} is derived from the request, so a
  * retried request never starts a second worker, and it is the resource's physical id. Update starts a new
- * worker only when {@code WarmKey} or {@code WorkerRequest} changed. Delete stops a worker that is still
- * running and never fails. isComplete waits for the worker and returns its {@link PreloadMetrics} as attributes
+ * worker only when {@code WarmKey} changed (what is warmed), not for a new image or worker size. Delete
+ * stops a worker that is still running and never fails. isComplete waits for the worker and returns its {@link PreloadMetrics} as attributes
  * {@value #WORKER_JOB_NAME}, {@value #FILES_WARMED}, {@value #BYTES_WARMED} and {@value #SECONDS}.
  */
 public final class PreloadHandler {
@@ -89,10 +89,9 @@ public final class PreloadHandler {
             case "Update":
                 Map<?, ?> now = request.resourceProperties();
                 Map<?, ?> before = request.oldResourceProperties();
-                if (Objects.equals(now.get(PreloadProperties.WARM_KEY), before.get(PreloadProperties.WARM_KEY))
-                        && Objects.equals(now.get(PreloadProperties.WORKER_REQUEST),
-                                before.get(PreloadProperties.WORKER_REQUEST))) {
-                    log.log("WarmKey and WorkerRequest are unchanged: keeping worker " + request.physicalResourceId());
+                // Re-warm only when what is warmed changes; a new image or worker size alone warms nothing new.
+                if (Objects.equals(now.get(PreloadProperties.WARM_KEY), before.get(PreloadProperties.WARM_KEY))) {
+                    log.log("WarmKey is unchanged: keeping worker " + request.physicalResourceId());
                     return started(request.physicalResourceId());
                 }
                 return started(startWorker(request, log));
