@@ -123,9 +123,9 @@ public class TrainingDataPlatform extends Construct {
         String summary = source + " (" + source.inputMode() + ")";
         String text = recommendation == null ? summary + ", chosen explicitly"
                 : source == recommendation.option()
-                        ? summary + ", recommended: " + String.join(" ", recommendation.reasons())
+                        ? summary + ", recommended: " + String.join("; ", recommendation.reasons())
                         : summary + ", chosen explicitly; the advisor recommends " + recommendation.option()
-                                + ": " + String.join(" ", recommendation.reasons());
+                                + ": " + String.join("; ", recommendation.reasons());
         Annotations.of(this).addInfo("Training data source: " + text);
         CfnOutput.Builder.create(this, "DataSource").value(summary)
                 .description(recommendation == null ? "Chosen explicitly"
