@@ -1,0 +1,183 @@
+package io.github.trainingdata.cdk.benchmark;
+
+import io.github.trainingdata.cdk.TestApps;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.function.ToLongFunction;
+import java.util.stream.Stream;
+import software.amazon.awscdk.App;
+import software.amazon.awscdk.Stack;
+
+/**
+ * Synth-time benchmark (a benchmark, not a test: it never fails the build). In one JVM, alternating the
+ * order every round, it synthesizes the quickstart's data layer written with our constructs and with
+ * plain aws-cdk-lib constructs, and 1, 10 and 50 training-job definitions sharing one data layer.
+ *
+ * <p>Each round synthesizes the ours/plain pair {@value #DATA_LAYER_REPEATS} times, then each definition
+ * count once; odd rounds run that order reversed. Each sample is a new {@link App} with cdk.json's context
+ * (as tests use), timed with {@link System#nanoTime()}: <em>build</em> is constructing the stack's
+ * constructs, <em>synth</em> is {@code app.synth()}; the figures use their sum, since a user's synth pays
+ * both (the table shows the parts too). It prints a table, then, last, {@code synth-overhead-ratio: R}
+ * (median ours / median plain) and {@code per-definition-ms: M} (least-squares slope of the median time
+ * over the definition counts).
+ *
+ * <p>Run: {@code mvn -B -q -Pbenchmark verify}; other round counts: {@code -Dexec.args="warmup measured"}.
+ */
+public final class SynthBenchmark {
+    static final String OURS = "data layer: ours";
+    static final String PLAIN = "data layer: plain";
+    static final int[] DEFINITION_COUNTS = {1, 10, 50};
+    /** The goal for the ratio; informational only. */
+    static final double RATIO_GOAL = 1.10;
+    /** The data-layer pair is cheap (tens of ms) and its samples are noisy: synthesize it this often per round. */
+    static final int DATA_LAYER_REPEATS = 10;
+
+    private SynthBenchmark() {
+    }
+
+    /** One synthesized case: its name, its number of training definitions (0: a data layer alone), what it builds. */
+    record Case(String name, int definitions, Consumer<Stack> build) {
+    }
+
+    /** One timed synth. */
+    record Sample(long buildNanos, long synthNanos, int resources, Map<String, Integer> types) {
+        long totalNanos() {
+            return buildNanos + synthNanos;
+        }
+    }
+
+    /** Runs the benchmark and prints the table and the two figures. */
+    public static void main(String[] args) {
+        int warmup = args.length > 0 ? Integer.parseInt(args[0]) : 2;
+        int measured = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        List<Case> cases = new ArrayList<>(List.of(
+                new Case(OURS, 0, BenchmarkStacks::ours),
+                new Case(PLAIN, 0, BenchmarkStacks::plain)));
+        for (int n : DEFINITION_COUNTS) {
+            cases.add(new Case(n + (n == 1 ? " definition" : " definitions"), n,
+                    stack -> BenchmarkStacks.definitions(stack, n)));
+        }
+
+        Map<String, List<Sample>> samples = new LinkedHashMap<>();
+        cases.forEach(c -> samples.put(c.name(), new ArrayList<>()));
+        long start = System.nanoTime();
+        for (int round = 0; round < warmup + measured; round++) {
+            long roundStart = System.nanoTime();
+            List<Case> order = new ArrayList<>();
+            for (int r = 0; r < DATA_LAYER_REPEATS; r++) {
+                order.addAll(cases.subList(0, 2));
+            }
+            order.addAll(cases.subList(2, cases.size()));
+            if (round % 2 == 1) {
+                Collections.reverse(order);
+            }
+            for (Case c : order) {
+                Sample s = synth(c);
+                if (round >= warmup) {
+                    samples.get(c.name()).add(s);
+                }
+            }
+            System.out.printf(Locale.ROOT, "round %d/%d (%s): %.1f s%n", round + 1, warmup + measured,
+                    round < warmup ? "warm-up" : "measured", (System.nanoTime() - roundStart) / 1e9);
+        }
+        System.out.printf(Locale.ROOT, "%d warm-up + %d measured rounds in %.1f s; %d CPUs, load average %.1f "
+                + "(timings are only as quiet as the machine)%n%n", warmup, measured,
+                (System.nanoTime() - start) / 1e9, Runtime.getRuntime().availableProcessors(),
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+
+        printResourceComparison(samples.get(OURS).get(0), samples.get(PLAIN).get(0));
+        printTable(samples);
+
+        double ratio = Stats.median(totals(samples.get(OURS))) / Stats.median(totals(samples.get(PLAIN)));
+        List<Case> definitionCases = cases.stream().filter(c -> c.definitions() > 0).toList();
+        double[] x = definitionCases.stream().mapToDouble(Case::definitions).toArray();
+        double[] y = definitionCases.stream().mapToDouble(c -> Stats.median(totals(samples.get(c.name()))) / 1e6)
+                .toArray();
+        System.out.printf(Locale.ROOT, "(goal: ratio <= %.2f, %s; ratio of the parts: build %.2f, app.synth() %.2f)%n",
+                RATIO_GOAL, ratio <= RATIO_GOAL ? "met" : "NOT met", partRatio(samples, Sample::buildNanos),
+                partRatio(samples, Sample::synthNanos));
+        System.out.printf(Locale.ROOT, "synth-overhead-ratio: %.2f%n", ratio);
+        System.out.printf(Locale.ROOT, "per-definition-ms: %.1f%n", Stats.slope(x, y));
+    }
+
+    private static Sample synth(Case c) {
+        System.gc();
+        long t0 = System.nanoTime();
+        App app = TestApps.app();
+        Stack stack = new Stack(app, "Bench");
+        c.build().accept(stack);
+        long t1 = System.nanoTime();
+        var assembly = app.synth();
+        long t2 = System.nanoTime();
+        Map<String, Integer> types = resourceTypes(assembly.getStackByName("Bench").getTemplate());
+        deleteTree(Path.of(assembly.getDirectory()));
+        int count = types.values().stream().mapToInt(Integer::intValue).sum();
+        return new Sample(t1 - t0, t2 - t1, count, types);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Integer> resourceTypes(Object template) {
+        Map<String, Object> resources = (Map<String, Object>) ((Map<String, Object>) template).get("Resources");
+        Map<String, Integer> types = new TreeMap<>();
+        resources.values().forEach(r -> types.merge((String) ((Map<String, Object>) r).get("Type"), 1,
+                Integer::sum));
+        return types;
+    }
+
+    private static double partRatio(Map<String, List<Sample>> samples, ToLongFunction<Sample> part) {
+        return Stats.median(samples.get(OURS).stream().map(part::applyAsLong).toList())
+                / Stats.median(samples.get(PLAIN).stream().map(part::applyAsLong).toList());
+    }
+
+    private static List<Long> totals(List<Sample> samples) {
+        return samples.stream().map(Sample::totalNanos).toList();
+    }
+
+    private static void printResourceComparison(Sample ours, Sample plain) {
+        System.out.printf(Locale.ROOT, "Resources of the data layer: ours %d, plain %d%n", ours.resources(),
+                plain.resources());
+        System.out.printf(Locale.ROOT, "  %-42s %5s %6s%n", "type", "ours", "plain");
+        TreeSet<String> types = new TreeSet<>(ours.types().keySet());
+        types.addAll(plain.types().keySet());
+        for (String t : types) {
+            System.out.printf(Locale.ROOT, "  %-42s %5d %6d%n", t, ours.types().getOrDefault(t, 0),
+                    plain.types().getOrDefault(t, 0));
+        }
+        System.out.println();
+    }
+
+    private static void printTable(Map<String, List<Sample>> samples) {
+        System.out.printf(Locale.ROOT, "%-20s %9s %14s %14s %14s %14s%n", "case", "resources", "total median",
+                "total min", "build median", "synth median");
+        String row = "%-20s %9d %11.0f ms %11.0f ms %11.0f ms %11.0f ms%n";
+        samples.forEach((name, list) -> System.out.printf(Locale.ROOT, row, name, list.get(0).resources(),
+                Stats.median(totals(list)) / 1e6,
+                list.stream().mapToLong(Sample::totalNanos).min().orElse(0) / 1e6,
+                Stats.median(list.stream().map(Sample::buildNanos).toList()) / 1e6,
+                Stats.median(list.stream().map(Sample::synthNanos).toList()) / 1e6));
+        System.out.println();
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete the cloud assembly " + dir, e);
+        }
+    }
+}
