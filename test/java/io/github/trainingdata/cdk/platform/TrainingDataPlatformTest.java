@@ -21,6 +21,9 @@ import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.assertions.Annotations;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
+import software.amazon.awscdk.services.ec2.SecurityGroup;
+import software.amazon.awscdk.services.efs.FileSystem;
+import software.amazon.awscdk.services.efs.FileSystemAttributes;
 
 class TrainingDataPlatformTest {
     private static final TrainingImage IMAGE =
@@ -76,20 +79,34 @@ class TrainingDataPlatformTest {
     }
 
     @Test
-    void efsChoiceBuildsTheFileSystemAndAnEfsChannel() {
+    void efsChoiceReadsTheGivenFileSystemThroughAnEfsChannel() {
         Stack stack = TestApps.stack();
         TrainingDataPlatform p = platform(stack, TrainingDataPlatformProps.builder()
-                .profile(profile(500 * GB, 10_000, AccessPattern.SEQUENTIAL, DataLocation.EFS)).channelPath("images"));
+                .profile(profile(500 * GB, 10_000, AccessPattern.SEQUENTIAL, DataLocation.EFS)).channelPath("images")
+                .efsFileSystem(FileSystem.fromFileSystemAttributes(stack, "Labelled", FileSystemAttributes.builder()
+                        .fileSystemId("fs-0123456789abcdef0")
+                        .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "LabelledGroup", "sg-0123456789abcdef0"))
+                        .build())));
         Template t = Template.fromStack(stack);
 
         assertEquals(DataSourceOption.EFS, p.getSource());
-        t.hasResourceProperties("AWS::EFS::FileSystem", Map.of("PerformanceMode", "generalPurpose",
-                "ThroughputMode", "elastic"));
+        t.resourceCountIs("AWS::EFS::FileSystem", 0);
+        t.hasResourceProperties("AWS::EC2::SecurityGroupIngress", Map.of("GroupId", "sg-0123456789abcdef0",
+                "FromPort", 2049));
         t.resourceCountIs("AWS::FSx::FileSystem", 0);
         Map<?, ?> channel = (Map<?, ?>) ((List<?>) p.getDefinition().getRequest().get("InputDataConfig")).get(0);
         Map<?, ?> fs = (Map<?, ?>) ((Map<?, ?>) channel.get("DataSource")).get("FileSystemDataSource");
         assertEquals("/images", fs.get("DirectoryPath"));
         assertEquals("EFS", fs.get("FileSystemType"));
+        assertEquals("fs-0123456789abcdef0", fs.get("FileSystemId"));
+    }
+
+    @Test
+    void rejectsTheEfsChoiceWithoutTheFileSystemThatHoldsTheData() {
+        ConfigurationError e = assertThrows(ConfigurationError.class, () -> platform(TestApps.stack(),
+                TrainingDataPlatformProps.builder().source(DataSourceOption.EFS).instanceType("ml.g5.xlarge")));
+        assertEquals("Test/Platform: invalid efsFileSystem 'null': the EFS file system that holds the data when the "
+                + "source is EFS (EFS is chosen because the data already lives there)", e.getMessage());
     }
 
     @Test

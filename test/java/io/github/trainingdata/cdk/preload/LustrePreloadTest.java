@@ -60,6 +60,9 @@ class LustrePreloadTest {
     private static final String TOOLS_IMAGE = "123456789012.dkr.ecr.us-east-1.amazonaws.com/tools:1";
     private static final List<String> WORKER_ACTIONS = List.of(
             "sagemaker:CreateTrainingJob", "sagemaker:DescribeTrainingJob", "sagemaker:StopTrainingJob");
+    /** isComplete only watches (and on timeout or delete stops) workers; only onEvent starts them. */
+    private static final List<String> WATCHER_ACTIONS = List.of(
+            "sagemaker:DescribeTrainingJob", "sagemaker:StopTrainingJob");
     private static final Map<String, Object> ONLY_FOR_SAGEMAKER =
             Map.of("StringEquals", Map.of("iam:PassedToService", "sagemaker.amazonaws.com"));
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -213,6 +216,10 @@ class LustrePreloadTest {
         return Map.of("Action", WORKER_ACTIONS, "Effect", "Allow", "Resource", workerJobs(workerPrefix));
     }
 
+    private static Map<String, Object> watcherStatement(String workerPrefix) {
+        return Map.of("Action", WATCHER_ACTIONS, "Effect", "Allow", "Resource", workerJobs(workerPrefix));
+    }
+
     private static Map<String, Object> passRoleStatement(String roleArn) {
         return Map.of("Action", "iam:PassRole", "Condition", ONLY_FOR_SAGEMAKER, "Effect", "Allow",
                 "Resource", roleArn);
@@ -354,8 +361,8 @@ class LustrePreloadTest {
         }
 
         @Test
-        void isCompleteMayManageOnlyWorkerJobs() {
-            assertEquals(List.of(workerJobsStatement("warm-resnet")),
+        void isCompleteMayOnlyDescribeAndStopWorkerJobs() {
+            assertEquals(List.of(watcherStatement("warm-resnet")),
                     f.statements(f.handlerRole(f.preload, "IsComplete")));
         }
 
@@ -378,7 +385,7 @@ class LustrePreloadTest {
                     .filter(action -> action.startsWith("sagemaker:") || action.startsWith("iam:")
                             || action.equals("*"))
                     .sorted().toList();
-            assertEquals(List.of("iam:PassRole", "sagemaker:CreateTrainingJob", "sagemaker:CreateTrainingJob",
+            assertEquals(List.of("iam:PassRole", "sagemaker:CreateTrainingJob",
                     "sagemaker:DescribeTrainingJob", "sagemaker:DescribeTrainingJob", "sagemaker:StopTrainingJob",
                     "sagemaker:StopTrainingJob"), granted);
         }
@@ -566,7 +573,7 @@ class LustrePreloadTest {
         @Test
         void aLongPrefixIsCutToLeaveRoomForTheSuffix() {
             assertEquals("warm-abcdefghijklmnopqrstu", f.property(long26, "WorkerJobNamePrefix"));
-            assertEquals(List.of(workerJobsStatement("warm-abcdefghijklmnopqrstu")),
+            assertEquals(List.of(watcherStatement("warm-abcdefghijklmnopqrstu")),
                     f.statements(f.handlerRole(long26, "IsComplete")));
         }
 
@@ -648,7 +655,8 @@ class LustrePreloadTest {
         void needsAnImageWithoutADefinition() {
             Fixture f = new Fixture();
             assertEquals("Test/Preload: invalid image 'null': a worker image when the preload belongs to no "
-                    + "definition (any Linux image with /bin/sh)", f.rejected(f.props()));
+                    + "definition (a Linux image with /bin/sh and GNU coreutils and findutils)",
+                    f.rejected(f.props()));
         }
 
         @Test

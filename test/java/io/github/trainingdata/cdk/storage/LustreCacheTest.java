@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.assertions.Annotations;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
 import software.amazon.awscdk.services.ec2.SecurityGroup;
@@ -197,5 +198,77 @@ class LustreCacheTest {
         assertEquals("Test/Lustre: invalid storageCapacityGiB 'set together with existingFileSystem': either an "
                 + "existing file system or settings for a new one, not both (new-file-system settings given: "
                 + "storageCapacityGiB, exportPrefix)", e.getMessage());
+    }
+
+    @Test
+    void aKmsEncryptedBucketsKeyLetsTheFsxServiceLinkedRolesUseItThroughS3() {
+        TrainingDataBucket encrypted = new TrainingDataBucket(stack, "Encrypted", TrainingDataBucketProps.builder()
+                .encryption(DataEncryption.KMS).build());
+        new LustreCache(stack, "Lustre", LustreCacheProps.builder().network(network).dataBucket(encrypted).build());
+
+        Object serviceLinkedRoles = Map.of("Fn::Join", List.of("", List.of("arn:", Map.of("Ref", "AWS::Partition"),
+                ":iam::", Map.of("Ref", "AWS::AccountId"),
+                ":role/aws-service-role/s3.data-source.lustre.fsx.amazonaws.com/AWSServiceRoleForFSxS3Access_*")));
+        Object statement = Match.objectLike(Map.of(
+                "Principal", Map.of("AWS", "*"),
+                "Action", List.of("kms:Decrypt", "kms:DescribeKey", "kms:Encrypt", "kms:GenerateDataKey*",
+                        "kms:ReEncrypt*"),
+                "Condition", Match.objectLike(Map.of("ArnLike", Map.of("aws:PrincipalArn", serviceLinkedRoles)))));
+        Template.fromStack(stack).hasResourceProperties("AWS::KMS::Key", Map.of("KeyPolicy",
+                Match.objectLike(Map.of("Statement", Match.arrayWith(List.of(statement))))));
+    }
+
+    @Test
+    void anImportedKeyOfTheBucketIsWarnedAbout() {
+        TrainingDataBucket imported = new TrainingDataBucket(stack, "Imported", TrainingDataBucketProps.builder()
+                .bucket(Bucket.fromBucketAttributes(stack, "ImportedBucket", software.amazon.awscdk.services.s3
+                        .BucketAttributes.builder().bucketName("team-encrypted").encryptionKey(
+                                software.amazon.awscdk.services.kms.Key.fromKeyArn(stack, "ImportedKey",
+                                        "arn:aws:kms:us-east-1:123456789012:key/0123abcd-0123-4567-89ab-0123456789ab"))
+                        .build())).build());
+        new LustreCache(stack, "Lustre", LustreCacheProps.builder().network(network).dataBucket(imported).build());
+
+        Annotations.fromStack(stack).hasWarning("/Test/Lustre", Match.stringLikeRegexp("Test/Lustre: the bucket's KMS "
+                + "key is imported, so its key policy cannot be changed here; allow the FSx service-linked roles "
+                + "AWSServiceRoleForFSxS3Access_\\* to use it through S3, or FSx cannot load the data.*"));
+    }
+
+    @Test
+    void anExistingFileSystemInItsOwnZoneIsReportedThere() {
+        LustreCache cache = new LustreCache(stack, "Lustre", props().existingFileSystem(ExistingLustreFileSystem
+                .builder().fileSystemId("fs-0123456789abcdef0").mountName("abcdefgh").availabilityZone("us-east-1c")
+                .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "SharedGroup", "sg-0123456789abcdef0"))
+                .build()).build());
+        assertEquals("us-east-1c", cache.getAvailabilityZone());
+        Annotations.fromStack(stack).hasNoWarning("/Test/Lustre", Match.anyValue());
+    }
+
+    @Test
+    void anExistingFileSystemWithoutItsZoneIsWarnedAbout() {
+        new LustreCache(stack, "Lustre", props().existingFileSystem(existing()).build());
+        Annotations.fromStack(stack).hasWarning("/Test/Lustre", Match.stringLikeRegexp("Test/Lustre: the existing "
+                + "file system's Availability Zone is not given, so it is assumed to be the data subnet's.*"));
+    }
+
+    @Test
+    void rejectsAnExistingFileSystemIdThatIsNoFsxId() {
+        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new LustreCache(stack, "Lustre",
+                props().existingFileSystem(ExistingLustreFileSystem.builder().fileSystemId("fsap-0123456789abcdef0")
+                        .mountName("abcdefgh")
+                        .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "G", "sg-0123456789abcdef0"))
+                        .build()).build()));
+        assertEquals("Test/Lustre: invalid existingFileSystem.fileSystemId 'fsap-0123456789abcdef0': an FSx file-system "
+                + "id fs-[0-9a-f]{8,} of 11–21 characters", e.getMessage());
+    }
+
+    @Test
+    void rejectsAnExistingMountNameThatIsNoLustreMountName() {
+        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new LustreCache(stack, "Lustre",
+                props().existingFileSystem(ExistingLustreFileSystem.builder().fileSystemId("fs-0123456789abcdef0")
+                        .mountName("/fsx")
+                        .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "G", "sg-0123456789abcdef0"))
+                        .build()).build()));
+        assertEquals("Test/Lustre: invalid existingFileSystem.mountName '/fsx': the Lustre mount name: 1–8 characters "
+                + "of [A-Za-z0-9_-]", e.getMessage());
     }
 }

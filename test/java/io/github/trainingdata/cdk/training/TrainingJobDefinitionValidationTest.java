@@ -84,14 +84,22 @@ class TrainingJobDefinitionValidationTest {
     @Test
     void rejectsAnArgumentLongerThan256() {
         String arg = "a".repeat(257);
-        assertEquals("Test/Training: invalid containerArguments[1] '" + arg + "': a string of 1 to 256 characters",
+        assertEquals("Test/Training: invalid containerArguments[1] '" + arg + "': a string of at most 256 characters",
                 f.rejection(f.props().containerArguments(List.of("--data", arg))));
     }
 
     @Test
-    void rejectsAnEmptyEntrypointString() {
-        assertEquals("Test/Training: invalid containerEntrypoint[0] '': a string of 1 to 256 characters",
-                f.rejection(f.props().containerEntrypoint(List.of(""))));
+    void acceptsAnEmptyEntrypointString() {
+        Map<String, Object> algorithm = (Map<String, Object>) request(f.props()
+                .containerEntrypoint(List.of("python", ""))).get("AlgorithmSpecification");
+        assertEquals(List.of("python", ""), algorithm.get("ContainerEntrypoint"), "the API allows empty strings");
+    }
+
+    @Test
+    void acceptsInstanceTypesWithAHyphenatedFamily() {
+        Map<String, Object> resources = (Map<String, Object>) request(f.props().instanceType("ml.p6-b200.48xlarge"))
+                .get("ResourceConfig");
+        assertEquals("ml.p6-b200.48xlarge", resources.get("InstanceType"));
     }
 
     @Test
@@ -130,8 +138,8 @@ class TrainingJobDefinitionValidationTest {
     void rejectsAVolumeKeyOnALocalNvmeFamily() {
         Key key = new Key(f.stack, "VolumeKey");
         assertEquals("Test/Training: invalid volumeKey 'set for ml.p4d.24xlarge': unset for instance families with "
-                + "local NVMe storage (c5d, c6id, g4dn, g5, g6, g6e, m5d, m6id, p3dn, p4d, p4de, p5, p5e, p5en, r5d, "
-                + "r6id, trn1, trn1n, trn2): their volumes are encrypted by the instance hardware",
+                + "local NVMe storage (c5d, c6id, g4dn, g5, g6, g6e, m5d, m6id, p3dn, p4d, p4de, p5, p5e, p5en, "
+                + "p6-b200, p6-b300, p6e-gb200, r5d, r6id, trn1, trn1n, trn2): their volumes are encrypted by the instance hardware",
                 f.rejection(f.props().instanceType("ml.p4d.24xlarge").volumeKey(key)));
     }
 

@@ -298,6 +298,16 @@ class TrainingPermissionsTest {
     }
 
     @Test
+    void aVolumeKeyMayBeGrantedToTheInstancesVolumesOnly() {
+        TrainingFixture f = new TrainingFixture();
+        software.amazon.awscdk.services.kms.Key key = new software.amazon.awscdk.services.kms.Key(f.stack, "Volume");
+        f.define(f.props().jobNamePrefix("encrypted").volumeKey(key));
+        Map<String, Object> grant = onlyStatementWith(allStatements(Template.fromStack(f.stack)), "kms:CreateGrant");
+        assertEquals(List.of("kms:CreateGrant"), strings(grant.get("Action")));
+        assertEquals(Map.of("Bool", Map.of("kms:GrantIsForAWSResource", "true")), grant.get("Condition"));
+    }
+
+    @Test
     void anImmutableGivenRoleIsWarnedAbout() {
         TrainingFixture f = new TrainingFixture();
         f.define(f.props().jobNamePrefix("given").role(Role.fromRoleArn(f.stack, "Given",

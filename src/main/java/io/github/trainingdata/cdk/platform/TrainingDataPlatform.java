@@ -28,14 +28,13 @@ import java.util.List;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.Duration;
-import software.amazon.awscdk.services.efs.PerformanceMode;
-import software.amazon.awscdk.services.efs.ThroughputMode;
 import software.constructs.Construct;
 
 /**
  * The one-call platform: from a dataset profile (or an explicit choice) it builds the network, the
- * training-data bucket, the store the advisor recommends — an FSx for Lustre cache with its preload, an
- * EFS file system, or nothing more for S3 File, FastFile or Pipe — and a training-job definition whose
+ * training-data bucket, the store the advisor recommends — an FSx for Lustre cache with its preload, the
+ * given EFS file system that holds the data, or nothing more for S3 File, FastFile or Pipe — and a
+ * training-job definition whose
  * channel reads it in the right mode. The recommendation is reported at synth (an info annotation with
  * the reasons) and as a stack output, and a dashboard shows the data path. Every construct it creates
  * is reachable through a getter for further customisation.
@@ -87,9 +86,13 @@ public class TrainingDataPlatform extends Construct {
                 ? new LustreCache(this, "Lustre", LustreCacheProps.builder().network(network).dataBucket(dataBucket)
                         .datasetSizeBytes(profile != null ? profile.totalBytes() : null).build())
                 : null;
+        if (source == DataSourceOption.EFS && props.getEfsFileSystem() == null) {
+            throw ConfigurationError.of(this, "efsFileSystem", null, "the EFS file system that holds the data when "
+                    + "the source is EFS (EFS is chosen because the data already lives there)");
+        }
         this.efsStore = source == DataSourceOption.EFS
                 ? new EfsStore(this, "Efs", EfsStoreProps.builder().network(network)
-                        .performanceMode(PerformanceMode.GENERAL_PURPOSE).throughputMode(ThroughputMode.ELASTIC).build())
+                        .fileSystem(props.getEfsFileSystem()).build())
                 : null;
         Channel channel = channel(channelName, channelPath);
 

@@ -5,6 +5,7 @@ import io.github.trainingdata.cdk.advisor.DatasetProfile;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.training.TrainingImage;
 import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.services.efs.IFileSystem;
 import software.amazon.awscdk.services.s3.IBucket;
 
 /**
@@ -26,6 +27,7 @@ public final class TrainingDataPlatformProps {
     private final String channelName;
     private final String channelPath;
     private final Boolean waitForPreload;
+    private final IFileSystem efsFileSystem;
 
     private TrainingDataPlatformProps(Builder b) {
         this.profile = b.profile;
@@ -42,6 +44,7 @@ public final class TrainingDataPlatformProps {
         this.channelName = b.channelName;
         this.channelPath = b.channelPath;
         this.waitForPreload = b.waitForPreload;
+        this.efsFileSystem = b.efsFileSystem;
     }
 
     /** @return a builder */
@@ -119,6 +122,11 @@ public final class TrainingDataPlatformProps {
         return waitForPreload;
     }
 
+    /** @return the EFS file system holding the data, or null */
+    public IFileSystem getEfsFileSystem() {
+        return efsFileSystem;
+    }
+
     /** Builder of {@link TrainingDataPlatformProps}. */
     public static final class Builder {
         private DatasetProfile profile;
@@ -135,6 +143,7 @@ public final class TrainingDataPlatformProps {
         private String channelName;
         private String channelPath;
         private Boolean waitForPreload;
+        private IFileSystem efsFileSystem;
 
         private Builder() {
         }
@@ -274,6 +283,18 @@ public final class TrainingDataPlatformProps {
          */
         public Builder waitForPreload(Boolean waitForPreload) {
             this.waitForPreload = waitForPreload;
+            return this;
+        }
+
+        /**
+         * The EFS file system that already holds the data (imported with its security group). Required when
+         * the source is EFS: EFS is chosen because the data lives there, so the platform never creates an
+         * empty one.
+         *
+         * @default none
+         */
+        public Builder efsFileSystem(IFileSystem efsFileSystem) {
+            this.efsFileSystem = efsFileSystem;
             return this;
         }
 

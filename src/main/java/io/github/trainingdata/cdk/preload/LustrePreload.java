@@ -142,7 +142,8 @@ public class LustrePreload extends Construct {
             return definition.getTrainingImage();
         }
         throw ConfigurationError.of(this, "image", null, definition == null
-                ? "a worker image when the preload belongs to no definition (any Linux image with /bin/sh)"
+                ? "a worker image when the preload belongs to no definition (a Linux image with /bin/sh and GNU coreutils "
+                        + "and findutils)"
                 : "a worker image: the definition " + definition.getNode().getPath()
                         + " uses an algorithm name, not an image the worker could run");
     }
@@ -216,16 +217,10 @@ public class LustrePreload extends Construct {
         String workers = Stack.of(this).formatArn(ArnComponents.builder().service("sagemaker")
                 .resource("training-job").resourceName(worker.getJobNamePrefix() + "-*")
                 .arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
-        for (Function function : List.of(onEvent, isComplete)) {
-            function.addToRolePolicy(PolicyStatement.Builder.create()
-                    .actions(List.of("sagemaker:CreateTrainingJob", "sagemaker:DescribeTrainingJob",
-                            "sagemaker:StopTrainingJob"))
-                    .resources(List.of(workers)).build());
-            WildcardFindings findings = new WildcardFindings(function.getRole());
-            findings.add(List.of(workers), "The preload handler may start, describe and stop only its own worker "
-                    + "jobs, named '" + worker.getJobNamePrefix() + "-<hash of the CloudFormation request>'.");
-            findings.acknowledge();
-        }
+        grantWorkerJobs(onEvent, workers, List.of("sagemaker:CreateTrainingJob", "sagemaker:DescribeTrainingJob",
+                "sagemaker:StopTrainingJob"), "start, describe and stop");
+        grantWorkerJobs(isComplete, workers, List.of("sagemaker:DescribeTrainingJob", "sagemaker:StopTrainingJob"),
+                "describe and stop");
         onEvent.addToRolePolicy(PolicyStatement.Builder.create()
                 .actions(List.of("iam:PassRole"))
                 .resources(List.of(worker.getRole().getRoleArn()))
@@ -235,7 +230,7 @@ public class LustrePreload extends Construct {
                 .onEventHandler(onEvent)
                 .isCompleteHandler(isComplete)
                 .queryInterval(Duration.seconds(30))
-                .totalTimeout(waitForCompletion ? Duration.minutes(60) : Duration.minutes(10))
+                .totalTimeout(Duration.minutes(60))
                 .disableWaiterStateMachineLogging(false)
                 .waiterStateMachineLogOptions(LogOptions.builder().level(LogLevel.ALL).destination(
                         LogGroup.Builder.create(this, "WaiterLogs").retention(RetentionDays.ONE_YEAR).build()).build())
@@ -270,6 +265,14 @@ public class LustrePreload extends Construct {
         Validations.of(provider).acknowledge(Acknowledgment.builder().id("AwsSolutions-SF2").reason("The Provider "
                 + "framework's waiter state machine only polls isComplete; aws-cdk-lib offers no way to enable X-Ray "
                 + "on it. Its executions are logged at level ALL.").build());
+    }
+
+    private void grantWorkerJobs(Function function, String workers, List<String> actions, String what) {
+        function.addToRolePolicy(PolicyStatement.Builder.create().actions(actions).resources(List.of(workers)).build());
+        WildcardFindings findings = new WildcardFindings(function.getRole());
+        findings.add(List.of(workers), "The preload handler may " + what + " only its own worker jobs, named '"
+                + worker.getJobNamePrefix() + "-<hash of the CloudFormation request>'.");
+        findings.acknowledge();
     }
 
     private Function handler(String id, String method, Code code) {

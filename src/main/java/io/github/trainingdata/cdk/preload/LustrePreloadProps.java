@@ -122,8 +122,8 @@ public final class LustrePreloadProps {
         }
 
         /**
-         * The worker's container image (any Linux image with /bin/sh, find and xargs; {@code lfs} is used
-         * when present).
+         * The worker's container image: a Linux image with /bin/sh and GNU coreutils and findutils (e.g.
+         * the Ubuntu-based AWS Deep Learning Containers; not BusyBox/Alpine); {@code lfs} is used when present.
          *
          * @default the definition's training image
          */

@@ -13,7 +13,8 @@ import java.util.Map;
 
 /**
  * The preload worker's warm-up script ({@code warm-cache.sh}) and the pieces of a CreateTrainingJob request
- * that run it in any Linux training image without building one: a container entrypoint that rebuilds the
+ * that run it in a training image with GNU coreutils and findutils (e.g. the Ubuntu-based AWS Deep
+ * Learning Containers) without building one: a container entrypoint that rebuilds the
  * script from environment variables, those variables, and the metric definitions that turn the script's
  * log lines into the preload metrics. JDK only.
  *

@@ -13,6 +13,7 @@ public final class ExistingLustreFileSystem {
     private final ISecurityGroup securityGroup;
     private final String dnsName;
     private final Integer storageCapacityGiB;
+    private final String availabilityZone;
 
     private ExistingLustreFileSystem(Builder b) {
         this.fileSystemId = Objects.requireNonNull(b.fileSystemId, "ExistingLustreFileSystem.fileSystemId is required");
@@ -21,6 +22,7 @@ public final class ExistingLustreFileSystem {
                 "ExistingLustreFileSystem.securityGroup is required");
         this.dnsName = b.dnsName;
         this.storageCapacityGiB = b.storageCapacityGiB;
+        this.availabilityZone = b.availabilityZone;
     }
 
     /** @return a builder */
@@ -53,6 +55,11 @@ public final class ExistingLustreFileSystem {
         return storageCapacityGiB;
     }
 
+    /** @return the file system's Availability Zone, or null when not given */
+    public String getAvailabilityZone() {
+        return availabilityZone;
+    }
+
     /** Builder of {@link ExistingLustreFileSystem}. */
     public static final class Builder {
         private String fileSystemId;
@@ -60,6 +67,7 @@ public final class ExistingLustreFileSystem {
         private ISecurityGroup securityGroup;
         private String dnsName;
         private Integer storageCapacityGiB;
+        private String availabilityZone;
 
         private Builder() {
         }
@@ -99,6 +107,16 @@ public final class ExistingLustreFileSystem {
          */
         public Builder storageCapacityGiB(Integer storageCapacityGiB) {
             this.storageCapacityGiB = storageCapacityGiB;
+            return this;
+        }
+
+        /**
+         * The file system's Availability Zone (the AZ of its subnet): training subnets are checked against it.
+         *
+         * @default assumed to be the network's data AZ (a warning says it cannot be checked)
+         */
+        public Builder availabilityZone(String availabilityZone) {
+            this.availabilityZone = availabilityZone;
             return this;
         }
 

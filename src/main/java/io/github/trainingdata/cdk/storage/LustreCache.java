@@ -4,7 +4,11 @@ import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.advisor.Sizing;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
@@ -18,6 +22,9 @@ import software.amazon.awscdk.services.ec2.SecurityGroup;
 import software.amazon.awscdk.services.fsx.CfnFileSystem;
 import software.amazon.awscdk.services.fsx.LustreAutoImportPolicy;
 import software.amazon.awscdk.services.fsx.LustreDataCompressionType;
+import software.amazon.awscdk.services.iam.AnyPrincipal;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.kms.IKey;
 import software.constructs.Construct;
 
 /**
@@ -38,6 +45,8 @@ public class LustreCache extends Construct implements IConnectable {
     private static final int MAX_CHUNK_SIZE_MIB = 512_000;
     private static final Port LUSTRE = Port.tcp(988);
     private static final Port LUSTRE_CLIENTS = Port.tcpRange(1018, 1023);
+    private static final Pattern FILE_SYSTEM_ID = Pattern.compile("fs-[0-9a-f]{8,}");
+    private static final Pattern MOUNT_NAME = Pattern.compile("[A-Za-z0-9_-]{1,8}");
 
     private final TrainingNetwork network;
     private final TrainingDataBucket dataBucket;
@@ -51,6 +60,7 @@ public class LustreCache extends Construct implements IConnectable {
     private final String fileSystemId;
     private final String mountName;
     private final String dnsName;
+    private final String availabilityZone;
 
     /** Creates the file system, or adopts {@code props.existingFileSystem}. */
     public LustreCache(Construct scope, String id, LustreCacheProps props) {
@@ -60,7 +70,10 @@ public class LustreCache extends Construct implements IConnectable {
         ExistingLustreFileSystem existing = props.getExistingFileSystem();
         if (existing != null) {
             rejectNewFileSystemSettings(props);
+            validateExisting(existing);
         }
+        this.availabilityZone = existing != null && existing.getAvailabilityZone() != null
+                ? existing.getAvailabilityZone() : network.getDataAvailabilityZone();
         this.storageCapacityGiB = existing != null ? existing.getStorageCapacityGiB() : Integer.valueOf(capacity(props));
         validateChunkSize(props.getImportedFileChunkSizeMiB());
 
@@ -84,6 +97,9 @@ public class LustreCache extends Construct implements IConnectable {
             connections.allowFrom(network.getTrainingSecurityGroup(), port, "Lustre traffic from training jobs");
         }
 
+        if (dataBucket.getBucket().getEncryptionKey() != null) {
+            allowFsxToUseKey(dataBucket.getBucket().getEncryptionKey());
+        }
         if (existing != null) {
             this.fileSystem = null;
             this.fileSystemId = existing.getFileSystemId();
@@ -114,6 +130,53 @@ public class LustreCache extends Construct implements IConnectable {
         this.fileSystemId = fileSystem.getRef();
         this.mountName = fileSystem.getAttrLustreMountName();
         this.dnsName = fileSystem.getAttrDnsName();
+    }
+
+    /**
+     * FSx reads and writes a KMS-encrypted bucket through S3 as its service-linked role
+     * {@code AWSServiceRoleForFSxS3Access_<fs-id>}, which the key policy must allow (FSx for Lustre guide,
+     * "Working with server-side encrypted Amazon S3 buckets"). The role name pattern avoids a dependency
+     * of the key on the file system; S3 is the only way in.
+     */
+    private void allowFsxToUseKey(IKey key) {
+        Stack stack = Stack.of(this);
+        Map<String, Object> conditions = new LinkedHashMap<>();
+        conditions.put("ArnLike", Map.of("aws:PrincipalArn", "arn:" + stack.getPartition() + ":iam::" + stack.getAccount()
+                + ":role/aws-service-role/s3.data-source.lustre.fsx.amazonaws.com/AWSServiceRoleForFSxS3Access_*"));
+        Map<String, Object> equals = new LinkedHashMap<>();
+        equals.put("aws:PrincipalAccount", stack.getAccount());
+        equals.put("kms:ViaService", "s3." + stack.getRegion() + "." + Aws.URL_SUFFIX);
+        conditions.put("StringEquals", equals);
+        boolean added = key.addToResourcePolicy(PolicyStatement.Builder.create()
+                .principals(List.of(new AnyPrincipal()))
+                .actions(List.of("kms:Encrypt", "kms:Decrypt", "kms:ReEncrypt*", "kms:GenerateDataKey*", "kms:DescribeKey"))
+                .resources(List.of("*"))
+                .conditions(conditions)
+                .build()).getStatementAdded();
+        if (!added) {
+            Annotations.of(this).addWarningV2("@trainingdata/storage:fsxKeyPolicy", getNode().getPath()
+                    + ": the bucket's KMS key is imported, so its key policy cannot be changed here; allow the FSx "
+                    + "service-linked roles AWSServiceRoleForFSxS3Access_* to use it through S3, or FSx cannot "
+                    + "load the data");
+        }
+    }
+
+    private void validateExisting(ExistingLustreFileSystem existing) {
+        String id = existing.getFileSystemId();
+        if (!Token.isUnresolved(id) && (!FILE_SYSTEM_ID.matcher(id).matches() || id.length() > 21)) {
+            throw ConfigurationError.of(this, "existingFileSystem.fileSystemId", id,
+                    "an FSx file-system id fs-[0-9a-f]{8,} of 11–21 characters");
+        }
+        String mount = existing.getMountName();
+        if (!Token.isUnresolved(mount) && !MOUNT_NAME.matcher(mount).matches()) {
+            throw ConfigurationError.of(this, "existingFileSystem.mountName", mount,
+                    "the Lustre mount name: 1–8 characters of [A-Za-z0-9_-]");
+        }
+        if (existing.getAvailabilityZone() == null) {
+            Annotations.of(this).addWarningV2("@trainingdata/storage:existingLustreZone", getNode().getPath()
+                    + ": the existing file system's Availability Zone is not given, so it is assumed to be the data "
+                    + "subnet's; training cannot mount it from another AZ (set ExistingLustreFileSystem.availabilityZone)");
+        }
     }
 
     private void rejectNewFileSystemSettings(LustreCacheProps props) {
@@ -204,9 +267,9 @@ public class LustreCache extends Construct implements IConnectable {
         return dnsName;
     }
 
-    /** @return the Availability Zone of the file system: the network's data AZ */
+    /** @return the Availability Zone of the file system: the network's data AZ, or an existing one's own */
     public String getAvailabilityZone() {
-        return network.getDataAvailabilityZone();
+        return availabilityZone;
     }
 
     /** @return the network the file system lives in */

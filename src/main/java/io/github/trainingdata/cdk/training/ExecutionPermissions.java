@@ -39,6 +39,7 @@ final class ExecutionPermissions {
     private final Set<EfsStore> efs = new LinkedHashSet<>();
     private final Set<IKey> decryptKeys = new LinkedHashSet<>();
     private final Set<IKey> encryptKeys = new LinkedHashSet<>();
+    private final Set<IKey> volumeKeys = new LinkedHashSet<>();
 
     void read(IBucket bucket, String keyPrefix) {
         reads.computeIfAbsent(bucket, b -> new LinkedHashSet<>()).add(keyPrefix);
@@ -64,6 +65,7 @@ final class ExecutionPermissions {
 
     void volumeKey(IKey key) {
         encryptKeys.add(key);
+        volumeKeys.add(key);
     }
 
     boolean usesVpc() {
@@ -94,6 +96,14 @@ final class ExecutionPermissions {
         }
         for (IKey key : encryptKeys) {
             key.grantEncryptDecrypt(role);
+        }
+        // SageMaker attaches the volume key to the instances' EBS volumes through a grant it creates as the role.
+        for (IKey key : volumeKeys) {
+            role.addToPrincipalPolicy(PolicyStatement.Builder.create()
+                    .actions(List.of("kms:CreateGrant"))
+                    .resources(List.of(key.getKeyArn()))
+                    .conditions(Map.of("Bool", Map.of("kms:GrantIsForAWSResource", "true")))
+                    .build());
         }
         if (inVpc) {
             allow(role, findings, VPC_ACTIONS, List.of("*"), "SageMaker attaches training instances to the VPC "

@@ -53,12 +53,13 @@ public class TrainingJobDefinition extends Construct {
      * "Instance storage volumes").
      */
     static final Set<String> LOCAL_STORAGE_FAMILIES = Set.of("c5d", "c6id", "g4dn", "g5", "g6", "g6e", "m5d",
-            "m6id", "p3dn", "p4d", "p4de", "p5", "p5e", "p5en", "r5d", "r6id", "trn1", "trn1n", "trn2");
+            "m6id", "p3dn", "p4d", "p4de", "p5", "p5e", "p5en", "p6-b200", "p6-b300", "p6e-gb200", "r5d", "r6id", "trn1",
+            "trn1n", "trn2");
 
     private static final Pattern JOB_NAME_PREFIX = Pattern.compile("[a-zA-Z0-9](-*[a-zA-Z0-9])*");
     private static final Pattern CHANNEL_NAME = Pattern.compile("[A-Za-z0-9.\\-_]{1,64}");
     private static final Pattern ENV_KEY = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
-    private static final Pattern INSTANCE_TYPE = Pattern.compile("ml\\.([a-z0-9]+)\\.[a-z0-9]+");
+    private static final Pattern INSTANCE_TYPE = Pattern.compile("ml\\.([a-z0-9-]+)\\.[a-z0-9]+");
     private static final Pattern ROLE_ARN = Pattern.compile("arn:aws[a-z-]*:iam::\\d{12}:role/?[a-zA-Z_0-9+=,.@\\-_/]+");
 
     private final TrainingJobDefinitionProps props;
@@ -185,8 +186,8 @@ public class TrainingJobDefinition extends Construct {
         }
         for (int i = 0; i < values.size(); i++) {
             String v = values.get(i);
-            if (v == null || v.isEmpty() || (!Token.isUnresolved(v) && v.length() > 256)) {
-                throw ConfigurationError.of(this, field + "[" + i + "]", v, "a string of 1 to 256 characters");
+            if (!Token.isUnresolved(v) && v.length() > 256) {
+                throw ConfigurationError.of(this, field + "[" + i + "]", v, "a string of at most 256 characters");
             }
         }
     }

@@ -273,11 +273,21 @@ class PreloadHandlerTest {
 
     @Test
     void anUpdateWithTheSameKeyStartsNothing() {
+        String old = expectedName("req-1");
         Map<String, Object> result = handler.onEvent(
-                update("req-2", "old-worker", properties("k1", "true"), properties("k1", "false")), context);
+                update("req-2", old, properties("k1", "true"), properties("k1", "false")), context);
 
-        assertEquals(Map.of("PhysicalResourceId", "old-worker", "Data", Map.of("WorkerJobName", "old-worker")), result);
+        assertEquals(Map.of("PhysicalResourceId", old, "Data", Map.of("WorkerJobName", old)), result);
         assertEquals(List.of(), emulator.calls());
+    }
+
+    @Test
+    void anUpdateToAnotherPrefixStartsAWorkerUnderIt() {
+        Map<String, Object> result = handler.onEvent(
+                update("req-2", "old-prefix-0123456789ab", properties("k1", "true"), properties("k1", "true")), context);
+
+        assertEquals(expectedName("req-2"), result.get("PhysicalResourceId"));
+        assertEquals(List.of(CREATE), targets());
     }
 
     @Test
@@ -295,9 +305,10 @@ class PreloadHandlerTest {
         Map<String, Object> old = properties("k1", "true");
         old.put("WorkerRequest", WORKER_REQUEST.replace("ml.m5.large", "ml.m5.xlarge"));
 
-        Map<String, Object> result = handler.onEvent(update("req-2", "old-worker", properties("k1", "true"), old), context);
+        Map<String, Object> result = handler.onEvent(update("req-2", expectedName("req-1"), properties("k1", "true"), old),
+                context);
 
-        assertEquals("old-worker", result.get("PhysicalResourceId"), "what is warmed did not change");
+        assertEquals(expectedName("req-1"), result.get("PhysicalResourceId"), "what is warmed did not change");
         assertEquals(List.of(), emulator.calls());
     }
 
@@ -355,12 +366,34 @@ class PreloadHandlerTest {
         assertEquals(List.of(), emulator.calls());
     }
 
-    @Test
-    void isCompleteForDeleteIsImmediate() {
-        Map<String, Object> result = handler.isComplete(
-                withPhysicalId(event("Delete", "req-3", properties("k1", "true")), "w"), context);
+    private Map<String, Object> isCompleteForDelete(String physicalId) {
+        return handler.isComplete(withPhysicalId(event("Delete", "req-3", properties("k1", "true")), physicalId), context);
+    }
 
-        assertEquals(true, result.get("IsComplete"));
-        assertEquals(List.of(), emulator.calls());
+    @Test
+    void deleteWaitsUntilAStoppingWorkerHasStopped() {
+        emulator.onSequence(DESCRIBE, Reply.ok(describe("w", "Stopping", "Stopping")),
+                Reply.ok(describe("w", "Stopped", "Stopped")));
+
+        assertEquals(Map.of("IsComplete", false), isCompleteForDelete("w"), "its network interfaces are still in use");
+        assertEquals(Map.of("IsComplete", true, "Data", Map.of()), isCompleteForDelete("w"));
+        assertEquals(List.of(DESCRIBE, DESCRIBE), targets());
+    }
+
+    @Test
+    void deleteStopsAgainAWorkerStillRunning() {
+        emulator.on(DESCRIBE, call -> Reply.ok(describe("w", "InProgress", "Training")));
+
+        assertEquals(Map.of("IsComplete", false), isCompleteForDelete("w"));
+        assertEquals(List.of(DESCRIBE, STOP), targets());
+    }
+
+    @Test
+    void deleteCompletesWhenTheWorkerIsGoneOrThePhysicalIdIsNoJob() {
+        emulator.on(DESCRIBE, call -> Reply.error(400, "ValidationException", "Requested resource not found."));
+
+        assertEquals(true, isCompleteForDelete("w").get("IsComplete"));
+        assertEquals(true, isCompleteForDelete("AWSCDK::CustomResourceProviderFramework::CREATE_FAILED").get("IsComplete"));
+        assertEquals(List.of(DESCRIBE), targets());
     }
 }

@@ -90,7 +90,10 @@ public final class PreloadHandler {
                 Map<?, ?> now = request.resourceProperties();
                 Map<?, ?> before = request.oldResourceProperties();
                 // Re-warm only when what is warmed changes; a new image or worker size alone warms nothing new.
-                if (Objects.equals(now.get(PreloadProperties.WARM_KEY), before.get(PreloadProperties.WARM_KEY))) {
+                // A worker under another prefix is out of this handler's IAM scope: start one under the new prefix.
+                boolean samePrefix = request.physicalResourceId().startsWith(
+                        PreloadProperties.from(now).workerJobNamePrefix() + "-");
+                if (samePrefix && Objects.equals(now.get(PreloadProperties.WARM_KEY), before.get(PreloadProperties.WARM_KEY))) {
                     log.log("WarmKey is unchanged: keeping worker " + request.physicalResourceId());
                     return started(request.physicalResourceId());
                 }
@@ -114,7 +117,7 @@ public final class PreloadHandler {
     public Map<String, Object> isComplete(Map<String, Object> event, Context context) {
         CustomResourceEvent request = new CustomResourceEvent(event);
         if (request.requestType().equals("Delete")) {
-            return complete(Map.of());
+            return workerEnded(request.physicalResourceId(), context.getLogger()) ? complete(Map.of()) : NOT_COMPLETE;
         }
         String jobName = request.physicalResourceId();
         PreloadProperties properties = PreloadProperties.from(request.resourceProperties());
@@ -143,7 +146,30 @@ public final class PreloadHandler {
                     + properties.timeoutSeconds() + " s; it was stopped. Raise TimeoutSeconds, or warm less data"
                     + " per deployment, and deploy again");
         }
-        return Map.of("IsComplete", false);
+        return NOT_COMPLETE;
+    }
+
+    /**
+     * Whether a deleted worker has ended, so CloudFormation may go on to delete its role, security group and
+     * subnets (a stopping job still holds its network interfaces). A job still running is stopped again.
+     * Never fails: a missing job or any SDK error counts as ended.
+     */
+    private boolean workerEnded(String jobName, LambdaLogger log) {
+        if (!TrainingJobNames.isValidName(jobName)) {
+            return true;
+        }
+        try {
+            TrainingJobStatus status = sageMaker.describeTrainingJob(r -> r.trainingJobName(jobName)).trainingJobStatus();
+            if (status == TrainingJobStatus.IN_PROGRESS) {
+                sageMaker.stopTrainingJob(r -> r.trainingJobName(jobName));
+            }
+            boolean ended = status != TrainingJobStatus.IN_PROGRESS && status != TrainingJobStatus.STOPPING;
+            log.log("Preload worker " + jobName + " is " + status + (ended ? ": deleted" : ": waiting until it stops"));
+            return ended;
+        } catch (SdkException e) {
+            log.log("Could not check preload worker " + jobName + " (ignored, the delete goes on): " + e.getMessage());
+            return true;
+        }
     }
 
     private String startWorker(CustomResourceEvent request, LambdaLogger log) {
@@ -208,6 +234,8 @@ public final class PreloadHandler {
     private static Map<String, Object> started(String jobName) {
         return Map.of("PhysicalResourceId", jobName, "Data", Map.of(WORKER_JOB_NAME, jobName));
     }
+
+    private static final Map<String, Object> NOT_COMPLETE = Map.of("IsComplete", false);
 
     private static Map<String, Object> complete(Map<String, Object> data) {
         return Map.of("IsComplete", true, "Data", data);
