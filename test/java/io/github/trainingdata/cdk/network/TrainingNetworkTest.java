@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
 import software.amazon.awscdk.Environment;
+import software.amazon.awscdk.assertions.Annotations;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
 import software.amazon.awscdk.services.ec2.IVpc;
@@ -96,6 +97,9 @@ class TrainingNetworkTest {
                 .vpc(vpc).build());
 
         assertSame(vpc.getPrivateSubnets().get(0), network.getDataSubnet());
+        Annotations.fromStack(stack).hasInfo("/Test/Network", Match.stringLikeRegexp(
+                "Test/Network: an existing VPC: training in private subnets without NAT reaches S3 only through an S3 "
+                        + "gateway endpoint on their route tables; make sure the VPC has one.*"));
     }
 
     @Test

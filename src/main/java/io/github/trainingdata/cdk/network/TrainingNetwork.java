@@ -3,6 +3,7 @@ package io.github.trainingdata.cdk.network;
 import io.github.trainingdata.cdk.ConfigurationError;
 import java.util.List;
 import java.util.Map;
+import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.services.ec2.FlowLogDestination;
 import software.amazon.awscdk.services.ec2.FlowLogOptions;
 import software.amazon.awscdk.services.ec2.FlowLogTrafficType;
@@ -49,6 +50,11 @@ public class TrainingNetwork extends Construct {
         super(scope, id);
         validate(props);
         this.vpc = props.getVpc() != null ? props.getVpc() : createVpc(props);
+        if (props.getVpc() != null) {
+            Annotations.of(this).addInfo(getNode().getPath() + ": an existing VPC: training in private subnets "
+                    + "without NAT reaches S3 only through an S3 gateway endpoint on their route tables; make sure the "
+                    + "VPC has one");
+        }
         SelectedSubnets selected = selectStorageSubnets(props);
         this.storageSubnets = SubnetSelection.builder().subnets(selected.getSubnets()).build();
         this.dataSubnet = props.getDataSubnet() != null ? props.getDataSubnet() : selected.getSubnets().get(0);
