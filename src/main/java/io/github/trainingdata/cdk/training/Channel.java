@@ -1,7 +1,6 @@
 package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.network.TrainingNetwork;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -50,19 +49,4 @@ public abstract class Channel {
 
     /** Adds what the execution role needs to read (or write) the store. */
     abstract void addPermissions(ExecutionPermissions permissions);
-
-    /** Renders a file-system channel: always File mode (the only mode SageMaker mounts file systems in). */
-    Map<String, Object> renderFileSystem(String type, String fileSystemId, FileSystemAccessMode accessMode,
-            String directoryPath) {
-        Map<String, Object> fs = new LinkedHashMap<>();
-        fs.put("FileSystemId", fileSystemId);
-        fs.put("FileSystemAccessMode", accessMode.apiValue());
-        fs.put("FileSystemType", type);
-        fs.put("DirectoryPath", directoryPath);
-        Map<String, Object> channel = new LinkedHashMap<>();
-        channel.put("ChannelName", name);
-        channel.put("DataSource", Map.of("FileSystemDataSource", fs));
-        channel.put("InputMode", InputMode.FILE.apiValue());
-        return channel;
-    }
 }

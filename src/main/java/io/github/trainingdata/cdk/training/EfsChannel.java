@@ -3,7 +3,6 @@ package io.github.trainingdata.cdk.training;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.EfsStore;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import software.amazon.awscdk.Token;
@@ -14,20 +13,18 @@ import software.amazon.awscdk.services.ec2.ISubnet;
  * directory of an {@link EfsStore}, mounted in File mode. The directory must exist before training
  * starts. A One Zone file system pins training to its Availability Zone.
  */
-public final class EfsChannel extends Channel {
+public final class EfsChannel extends FileSystemChannel {
     /** Longest DirectoryPath the API accepts. */
     public static final int MAX_DIRECTORY_PATH = 4096;
     private static final Pattern FILE_SYSTEM_ID = Pattern.compile("fs-[0-9a-f]{8,}");
 
     private final EfsStore store;
     private final String directoryPath;
-    private final FileSystemAccessMode accessMode;
 
     private EfsChannel(Builder b) {
-        super(b.name);
+        super(b.name, b.accessMode);
         this.store = Objects.requireNonNull(b.store, "EfsChannel.store is required");
         this.directoryPath = Objects.requireNonNull(b.directoryPath, "EfsChannel.directoryPath is required");
-        this.accessMode = b.accessMode;
     }
 
     /**
@@ -38,12 +35,6 @@ public final class EfsChannel extends Channel {
      */
     public static Builder builder(String name) {
         return new Builder(name);
-    }
-
-    /** File-system channels always run in File mode. */
-    @Override
-    public InputMode getInputMode() {
-        return InputMode.FILE;
     }
 
     /** @return the store the channel reads */
@@ -92,8 +83,18 @@ public final class EfsChannel extends Channel {
     }
 
     @Override
-    Map<String, Object> render() {
-        return renderFileSystem("EFS", store.getFileSystemId(), accessMode, directoryPath);
+    String fileSystemType() {
+        return "EFS";
+    }
+
+    @Override
+    String fileSystemId() {
+        return store.getFileSystemId();
+    }
+
+    @Override
+    String directoryPathOnFileSystem() {
+        return directoryPath;
     }
 
     @Override

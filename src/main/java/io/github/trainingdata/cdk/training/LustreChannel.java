@@ -3,7 +3,6 @@ package io.github.trainingdata.cdk.training;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.KeyPrefix;
 import io.github.trainingdata.cdk.storage.LustreCache;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -13,16 +12,14 @@ import java.util.Objects;
  * channel path {@code train}, rendered as {@code /<mountName>/train}. It pins training to the file
  * system's Availability Zone.
  */
-public final class LustreChannel extends Channel {
+public final class LustreChannel extends FileSystemChannel {
     private final LustreCache cache;
     private final String path;
-    private final FileSystemAccessMode accessMode;
 
     private LustreChannel(Builder b) {
-        super(b.name);
+        super(b.name, b.accessMode);
         this.cache = Objects.requireNonNull(b.cache, "LustreChannel.cache is required");
         this.path = b.path;
-        this.accessMode = b.accessMode;
     }
 
     /**
@@ -33,12 +30,6 @@ public final class LustreChannel extends Channel {
      */
     public static Builder builder(String name) {
         return new Builder(name);
-    }
-
-    /** File-system channels always run in File mode. */
-    @Override
-    public InputMode getInputMode() {
-        return InputMode.FILE;
     }
 
     /** @return the cache the channel reads */
@@ -67,8 +58,18 @@ public final class LustreChannel extends Channel {
     }
 
     @Override
-    Map<String, Object> render() {
-        return renderFileSystem("FSxLustre", cache.getFileSystemId(), accessMode, cache.directoryPath(path));
+    String fileSystemType() {
+        return "FSxLustre";
+    }
+
+    @Override
+    String fileSystemId() {
+        return cache.getFileSystemId();
+    }
+
+    @Override
+    String directoryPathOnFileSystem() {
+        return cache.directoryPath(path);
     }
 
     @Override

@@ -1,0 +1,52 @@
+package io.github.trainingdata.cdk.training;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What FSx for Lustre and EFS channels share: a FileSystemDataSource, an access mode, and File mode,
+ * the only mode SageMaker mounts file systems in.
+ */
+abstract class FileSystemChannel extends Channel {
+    private final FileSystemAccessMode accessMode;
+
+    FileSystemChannel(String name, FileSystemAccessMode accessMode) {
+        super(name);
+        this.accessMode = Objects.requireNonNull(accessMode);
+    }
+
+    /** File-system channels always run in File mode. */
+    @Override
+    public InputMode getInputMode() {
+        return InputMode.FILE;
+    }
+
+    /** @return how the file system is mounted */
+    public FileSystemAccessMode getAccessMode() {
+        return accessMode;
+    }
+
+    /** @return {@code FSxLustre} or {@code EFS} */
+    abstract String fileSystemType();
+
+    /** @return the file system id */
+    abstract String fileSystemId();
+
+    /** @return the DirectoryPath */
+    abstract String directoryPathOnFileSystem();
+
+    @Override
+    Map<String, Object> render() {
+        Map<String, Object> fs = new LinkedHashMap<>();
+        fs.put("FileSystemId", fileSystemId());
+        fs.put("FileSystemAccessMode", accessMode.apiValue());
+        fs.put("FileSystemType", fileSystemType());
+        fs.put("DirectoryPath", directoryPathOnFileSystem());
+        Map<String, Object> channel = new LinkedHashMap<>();
+        channel.put("ChannelName", getName());
+        channel.put("DataSource", Map.of("FileSystemDataSource", fs));
+        channel.put("InputMode", InputMode.FILE.apiValue());
+        return channel;
+    }
+}
