@@ -6,7 +6,6 @@ import io.github.cdklabs.cdknag.AwsSolutionsChecks;
 import io.github.cdklabs.cdknag.NagPackProps;
 import io.github.trainingdata.cdk.Snapshots;
 import io.github.trainingdata.cdk.TestApps;
-import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

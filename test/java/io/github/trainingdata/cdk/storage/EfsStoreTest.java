@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.Stack;

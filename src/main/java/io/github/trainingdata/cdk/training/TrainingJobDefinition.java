@@ -7,7 +7,6 @@ import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
