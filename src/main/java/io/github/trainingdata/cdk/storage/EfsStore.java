@@ -2,8 +2,9 @@ package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Size;
@@ -53,30 +54,14 @@ public class EfsStore extends Construct implements IConnectable {
     }
 
     private void rejectNewFileSystemSettings(EfsStoreProps props) {
-        List<String> given = new ArrayList<>();
-        if (props.getPerformanceMode() != null) {
-            given.add("performanceMode");
-        }
-        if (props.getThroughputMode() != null) {
-            given.add("throughputMode");
-        }
-        if (props.getProvisionedThroughputMibps() != null) {
-            given.add("provisionedThroughputMibps");
-        }
-        if (props.getOneZone() != null) {
-            given.add("oneZone");
-        }
-        if (props.getEncryptionKey() != null) {
-            given.add("encryptionKey");
-        }
-        if (props.getRemovalPolicy() != null) {
-            given.add("removalPolicy");
-        }
-        if (!given.isEmpty()) {
-            throw ConfigurationError.of(this, given.get(0), "set together with fileSystem",
-                    "either an existing fileSystem or settings for a new one, not both (new-file-system settings "
-                            + "given: " + String.join(", ", given) + ")");
-        }
+        Map<String, Object> newOnly = new LinkedHashMap<>();
+        newOnly.put("performanceMode", props.getPerformanceMode());
+        newOnly.put("throughputMode", props.getThroughputMode());
+        newOnly.put("provisionedThroughputMibps", props.getProvisionedThroughputMibps());
+        newOnly.put("oneZone", props.getOneZone());
+        newOnly.put("encryptionKey", props.getEncryptionKey());
+        newOnly.put("removalPolicy", props.getRemovalPolicy());
+        ConfigurationError.rejectNewSettingsWithExisting(this, "fileSystem", "fileSystem", "new-file-system", newOnly);
     }
 
     private FileSystem createFileSystem(EfsStoreProps props) {

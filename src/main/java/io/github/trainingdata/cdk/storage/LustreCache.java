@@ -3,7 +3,6 @@ package io.github.trainingdata.cdk.storage;
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.advisor.Sizing;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +79,7 @@ public class LustreCache extends Construct implements IConnectable {
         String relativeImport = props.getImportPrefix() != null ? props.getImportPrefix() : "";
         this.importKeyPrefix = KeyPrefix.join(dataBucket.getDatasetPrefix(),
                 KeyPrefix.check(this, "importPrefix", relativeImport));
-        this.importPath = "s3://" + dataBucket.getBucketName() + (importKeyPrefix.isEmpty() ? "" : "/" + importKeyPrefix);
+        this.importPath = dataBucket.uri(importKeyPrefix);
         this.exportPath = exportPath(props.getExportPrefix());
 
         this.securityGroup = existing != null ? existing.getSecurityGroup() : SecurityGroup.Builder.create(this, "SecurityGroup")
@@ -180,22 +179,16 @@ public class LustreCache extends Construct implements IConnectable {
     }
 
     private void rejectNewFileSystemSettings(LustreCacheProps props) {
-        List<String> given = new ArrayList<>();
-        Object[][] settings = {{"storageCapacityGiB", props.getStorageCapacityGiB()},
-            {"datasetSizeBytes", props.getDatasetSizeBytes()}, {"exportPrefix", props.getExportPrefix()},
-            {"autoImportPolicy", props.getAutoImportPolicy()},
-            {"importedFileChunkSizeMiB", props.getImportedFileChunkSizeMiB()},
-            {"dataCompression", props.getDataCompression()}, {"removalPolicy", props.getRemovalPolicy()}};
-        for (Object[] setting : settings) {
-            if (setting[1] != null) {
-                given.add((String) setting[0]);
-            }
-        }
-        if (!given.isEmpty()) {
-            throw ConfigurationError.of(this, given.get(0), "set together with existingFileSystem",
-                    "either an existing file system or settings for a new one, not both (new-file-system settings "
-                            + "given: " + String.join(", ", given) + ")");
-        }
+        Map<String, Object> newOnly = new LinkedHashMap<>();
+        newOnly.put("storageCapacityGiB", props.getStorageCapacityGiB());
+        newOnly.put("datasetSizeBytes", props.getDatasetSizeBytes());
+        newOnly.put("exportPrefix", props.getExportPrefix());
+        newOnly.put("autoImportPolicy", props.getAutoImportPolicy());
+        newOnly.put("importedFileChunkSizeMiB", props.getImportedFileChunkSizeMiB());
+        newOnly.put("dataCompression", props.getDataCompression());
+        newOnly.put("removalPolicy", props.getRemovalPolicy());
+        ConfigurationError.rejectNewSettingsWithExisting(this, "existingFileSystem", "file system", "new-file-system",
+                newOnly);
     }
 
     private int capacity(LustreCacheProps props) {

@@ -1,8 +1,9 @@
 package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.ConfigurationError;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.services.kms.IKey;
@@ -51,27 +52,13 @@ public class TrainingDataBucket extends Construct {
     }
 
     private void rejectNewBucketSettings(TrainingDataBucketProps props) {
-        List<String> newBucketOnly = new ArrayList<>();
-        if (props.getEncryption() != null) {
-            newBucketOnly.add("encryption");
-        }
-        if (props.getEncryptionKey() != null) {
-            newBucketOnly.add("encryptionKey");
-        }
-        if (props.getNoncurrentVersionExpiration() != null) {
-            newBucketOnly.add("noncurrentVersionExpiration");
-        }
-        if (props.getAccessLogsBucket() != null) {
-            newBucketOnly.add("accessLogsBucket");
-        }
-        if (props.getRemovalPolicy() != null) {
-            newBucketOnly.add("removalPolicy");
-        }
-        if (!newBucketOnly.isEmpty()) {
-            throw ConfigurationError.of(this, newBucketOnly.get(0), "set together with bucket",
-                    "either an existing bucket or settings for a new one, not both (new-bucket settings given: "
-                            + String.join(", ", newBucketOnly) + ")");
-        }
+        Map<String, Object> newBucketOnly = new LinkedHashMap<>();
+        newBucketOnly.put("encryption", props.getEncryption());
+        newBucketOnly.put("encryptionKey", props.getEncryptionKey());
+        newBucketOnly.put("noncurrentVersionExpiration", props.getNoncurrentVersionExpiration());
+        newBucketOnly.put("accessLogsBucket", props.getAccessLogsBucket());
+        newBucketOnly.put("removalPolicy", props.getRemovalPolicy());
+        ConfigurationError.rejectNewSettingsWithExisting(this, "bucket", "bucket", "new-bucket", newBucketOnly);
     }
 
     private IBucket createBucket(TrainingDataBucketProps props) {
@@ -165,12 +152,22 @@ public class TrainingDataBucket extends Construct {
      * @return e.g. {@code s3://my-bucket/datasets/train/}
      */
     public String s3Uri(String relativePath) {
-        String key = keyPrefix(relativePath);
-        return "s3://" + getBucketName() + "/" + (key.isEmpty() ? "" : key + "/");
+        return uri(keyPrefix(relativePath)) + "/";
     }
 
     /** @return the dataset's {@code s3://} URI without a trailing {@code /}, as FSx import paths want it */
     public String datasetUri() {
-        return "s3://" + getBucketName() + (datasetPrefix.isEmpty() ? "" : "/" + datasetPrefix);
+        return uri(datasetPrefix);
+    }
+
+    /**
+     * The {@code s3://} URI of an object key or key prefix counted from the bucket root, without a trailing
+     * {@code /}; an empty key gives {@code s3://bucket}.
+     *
+     * @param key a key or key prefix (checked by the caller)
+     * @return e.g. {@code s3://my-bucket/training-output}
+     */
+    public String uri(String key) {
+        return "s3://" + getBucketName() + (key.isEmpty() ? "" : "/" + key);
     }
 }

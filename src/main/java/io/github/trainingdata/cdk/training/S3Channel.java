@@ -66,8 +66,7 @@ public final class S3Channel extends Channel {
 
     /** @return the channel's {@code s3://} URI (a directory with trailing {@code /}, or a manifest object) */
     public String getS3Uri() {
-        String key = dataBucket.keyPrefix(path);
-        return dataType == S3DataType.S3_PREFIX ? dataBucket.s3Uri(path) : "s3://" + dataBucket.getBucketName() + "/" + key;
+        return dataType == S3DataType.S3_PREFIX ? dataBucket.s3Uri(path) : dataBucket.uri(dataBucket.keyPrefix(path));
     }
 
     @Override

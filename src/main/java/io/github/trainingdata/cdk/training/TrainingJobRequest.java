@@ -118,7 +118,7 @@ final class TrainingJobRequest {
     }
 
     private String s3Uri(String keyPrefix) {
-        return "s3://" + props.getDataBucket().getBucketName() + "/" + keyPrefix + "/";
+        return props.getDataBucket().uri(keyPrefix) + "/";
     }
 
     private static void putIfPresent(Map<String, Object> request, String member, Map<String, String> values) {
