@@ -9,6 +9,7 @@ import io.github.trainingdata.cdk.storage.EfsStore;
 import io.github.trainingdata.cdk.storage.EfsStoreProps;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreCacheProps;
+import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import io.github.trainingdata.cdk.training.EfsChannel;
@@ -56,8 +57,8 @@ public class QuickstartStack extends Stack {
                 .build());
         lustre = new LustreCache(this, "Lustre", LustreCacheProps.builder()
                 .network(network)
-                .dataBucket(dataBucket)
-                .datasetSizeBytes(150L * 1_000_000_000L)
+                .datasets(List.of(LustreDataset.builder("imagenet").dataBucket(dataBucket).build()))
+                .storageCapacityGiB(1200)
                 .build());
         efs = new EfsStore(this, "Efs", EfsStoreProps.builder()
                 .network(network)
@@ -74,7 +75,7 @@ public class QuickstartStack extends Stack {
                 .dataBucket(dataBucket)
                 .checkpointPrefix("checkpoints/quickstart")
                 .channels(List.of(
-                        LustreChannel.builder("train").cache(lustre).path("train").build(),
+                        LustreChannel.builder("train").cache(lustre).dataset("imagenet").path("train").build(),
                         S3Channel.builder("validation").dataBucket(dataBucket).path("validation")
                                 .inputMode(InputMode.FAST_FILE).build(),
                         EfsChannel.builder("features").store(efs).directoryPath("/features").build()))
@@ -83,7 +84,6 @@ public class QuickstartStack extends Stack {
         preload = new LustrePreload(this, "Preload", LustrePreloadProps.builder()
                 .cache(lustre)
                 .definition(training)
-                .paths(List.of("train"))
                 .build());
         dashboard = new TrainingDataDashboard(this, "Dashboard", TrainingDataDashboardProps.builder()
                 .lustreCaches(List.of(lustre))

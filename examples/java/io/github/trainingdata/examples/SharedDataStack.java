@@ -6,6 +6,7 @@ import io.github.trainingdata.cdk.storage.EfsStore;
 import io.github.trainingdata.cdk.storage.EfsStoreProps;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreCacheProps;
+import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import java.util.List;
@@ -47,7 +48,9 @@ public class SharedDataStack extends Stack {
                 .build());
         lustre = new LustreCache(this, "Lustre", LustreCacheProps.builder()
                 .network(network)
-                .dataBucket(dataBucket)
+                .datasets(List.of(
+                        LustreDataset.builder("imagenet").dataBucket(dataBucket).prefix("imagenet").build(),
+                        LustreDataset.builder("coco").dataBucket(dataBucket).prefix("coco").build()))
                 .storageCapacityGiB(2400)
                 .build());
         features = new EfsStore(this, "Features", EfsStoreProps.builder()

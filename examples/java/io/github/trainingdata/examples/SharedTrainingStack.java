@@ -35,7 +35,6 @@ public class SharedTrainingStack extends Stack {
         preload = new LustrePreload(this, "Preload", LustrePreloadProps.builder()
                 .cache(data.getLustre())
                 .definition(resnet)
-                .paths(List.of("imagenet/train"))
                 .datasetVersion("2026-11-01")
                 .build());
         vit.deployAfter(preload.getResource());
@@ -52,7 +51,8 @@ public class SharedTrainingStack extends Stack {
                 .dataBucket(data.getDataBucket())
                 .outputPrefix("training-output/" + prefix)
                 .channels(List.of(
-                        LustreChannel.builder("train").cache(data.getLustre()).path("imagenet/train").build(),
+                        LustreChannel.builder("train").cache(data.getLustre()).dataset("imagenet").path("train")
+                                .build(),
                         EfsChannel.builder("features").store(data.getFeatures()).directoryPath("/features/imagenet")
                                 .build()))
                 .build());

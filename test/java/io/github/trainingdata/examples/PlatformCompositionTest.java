@@ -44,9 +44,15 @@ class PlatformCompositionTest {
         dataTemplate.resourceCountIs("AWS::S3::Bucket", 0);
         dataTemplate.resourceCountIs("AWS::EFS::FileSystem", 0);
         dataTemplate.resourceCountIs("AWS::FSx::FileSystem", 1);
-        dataTemplate.hasResourceProperties("AWS::FSx::FileSystem", Map.of(
-                "SubnetIds", List.of("subnet-0a1b2c3d4e5f60001"),
-                "LustreConfiguration", Match.objectLike(Map.of("ImportPath", "s3://team-training-data/vision"))));
+        dataTemplate.hasResourceProperties("AWS::FSx::FileSystem", Match.objectLike(Map.of(
+                "FileSystemTypeVersion", "2.15",
+                "SubnetIds", List.of("subnet-0a1b2c3d4e5f60001"))));
+        dataTemplate.resourceCountIs("AWS::FSx::DataRepositoryAssociation", 2);
+        for (String dataset : List.of("imagenet", "coco")) {
+            dataTemplate.hasResourceProperties("AWS::FSx::DataRepositoryAssociation", Match.objectLike(Map.of(
+                    "FileSystemPath", "/" + dataset,
+                    "DataRepositoryPath", "s3://team-training-data/vision/" + dataset + "/")));
+        }
         dataTemplate.hasResourceProperties("AWS::EC2::SecurityGroupIngress", Map.of(
                 "GroupId", "sg-0f1e2d3c4b5a69788", "FromPort", 2049, "ToPort", 2049));
     }

@@ -58,7 +58,7 @@ class QuickstartLaunchTest {
                 .get("FileSystemDataSource");
 
         assertEquals("FSxLustre", lustre.get("FileSystemType"));
-        assertTrue(((String) lustre.get("DirectoryPath")).matches("/Lustre[0-9A-F]+\\.LustreMountName/train"),
+        assertTrue(((String) lustre.get("DirectoryPath")).matches("/Lustre[0-9A-F]+\\.LustreMountName/imagenet/train"),
                 (String) lustre.get("DirectoryPath"));
         assertEquals("File", ((Map<?, ?>) channels.get(0)).get("InputMode"));
         assertEquals("EFS", efs.get("FileSystemType"));

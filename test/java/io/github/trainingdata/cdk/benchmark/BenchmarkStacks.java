@@ -5,6 +5,7 @@ import io.github.trainingdata.cdk.storage.EfsStore;
 import io.github.trainingdata.cdk.storage.EfsStoreProps;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreCacheProps;
+import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import io.github.trainingdata.cdk.training.LustreChannel;
@@ -33,6 +34,7 @@ import software.amazon.awscdk.services.ecr.Repository;
 import software.amazon.awscdk.services.efs.FileSystem;
 import software.amazon.awscdk.services.efs.PerformanceMode;
 import software.amazon.awscdk.services.efs.ThroughputMode;
+import software.amazon.awscdk.services.fsx.CfnDataRepositoryAssociation;
 import software.amazon.awscdk.services.fsx.CfnFileSystem;
 import software.amazon.awscdk.services.logs.LogGroup;
 import software.amazon.awscdk.services.logs.RetentionDays;
@@ -50,9 +52,8 @@ import software.amazon.awscdk.services.s3.ObjectOwnership;
 final class BenchmarkStacks {
     /** The quickstart's dataset: 150 GB under datasets/imagenet. */
     static final String DATASET_PREFIX = "datasets/imagenet";
-    static final long DATASET_BYTES = 150L * 1_000_000_000L;
-    /** What {@code Sizing.lustreCapacityGiB(DATASET_BYTES)} gives; a plain-CDK author writes the number. */
-    static final int PLAIN_LUSTRE_CAPACITY_GIB = 1200;
+    /** The quickstart cache's capacity; both data layers write the number. */
+    static final int LUSTRE_CAPACITY_GIB = 1200;
 
     private BenchmarkStacks() {
     }
@@ -67,7 +68,8 @@ final class BenchmarkStacks {
         TrainingDataBucket bucket = new TrainingDataBucket(stack, "DataBucket",
                 TrainingDataBucketProps.builder().datasetPrefix(DATASET_PREFIX).build());
         LustreCache lustre = new LustreCache(stack, "Lustre", LustreCacheProps.builder()
-                .network(network).dataBucket(bucket).datasetSizeBytes(DATASET_BYTES).build());
+                .network(network).datasets(List.of(LustreDataset.builder("imagenet").dataBucket(bucket).build()))
+                .storageCapacityGiB(LUSTRE_CAPACITY_GIB).build());
         EfsStore efs = new EfsStore(stack, "Efs", EfsStoreProps.builder()
                 .network(network)
                 .performanceMode(PerformanceMode.GENERAL_PURPOSE)
@@ -130,17 +132,25 @@ final class BenchmarkStacks {
         }
         CfnFileSystem lustre = CfnFileSystem.Builder.create(stack, "Lustre")
                 .fileSystemType("LUSTRE")
-                .storageCapacity(PLAIN_LUSTRE_CAPACITY_GIB)
+                .fileSystemTypeVersion("2.15")
+                .storageCapacity(LUSTRE_CAPACITY_GIB)
                 .subnetIds(List.of(vpc.getIsolatedSubnets().get(0).getSubnetId()))
                 .securityGroupIds(List.of(lustreGroup.getSecurityGroupId()))
                 .lustreConfiguration(CfnFileSystem.LustreConfigurationProperty.builder()
                         .deploymentType("SCRATCH_2")
-                        .importPath("s3://" + data.getBucketName() + "/" + DATASET_PREFIX)
-                        .autoImportPolicy("NEW_CHANGED_DELETED")
                         .dataCompressionType("NONE")
                         .build())
                 .build();
-        lustre.applyRemovalPolicy(RemovalPolicy.RETAIN);
+        CfnDataRepositoryAssociation.Builder.create(stack, "LustreDataset")
+                .fileSystemId(lustre.getRef())
+                .fileSystemPath("/imagenet")
+                .dataRepositoryPath("s3://" + data.getBucketName() + "/" + DATASET_PREFIX + "/")
+                .batchImportMetaDataOnCreate(true)
+                .s3(CfnDataRepositoryAssociation.S3Property.builder()
+                        .autoImportPolicy(CfnDataRepositoryAssociation.AutoImportPolicyProperty.builder()
+                                .events(List.of("NEW", "CHANGED", "DELETED")).build())
+                        .build())
+                .build();
 
         SecurityGroup efsGroup = SecurityGroup.Builder.create(stack, "EfsSecurityGroup")
                 .vpc(vpc).description("EFS").allowAllOutbound(true).build();

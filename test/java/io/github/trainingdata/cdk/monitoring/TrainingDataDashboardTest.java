@@ -17,6 +17,7 @@ import io.github.trainingdata.cdk.storage.EfsStore;
 import io.github.trainingdata.cdk.storage.EfsStoreProps;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreCacheProps;
+import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import io.github.trainingdata.cdk.training.LustreChannel;
@@ -220,7 +221,7 @@ class TrainingDataDashboardTest {
                 return;
             }
             lustre = new LustreCache(stack, "Lustre", LustreCacheProps.builder()
-                    .network(network).dataBucket(data).build());
+                    .network(network).datasets(List.of(LustreDataset.builder("imagenet").dataBucket(data).build())).build());
             training = new TrainingJobDefinition(stack, "Training", TrainingJobDefinitionProps.builder()
                     .jobNamePrefix("train")
                     .trainingImage(TrainingImage.fromUri("123456789012.dkr.ecr.us-east-1.amazonaws.com/train:1"))
@@ -229,7 +230,7 @@ class TrainingDataDashboardTest {
                     .channels(List.of(LustreChannel.builder("train").cache(lustre).path("train").build()))
                     .build());
             preload = new LustrePreload(stack, "Preload", LustrePreloadProps.builder()
-                    .cache(lustre).definition(training).paths(List.of("train")).build());
+                    .cache(lustre).definition(training).build());
         }
 
         /** @return a token as CloudFormation would deploy it, with the stand-ins of {@link CfnValues} */

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.preload;
 
+import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -19,6 +20,8 @@ import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreCacheProps;
+import io.github.trainingdata.cdk.storage.LustreDataset;
+import io.github.trainingdata.cdk.storage.LustreLocation;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import io.github.trainingdata.cdk.training.LustreChannel;
@@ -79,9 +82,14 @@ class LustrePreloadTest {
         Template template;
         Map<String, Map<String, Object>> resources;
 
-        LustreCache cache(String id, String importPrefix) {
-            return new LustreCache(stack, id, LustreCacheProps.builder()
-                    .network(network).dataBucket(data).importPrefix(importPrefix).build());
+        LustreCache cache(String id, String prefix) {
+            return new LustreCache(stack, id, LustreCacheProps.builder().network(network)
+                    .datasets(List.of(LustreDataset.builder("imagenet").dataBucket(data).prefix(prefix).build())).build());
+        }
+
+        /** @return the directories {@code paths} of the cache's dataset */
+        List<LustreLocation> at(LustreCache of, List<String> paths) {
+            return paths.stream().map(path -> of.location("imagenet", path)).toList();
         }
 
         TrainingJobDefinitionProps.Builder definitionProps(String jobNamePrefix) {
@@ -258,7 +266,7 @@ class LustrePreloadTest {
         @BeforeAll
         static void synthesize() {
             f = withDefinition("resnet");
-            f.preload(f.props().paths(List.of("train", "val")));
+            f.preload(f.props().locations(f.at(f.cache, List.of("train", "val"))));
         }
 
         @Test
@@ -274,7 +282,7 @@ class LustrePreloadTest {
         void workerMountsEachPathAsAFileModeLustreChannel() throws IOException {
             String mount = "/" + f.value(f.cache.getMountName());
             String channels = """
-                    [%s, %s]""".formatted(channel("warm0", mount + "/train"), channel("warm1", mount + "/val"));
+                    [%s, %s]""".formatted(channel("warm0", mount + "/imagenet/train"), channel("warm1", mount + "/imagenet/val"));
             JsonNode request = f.workerRequest();
             assertEquals(JSON.readTree(channels), request.get("InputDataConfig"));
             assertEquals("File", request.at("/AlgorithmSpecification/TrainingInputMode").asText());
@@ -424,7 +432,7 @@ class LustrePreloadTest {
         @BeforeAll
         static void synthesize() {
             f = withDefinition("resnet");
-            f.preload(f.props().paths(List.of("train")).waitForCompletion(false).parallelism(16).batchSize(1000));
+            f.preload(f.props().locations(f.at(f.cache, List.of("train"))).waitForCompletion(false).parallelism(16).batchSize(1000));
         }
 
         @Test
@@ -517,7 +525,7 @@ class LustrePreloadTest {
             assertEquals(TOOLS_IMAGE, request.at("/AlgorithmSpecification/TrainingImage").asText());
             assertEquals("s3://" + f.value(f.data.getBucketName()) + "/preload-worker/",
                     request.at("/OutputDataConfig/S3OutputPath").asText());
-            assertEquals("/" + f.value(f.cache.getMountName()),
+            assertEquals("/" + f.value(f.cache.getMountName()) + "/imagenet",
                     request.at("/InputDataConfig/0/DataSource/FileSystemDataSource/DirectoryPath").asText());
             assertEquals(1, request.get("InputDataConfig").size());
             assertEquals("warm-preload", f.preloadProperties().get("WorkerJobNamePrefix"));
@@ -567,7 +575,7 @@ class LustrePreloadTest {
             TrainingJobDefinition reader = new TrainingJobDefinition(f.stack, jobNamePrefix,
                     f.definitionProps(jobNamePrefix).build());
             return new LustrePreload(f.stack, jobNamePrefix + "Preload",
-                    f.props().definition(reader).paths(List.of("train")).build());
+                    f.props().definition(reader).build());
         }
 
         @Test
@@ -587,12 +595,13 @@ class LustrePreloadTest {
     @Nested
     class WarmKey {
         static Fixture f;
+        static LustreCache raw;
         static final Map<String, LustrePreload> PRELOADS = new LinkedHashMap<>();
 
         @BeforeAll
         static void synthesize() {
             f = new Fixture();
-            LustreCache raw = f.cache("Raw", "raw");
+            raw = f.cache("Raw", "raw");
             add("Reference", f.cache, List.of("train", "val"), "v1");
             add("Same", f.cache, List.of("train", "val"), "v1");
             add("OtherPaths", f.cache, List.of("train"), "v1");
@@ -604,7 +613,8 @@ class LustrePreloadTest {
 
         private static void add(String id, LustreCache cache, List<String> paths, String datasetVersion) {
             PRELOADS.put(id, new LustrePreload(f.stack, id, LustrePreloadProps.builder().cache(cache)
-                    .image(TrainingImage.fromUri(TOOLS_IMAGE)).paths(paths).datasetVersion(datasetVersion).build()));
+                    .image(TrainingImage.fromUri(TOOLS_IMAGE)).locations(f.at(cache, paths)).datasetVersion(datasetVersion)
+                    .build()));
         }
 
         private static String warmKey(String preload) {
@@ -612,10 +622,12 @@ class LustrePreloadTest {
         }
 
         @Test
-        void namesTheImportPathThePathsAndTheDatasetVersion() {
+        void namesTheFileSystemEachDatasetsLinkTheDirectoriesAndTheDatasetVersion() {
             String bucket = f.value(f.data.getBucketName());
-            assertEquals("[\"s3://" + bucket + "/imagenet/raw\",[\"train\",\"val\"],\"v1\"]", warmKey("OtherImport"));
-            assertEquals("[\"s3://" + bucket + "/imagenet\",[\"train\"],\"\"]", warmKey("Unversioned"));
+            assertEquals("[\"" + f.value(raw.getFileSystemId()) + "\",[[\"/imagenet\",\"s3://" + bucket + "/imagenet/raw/\",\"train\"],"
+                    + "[\"/imagenet\",\"s3://" + bucket + "/imagenet/raw/\",\"val\"]],\"v1\"]", warmKey("OtherImport"));
+            assertEquals("[\"" + f.value(f.cache.getFileSystemId()) + "\",[[\"/imagenet\",\"s3://" + bucket
+                    + "/imagenet/\",\"train\"]],\"\"]", warmKey("Unversioned"));
         }
 
         @Test
@@ -634,7 +646,7 @@ class LustrePreloadTest {
         }
 
         @Test
-        void changesWithTheImportPath() {
+        void changesWithTheFileSystemAndItsLink() {
             assertNotEquals(warmKey("Reference"), warmKey("OtherImport"));
         }
     }
@@ -671,8 +683,7 @@ class LustrePreloadTest {
         @Test
         void theDefinitionMustReadTheCache() {
             Fixture f = new Fixture();
-            LustreCache other = new LustreCache(f.stack, "Other", LustreCacheProps.builder()
-                    .network(f.network).dataBucket(f.data).build());
+            LustreCache other = f.cache("Other", "");
             f.define(f.definitionProps("resnet")
                     .channels(List.of(LustreChannel.builder("train").cache(other).path("train").build())));
             assertEquals("Test/Preload: invalid definition 'Test/Training': a definition with a LustreChannel on "
@@ -688,30 +699,37 @@ class LustrePreloadTest {
         }
 
         @Test
-        void needsAtLeastOnePath() {
-            assertEquals("Test/Preload: invalid paths '0 paths': 1 to 20 directories (one worker channel each)",
-                    rejectedStandalone(p -> p.paths(List.of())));
+        void needsAtLeastOneLocation() {
+            Fixture f = new Fixture();
+            assertRule(() -> new LustrePreload(f.stack, "Preload", standalone(f).locations(List.of()).build()),
+                    "Test/Preload", "locations", "0 locations", "1 to 20 directories (one worker channel each)");
         }
 
         @Test
-        void takesAtMostTwentyPaths() {
+        void takesAtMostTwentyLocations() {
+            Fixture f = new Fixture();
             List<String> paths = IntStream.range(0, 21).mapToObj(i -> "part" + i).toList();
-            assertEquals("Test/Preload: invalid paths '21 paths': 1 to 20 directories (one worker channel each)",
-                    rejectedStandalone(p -> p.paths(paths)));
+            assertRule(() -> new LustrePreload(f.stack, "Preload", standalone(f).locations(f.at(f.cache, paths)).build()),
+                    "Test/Preload", "locations", "21 locations", "1 to 20 directories (one worker channel each)");
+            assertDoesNotThrow(() -> new LustrePreload(f.stack, "Twenty", standalone(f)
+                    .locations(f.at(f.cache, paths.subList(0, 20))).build()));
         }
 
         @Test
-        void pathsAreRelativeKeyPrefixes() {
-            assertEquals("Test/Preload: invalid paths[1] '/val': a key prefix of S3 safe characters "
-                    + "[A-Za-z0-9!_.*'()/=+-], without leading or trailing '/' and without empty, '.' or '..' "
-                    + "segments, at most 512 characters (empty for the root)",
-                    rejectedStandalone(p -> p.paths(List.of("train", "/val"))));
+        void locationsAreOfTheCacheBeingWarmed() {
+            Fixture f = new Fixture();
+            LustreCache other = f.cache("Other", "other");
+            assertRule(() -> new LustrePreload(f.stack, "Preload", standalone(f)
+                    .locations(List.of(f.cache.location("imagenet", "train"), other.location("imagenet", "val"))).build()),
+                    "Test/Preload", "locations[1]", "Test/Other", "a location of the cache being warmed, Test/Lustre");
         }
 
         @Test
-        void pathsAreDistinct() {
-            assertEquals("Test/Preload: invalid paths '[train, val, train]': distinct directories",
-                    rejectedStandalone(p -> p.paths(List.of("train", "val", "train"))));
+        void locationsAreDistinct() {
+            Fixture f = new Fixture();
+            assertRule(() -> new LustrePreload(f.stack, "Preload", standalone(f)
+                    .locations(f.at(f.cache, List.of("train", "val", "train"))).build()),
+                    "Test/Preload", "locations[2]", "imagenet/train", "distinct directories");
         }
 
         @Test
@@ -749,9 +767,8 @@ class LustrePreloadTest {
 
         @Test
         void acceptsEveryBound() {
-            List<String> twenty = IntStream.range(0, 20).mapToObj(i -> "part" + i).toList();
             List<UnaryOperator<LustrePreloadProps.Builder>> bounds = List.of(
-                    p -> p.timeout(Duration.minutes(1)).parallelism(1).batchSize(1).paths(twenty),
+                    p -> p.timeout(Duration.minutes(1)).parallelism(1).batchSize(1),
                     p -> p.timeout(Duration.minutes(55)).parallelism(64).batchSize(10_000),
                     p -> p.waitForCompletion(false).timeout(Duration.days(28)));
             for (UnaryOperator<LustrePreloadProps.Builder> props : bounds) {

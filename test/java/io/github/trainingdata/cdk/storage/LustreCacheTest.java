@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.storage;
 
+import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -9,12 +10,12 @@ import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.assertions.Annotations;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
 import software.amazon.awscdk.services.ec2.SecurityGroup;
-import software.amazon.awscdk.services.fsx.LustreAutoImportPolicy;
 import software.amazon.awscdk.services.fsx.LustreDataCompressionType;
 import software.amazon.awscdk.services.s3.Bucket;
 
@@ -22,31 +23,149 @@ class LustreCacheTest {
     private final Stack stack = TestApps.stack();
     private final TrainingNetwork network = new TrainingNetwork(stack, "Network");
     private final TrainingDataBucket data = new TrainingDataBucket(stack, "Data", TrainingDataBucketProps.builder()
-            .bucket(Bucket.fromBucketName(stack, "Existing", "team-datasets")).datasetPrefix("imagenet").build());
+            .bucket(Bucket.fromBucketName(stack, "Existing", "team-datasets")).datasetPrefix("vision").build());
+
+    private LustreDataset.Builder dataset(String name) {
+        return LustreDataset.builder(name).dataBucket(data).prefix(name);
+    }
 
     private LustreCacheProps.Builder props() {
-        return LustreCacheProps.builder().network(network).dataBucket(data);
+        return LustreCacheProps.builder().network(network).datasets(List.of(dataset("imagenet").build()));
     }
 
     @Test
-    void isScratch2InTheDataSubnetLinkedToTheDatasetAndRetained() {
+    void isScratch2Lustre215InTheDataSubnetAndRemovedWithTheStack() {
         LustreCache cache = new LustreCache(stack, "Lustre", props().build());
         Template t = Template.fromStack(stack);
 
         t.hasResource("AWS::FSx::FileSystem", Map.of(
-                "DeletionPolicy", "Retain",
-                "Properties", Match.objectLike(Map.of(
+                "DeletionPolicy", "Delete",
+                "Properties", Map.of(
                         "FileSystemType", "LUSTRE",
+                        "FileSystemTypeVersion", "2.15",
                         "StorageCapacity", 1200,
                         "SubnetIds", List.of(Map.of("Ref", Match.stringLikeRegexp("NetworkVpcDataSubnet1.*"))),
+                        "SecurityGroupIds", List.of(Match.anyValue()),
                         "LustreConfiguration", Map.of(
                                 "DeploymentType", "SCRATCH_2",
-                                "ImportPath", "s3://team-datasets/imagenet",
-                                "AutoImportPolicy", "NEW_CHANGED_DELETED",
-                                "DataCompressionType", "NONE")))));
+                                "DataCompressionType", "NONE"))));
         assertEquals(network.getDataAvailabilityZone(), cache.getAvailabilityZone());
         assertEquals(234.4, cache.getBaselineThroughputMBps(), 0.1);
         assertEquals(1523.4, cache.getBurstThroughputMBps(), 0.1);
+        t.hasResource("AWS::EC2::VPC", Map.of("DeletionPolicy", Match.absent()));
+    }
+
+    @Test
+    void eachDatasetIsADataRepositoryAssociationImportingMetadataAndFollowingEveryChange() {
+        LustreCache cache = new LustreCache(stack, "Lustre", props().build());
+        Template t = Template.fromStack(stack);
+
+        t.resourceCountIs("AWS::FSx::DataRepositoryAssociation", 1);
+        t.hasResource("AWS::FSx::DataRepositoryAssociation", Map.of(
+                "DeletionPolicy", "Delete",
+                "Properties", Map.of(
+                        "FileSystemId", Map.of("Ref", stack.getLogicalId(cache.getResource())),
+                        "FileSystemPath", "/imagenet",
+                        "DataRepositoryPath", "s3://team-datasets/vision/imagenet/",
+                        "BatchImportMetaDataOnCreate", true,
+                        "S3", Map.of("AutoImportPolicy", Map.of("Events", List.of("NEW", "CHANGED", "DELETED"))))));
+    }
+
+    @Test
+    void severalDatasetsFromOneBucketShareTheCacheWithTheirOwnOptions() {
+        LustreCache cache = new LustreCache(stack, "Lustre", props().datasets(List.of(
+                dataset("imagenet").build(),
+                dataset("coco").fileSystemPath("/datasets/coco").autoImport(List.of(DataRepositoryEvent.NEW))
+                        .importedFileChunkSizeMiB(512).build(),
+                dataset("frozen").autoImport(List.of()).build())).dataCompression(LustreDataCompressionType.LZ4)
+                .lustreVersion(LustreVersion.V2_12).build());
+        Template t = Template.fromStack(stack);
+
+        t.resourceCountIs("AWS::FSx::DataRepositoryAssociation", 3);
+        t.hasResourceProperties("AWS::FSx::DataRepositoryAssociation", Map.of(
+                "FileSystemPath", "/datasets/coco",
+                "DataRepositoryPath", "s3://team-datasets/vision/coco/",
+                "ImportedFileChunkSize", 512,
+                "S3", Map.of("AutoImportPolicy", Map.of("Events", List.of("NEW")))));
+        t.hasResourceProperties("AWS::FSx::DataRepositoryAssociation", Map.of(
+                "FileSystemPath", "/frozen", "S3", Match.absent()));
+        t.hasResourceProperties("AWS::FSx::FileSystem", Match.objectLike(Map.of("FileSystemTypeVersion", "2.12",
+                "LustreConfiguration", Map.of("DeploymentType", "SCRATCH_2", "DataCompressionType", "LZ4"))));
+        assertEquals(List.of("imagenet", "coco", "frozen"),
+                cache.getDatasets().stream().map(LustreDataset::getName).toList());
+    }
+
+    @Test
+    void aLocationRendersTheMountNameTheDatasetPathAndItsS3Location() {
+        LustreCache cache = new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("imagenet").build(),
+                dataset("coco").fileSystemPath("/datasets/coco").build())).build());
+        Object mountName = Map.of("Fn::GetAtt", List.of(stack.getLogicalId(cache.getResource()), "LustreMountName"));
+
+        LustreLocation train = cache.location("coco", "train/shards");
+        assertEquals(Map.of("Fn::Join", List.of("", List.of("/", mountName, "/datasets/coco/train/shards"))),
+                stack.resolve(train.getDirectoryPath()));
+        assertEquals("s3://team-datasets/vision/coco/train/shards/", train.getS3Uri());
+        assertEquals("vision/coco/train/shards", train.getKeyPrefix());
+        assertEquals(Map.of("Fn::Join", List.of("", List.of("/", mountName, "/imagenet"))),
+                stack.resolve(cache.location("imagenet", "").getDirectoryPath()));
+    }
+
+    @Test
+    void aDatasetAtTheRootMapsObjectsToTheMountRoot() {
+        LustreCache cache = new LustreCache(stack, "Lustre", props().datasets(List.of(
+                dataset("all").prefix("").fileSystemPath("/").build())).build());
+        Object mountName = Map.of("Fn::GetAtt", List.of(stack.getLogicalId(cache.getResource()), "LustreMountName"));
+        assertEquals(Map.of("Fn::Join", List.of("", List.of("/", mountName, "/train"))),
+                stack.resolve(cache.location("all", "train").getDirectoryPath()));
+        Template.fromStack(stack).hasResourceProperties("AWS::FSx::DataRepositoryAssociation", Map.of(
+                "FileSystemPath", "/", "DataRepositoryPath", "s3://team-datasets/vision/"));
+    }
+
+    @Test
+    void rejectsALocationInADatasetTheCacheDoesNotHave() {
+        LustreCache cache = new LustreCache(stack, "Lustre", props().build());
+        assertRule(() -> cache.location("coco", "train"), "Test/Lustre", "dataset", "coco",
+                "one of the cache's datasets imagenet");
+    }
+
+    @Test
+    void anExportingCacheIsRetainedWithItsSecurityGroupSubnetAndVpc() {
+        new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("imagenet")
+                .autoExport(List.of(DataRepositoryEvent.NEW, DataRepositoryEvent.CHANGED)).build())).build());
+        Template t = Template.fromStack(stack);
+
+        t.hasResource("AWS::FSx::FileSystem", Map.of("DeletionPolicy", "Retain", "UpdateReplacePolicy", "Retain"));
+        t.hasResource("AWS::FSx::DataRepositoryAssociation", Map.of("DeletionPolicy", "Retain",
+                "Properties", Match.objectLike(Map.of("S3", Map.of(
+                        "AutoImportPolicy", Map.of("Events", List.of("NEW", "CHANGED", "DELETED")),
+                        "AutoExportPolicy", Map.of("Events", List.of("NEW", "CHANGED")))))));
+        t.hasResource("AWS::EC2::SecurityGroup", Map.of("DeletionPolicy", "Retain", "Properties",
+                Match.objectLike(Map.of("GroupDescription", "FSx for Lustre Test/Lustre: Lustre traffic from itself and training"))));
+        t.hasResource("AWS::EC2::Subnet", Map.of("DeletionPolicy", "Retain", "Properties",
+                Match.objectLike(Map.of("CidrBlock", Match.anyValue()))));
+        t.hasResource("AWS::EC2::VPC", Map.of("DeletionPolicy", "Retain"));
+        assertEquals(1, t.findResources("AWS::EC2::Subnet", Map.of("DeletionPolicy", "Retain")).size(),
+                "only the data subnet, where the file system's interfaces live");
+        Annotations.fromStack(stack).hasInfo("/Test/Lustre", Match.stringLikeRegexp(".*retained when the stack is "
+                + "deleted \\(it exports to S3\\), and so are its security group, the data subnet and the VPC.*"));
+    }
+
+    @Test
+    void aRetainedCacheInAnExistingVpcKeepsOnlyItsSecurityGroup() {
+        Stack other = TestApps.stack();
+        TrainingNetwork existingVpc = new TrainingNetwork(other, "Network", io.github.trainingdata.cdk.network
+                .TrainingNetworkProps.builder().vpc(software.amazon.awscdk.services.ec2.Vpc.fromVpcAttributes(other,
+                        "Vpc", software.amazon.awscdk.services.ec2.VpcAttributes.builder().vpcId("vpc-0123456789abcdef0")
+                                .availabilityZones(List.of("us-east-1a"))
+                                .isolatedSubnetIds(List.of("subnet-0123456789abcdef0")).build())).build());
+        TrainingDataBucket bucket = new TrainingDataBucket(other, "Data", TrainingDataBucketProps.builder()
+                .bucket(Bucket.fromBucketName(other, "Existing", "team-datasets")).build());
+        new LustreCache(other, "Lustre", LustreCacheProps.builder().network(existingVpc).removalPolicy(RemovalPolicy.RETAIN)
+                .datasets(List.of(LustreDataset.builder("d").dataBucket(bucket).build())).build());
+        Template t = Template.fromStack(other);
+        t.hasResource("AWS::FSx::FileSystem", Map.of("DeletionPolicy", "Retain"));
+        t.hasResource("AWS::EC2::SecurityGroup", Map.of("DeletionPolicy", "Retain", "Properties",
+                Match.objectLike(Map.of("GroupDescription", "FSx for Lustre Test/Lustre: Lustre traffic from itself and training"))));
     }
 
     @Test
@@ -70,86 +189,112 @@ class LustreCacheTest {
     }
 
     @Test
-    void capacityIsDerivedFromTheDatasetWithHeadroom() {
+    void capacityIsDerivedFromTheDatasetWithHeadroomAndAWarningToPinIt() {
         new LustreCache(stack, "Lustre", props().datasetSizeBytes(3_000L * 1_073_741_824L).build());
-        Template.fromStack(stack).hasResourceProperties("AWS::FSx::FileSystem",
-                Map.of("StorageCapacity", 4800));
-    }
-
-    @Test
-    void importAndExportPrefixesAndOptionsAreRendered() {
-        LustreCache cache = new LustreCache(stack, "Lustre", props()
-                .importPrefix("train")
-                .exportPrefix("exports")
-                .autoImportPolicy(LustreAutoImportPolicy.NEW)
-                .importedFileChunkSizeMiB(512)
-                .dataCompression(LustreDataCompressionType.LZ4)
-                .storageCapacityGiB(2400)
-                .build());
-        Template.fromStack(stack).hasResourceProperties("AWS::FSx::FileSystem", Map.of(
-                "StorageCapacity", 2400,
-                "LustreConfiguration", Map.of(
-                        "DeploymentType", "SCRATCH_2",
-                        "ImportPath", "s3://team-datasets/imagenet/train",
-                        "ExportPath", "s3://team-datasets/imagenet/train/exports",
-                        "AutoImportPolicy", "NEW",
-                        "ImportedFileChunkSize", 512,
-                        "DataCompressionType", "LZ4")));
-        assertEquals("imagenet/train", cache.getImportKeyPrefix());
-    }
-
-    @Test
-    void directoryPathStartsWithTheMountName() {
-        LustreCache cache = new LustreCache(stack, "Lustre", props().build());
-        String path = cache.directoryPath("train/shards");
-        assertEquals(Map.of("Fn::Join", List.of("", List.of("/",
-                Map.of("Fn::GetAtt", List.of(stack.getLogicalId(cache.getResource()), "LustreMountName")),
-                "/train/shards"))), stack.resolve(path));
+        Template.fromStack(stack).hasResourceProperties("AWS::FSx::FileSystem", Match.objectLike(
+                Map.of("StorageCapacity", 4800)));
+        Annotations.fromStack(stack).hasWarning("/Test/Lustre", Match.stringLikeRegexp("Test/Lustre: storage capacity "
+                + "4800 GiB is derived from datasetSizeBytes. FSx only grows a file system's capacity .* once deployed, "
+                + "set storageCapacityGiB\\(4800\\) instead.*"));
     }
 
     @Test
     void rejectsAnInvalidScratch2Capacity() {
-        ConfigurationError e = assertThrows(ConfigurationError.class,
-                () -> new LustreCache(stack, "Lustre", props().storageCapacityGiB(3600).build()));
-        assertEquals("Test/Lustre: invalid storageCapacityGiB '3600': 1200, 2400, or a multiple of 2400 GiB for "
-                + "SCRATCH_2", e.getMessage());
+        assertRule(() -> new LustreCache(stack, "Lustre", props().storageCapacityGiB(3600).build()), "Test/Lustre",
+                "storageCapacityGiB", 3600, "1200, 2400, or a multiple of 2400 GiB for SCRATCH_2");
     }
 
     @Test
     void rejectsCapacityTogetherWithDatasetSize() {
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new LustreCache(stack, "Lustre",
-                props().storageCapacityGiB(2400).datasetSizeBytes(1L).build()));
-        assertEquals("Test/Lustre: invalid storageCapacityGiB '2400': either storageCapacityGiB or datasetSizeBytes "
-                + "(capacity derived from the dataset), not both", e.getMessage());
+        assertRule(() -> new LustreCache(stack, "Lustre", props().storageCapacityGiB(2400).datasetSizeBytes(1L).build()),
+                "Test/Lustre", "storageCapacityGiB", 2400,
+                "either storageCapacityGiB or datasetSizeBytes (capacity derived from the dataset), not both");
     }
 
     @Test
     void rejectsANegativeDatasetSize() {
-        ConfigurationError e = assertThrows(ConfigurationError.class,
-                () -> new LustreCache(stack, "Lustre", props().datasetSizeBytes(-1L).build()));
-        assertEquals("Test/Lustre: invalid datasetSizeBytes '-1': a size of 0 bytes or more", e.getMessage());
+        assertRule(() -> new LustreCache(stack, "Lustre", props().datasetSizeBytes(-1L).build()), "Test/Lustre",
+                "datasetSizeBytes", -1, "a size of 0 bytes or more");
+    }
+
+    @Test
+    void rejectsNoDatasets() {
+        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of()).build()), "Test/Lustre",
+                "datasets", "0 datasets", "1 to 8 datasets (one data repository association each)");
+    }
+
+    @Test
+    void rejectsMoreThanEightDatasets() {
+        List<LustreDataset> nine = java.util.stream.IntStream.range(0, 9).mapToObj(i -> dataset("d" + i).build()).toList();
+        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(nine).build()), "Test/Lustre",
+                "datasets", "9 datasets", "1 to 8 datasets (one data repository association each)");
+    }
+
+    @Test
+    void rejectsADatasetNameThatCannotNameALink() {
+        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("image net").build())).build()),
+                "Test/Lustre", "datasets[0].name", "image net",
+                "1 to 32 characters of [A-Za-z0-9_-], starting with a letter or digit");
+    }
+
+    @Test
+    void rejectsTwoDatasetsOfOneName() {
+        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a").build(),
+                dataset("a").prefix("b").fileSystemPath("/b").build())).build()), "Test/Lustre", "datasets[1].name",
+                "a", "a name no other dataset of the cache uses");
+    }
+
+    @Test
+    void rejectsTwoDatasetsOfOneS3Location() {
+        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a").build(),
+                dataset("b").prefix("a").build())).build()), "Test/Lustre", "datasets[1].prefix", "vision/a",
+                "an S3 location no other dataset of the cache links (FSx allows one association per S3 bucket or prefix)");
+    }
+
+    @Test
+    void rejectsNestedFileSystemPaths() {
+        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of(
+                dataset("a").fileSystemPath("/datasets").build(),
+                dataset("b").fileSystemPath("/datasets/b").build())).build()), "Test/Lustre",
+                "datasets[1].fileSystemPath", "/datasets/b", "a file-system path that neither equals nor nests with "
+                        + "another dataset's (/datasets): FSx allows no overlapping association paths");
+    }
+
+    @Test
+    void rejectsTheRootPathBesideOtherDatasets() {
+        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a").build(),
+                dataset("b").fileSystemPath("/").build())).build()), "Test/Lustre", "datasets[1].fileSystemPath", "/",
+                "a directory below '/' when the cache has more than one dataset ('/' links the whole file system and "
+                        + "allows only one association)");
+    }
+
+    @Test
+    void rejectsARelativeFileSystemPath() {
+        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a").fileSystemPath("a/")
+                .build())).build()), "Test/Lustre", "datasets[0].fileSystemPath", "a/", "'/' or an absolute path "
+                + "/<segment>[/<segment>...] without a trailing '/', empty, '.' or '..' segments or control characters, "
+                + "at most 4096 characters");
+    }
+
+    @Test
+    void rejectsADatasetPrefixWithATrailingSlash() {
+        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new LustreCache(stack, "Lustre",
+                props().datasets(List.of(dataset("a").prefix("a/").build())).build()));
+        assertEquals(true, e.getMessage().startsWith("Test/Lustre: invalid datasets[0].prefix 'a/': a key prefix"));
     }
 
     @Test
     void rejectsAChunkSizeOutOfRange() {
-        ConfigurationError e = assertThrows(ConfigurationError.class,
-                () -> new LustreCache(stack, "Lustre", props().importedFileChunkSizeMiB(512_001).build()));
-        assertEquals("Test/Lustre: invalid importedFileChunkSizeMiB '512001': 1 to 512000 MiB", e.getMessage());
+        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a")
+                .importedFileChunkSizeMiB(512_001).build())).build()), "Test/Lustre",
+                "datasets[0].importedFileChunkSizeMiB", 512001, "1 to 512000 MiB");
     }
 
     @Test
-    void rejectsExportingOverTheImportPath() {
-        ConfigurationError e = assertThrows(ConfigurationError.class,
-                () -> new LustreCache(stack, "Lustre", props().exportPrefix("").build()));
-        assertEquals("Test/Lustre: invalid exportPrefix '': a non-empty path under the import prefix (exporting to "
-                + "the import path itself overwrites the source data)", e.getMessage());
-    }
-
-    @Test
-    void rejectsAnImportPrefixWithATrailingSlash() {
-        ConfigurationError e = assertThrows(ConfigurationError.class,
-                () -> new LustreCache(stack, "Lustre", props().importPrefix("train/").build()));
-        assertEquals(true, e.getMessage().startsWith("Test/Lustre: invalid importPrefix 'train/': a key prefix"));
+    void rejectsAnEventTwice() {
+        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a")
+                .autoExport(List.of(DataRepositoryEvent.NEW, DataRepositoryEvent.NEW)).build())).build()), "Test/Lustre",
+                "datasets[0].autoExport", "[NEW, NEW]", "each of NEW, CHANGED and DELETED at most once");
     }
 
     private ExistingLustreFileSystem existing() {
@@ -162,14 +307,15 @@ class LustreCacheTest {
     }
 
     @Test
-    void existingFileSystemIsAdoptedAndAdmitsTrainingOnTheLustrePorts() {
+    void existingFileSystemIsAdoptedWithItsMappingAndAdmitsTrainingOnTheLustrePorts() {
         LustreCache cache = new LustreCache(stack, "Lustre", props().existingFileSystem(existing()).build());
         Template t = Template.fromStack(stack);
 
         t.resourceCountIs("AWS::FSx::FileSystem", 0);
+        t.resourceCountIs("AWS::FSx::DataRepositoryAssociation", 0);
         assertEquals(true, cache.isExisting());
         assertEquals("fs-0123456789abcdef0", cache.getFileSystemId());
-        assertEquals("/abcdefgh/train", cache.directoryPath("train"));
+        assertEquals("/abcdefgh/imagenet/train", cache.location("imagenet", "train").getDirectoryPath());
         assertEquals(468.75, cache.getBaselineThroughputMBps(), 0.01);
         Object training = stack.resolve(network.getTrainingSecurityGroup().getSecurityGroupId());
         t.hasResourceProperties("AWS::EC2::SecurityGroupIngress", Map.of("GroupId", "sg-0123456789abcdef0",
@@ -191,18 +337,27 @@ class LustreCacheTest {
 
     @Test
     void rejectsNewFileSystemSettingsWithAnExistingOne() {
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new LustreCache(stack, "Lustre",
-                props().existingFileSystem(existing()).storageCapacityGiB(2400).exportPrefix("out").build()));
-        assertEquals("Test/Lustre: invalid storageCapacityGiB 'set together with existingFileSystem': either an "
-                + "existing file system or settings for a new one, not both (new-file-system settings given: "
-                + "storageCapacityGiB, exportPrefix)", e.getMessage());
+        assertRule(() -> new LustreCache(stack, "Lustre", props().existingFileSystem(existing()).storageCapacityGiB(2400)
+                .lustreVersion(LustreVersion.V2_15).build()), "Test/Lustre", "storageCapacityGiB",
+                "set together with existingFileSystem", "either an existing file system or settings for a new one, not "
+                        + "both (new-file-system settings given: storageCapacityGiB, lustreVersion)");
     }
 
     @Test
-    void aKmsEncryptedBucketsKeyLetsTheFsxServiceLinkedRolesUseItThroughS3() {
+    void rejectsNewAssociationSettingsForAnExistingFileSystem() {
+        assertRule(() -> new LustreCache(stack, "Lustre", props().existingFileSystem(existing()).datasets(List.of(
+                dataset("a").autoExport(List.of(DataRepositoryEvent.NEW)).build())).build()), "Test/Lustre",
+                "datasets[0].autoExport", "set together with existingFileSystem", "either an existing file system's "
+                        + "association or settings for a new one, not both (new-association settings given: "
+                        + "datasets[0].autoExport)");
+    }
+
+    @Test
+    void aKmsEncryptedBucketsKeyLetsTheFsxServiceLinkedRolesUseItThroughS3BeforeTheLinkIsMade() {
         TrainingDataBucket encrypted = new TrainingDataBucket(stack, "Encrypted", TrainingDataBucketProps.builder()
                 .encryption(DataEncryption.KMS).build());
-        new LustreCache(stack, "Lustre", LustreCacheProps.builder().network(network).dataBucket(encrypted).build());
+        new LustreCache(stack, "Lustre", LustreCacheProps.builder().network(network)
+                .datasets(List.of(LustreDataset.builder("d").dataBucket(encrypted).build())).build());
 
         Object serviceLinkedRoles = Map.of("Fn::Join", List.of("", List.of("arn:", Map.of("Ref", "AWS::Partition"),
                 ":iam::", Map.of("Ref", "AWS::AccountId"),
@@ -212,8 +367,11 @@ class LustreCacheTest {
                 "Action", List.of("kms:Decrypt", "kms:DescribeKey", "kms:Encrypt", "kms:GenerateDataKey*",
                         "kms:ReEncrypt*"),
                 "Condition", Match.objectLike(Map.of("ArnLike", Map.of("aws:PrincipalArn", serviceLinkedRoles)))));
-        Template.fromStack(stack).hasResourceProperties("AWS::KMS::Key", Map.of("KeyPolicy",
+        Template t = Template.fromStack(stack);
+        t.hasResourceProperties("AWS::KMS::Key", Map.of("KeyPolicy",
                 Match.objectLike(Map.of("Statement", Match.arrayWith(List.of(statement))))));
+        t.hasResource("AWS::FSx::DataRepositoryAssociation", Map.of("DependsOn",
+                Match.arrayWith(List.of(Match.stringLikeRegexp("EncryptedKey.*")))));
     }
 
     @Test
@@ -224,10 +382,11 @@ class LustreCacheTest {
                                 software.amazon.awscdk.services.kms.Key.fromKeyArn(stack, "ImportedKey",
                                         "arn:aws:kms:us-east-1:123456789012:key/0123abcd-0123-4567-89ab-0123456789ab"))
                         .build())).build());
-        new LustreCache(stack, "Lustre", LustreCacheProps.builder().network(network).dataBucket(imported).build());
+        new LustreCache(stack, "Lustre", LustreCacheProps.builder().network(network)
+                .datasets(List.of(LustreDataset.builder("d").dataBucket(imported).build())).storageCapacityGiB(1200).build());
 
-        Annotations.fromStack(stack).hasWarning("/Test/Lustre", Match.stringLikeRegexp("Test/Lustre: the bucket's KMS "
-                + "key is imported, so its key policy cannot be changed here; allow the FSx service-linked roles "
+        Annotations.fromStack(stack).hasWarning("/Test/Lustre", Match.stringLikeRegexp("Test/Lustre: a dataset bucket's "
+                + "KMS key is imported, so its key policy cannot be changed here; allow the FSx service-linked roles "
                 + "AWSServiceRoleForFSxS3Access_\\* to use it through S3, or FSx cannot load the data.*"));
     }
 
@@ -250,23 +409,21 @@ class LustreCacheTest {
 
     @Test
     void rejectsAnExistingFileSystemIdThatIsNoFsxId() {
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new LustreCache(stack, "Lustre",
+        assertRule(() -> new LustreCache(stack, "Lustre",
                 props().existingFileSystem(ExistingLustreFileSystem.builder().fileSystemId("fsap-0123456789abcdef0")
                         .mountName("abcdefgh")
                         .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "G", "sg-0123456789abcdef0"))
-                        .build()).build()));
-        assertEquals("Test/Lustre: invalid existingFileSystem.fileSystemId 'fsap-0123456789abcdef0': an FSx file-system "
-                + "id fs-[0-9a-f]{8,} of 11–21 characters", e.getMessage());
+                        .build()).build()), "Test/Lustre", "existingFileSystem.fileSystemId", "fsap-0123456789abcdef0",
+                "an FSx file-system id fs-[0-9a-f]{8,} of 11–21 characters");
     }
 
     @Test
     void rejectsAnExistingMountNameThatIsNoLustreMountName() {
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new LustreCache(stack, "Lustre",
+        assertRule(() -> new LustreCache(stack, "Lustre",
                 props().existingFileSystem(ExistingLustreFileSystem.builder().fileSystemId("fs-0123456789abcdef0")
                         .mountName("/fsx")
                         .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "G", "sg-0123456789abcdef0"))
-                        .build()).build()));
-        assertEquals("Test/Lustre: invalid existingFileSystem.mountName '/fsx': the Lustre mount name: 1–8 characters "
-                + "of [A-Za-z0-9_-]", e.getMessage());
+                        .build()).build()), "Test/Lustre", "existingFileSystem.mountName", "/fsx",
+                "the Lustre mount name: 1–8 characters of [A-Za-z0-9_-]");
     }
 }

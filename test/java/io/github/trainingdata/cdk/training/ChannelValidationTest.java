@@ -1,9 +1,13 @@
 package io.github.trainingdata.cdk.training;
 
+import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.github.trainingdata.cdk.storage.EfsStore;
 import io.github.trainingdata.cdk.storage.EfsStoreProps;
+import io.github.trainingdata.cdk.storage.LustreCache;
+import io.github.trainingdata.cdk.storage.LustreCacheProps;
+import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import java.util.List;
@@ -215,5 +219,35 @@ class ChannelValidationTest {
     void rejectsALustrePathWithALeadingSlash() {
         assertEquals("Test/Training: invalid channels[0].path '/train': " + KEY_PREFIX_RULE,
                 rejection(f.lustreChannel("train", "/train")));
+    }
+
+    @Test
+    void rejectsALustreDatasetTheCacheDoesNotHave() {
+        assertRule(() -> f.define(f.props().channels(List.of(LustreChannel.builder("train").cache(f.lustre())
+                .dataset("coco").path("train").build()))), "Test/Training", "channels[0].dataset", "coco",
+                "one of the cache's datasets imagenet of Test/Lustre");
+    }
+
+    @Test
+    void aLustreChannelNamesItsDatasetWhenTheCacheHasSeveral() {
+        LustreCache shared = new LustreCache(f.stack, "Shared", LustreCacheProps.builder().network(f.network())
+                .datasets(List.of(LustreDataset.builder("imagenet").dataBucket(f.data).prefix("imagenet").build(),
+                        LustreDataset.builder("coco").dataBucket(f.data).prefix("coco").build())).build());
+        assertRule(() -> f.define(f.props().channels(List.of(LustreChannel.builder("train").cache(shared).path("train")
+                .build()))), "Test/Training", "channels[0].dataset", null,
+                "the dataset to read: one of the cache's datasets imagenet, coco (the cache has several)");
+    }
+
+    @Test
+    void aLustreChannelReadsTheDatasetItNames() {
+        LustreCache shared = new LustreCache(f.stack, "Shared", LustreCacheProps.builder().network(f.network())
+                .datasets(List.of(LustreDataset.builder("imagenet").dataBucket(f.data).prefix("imagenet").build(),
+                        LustreDataset.builder("coco").dataBucket(f.data).prefix("coco").fileSystemPath("/sets/coco")
+                                .build())).build());
+        Map<String, Object> channel = rendered(f.props().channels(List.of(LustreChannel.builder("train")
+                .cache(shared).dataset("coco").path("train2017").build()))).get(0);
+        assertEquals(Map.of("Fn::Join", List.of("", List.of("/", Map.of("Fn::GetAtt",
+                List.of(f.stack.getLogicalId(shared.getResource()), "LustreMountName")), "/sets/coco/train2017"))),
+                ((Map<?, ?>) ((Map<?, ?>) channel.get("DataSource")).get("FileSystemDataSource")).get("DirectoryPath"));
     }
 }

@@ -9,6 +9,7 @@ import io.github.trainingdata.cdk.storage.EfsStore;
 import io.github.trainingdata.cdk.storage.EfsStoreProps;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreCacheProps;
+import io.github.trainingdata.cdk.storage.LustreDataset;
 import java.util.Collections;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -172,7 +173,8 @@ class NetworkPlacementTest {
                         .build()))
                 .build());
         LustreChannel train = LustreChannel.builder("train").cache(new LustreCache(f.stack, "AdoptedLustre",
-                LustreCacheProps.builder().network(adopted).dataBucket(f.data).build())).path("train").build();
+                LustreCacheProps.builder().network(adopted)
+                        .datasets(List.of(LustreDataset.builder("imagenet").dataBucket(f.data).build())).build())).path("train").build();
         List<ISubnet> subnets = adopted.getVpc().getIsolatedSubnets();
         assertEquals(List.of("us-east-1a", "us-east-1b", "us-east-1a", "us-east-1b"),
                 subnets.stream().map(ISubnet::getAvailabilityZone).toList());

@@ -9,6 +9,7 @@ import io.github.trainingdata.cdk.storage.EfsStore;
 import io.github.trainingdata.cdk.storage.EfsStoreProps;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreCacheProps;
+import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import java.util.List;
@@ -41,7 +42,8 @@ final class TrainingFixture {
 
     LustreCache lustre() {
         if (lustre == null) {
-            lustre = new LustreCache(stack, "Lustre", LustreCacheProps.builder().network(network()).dataBucket(data)
+            lustre = new LustreCache(stack, "Lustre", LustreCacheProps.builder().network(network())
+                    .datasets(List.of(LustreDataset.builder("imagenet").dataBucket(data).build()))
                     .build());
         }
         return lustre;

@@ -49,7 +49,7 @@ class TrainingJobRequestTest {
     }
 
     @Test
-    void rendersTheLustreChannelInFileModeUnderTheMountName() {
+    void rendersTheLustreChannelInFileModeUnderTheMountNameAndTheDatasetsPath() {
         TrainingJobDefinition job = f.threeStoreJob();
         Map<String, Object> lustre = channels(job).get(1);
         String fileSystem = f.stack.getLogicalId(f.lustre().getResource());
@@ -59,7 +59,7 @@ class TrainingJobRequestTest {
                         "FileSystemAccessMode", "ro",
                         "FileSystemType", "FSxLustre",
                         "DirectoryPath", Map.of("Fn::Join", List.of("", List.of("/",
-                                Map.of("Fn::GetAtt", List.of(fileSystem, "LustreMountName")), "/train"))))),
+                                Map.of("Fn::GetAtt", List.of(fileSystem, "LustreMountName")), "/imagenet/train"))))),
                 "InputMode", "File"), lustre);
     }
 

@@ -73,7 +73,7 @@ class TrainingStateMachineTest {
         ObjectNode parameters = train.get("Parameters").deepCopy();
         parameters.remove("TrainingJobName.$");
         assertSameJson(expectedRequest(), parameters);
-        assertEquals("/GETATT(" + f.stack.getLogicalId(f.lustre().getResource()) + ".LustreMountName)/train",
+        assertEquals("/GETATT(" + f.stack.getLogicalId(f.lustre().getResource()) + ".LustreMountName)/imagenet/train",
                 parameters.get("InputDataConfig").get(1).get("DataSource").get("FileSystemDataSource")
                         .get("DirectoryPath").asText());
     }

@@ -94,7 +94,8 @@ public class TrainingDataDashboard extends Construct {
         double burst = cache.getBurstThroughputMBps();
         dashboard.addWidgets(header("FSx for Lustre cache `" + cache.getNode().getPath() + "`",
                 "File system `" + cache.getFileSystemId() + "`, " + LustreCache.DEPLOYMENT_TYPE + ", "
-                        + cache.getStorageCapacityGiB() + " GiB, linked to `" + cache.getImportPath() + "`: baseline "
+                        + cache.getStorageCapacityGiB() + " GiB, linked to " + String.join(", ", cache.getDatasets().stream()
+                                .map(d -> "`" + d.getS3Uri() + "`").toList()) + ": baseline "
                         + mbps(baseline) + ", burst " + mbps(burst) + ". Files not yet loaded are read from S3 "
                         + "first."));
         dashboard.addWidgets(

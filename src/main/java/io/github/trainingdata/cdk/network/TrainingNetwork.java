@@ -153,6 +153,11 @@ public class TrainingNetwork extends Construct {
         return vpc;
     }
 
+    /** @return whether this construct created the VPC (and so its subnets), rather than adopting one */
+    public boolean isVpcCreated() {
+        return vpc.getNode().getScope() == this;
+    }
+
     /** @return the subnets the data stores use, one per AZ; it includes the data subnet's AZ */
     public SubnetSelection getStorageSubnets() {
         return storageSubnets;

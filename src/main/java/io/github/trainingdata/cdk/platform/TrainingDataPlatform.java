@@ -15,6 +15,7 @@ import io.github.trainingdata.cdk.storage.EfsStore;
 import io.github.trainingdata.cdk.storage.EfsStoreProps;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreCacheProps;
+import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import io.github.trainingdata.cdk.training.Channel;
@@ -42,6 +43,8 @@ import software.constructs.Construct;
 public class TrainingDataPlatform extends Construct {
     private static final double FILE_MODE_VOLUME_HEADROOM = 1.2;
     private static final int MIN_VOLUME_GIB = 50;
+    /** The Lustre cache's one dataset: the bucket's dataset prefix, linked at {@code /dataset}. */
+    static final String LUSTRE_DATASET = "dataset";
 
     private final Recommendation recommendation;
     private final DataSourceOption source;
@@ -83,7 +86,8 @@ public class TrainingDataPlatform extends Construct {
         String channelPath = props.getChannelPath() != null ? props.getChannelPath() : "train";
 
         this.lustreCache = source == DataSourceOption.FSX_LUSTRE
-                ? new LustreCache(this, "Lustre", LustreCacheProps.builder().network(network).dataBucket(dataBucket)
+                ? new LustreCache(this, "Lustre", LustreCacheProps.builder().network(network)
+                        .datasets(List.of(LustreDataset.builder(LUSTRE_DATASET).dataBucket(dataBucket).build()))
                         .datasetSizeBytes(profile != null ? profile.totalBytes() : null).build())
                 : null;
         if (source == DataSourceOption.EFS && props.getEfsFileSystem() == null) {
@@ -111,7 +115,6 @@ public class TrainingDataPlatform extends Construct {
         this.preload = lustreCache == null ? null : new LustrePreload(this, "Preload", LustrePreloadProps.builder()
                 .cache(lustreCache)
                 .definition(definition)
-                .paths(List.of(channelPath))
                 .waitForCompletion(props.getWaitForPreload())
                 .build());
         this.dashboard = new TrainingDataDashboard(this, "Dashboard", TrainingDataDashboardProps.builder()

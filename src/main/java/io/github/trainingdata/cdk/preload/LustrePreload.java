@@ -2,8 +2,9 @@ package io.github.trainingdata.cdk.preload;
 
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.WildcardFindings;
-import io.github.trainingdata.cdk.storage.KeyPrefix;
 import io.github.trainingdata.cdk.storage.LustreCache;
+import io.github.trainingdata.cdk.storage.LustreDataset;
+import io.github.trainingdata.cdk.storage.LustreLocation;
 import io.github.trainingdata.cdk.training.Channel;
 import io.github.trainingdata.cdk.training.LustreChannel;
 import io.github.trainingdata.cdk.training.TrainingImage;
@@ -15,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Acknowledgment;
@@ -46,7 +48,8 @@ import software.constructs.IConstruct;
  * It doubles as a deploy-time proof that training can reach the file system.
  *
  * <p>A custom resource (aws-cdk-lib's Provider framework, Java handler on the AWS SDK) starts the worker
- * on create, re-warms on update only when what is warmed changes (paths, import path, dataset version),
+ * on create, re-warms on update only when what is warmed changes (the file system, the datasets' links, the
+ * directories, the dataset version),
  * stops a running worker on delete and never fails a delete. Retries reuse a deterministic worker name.
  * A failed worker fails the deploy with SageMaker's FailureReason; a timeout stops it. When the deploy does
  * not wait, the definition's state machine waits for the worker before it trains.
@@ -69,7 +72,6 @@ public class LustrePreload extends Construct {
         this.waitForCompletion = !Boolean.FALSE.equals(props.getWaitForCompletion());
         TrainingJobDefinition definition = props.getDefinition();
         TrainingImage image = workerImage(props, definition);
-        List<String> paths = paths(props);
         Duration timeout = timeout(props);
         int parallelism = bounded("parallelism", props.getParallelism(), 8, 1, 64);
         int batchSize = bounded("batchSize", props.getBatchSize(), 256, 1, 10_000);
@@ -82,21 +84,24 @@ public class LustrePreload extends Construct {
             }
         }
 
+        List<LustreLocation> locations = locations(props, definition);
+
         WarmUpScript script = WarmUpScript.load();
         Map<String, String> environment = new LinkedHashMap<>(script.environment());
         environment.put(WarmUpScript.ROOT_VARIABLE, WORKER_ROOT);
         environment.put(WarmUpScript.PARALLELISM_VARIABLE, Integer.toString(parallelism));
         environment.put(WarmUpScript.BATCH_SIZE_VARIABLE, Integer.toString(batchSize));
         List<Channel> channels = new ArrayList<>();
-        for (int i = 0; i < paths.size(); i++) {
-            channels.add(LustreChannel.builder("warm" + i).cache(cache).path(paths.get(i)).build());
+        for (int i = 0; i < locations.size(); i++) {
+            channels.add(LustreChannel.builder("warm" + i).cache(cache)
+                    .dataset(locations.get(i).getDataset().getName()).path(locations.get(i).getPath()).build());
         }
         this.worker = new TrainingJobDefinition(this, "Worker", TrainingJobDefinitionProps.builder()
                 .deploy(false)
                 .jobNamePrefix(workerPrefix(definition))
                 .trainingImage(image)
                 .role(definition != null ? definition.getRole() : null)
-                .dataBucket(definition != null ? definition.getDataBucket() : cache.getDataBucket())
+                .dataBucket(definition != null ? definition.getDataBucket() : locations.get(0).getDataset().getDataBucket())
                 .outputPrefix(definition != null ? definition.getOutputPrefix() + "/preload-worker" : "preload-worker")
                 .instanceType(props.getWorkerInstanceType() != null ? props.getWorkerInstanceType() : "ml.m5.xlarge")
                 .volumeSizeGiB(30)
@@ -112,8 +117,7 @@ public class LustrePreload extends Construct {
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("WorkerJobNamePrefix", worker.getJobNamePrefix());
         properties.put("WorkerRequest", Stack.of(this).toJsonString(worker.getRequest()));
-        properties.put("WarmKey", Stack.of(this).toJsonString(List.of(cache.getImportPath(), paths,
-                props.getDatasetVersion() != null ? props.getDatasetVersion() : "")));
+        properties.put("WarmKey", Stack.of(this).toJsonString(warmKey(locations, props.getDatasetVersion())));
         properties.put("TimeoutSeconds", timeout.toSeconds().toString());
         properties.put("Wait", Boolean.toString(waitForCompletion));
         this.resource = CustomResource.Builder.create(this, "Resource")
@@ -148,19 +152,46 @@ public class LustrePreload extends Construct {
                         + " uses an algorithm name, not an image the worker could run");
     }
 
-    private List<String> paths(LustrePreloadProps props) {
-        List<String> paths = props.getPaths() != null ? props.getPaths() : List.of("");
-        if (paths.isEmpty() || paths.size() > TrainingJobDefinition.MAX_CHANNELS) {
-            throw ConfigurationError.of(this, "paths", paths.size() + " paths",
+    /**
+     * What is warmed: the given locations, else what the definition's channels on this cache read, else the
+     * root of every dataset of the cache. One worker channel each.
+     */
+    private List<LustreLocation> locations(LustrePreloadProps props, TrainingJobDefinition definition) {
+        List<LustreLocation> locations = props.getLocations() != null ? props.getLocations()
+                : definition != null ? definition.getChannels().stream()
+                        .filter(c -> c instanceof LustreChannel l && l.getCache() == cache)
+                        .map(c -> ((LustreChannel) c).location()).toList()
+                : cache.getDatasets().stream().map(d -> cache.location(d.getName(), "")).toList();
+        if (locations.isEmpty() || locations.size() > TrainingJobDefinition.MAX_CHANNELS) {
+            throw ConfigurationError.of(this, "locations", locations.size() + " locations",
                     "1 to " + TrainingJobDefinition.MAX_CHANNELS + " directories (one worker channel each)");
         }
-        for (int i = 0; i < paths.size(); i++) {
-            KeyPrefix.check(this, "paths[" + i + "]", paths.get(i));
+        Set<List<String>> distinct = new HashSet<>();
+        for (int i = 0; i < locations.size(); i++) {
+            LustreLocation location = locations.get(i);
+            if (location.getCache() != cache) {
+                throw ConfigurationError.of(this, "locations[" + i + "]", location.getCache().getNode().getPath(),
+                        "a location of the cache being warmed, " + cache.getNode().getPath());
+            }
+            if (!distinct.add(List.of(location.getDataset().getName(), location.getPath()))) {
+                throw ConfigurationError.of(this, "locations[" + i + "]",
+                        location.getDataset().getName() + "/" + location.getPath(), "distinct directories");
+            }
         }
-        if (new HashSet<>(paths).size() != paths.size()) {
-            throw ConfigurationError.of(this, "paths", paths, "distinct directories");
+        return locations;
+    }
+
+    /**
+     * What decides re-warming: the file system (a replaced cache is cold), each warmed dataset's link
+     * (file-system path to S3 location), the warmed directories, and the dataset version.
+     */
+    private List<Object> warmKey(List<LustreLocation> locations, String datasetVersion) {
+        List<Object> warmed = new ArrayList<>();
+        for (LustreLocation location : locations) {
+            LustreDataset dataset = location.getDataset();
+            warmed.add(List.of(dataset.getFileSystemPath(), dataset.getS3Uri(), location.getPath()));
         }
-        return paths;
+        return List.of(cache.getFileSystemId(), warmed, datasetVersion != null ? datasetVersion : "");
     }
 
     private Duration timeout(LustrePreloadProps props) {

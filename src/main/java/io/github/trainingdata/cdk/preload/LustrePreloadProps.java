@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.preload;
 
 import io.github.trainingdata.cdk.storage.LustreCache;
+import io.github.trainingdata.cdk.storage.LustreLocation;
 import io.github.trainingdata.cdk.training.TrainingImage;
 import io.github.trainingdata.cdk.training.TrainingJobDefinition;
 import java.util.List;
@@ -12,7 +13,7 @@ public final class LustrePreloadProps {
     private final LustreCache cache;
     private final TrainingJobDefinition definition;
     private final TrainingImage image;
-    private final List<String> paths;
+    private final List<LustreLocation> locations;
     private final String datasetVersion;
     private final Boolean waitForCompletion;
     private final Duration timeout;
@@ -24,7 +25,7 @@ public final class LustrePreloadProps {
         this.cache = Objects.requireNonNull(b.cache, "LustrePreloadProps.cache is required");
         this.definition = b.definition;
         this.image = b.image;
-        this.paths = b.paths == null ? null : List.copyOf(b.paths);
+        this.locations = b.locations == null ? null : List.copyOf(b.locations);
         this.datasetVersion = b.datasetVersion;
         this.waitForCompletion = b.waitForCompletion;
         this.timeout = b.timeout;
@@ -53,9 +54,9 @@ public final class LustrePreloadProps {
         return image;
     }
 
-    /** @return the paths to warm, or null for the whole file system */
-    public List<String> getPaths() {
-        return paths;
+    /** @return the directories to warm, or null for the default */
+    public List<LustreLocation> getLocations() {
+        return locations;
     }
 
     /** @return the dataset version, or null */
@@ -93,7 +94,7 @@ public final class LustrePreloadProps {
         private LustreCache cache;
         private TrainingJobDefinition definition;
         private TrainingImage image;
-        private List<String> paths;
+        private List<LustreLocation> locations;
         private String datasetVersion;
         private Boolean waitForCompletion;
         private Duration timeout;
@@ -133,20 +134,22 @@ public final class LustrePreloadProps {
         }
 
         /**
-         * The directories to warm, as paths under the cache's S3 import prefix (at most 20).
+         * The directories to warm, from {@code cache.location(dataset, path)} (at most 20, one worker channel
+         * each).
          *
-         * @default [""] (the whole file system)
+         * @default what the definition's Lustre channels on the cache read; without a definition, every dataset
+         *     of the cache
          */
-        public Builder paths(List<String> paths) {
-            this.paths = paths;
+        public Builder locations(List<LustreLocation> locations) {
+            this.locations = locations;
             return this;
         }
 
         /**
          * A label of the dataset's contents: changing it re-warms the cache on the next deploy even when
-         * the paths stay the same (new objects under the same prefix).
+         * the directories stay the same (new objects under the same prefix).
          *
-         * @default none (re-warm only when the paths or the import path change)
+         * @default none (re-warm only when the file system, the datasets' links or the directories change)
          */
         public Builder datasetVersion(String datasetVersion) {
             this.datasetVersion = datasetVersion;

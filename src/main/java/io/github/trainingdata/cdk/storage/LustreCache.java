@@ -3,12 +3,16 @@ package io.github.trainingdata.cdk.storage;
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.advisor.Sizing;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.Aws;
+import software.amazon.awscdk.CfnResource;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
@@ -18,69 +22,67 @@ import software.amazon.awscdk.services.ec2.IConnectable;
 import software.amazon.awscdk.services.ec2.ISecurityGroup;
 import software.amazon.awscdk.services.ec2.Port;
 import software.amazon.awscdk.services.ec2.SecurityGroup;
+import software.amazon.awscdk.services.fsx.CfnDataRepositoryAssociation;
 import software.amazon.awscdk.services.fsx.CfnFileSystem;
-import software.amazon.awscdk.services.fsx.LustreAutoImportPolicy;
 import software.amazon.awscdk.services.fsx.LustreDataCompressionType;
 import software.amazon.awscdk.services.iam.AnyPrincipal;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.kms.IKey;
 import software.constructs.Construct;
+import software.constructs.IConstruct;
 
 /**
- * A SCRATCH_2 FSx for Lustre file system in the network's data subnet, linked to the dataset in the
- * training-data bucket: training jobs mount it as an {@code FSxLustre} channel and read at hundreds of
- * MB/s per TiB instead of copying from S3.
+ * A SCRATCH_2 FSx for Lustre file system (Lustre 2.15) in the network's data subnet, linked to one or more
+ * S3 datasets by data repository associations: training jobs mount it as an {@code FSxLustre} channel and
+ * read at hundreds of MB/s per TiB instead of copying from S3.
  *
- * <p>The file system's root is the import prefix (ImportPath {@code s3://bucket/prefix}); files load
- * lazily on first read unless a {@code LustrePreload} warms them. Its security group admits the Lustre
- * ports (TCP 988 and 1018–1023) from itself and from the training security group, nothing else. The
- * file system is retained when the stack is deleted unless a removal policy says otherwise. An existing
- * file system can be adopted instead ({@link ExistingLustreFileSystem}); its group then admits training.
+ * <p>Each {@link LustreDataset} links a directory of the file system to an S3 location; files load lazily
+ * on first read unless a {@code LustrePreload} warms them. The security group admits the Lustre ports (TCP
+ * 988 and 1018–1023) from itself and from the training security group, nothing else. S3 holds the only
+ * copy of the data, so the cache is deleted with its stack; a cache that exports to S3 is retained instead,
+ * together with the security group, subnet and VPC its network interfaces keep in use, so that the stack's
+ * delete still completes. An existing file system can be adopted instead ({@link ExistingLustreFileSystem});
+ * the datasets then describe its associations.
  */
 public class LustreCache extends Construct implements IConnectable {
     /** Deployment type: scratch, unreplicated, cheapest per TiB; S3 keeps the durable copy. */
     public static final String DEPLOYMENT_TYPE = "SCRATCH_2";
     static final int DEFAULT_CAPACITY_GIB = 1200;
-    private static final int MAX_CHUNK_SIZE_MIB = 512_000;
     private static final Port LUSTRE = Port.tcp(988);
     private static final Port LUSTRE_CLIENTS = Port.tcpRange(1018, 1023);
     private static final Pattern FILE_SYSTEM_ID = Pattern.compile("fs-[0-9a-f]{8,}");
     private static final Pattern MOUNT_NAME = Pattern.compile("[A-Za-z0-9_-]{1,8}");
+    private static final List<DataRepositoryEvent> ALL_EVENTS = List.of(DataRepositoryEvent.NEW,
+            DataRepositoryEvent.CHANGED, DataRepositoryEvent.DELETED);
 
     private final TrainingNetwork network;
-    private final TrainingDataBucket dataBucket;
-    private final String importKeyPrefix;
-    private final String importPath;
-    private final String exportPath;
+    private final List<LustreDataset> datasets;
     private final Integer storageCapacityGiB;
     private final ISecurityGroup securityGroup;
     private final Connections connections;
     private final CfnFileSystem fileSystem;
+    private final List<CfnDataRepositoryAssociation> associations = new ArrayList<>();
     private final String fileSystemId;
     private final String mountName;
     private final String dnsName;
     private final String availabilityZone;
 
-    /** Creates the file system, or adopts {@code props.existingFileSystem}. */
+    /** Creates the file system and its associations, or adopts {@code props.existingFileSystem}. */
     public LustreCache(Construct scope, String id, LustreCacheProps props) {
         super(scope, id);
         this.network = props.getNetwork();
-        this.dataBucket = props.getDataBucket();
+        this.datasets = props.getDatasets() != null ? List.copyOf(props.getDatasets()) : List.of();
+        LustreDatasetRules rules = new LustreDatasetRules(this);
+        rules.check(props.getDatasets());
         ExistingLustreFileSystem existing = props.getExistingFileSystem();
         if (existing != null) {
             rejectNewFileSystemSettings(props);
+            rules.rejectNewAssociationSettings(datasets);
             validateExisting(existing);
         }
         this.availabilityZone = existing != null && existing.getAvailabilityZone() != null
                 ? existing.getAvailabilityZone() : network.getDataAvailabilityZone();
         this.storageCapacityGiB = existing != null ? existing.getStorageCapacityGiB() : Integer.valueOf(capacity(props));
-        validateChunkSize(props.getImportedFileChunkSizeMiB());
-
-        String relativeImport = props.getImportPrefix() != null ? props.getImportPrefix() : "";
-        this.importKeyPrefix = KeyPrefix.join(dataBucket.getDatasetPrefix(),
-                KeyPrefix.check(this, "importPrefix", relativeImport));
-        this.importPath = dataBucket.uri(importKeyPrefix);
-        this.exportPath = exportPath(props.getExportPrefix());
 
         this.securityGroup = existing != null ? existing.getSecurityGroup() : SecurityGroup.Builder.create(this, "SecurityGroup")
                 .vpc(network.getVpc())
@@ -95,10 +97,9 @@ public class LustreCache extends Construct implements IConnectable {
             }
             connections.allowFrom(network.getTrainingSecurityGroup(), port, "Lustre traffic from training jobs");
         }
+        List<IKey> keys = bucketKeys();
+        keys.forEach(this::allowFsxToUseKey);
 
-        if (dataBucket.getBucket().getEncryptionKey() != null) {
-            allowFsxToUseKey(dataBucket.getBucket().getEncryptionKey());
-        }
         if (existing != null) {
             this.fileSystem = null;
             this.fileSystemId = existing.getFileSystemId();
@@ -107,28 +108,99 @@ public class LustreCache extends Construct implements IConnectable {
                     : fileSystemId + ".fsx." + Stack.of(this).getRegion() + "." + Aws.URL_SUFFIX;
             return;
         }
-        LustreAutoImportPolicy autoImport = props.getAutoImportPolicy() != null
-                ? props.getAutoImportPolicy() : LustreAutoImportPolicy.NEW_CHANGED_DELETED;
         LustreDataCompressionType compression = props.getDataCompression() != null
                 ? props.getDataCompression() : LustreDataCompressionType.NONE;
         this.fileSystem = CfnFileSystem.Builder.create(this, "Resource")
                 .fileSystemType("LUSTRE")
+                .fileSystemTypeVersion((props.getLustreVersion() != null ? props.getLustreVersion() : LustreVersion.V2_15)
+                        .apiValue())
                 .storageCapacity(storageCapacityGiB)
                 .subnetIds(List.of(network.getDataSubnet().getSubnetId()))
                 .securityGroupIds(List.of(securityGroup.getSecurityGroupId()))
                 .lustreConfiguration(CfnFileSystem.LustreConfigurationProperty.builder()
                         .deploymentType(DEPLOYMENT_TYPE)
-                        .importPath(importPath)
-                        .exportPath(exportPath)
-                        .autoImportPolicy(autoImport.name())
-                        .importedFileChunkSize(props.getImportedFileChunkSizeMiB())
                         .dataCompressionType(compression.name())
                         .build())
                 .build();
-        fileSystem.applyRemovalPolicy(props.getRemovalPolicy() != null ? props.getRemovalPolicy() : RemovalPolicy.RETAIN);
         this.fileSystemId = fileSystem.getRef();
         this.mountName = fileSystem.getAttrLustreMountName();
         this.dnsName = fileSystem.getAttrDnsName();
+        for (LustreDataset dataset : datasets) {
+            associations.add(associate(dataset, keys));
+        }
+        applyRemovalPolicy(props.getRemovalPolicy() != null ? props.getRemovalPolicy()
+                : exports() ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY);
+    }
+
+    private CfnDataRepositoryAssociation associate(LustreDataset dataset, List<IKey> keys) {
+        List<DataRepositoryEvent> autoImport = dataset.getAutoImport() != null ? dataset.getAutoImport() : ALL_EVENTS;
+        List<DataRepositoryEvent> autoExport = dataset.getAutoExport() != null ? dataset.getAutoExport() : List.of();
+        CfnDataRepositoryAssociation.S3Property.Builder s3 = CfnDataRepositoryAssociation.S3Property.builder();
+        if (!autoImport.isEmpty()) {
+            s3.autoImportPolicy(CfnDataRepositoryAssociation.AutoImportPolicyProperty.builder()
+                    .events(autoImport.stream().map(Enum::name).toList()).build());
+        }
+        if (!autoExport.isEmpty()) {
+            s3.autoExportPolicy(CfnDataRepositoryAssociation.AutoExportPolicyProperty.builder()
+                    .events(autoExport.stream().map(Enum::name).toList()).build());
+        }
+        CfnDataRepositoryAssociation association = CfnDataRepositoryAssociation.Builder.create(this,
+                        "Dataset-" + dataset.getName())
+                .fileSystemId(fileSystemId)
+                .fileSystemPath(dataset.getFileSystemPath())
+                .dataRepositoryPath(dataset.getS3Uri())
+                .batchImportMetaDataOnCreate(true)
+                .importedFileChunkSize(dataset.getImportedFileChunkSizeMiB())
+                .s3(autoImport.isEmpty() && autoExport.isEmpty() ? null : s3.build())
+                .build();
+        // FSx reads a KMS-encrypted bucket only once the key policy allows it: create the link after the key.
+        for (IKey key : keys) {
+            if (key.getStack() == Stack.of(this)) {
+                association.getNode().addDependency(key);
+            }
+        }
+        return association;
+    }
+
+    /**
+     * Deletes the cache with its stack (S3 holds its data), or retains it together with everything its network
+     * interfaces keep in use: its security group and, when the network created them, the data subnet and the
+     * VPC. Without them the stack's delete would end in DELETE_FAILED on the group, subnet or VPC.
+     */
+    private void applyRemovalPolicy(RemovalPolicy policy) {
+        fileSystem.applyRemovalPolicy(policy);
+        associations.forEach(association -> association.applyRemovalPolicy(policy));
+        if (policy == RemovalPolicy.DESTROY) {
+            return;
+        }
+        List<IConstruct> kept = new ArrayList<>(List.of(securityGroup));
+        if (network.isVpcCreated()) {
+            kept.add(network.getDataSubnet());
+            kept.add(network.getVpc());
+        }
+        for (IConstruct construct : kept) {
+            if (construct.getNode().getDefaultChild() instanceof CfnResource resource) {
+                resource.applyRemovalPolicy(policy);
+            }
+        }
+        Annotations.of(this).addInfo(getNode().getPath() + ": the file system is retained when the stack is deleted ("
+                + (exports() ? "it exports to S3" : "removalPolicy") + "), and so are its security group"
+                + (network.isVpcCreated() ? ", the data subnet and the VPC" : "") + "; delete them after the file system");
+    }
+
+    private boolean exports() {
+        return datasets.stream().anyMatch(d -> d.getAutoExport() != null && !d.getAutoExport().isEmpty());
+    }
+
+    private List<IKey> bucketKeys() {
+        Set<IKey> keys = new LinkedHashSet<>();
+        for (LustreDataset dataset : datasets) {
+            IKey key = dataset.getDataBucket().getBucket().getEncryptionKey();
+            if (key != null) {
+                keys.add(key);
+            }
+        }
+        return List.copyOf(keys);
     }
 
     /**
@@ -154,7 +226,7 @@ public class LustreCache extends Construct implements IConnectable {
                 .build()).getStatementAdded();
         if (!added) {
             Annotations.of(this).addWarningV2("@trainingdata/storage:fsxKeyPolicy", getNode().getPath()
-                    + ": the bucket's KMS key is imported, so its key policy cannot be changed here; allow the FSx "
+                    + ": a dataset bucket's KMS key is imported, so its key policy cannot be changed here; allow the FSx "
                     + "service-linked roles AWSServiceRoleForFSxS3Access_* to use it through S3, or FSx cannot "
                     + "load the data");
         }
@@ -182,9 +254,7 @@ public class LustreCache extends Construct implements IConnectable {
         Map<String, Object> newOnly = new LinkedHashMap<>();
         newOnly.put("storageCapacityGiB", props.getStorageCapacityGiB());
         newOnly.put("datasetSizeBytes", props.getDatasetSizeBytes());
-        newOnly.put("exportPrefix", props.getExportPrefix());
-        newOnly.put("autoImportPolicy", props.getAutoImportPolicy());
-        newOnly.put("importedFileChunkSizeMiB", props.getImportedFileChunkSizeMiB());
+        newOnly.put("lustreVersion", props.getLustreVersion());
         newOnly.put("dataCompression", props.getDataCompression());
         newOnly.put("removalPolicy", props.getRemovalPolicy());
         ConfigurationError.rejectNewSettingsWithExisting(this, "existingFileSystem", "file system", "new-file-system",
@@ -202,47 +272,55 @@ public class LustreCache extends Construct implements IConnectable {
             if (datasetBytes < 0) {
                 throw ConfigurationError.of(this, "datasetSizeBytes", datasetBytes, "a size of 0 bytes or more");
             }
-            return Sizing.lustreCapacityGiB(datasetBytes);
+            int derived = Sizing.lustreCapacityGiB(datasetBytes);
+            Annotations.of(this).addWarningV2("@trainingdata/storage:derivedCapacity", getNode().getPath()
+                    + ": storage capacity " + derived + " GiB is derived from datasetSizeBytes. FSx only grows a file "
+                    + "system's capacity (at most once every 6 hours), so a later, smaller dataset size would fail the "
+                    + "update: once deployed, set storageCapacityGiB(" + derived + ") instead");
+            return derived;
         }
         if (given == null) {
             return DEFAULT_CAPACITY_GIB;
         }
-        if (!Sizing.isValidScratch2CapacityGiB(given)) {
+        if (!Token.isUnresolved(given) && !Sizing.isValidScratch2CapacityGiB(given)) {
             throw ConfigurationError.of(this, "storageCapacityGiB", given,
                     "1200, 2400, or a multiple of 2400 GiB for SCRATCH_2");
         }
         return given;
     }
 
-    private void validateChunkSize(Integer chunkMiB) {
-        if (chunkMiB != null && (chunkMiB < 1 || chunkMiB > MAX_CHUNK_SIZE_MIB)) {
-            throw ConfigurationError.of(this, "importedFileChunkSizeMiB", chunkMiB,
-                    "1 to " + MAX_CHUNK_SIZE_MIB + " MiB");
-        }
-    }
-
-    private String exportPath(String exportPrefix) {
-        if (exportPrefix == null) {
-            return null;
-        }
-        if (!Token.isUnresolved(exportPrefix) && exportPrefix.isEmpty()) {
-            throw ConfigurationError.of(this, "exportPrefix", exportPrefix,
-                    "a non-empty path under the import prefix (exporting to the import path itself overwrites "
-                            + "the source data)");
-        }
-        return importPath + "/" + KeyPrefix.check(this, "exportPrefix", exportPrefix);
+    /**
+     * A directory of one of the cache's datasets, with its mount path and its S3 location.
+     *
+     * @param datasetName the dataset's name
+     * @param path a path inside the dataset, without leading or trailing {@code /}; empty for its root
+     * @return the location
+     * @throws ConfigurationError when the cache has no such dataset or the path is not valid
+     */
+    public LustreLocation location(String datasetName, String path) {
+        return new LustreLocation(this, dataset(datasetName), KeyPrefix.check(this, "path", path));
     }
 
     /**
-     * The path a training channel uses to read a directory of the linked dataset:
-     * {@code /<mountName>/<relativePath>}.
+     * The dataset of that name.
      *
-     * @param relativePath a path under the import prefix (as in S3), without leading or trailing {@code /};
-     *     empty for the file system root
-     * @return the channel's DirectoryPath (contains the deploy-time mount-name token)
+     * @param name the dataset's name
+     * @return the dataset
+     * @throws ConfigurationError when the cache has no such dataset
      */
-    public String directoryPath(String relativePath) {
-        return "/" + KeyPrefix.join(getMountName(), KeyPrefix.check(this, "relativePath", relativePath));
+    public LustreDataset dataset(String name) {
+        return datasets.stream().filter(d -> d.getName().equals(name)).findFirst()
+                .orElseThrow(() -> ConfigurationError.of(this, "dataset", name, datasetNames()));
+    }
+
+    /** @return in words, the datasets a channel or preload may name, e.g. {@code one of the datasets imagenet, coco} */
+    public String datasetNames() {
+        return "one of the cache's datasets " + String.join(", ", datasets.stream().map(LustreDataset::getName).toList());
+    }
+
+    /** @return the datasets, in order */
+    public List<LustreDataset> getDatasets() {
+        return datasets;
     }
 
     /** @return the file system id, e.g. {@code fs-0123456789abcdef0} (a token for a new one) */
@@ -268,26 +346,6 @@ public class LustreCache extends Construct implements IConnectable {
     /** @return the network the file system lives in */
     public TrainingNetwork getNetwork() {
         return network;
-    }
-
-    /** @return the bucket the file system is linked to */
-    public TrainingDataBucket getDataBucket() {
-        return dataBucket;
-    }
-
-    /** @return the linked S3 location, {@code s3://bucket[/prefix]}: the file system's root */
-    public String getImportPath() {
-        return importPath;
-    }
-
-    /** @return the object-key prefix the file system's root maps to (empty for the bucket root) */
-    public String getImportKeyPrefix() {
-        return importKeyPrefix;
-    }
-
-    /** @return the export path, or null when none was set */
-    public String getExportPath() {
-        return exportPath;
     }
 
     /** @return the storage capacity in GiB, or null for an existing file system whose capacity was not given */
@@ -323,9 +381,14 @@ public class LustreCache extends Construct implements IConnectable {
         return securityGroup;
     }
 
-    /** @return the L1 resource, for overrides, or null for an existing file system */
+    /** @return the L1 file system, for overrides, or null for an existing file system */
     public CfnFileSystem getResource() {
         return fileSystem;
+    }
+
+    /** @return the data repository associations this construct created, one per dataset (none for an existing file system) */
+    public List<CfnDataRepositoryAssociation> getAssociations() {
+        return List.copyOf(associations);
     }
 
     @Override

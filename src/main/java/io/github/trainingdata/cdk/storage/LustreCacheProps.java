@@ -1,19 +1,16 @@
 package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.network.TrainingNetwork;
+import java.util.List;
 import java.util.Objects;
 import software.amazon.awscdk.RemovalPolicy;
-import software.amazon.awscdk.services.fsx.LustreAutoImportPolicy;
 import software.amazon.awscdk.services.fsx.LustreDataCompressionType;
 
-/** Properties of a {@link LustreCache}. {@code network} and {@code dataBucket} are required. */
+/** Properties of a {@link LustreCache}. {@code network} and {@code datasets} are required. */
 public final class LustreCacheProps {
     private final TrainingNetwork network;
-    private final TrainingDataBucket dataBucket;
-    private final String importPrefix;
-    private final String exportPrefix;
-    private final LustreAutoImportPolicy autoImportPolicy;
-    private final Integer importedFileChunkSizeMiB;
+    private final List<LustreDataset> datasets;
+    private final LustreVersion lustreVersion;
     private final LustreDataCompressionType dataCompression;
     private final Integer storageCapacityGiB;
     private final Long datasetSizeBytes;
@@ -22,11 +19,8 @@ public final class LustreCacheProps {
 
     private LustreCacheProps(Builder b) {
         this.network = Objects.requireNonNull(b.network, "LustreCacheProps.network is required");
-        this.dataBucket = Objects.requireNonNull(b.dataBucket, "LustreCacheProps.dataBucket is required");
-        this.importPrefix = b.importPrefix;
-        this.exportPrefix = b.exportPrefix;
-        this.autoImportPolicy = b.autoImportPolicy;
-        this.importedFileChunkSizeMiB = b.importedFileChunkSizeMiB;
+        this.datasets = b.datasets == null ? null : List.copyOf(b.datasets);
+        this.lustreVersion = b.lustreVersion;
         this.dataCompression = b.dataCompression;
         this.storageCapacityGiB = b.storageCapacityGiB;
         this.datasetSizeBytes = b.datasetSizeBytes;
@@ -44,29 +38,14 @@ public final class LustreCacheProps {
         return network;
     }
 
-    /** @return the bucket the file system is linked to */
-    public TrainingDataBucket getDataBucket() {
-        return dataBucket;
+    /** @return the datasets linked to the file system, or null when not given */
+    public List<LustreDataset> getDatasets() {
+        return datasets;
     }
 
-    /** @return the import prefix relative to the dataset prefix, or null for the dataset prefix itself */
-    public String getImportPrefix() {
-        return importPrefix;
-    }
-
-    /** @return the export prefix relative to the import prefix, or null for no explicit export path */
-    public String getExportPrefix() {
-        return exportPrefix;
-    }
-
-    /** @return the auto-import policy, or null for the default */
-    public LustreAutoImportPolicy getAutoImportPolicy() {
-        return autoImportPolicy;
-    }
-
-    /** @return the imported file chunk size in MiB, or null for the service default */
-    public Integer getImportedFileChunkSizeMiB() {
-        return importedFileChunkSizeMiB;
+    /** @return the Lustre version, or null for the default */
+    public LustreVersion getLustreVersion() {
+        return lustreVersion;
     }
 
     /** @return the data compression, or null for the default */
@@ -97,11 +76,8 @@ public final class LustreCacheProps {
     /** Builder of {@link LustreCacheProps}. */
     public static final class Builder {
         private TrainingNetwork network;
-        private TrainingDataBucket dataBucket;
-        private String importPrefix;
-        private String exportPrefix;
-        private LustreAutoImportPolicy autoImportPolicy;
-        private Integer importedFileChunkSizeMiB;
+        private List<LustreDataset> datasets;
+        private LustreVersion lustreVersion;
         private LustreDataCompressionType dataCompression;
         private Integer storageCapacityGiB;
         private Long datasetSizeBytes;
@@ -117,51 +93,26 @@ public final class LustreCacheProps {
             return this;
         }
 
-        /** The bucket whose dataset the file system is linked to (ImportPath). Required. */
-        public Builder dataBucket(TrainingDataBucket dataBucket) {
-            this.dataBucket = dataBucket;
+        /**
+         * The S3 datasets linked to the file system, 1 to 8, each by its own data repository association with
+         * a unique file-system path and S3 location (for an existing file system: the associations it has).
+         * A dataset's file-system path and S3 location are fixed once deployed: CloudFormation replaces an
+         * association by creating the new one before deleting the old, and FSx refuses a second association on
+         * the same path or location, so relink under a new name and path, then remove the old dataset.
+         * Required.
+         */
+        public Builder datasets(List<LustreDataset> datasets) {
+            this.datasets = datasets;
             return this;
         }
 
         /**
-         * The part of the dataset to link, relative to the bucket's dataset prefix; it becomes the file
-         * system's root.
+         * The Lustre version of a new file system.
          *
-         * @default "" (the whole dataset prefix)
+         * @default {@link LustreVersion#V2_15}
          */
-        public Builder importPrefix(String importPrefix) {
-            this.importPrefix = importPrefix;
-            return this;
-        }
-
-        /**
-         * Where {@code hsm_archive} exports go, relative to the import prefix (never the import prefix
-         * itself: that would overwrite the source data).
-         *
-         * @default no explicit export path (FSx picks {@code s3://bucket/FSxLustre<timestamp>})
-         */
-        public Builder exportPrefix(String exportPrefix) {
-            this.exportPrefix = exportPrefix;
-            return this;
-        }
-
-        /**
-         * How the file system follows changes in the bucket after creation.
-         *
-         * @default {@link LustreAutoImportPolicy#NEW_CHANGED_DELETED}
-         */
-        public Builder autoImportPolicy(LustreAutoImportPolicy autoImportPolicy) {
-            this.autoImportPolicy = autoImportPolicy;
-            return this;
-        }
-
-        /**
-         * Stripe size of imported files, 1–512000 MiB.
-         *
-         * @default the service default, 1024 MiB
-         */
-        public Builder importedFileChunkSizeMiB(Integer importedFileChunkSizeMiB) {
-            this.importedFileChunkSizeMiB = importedFileChunkSizeMiB;
+        public Builder lustreVersion(LustreVersion lustreVersion) {
+            this.lustreVersion = lustreVersion;
             return this;
         }
 
@@ -176,7 +127,8 @@ public final class LustreCacheProps {
         }
 
         /**
-         * Storage capacity: 1200, 2400, or a multiple of 2400 GiB. Not together with datasetSizeBytes.
+         * Storage capacity: 1200, 2400, or a multiple of 2400 GiB. Not together with datasetSizeBytes. FSx
+         * only grows capacity, at most once every 6 hours.
          *
          * @default derived from datasetSizeBytes, else 1200
          */
@@ -186,7 +138,8 @@ public final class LustreCacheProps {
         }
 
         /**
-         * The dataset's size: the capacity becomes the smallest valid one that holds it with headroom.
+         * The size of all datasets together: the capacity becomes the smallest valid one that holds them with
+         * headroom. A warning reminds you to pin the derived capacity once deployed, since FSx cannot shrink it.
          *
          * @default unset (capacity given, or 1200 GiB)
          */
@@ -196,9 +149,11 @@ public final class LustreCacheProps {
         }
 
         /**
-         * What happens to the file system when the stack is deleted.
+         * What happens to the file system (and its associations) when the stack is deleted. With RETAIN, its
+         * security group and, when the network created them, the data subnet and VPC are retained too.
          *
-         * @default {@link RemovalPolicy#RETAIN}
+         * @default {@link RemovalPolicy#DESTROY} (S3 holds the data), or {@link RemovalPolicy#RETAIN} when any
+         *     dataset exports to S3
          */
         public Builder removalPolicy(RemovalPolicy removalPolicy) {
             this.removalPolicy = removalPolicy;
@@ -206,10 +161,9 @@ public final class LustreCacheProps {
         }
 
         /**
-         * An existing file system to use instead of creating one; {@code dataBucket} and
-         * {@code importPrefix} must then describe its ImportPath. None of the new-file-system settings
-         * (capacity, dataset size, export prefix, auto-import, chunk size, compression, removal policy)
-         * may be given.
+         * An existing file system to use instead of creating one; {@code datasets} then describe the
+         * associations it already has (no new ones are created). None of the new-file-system settings
+         * (capacity, dataset size, version, compression, removal policy) may be given.
          *
          * @default a new SCRATCH_2 file system
          */

@@ -3,22 +3,27 @@ package io.github.trainingdata.cdk.training;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.KeyPrefix;
 import io.github.trainingdata.cdk.storage.LustreCache;
+import io.github.trainingdata.cdk.storage.LustreDataset;
+import io.github.trainingdata.cdk.storage.LustreLocation;
 import java.util.Objects;
 
 /**
  * An FSx for Lustre channel (the SageMaker Python SDK's {@code FileSystemInput} with
- * {@code FSxLustre}): a directory of a {@link LustreCache}, mounted in File mode. The directory is
- * given as the path under the cache's S3 import prefix, so {@code s3://bucket/<import>/train} is
- * channel path {@code train}, rendered as {@code /<mountName>/train}. It pins training to the file
- * system's Availability Zone.
+ * {@code FSxLustre}): a directory inside one dataset of a {@link LustreCache}, mounted in File mode. The
+ * dataset's data repository association decides where its objects appear, so the channel for dataset
+ * {@code imagenet} (linked at {@code /imagenet} to {@code s3://bucket/datasets/imagenet/}) and path
+ * {@code train} reads {@code s3://bucket/datasets/imagenet/train/} at {@code /<mountName>/imagenet/train}.
+ * It pins training to the file system's Availability Zone.
  */
 public final class LustreChannel extends FileSystemChannel {
     private final LustreCache cache;
+    private final String dataset;
     private final String path;
 
     private LustreChannel(Builder b) {
         super(b.name, b.accessMode);
         this.cache = Objects.requireNonNull(b.cache, "LustreChannel.cache is required");
+        this.dataset = b.dataset;
         this.path = b.path;
     }
 
@@ -37,9 +42,27 @@ public final class LustreChannel extends FileSystemChannel {
         return cache;
     }
 
-    /** @return the path under the cache's import prefix */
+    /** @return the name of the dataset the channel reads, or null for the cache's only dataset */
+    public String getDataset() {
+        return dataset;
+    }
+
+    /** @return the path inside the dataset */
     public String getPath() {
         return path;
+    }
+
+    /**
+     * The directory the channel mounts, resolved through the cache's datasets.
+     *
+     * @return the location: mount path and S3 location
+     */
+    public LustreLocation location() {
+        return cache.location(datasetName(), path);
+    }
+
+    private String datasetName() {
+        return dataset != null ? dataset : cache.getDatasets().get(0).getName();
     }
 
     @Override
@@ -54,6 +77,13 @@ public final class LustreChannel extends FileSystemChannel {
 
     @Override
     void validate(ChannelRules rules, InputMode effectiveMode) {
+        if (dataset == null && cache.getDatasets().size() > 1) {
+            throw rules.error("dataset", null, "the dataset to read: " + cache.datasetNames()
+                    + " (the cache has several)");
+        }
+        if (dataset != null && cache.getDatasets().stream().map(LustreDataset::getName).noneMatch(dataset::equals)) {
+            throw rules.error("dataset", dataset, cache.datasetNames() + " of " + cache.getNode().getPath());
+        }
         KeyPrefix.check(rules.scope(), rules.field("path"), path);
     }
 
@@ -69,7 +99,7 @@ public final class LustreChannel extends FileSystemChannel {
 
     @Override
     String directoryPathOnFileSystem() {
-        return cache.directoryPath(path);
+        return location().getDirectoryPath();
     }
 
     @Override
@@ -81,6 +111,7 @@ public final class LustreChannel extends FileSystemChannel {
     public static final class Builder {
         private final String name;
         private LustreCache cache;
+        private String dataset;
         private String path = "";
         private FileSystemAccessMode accessMode = FileSystemAccessMode.READ_ONLY;
 
@@ -95,9 +126,19 @@ public final class LustreChannel extends FileSystemChannel {
         }
 
         /**
-         * The directory, as a path under the cache's S3 import prefix.
+         * The name of the cache's dataset to read.
          *
-         * @default "" (the file system root)
+         * @default the cache's only dataset (required when it has several)
+         */
+        public Builder dataset(String dataset) {
+            this.dataset = dataset;
+            return this;
+        }
+
+        /**
+         * The directory inside the dataset, as a path under the dataset's S3 location.
+         *
+         * @default "" (the dataset's root)
          */
         public Builder path(String path) {
             this.path = path;

@@ -1,0 +1,131 @@
+package io.github.trainingdata.cdk.storage;
+
+import io.github.trainingdata.cdk.ConfigurationError;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import software.amazon.awscdk.Token;
+import software.constructs.IConstruct;
+
+/**
+ * The data repository association rules a {@link LustreCache}'s datasets must follow (FSx API reference,
+ * CreateDataRepositoryAssociation): 1 to 8 per file system, a unique file-system path and a unique S3
+ * location each, file-system paths that do not nest, {@code /} only for a single association, chunk sizes
+ * of 1–512000 MiB. Tokens are never rejected.
+ */
+final class LustreDatasetRules {
+    static final int MAX_DATASETS = 8;
+    private static final int MAX_FILE_SYSTEM_PATH = 4096;
+    private static final int MAX_CHUNK_SIZE_MIB = 512_000;
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,31}");
+    private static final Pattern PATH_CHARACTERS = Pattern.compile("[^\\x00-\\x1f\\x7f\\u0085\\u2028\\u2029]*");
+
+    private final IConstruct scope;
+
+    LustreDatasetRules(IConstruct scope) {
+        this.scope = scope;
+    }
+
+    /** Checks every dataset alone and against the others. */
+    void check(List<LustreDataset> datasets) {
+        if (datasets == null || datasets.isEmpty() || datasets.size() > MAX_DATASETS) {
+            throw ConfigurationError.of(scope, "datasets", datasets == null ? null : datasets.size() + " datasets",
+                    "1 to " + MAX_DATASETS + " datasets (one data repository association each)");
+        }
+        Set<String> names = new HashSet<>();
+        Set<String> locations = new HashSet<>();
+        List<String> paths = new ArrayList<>();
+        for (int i = 0; i < datasets.size(); i++) {
+            LustreDataset dataset = datasets.get(i);
+            String field = "datasets[" + i + "]";
+            checkName(field, dataset.getName(), names);
+            KeyPrefix.check(scope, field + ".prefix", dataset.getPrefix());
+            checkPath(field + ".fileSystemPath", dataset.getFileSystemPath());
+            checkChunkSize(field + ".importedFileChunkSizeMiB", dataset.getImportedFileChunkSizeMiB());
+            checkEvents(field + ".autoImport", dataset.getAutoImport());
+            checkEvents(field + ".autoExport", dataset.getAutoExport());
+            // The same bucket token means the same bucket; different tokens may still be one bucket (not rejected).
+            if (!locations.add(dataset.getDataBucket().getBucketName() + "|" + dataset.getKeyPrefix())) {
+                throw ConfigurationError.of(scope, field + ".prefix", dataset.getKeyPrefix(), "an S3 location no other "
+                        + "dataset of the cache links (FSx allows one association per S3 bucket or prefix)");
+            }
+            checkNesting(field + ".fileSystemPath", dataset.getFileSystemPath(), paths, datasets.size());
+            paths.add(dataset.getFileSystemPath());
+        }
+    }
+
+    /** Settings that only shape a new association, rejected for an existing file system's datasets. */
+    void rejectNewAssociationSettings(List<LustreDataset> datasets) {
+        for (int i = 0; i < datasets.size(); i++) {
+            LustreDataset dataset = datasets.get(i);
+            Map<String, Object> newOnly = new LinkedHashMap<>();
+            newOnly.put("datasets[" + i + "].autoImport", dataset.getAutoImport());
+            newOnly.put("datasets[" + i + "].autoExport", dataset.getAutoExport());
+            newOnly.put("datasets[" + i + "].importedFileChunkSizeMiB", dataset.getImportedFileChunkSizeMiB());
+            ConfigurationError.rejectNewSettingsWithExisting(scope, "existingFileSystem", "file system's association",
+                    "new-association", newOnly);
+        }
+    }
+
+    private void checkName(String field, String name, Set<String> names) {
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw ConfigurationError.of(scope, field + ".name", name,
+                    "1 to 32 characters of [A-Za-z0-9_-], starting with a letter or digit");
+        }
+        if (!names.add(name)) {
+            throw ConfigurationError.of(scope, field + ".name", name, "a name no other dataset of the cache uses");
+        }
+    }
+
+    private void checkPath(String field, String path) {
+        if (path == null || Token.isUnresolved(path)) {
+            return;
+        }
+        boolean root = path.equals("/");
+        boolean wellFormed = path.startsWith("/") && (root || !path.endsWith("/"))
+                && PATH_CHARACTERS.matcher(path).matches() && path.length() <= MAX_FILE_SYSTEM_PATH
+                && (root || Arrays.stream(path.substring(1).split("/", -1))
+                        .noneMatch(s -> s.isEmpty() || s.equals(".") || s.equals("..")));
+        if (!wellFormed) {
+            throw ConfigurationError.of(scope, field, path, "'/' or an absolute path /<segment>[/<segment>...] "
+                    + "without a trailing '/', empty, '.' or '..' segments or control characters, at most "
+                    + MAX_FILE_SYSTEM_PATH + " characters");
+        }
+    }
+
+    private void checkNesting(String field, String path, List<String> earlier, int count) {
+        if (Token.isUnresolved(path)) {
+            return;
+        }
+        if (path.equals("/") && count > 1) {
+            throw ConfigurationError.of(scope, field, path, "a directory below '/' when the cache has more than one "
+                    + "dataset ('/' links the whole file system and allows only one association)");
+        }
+        for (String other : earlier) {
+            if (Token.isUnresolved(other)) {
+                continue;
+            }
+            if (other.equals(path) || (path + "/").startsWith(other + "/") || (other + "/").startsWith(path + "/")) {
+                throw ConfigurationError.of(scope, field, path, "a file-system path that neither equals nor nests "
+                        + "with another dataset's (" + other + "): FSx allows no overlapping association paths");
+            }
+        }
+    }
+
+    private void checkChunkSize(String field, Integer chunkMiB) {
+        if (chunkMiB != null && !Token.isUnresolved(chunkMiB) && (chunkMiB < 1 || chunkMiB > MAX_CHUNK_SIZE_MIB)) {
+            throw ConfigurationError.of(scope, field, chunkMiB, "1 to " + MAX_CHUNK_SIZE_MIB + " MiB");
+        }
+    }
+
+    private void checkEvents(String field, List<DataRepositoryEvent> events) {
+        if (events != null && new HashSet<>(events).size() != events.size()) {
+            throw ConfigurationError.of(scope, field, events, "each of NEW, CHANGED and DELETED at most once");
+        }
+    }
+}
