@@ -57,8 +57,16 @@ class TrainingJobDefinitionValidationTest {
     @Test
     void rejectsAnImageOutsideEcr() {
         assertEquals("Test/Training: invalid trainingImage 'docker.io/library/python:3.12': an Amazon ECR image URI "
-                + "<account>.dkr.ecr.<region>.amazonaws.com/<repository>:<tag> (or @sha256:<digest>)",
+                + "<account>.dkr.ecr.<region>.amazonaws.com/<repository>[:<tag> or @sha256:<digest>]",
                 f.rejection(f.props().trainingImage(TrainingImage.fromUri("docker.io/library/python:3.12"))));
+    }
+
+    @Test
+    void acceptsAnImageWithoutATag() {
+        String uri = "123456789012.dkr.ecr.us-east-1.amazonaws.com/team/train";
+        Map<String, Object> algorithm = (Map<String, Object>) request(
+                f.props().trainingImage(TrainingImage.fromUri(uri))).get("AlgorithmSpecification");
+        assertEquals(uri, algorithm.get("TrainingImage"));
     }
 
     @Test

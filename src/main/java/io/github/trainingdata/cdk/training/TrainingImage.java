@@ -14,7 +14,7 @@ public final class TrainingImage {
     /** Longest TrainingImage the API accepts. */
     public static final int MAX_LENGTH = 255;
     private static final Pattern ECR_URI = Pattern.compile(
-            "(\\d{12})\\.dkr\\.ecr(?:-fips)?\\.([a-z0-9-]+)\\.amazonaws\\.com(?:\\.cn)?/([a-z0-9._/-]+)(?::[\\w.-]+|@sha256:[0-9a-f]{64})");
+            "(\\d{12})\\.dkr\\.ecr(?:-fips)?\\.([a-z0-9-]+)\\.amazonaws\\.com(?:\\.cn)?/([a-z0-9._/-]+)(?::[\\w.-]+|@sha256:[0-9a-f]{64})?");
 
     private final String uri;
     private final IRepository repository;
@@ -36,8 +36,8 @@ public final class TrainingImage {
     }
 
     /**
-     * An image by URI: {@code <account>.dkr.ecr.<region>.amazonaws.com/<repository>:<tag>} (or
-     * {@code @sha256:<digest>}).
+     * An image by URI: {@code <account>.dkr.ecr.<region>.amazonaws.com/<repository>}, optionally with
+     * {@code :<tag>} or {@code @sha256:<digest>} (without either, the registry serves {@code latest}).
      *
      * @param uri the image URI
      * @return the image

@@ -169,7 +169,8 @@ public class TrainingJobDefinition extends Construct {
             }
             if (image.getRepository() == null && image.parseUri() == null) {
                 throw ConfigurationError.of(this, "trainingImage", image.getUri(),
-                        "an Amazon ECR image URI <account>.dkr.ecr.<region>.amazonaws.com/<repository>:<tag> (or @sha256:<digest>)");
+                        "an Amazon ECR image URI <account>.dkr.ecr.<region>.amazonaws.com/<repository>[:<tag> or "
+                                + "@sha256:<digest>]");
             }
         }
         checkStrings("containerEntrypoint", props.getContainerEntrypoint());
