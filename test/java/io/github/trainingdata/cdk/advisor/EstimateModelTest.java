@@ -191,6 +191,38 @@ class EstimateModelTest {
     }
 
     @Test
+    void preloadIsLatencyBoundForSmallFilesAndThroughputBoundForLargeOnes() {
+        double workerStart = 180 + 160;
+        // 1.5 million small files, 8 readers: 40 ms each per reader, plus 54 GB at the 1200 GiB baseline.
+        double smallFiles = EstimateModel.preloadSeconds(1_500_000, 54 * ByteSize.GB, 1200, 8);
+        assertEquals(workerStart + 1_500_000 * 0.04 / 8 + 54_000 / 234.375, smallFiles, DELTA);
+        // deploy-lessons.md: at 8 readers ~160–270 files/s, 1.5 M files take about 1.5–2.6 h.
+        assertTrue(smallFiles > 1.5 * 3600 && smallFiles < 2.6 * 3600, smallFiles + " s");
+        // Twice the readers halve the latency-bound part only.
+        double sixteen = EstimateModel.preloadSeconds(1_500_000, 54 * ByteSize.GB, 1200, 16);
+        assertEquals(1_500_000 * 0.04 / 16, smallFiles - sixteen, DELTA);
+        // 2 TB in 1,000 files of 2 GB: the cache's throughput decides, and more capacity loads faster.
+        double large2400 = EstimateModel.preloadSeconds(1000, 2 * ByteSize.TB, 2400, 8);
+        double large4800 = EstimateModel.preloadSeconds(1000, 2 * ByteSize.TB, 4800, 8);
+        assertEquals(workerStart + 5 + 2_000_000 / 468.75, large2400, DELTA);
+        assertEquals(2_000_000 / 468.75 / 2, large2400 - large4800, DELTA);
+        assertEquals(workerStart, EstimateModel.preloadSeconds(0, 0, 1200, 1), DELTA);
+    }
+
+    @Test
+    void preloadRejectsImpossibleArguments() {
+        assertEquals("fileCount must be at least 0, was -1", assertThrows(IllegalArgumentException.class,
+                () -> EstimateModel.preloadSeconds(-1, 0, 1200, 8)).getMessage());
+        assertEquals("totalBytes must be at least 0, was -5", assertThrows(IllegalArgumentException.class,
+                () -> EstimateModel.preloadSeconds(1, -5, 1200, 8)).getMessage());
+        assertEquals("readers must be at least 1, was 0", assertThrows(IllegalArgumentException.class,
+                () -> EstimateModel.preloadSeconds(1, 1, 1200, 0)).getMessage());
+        assertEquals("capacityGiB must be 1200, 2400 or a multiple of 2400 GiB (SCRATCH_2), was 1800",
+                assertThrows(IllegalArgumentException.class,
+                        () -> EstimateModel.preloadSeconds(1, 1, 1800, 8)).getMessage());
+    }
+
+    @Test
     void estimatesRejectNegativeOrMissingValues() {
         assertEquals("startupCostUsd must be a finite number of at least 0, was -1.0",
                 assertThrows(IllegalArgumentException.class,

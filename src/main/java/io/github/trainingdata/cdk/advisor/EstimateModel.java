@@ -9,7 +9,9 @@ import static io.github.trainingdata.cdk.advisor.PublishedFigures.EFS_USD_PER_GB
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.FASTFILE_LISTING_OBJECTS_PER_SECOND;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.FASTFILE_SEQUENTIAL_MBPS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.FILE_MODE_DOWNLOAD_MBPS;
+import static io.github.trainingdata.cdk.advisor.PublishedFigures.CONTAINER_STARTUP_SECONDS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.FILE_SYSTEM_MOUNT_SECONDS;
+import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_FIRST_READ_SECONDS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_OBJECTS_INDEXED_PER_HOUR;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_USD_PER_TB_MONTH;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.PIPE_MBPS;
@@ -19,6 +21,7 @@ import static io.github.trainingdata.cdk.advisor.PublishedFigures.S3_PER_OBJECT_
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.S3_USD_PER_MILLION_GETS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.S3_USD_PER_TB_MONTH;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.SMALL_FILE_BYTES;
+import static io.github.trainingdata.cdk.advisor.PublishedFigures.WORKER_PROVISIONING_SECONDS;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -104,6 +107,40 @@ public final class EstimateModel {
      */
     public static double lustreIndexingSeconds(long objects) {
         return objects / LUSTRE_OBJECTS_INDEXED_PER_HOUR * SECONDS_PER_HOUR;
+    }
+
+    /**
+     * Seconds a preload worker needs to warm fileCount files holding totalBytes on a SCRATCH_2 cache of
+     * capacityGiB, using {@code readers} concurrent readers on the read path (each first read loads a whole
+     * file from S3: latency-bound for small files, bounded by the cache's throughput for large ones),
+     * including the worker's start-up (instance + image pull).
+     *
+     * <p>The model: {@link PublishedFigures#WORKER_PROVISIONING_SECONDS} +
+     * {@link PublishedFigures#CONTAINER_STARTUP_SECONDS} + fileCount × {@link PublishedFigures#LUSTRE_FIRST_READ_SECONDS}
+     * / readers + totalBytes at the cache's baseline throughput ({@link Sizing#lustreBaselineMBps(int)}).
+     * The baseline, not the burst, because a deploy that waits must not time out: a cache with burst credits
+     * left finishes sooner.
+     *
+     * @param fileCount files to warm, at least 0
+     * @param totalBytes bytes they hold, at least 0
+     * @param capacityGiB the cache's SCRATCH_2 capacity: 1200, 2400 or a multiple of 2400
+     * @param readers concurrent readers, at least 1
+     * @return seconds from starting the worker until every file is loaded
+     * @throws IllegalArgumentException naming the bad argument, its value and what is allowed
+     */
+    public static double preloadSeconds(long fileCount, long totalBytes, int capacityGiB, int readers) {
+        if (fileCount < 0) {
+            throw new IllegalArgumentException("fileCount must be at least 0, was " + fileCount);
+        }
+        if (totalBytes < 0) {
+            throw new IllegalArgumentException("totalBytes must be at least 0, was " + totalBytes);
+        }
+        if (readers < 1) {
+            throw new IllegalArgumentException("readers must be at least 1, was " + readers);
+        }
+        double loadSeconds = megabytes(totalBytes) / Sizing.lustreBaselineMBps(capacityGiB);
+        return WORKER_PROVISIONING_SECONDS + CONTAINER_STARTUP_SECONDS
+                + fileCount * LUSTRE_FIRST_READ_SECONDS / readers + loadSeconds;
     }
 
     private static OptionEstimate fileMode(DatasetProfile profile, List<String> notes) {

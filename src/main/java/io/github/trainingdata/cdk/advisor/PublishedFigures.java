@@ -84,6 +84,30 @@ public final class PublishedFigures {
     /** Creating a Lustre file system linked to S3 indexes about 2 million objects per hour (guide). */
     public static final double LUSTRE_OBJECTS_INDEXED_PER_HOUR = 2_000_000.0;
 
+    // ---- Preloading a Lustre cache (deploy time) --------------------------------------------
+
+    /**
+     * Seconds one reader waits for the first read of a file on a Lustre cache linked to S3: FSx loads the
+     * whole file from S3 synchronously on first open/read (FSx for Lustre guide, "lazy load"), and a small
+     * S3 GET takes tens of milliseconds (aws-rules.md "preload" row). 40 ms is the middle of the
+     * deploy-lessons.md range: at 8 readers ~160–270 files/s, i.e. 30–50 ms per file per reader.
+     */
+    public static final double LUSTRE_FIRST_READ_SECONDS = 0.040;
+
+    /**
+     * Assumption: a preload worker (a SageMaker training job on ml.m5.xlarge) takes about 3 minutes from
+     * CreateTrainingJob until its container starts: SageMaker's "Starting" phase provisions the instance
+     * and attaches the VPC interfaces (the SageMaker guide names the phase but gives no duration).
+     */
+    public static final double WORKER_PROVISIONING_SECONDS = 180.0;
+
+    /**
+     * Assumption: about 160 s to pull and start a deep-learning training image (GPU images are 10 GB+,
+     * deploy-lessons.md), the container start-up the published runs leave besides the data start-up
+     * (see the calibration figures below); a preload worker that runs the training image pays it too.
+     */
+    public static final double CONTAINER_STARTUP_SECONDS = 160.0;
+
     // ---- EFS ------------------------------------------------------------------------------
 
     /** EFS bursting throughput: 50 MiB/s per TiB stored as the baseline (guide, EFS user guide). */
