@@ -165,10 +165,10 @@ public final class EstimateModel {
         int holding = Sizing.lustreCapacityGiB(profile.totalBytes());
         double consumedMBps = Math.min(megabytes(profile.totalBytes()) / computePerEpoch(profile),
                 profile.instanceCount() * profile.instance().networkMBps());
-        int feeding = Sizing.lustreCapacityForThroughputGiB(Math.max(consumedMBps, Double.MIN_NORMAL));
+        int feeding = Sizing.lustreCapacityForThroughputGiB(consumedMBps);
         double secondsForBytes = PRELOAD_DEADLINE_SECONDS - WORKER_PROVISIONING_SECONDS - CONTAINER_STARTUP_SECONDS
                 - profile.fileCount() * LUSTRE_FIRST_READ_SECONDS / PRELOAD_READERS;
-        int loading = secondsForBytes >= 1 && profile.totalBytes() > 0
+        int loading = secondsForBytes >= 1
                 ? Sizing.lustreCapacityForPreloadGiB(profile.totalBytes(), Duration.ofSeconds((long) secondsForBytes))
                 : holding;
         return Math.max(holding, Math.max(feeding, loading));

@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.advisor;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -54,7 +55,7 @@ final class HumanReadable {
 
     /** A number with up to two decimals, e.g. "2", "0.5". */
     static String number(double value) {
-        return BigDecimal.valueOf(value).setScale(2, java.math.RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
+        return BigDecimal.valueOf(value).setScale(2, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
     }
 
     /** A count with thousands separators, e.g. "1,500,000". */
