@@ -53,11 +53,11 @@ class AdvisorCliTest {
 
         Map<String, Object> recommendation = (Map<String, Object>) json.get("recommendation");
         assertIterableEquals(List.of("source", "inputMode", "reasons"), recommendation.keySet());
-        assertEquals("S3_FILE", recommendation.get("source"));
+        assertEquals("FSX_LUSTRE", recommendation.get("source"));
         assertEquals("File", recommendation.get("inputMode"));
         List<Object> reasons = (List<Object>) recommendation.get("reasons");
-        assertEquals("dataset 54 GB is under the 100 GB File-mode threshold (the top of the guide's 50 GB to 100 GB "
-                + "range): File mode copies it to the instance volume once per job (guide step 2)", reasons.get(0));
+        assertTrue(((String) reasons.get(0)).startsWith("estimated for 1 job: FSX_LUSTRE $5.41 (1.1 h billable), "
+                + "S3_FAST_FILE $10.45 (2.6 h billable), S3_FILE $16.04 (4 h billable)"), reasons.get(0).toString());
         assertTrue(reasons.stream().anyMatch(reason -> ((String) reason).contains("~150 MB shards")), reasons.toString());
 
         List<Map<String, Object>> options = (List<Map<String, Object>>) json.get("options");
@@ -65,15 +65,20 @@ class AdvisorCliTest {
                 options.stream().map(option -> option.get("source")).toList());
         for (Map<String, Object> option : options) {
             assertIterableEquals(List.of("source", "startupSeconds", "throughputMBps", "monthlyStorageUsd",
-                    "startupCostUsd"), option.keySet());
+                    "startupCostUsd", "billableSeconds", "costUsd"), option.keySet());
         }
-        // File mode: 1.5 million objects x 10 ms + 54 GB at 200 MB/s; storage 0.054 TB x $23.
-        assertEquals(Map.of("source", "S3_FILE", "startupSeconds", 15270.0, "throughputMBps", 250.0,
-                "monthlyStorageUsd", 1.242, "startupCostUsd", 16.224), options.get(0));
-        assertEquals(Map.of("source", "S3_FAST_FILE", "startupSeconds", 272.727, "throughputMBps", 3.6,
-                "monthlyStorageUsd", 1.242, "startupCostUsd", 0.29), options.get(1));
-        assertEquals(Map.of("source", "FSX_LUSTRE", "startupSeconds", 60.0, "throughputMBps", 234.375,
-                "monthlyStorageUsd", 169.242, "startupCostUsd", 0.064), options.get(3));
+        // File mode: 15 s + 1.5 million objects x 7 ms + 54 GB at 150 MB/s, then the hour of compute and the 50 s tail;
+        // cost: that time at $3.825/h, S3 storage for it and 1.5 million GETs.
+        double fileSeconds = 15 + 10_500 + 360;
+        double fileBillable = fileSeconds + 3600 + 50;
+        assertEquals(Map.of("source", "S3_FILE", "startupSeconds", fileSeconds, "throughputMBps", 250.0,
+                "monthlyStorageUsd", 1.242, "startupCostUsd", 11.555, "billableSeconds", fileBillable,
+                "costUsd", 16.04), options.get(0));
+        assertEquals(fileBillable * 3.825 / 3600 + 1.242 / 730 * fileBillable / 3600 + 0.6, (Double) options.get(0)
+                .get("costUsd"), 0.0005);
+        // FSx: a 12 s mount within the 160 s container start-up, the hour of compute and the tail.
+        assertEquals(160 + 3600 + 50.0, options.get(3).get("billableSeconds"));
+        assertEquals(12.0, options.get(3).get("startupSeconds"));
     }
 
     @Test
@@ -81,12 +86,13 @@ class AdvisorCliTest {
     void jsonReflectsEveryFlag() {
         Map<String, Object> json = json("advise", "--dataset-size", "2TB", "--avg-file-size", "100KB", "--access",
                 "sequential", "--epochs", "3", "--data-on", "s3", "--streamable", "--instance-type", "ml.g5.xlarge",
-                "--instance-count", "2", "--training-hours", "10", "--json");
+                "--instance-count", "2", "--training-hours", "10", "--jobs", "2", "--spot-interruptions", "0", "--json");
         Map<String, Object> recommendation = (Map<String, Object>) json.get("recommendation");
-        assertEquals("S3_PIPE", recommendation.get("source"));
-        assertEquals("Pipe", recommendation.get("inputMode"));
-        assertTrue(((List<Object>) recommendation.get("reasons")).contains("start-up of about 10 s is under 0.1% of the 10 h "
-                + "of training and costs $0.008 on 2 x ml.g5.xlarge at $1.408/h"), recommendation.toString());
+        assertEquals("FSX_LUSTRE", recommendation.get("source"));
+        List<Object> reasons = (List<Object>) recommendation.get("reasons");
+        assertTrue(((String) reasons.get(0)).startsWith("estimated for 2 jobs: FSX_LUSTRE "), reasons.get(0).toString());
+        assertTrue(reasons.stream().anyMatch(reason -> ((String) reason).startsWith("FSX_LUSTRE: 20.1 h billable, ")
+                && ((String) reason).contains(" on 2 x ml.g5.xlarge at $1.408/h; ")), reasons.toString());
         Map<String, Object> pipe = ((List<Map<String, Object>>) json.get("options")).get(2);
         assertEquals(10 * 1.408 * 2 / 3600, (Double) pipe.get("startupCostUsd"), 0.0005);
 
@@ -98,13 +104,24 @@ class AdvisorCliTest {
 
     @Test
     @SuppressWarnings("unchecked")
+    void computeSpeedCanBeASampleRate() {
+        // The case study's 54 GB of TFRecord: 1.53 M images in 491 files at 327 images/s.
+        Map<String, Object> json = json("advise", "--dataset-size", "54GB", "--file-count", "491", "--samples",
+                "1530350", "--samples-per-second", "327", "--json");
+        assertEquals("S3_FAST_FILE", ((Map<String, Object>) json.get("recommendation")).get("source"));
+        Map<String, Object> fastFile = ((List<Map<String, Object>>) json.get("options")).get(1);
+        assertEquals(160 + 1_530_350 / 327.0 + 50, (Double) fastFile.get("billableSeconds"), 0.0005);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
     void jsonEscapesTextFromTheCommandLine() {
         String type = "ml.\"odd\"\\type\t1";
         Map<String, Object> recommendation = (Map<String, Object>) json("advise", "--dataset-size", "2TB",
                 "--avg-file-size", "200MB", "--instance-type", type, "--hourly-price", "2.5", "--json")
                 .get("recommendation");
         List<Object> reasons = (List<Object>) recommendation.get("reasons");
-        assertTrue(((String) reasons.get(reasons.size() - 1)).endsWith(" on 1 x " + type + " at $2.5/h"),
+        assertTrue(reasons.stream().anyMatch(reason -> ((String) reason).contains(" on 1 x " + type + " at $2.5/h")),
                 reasons.toString());
     }
 
@@ -124,27 +141,27 @@ class AdvisorCliTest {
 
     @Test
     void tableComparesEveryOptionAndExplainsTheChoice() {
-        Result result = run("advise", "--dataset-size", "2TB", "--avg-file-size", "200MB", "--epochs", "3");
+        Result result = run("advise", "--dataset-size", "54GB", "--avg-file-size", "110MB");
         assertEquals(0, result.code());
         assertEquals("", result.err());
         List<String> lines = List.of(result.out().split(NL));
-        assertEquals("dataset: 2 TB in 10,000 files (average 200 MB), sequential reads, 3 epochs, data on S3; "
-                + "1 x ml.p3.2xlarge at $3.825/h, 1 h of training", lines.get(0));
+        assertEquals("dataset: 54 GB in 491 files (average 110 MB), sequential reads, 1 epoch, data on S3; "
+                + "1 x ml.p3.2xlarge at $3.825/h, 1 h of compute", lines.get(0));
         assertEquals("", lines.get(1));
-        assertEquals("  source        input mode    start-up    throughput   storage $/month  start-up cost $  "
-                + "S3 GETs $/job", lines.get(2));
-        assertEquals("  S3_FILE       File             2.8 h      250 MB/s            $46.00           $10.73         "
-                + "$0.004", lines.get(3));
-        assertEquals("* S3_FAST_FILE  FastFile         1.8 s    1,000 MB/s            $46.00           $0.002         "
-                + "$0.012", lines.get(4));
-        assertTrue(lines.get(5).startsWith("  S3_PIPE       Pipe              10 s"), lines.get(5));
-        assertTrue(lines.get(6).startsWith("  FSX_LUSTRE    File             1 min      469 MB/s           $382.00"),
+        assertEquals("  source        mode        start-up  throughput  billable      cost $   storage $  storage $/mo",
+                lines.get(2));
+        assertEquals("  S3_FILE       File         6.3 min    250 MB/s     1.1 h       $4.28      $0.002         $1.24",
+                lines.get(3));
+        assertEquals("* S3_FAST_FILE  FastFile        15 s    948 MB/s     1.1 h       $4.05      $0.002         $1.24",
+                lines.get(4));
+        assertTrue(lines.get(5).startsWith("- S3_PIPE       Pipe            10 s"), lines.get(5));
+        assertTrue(lines.get(6).startsWith("  FSX_LUSTRE    File            12 s    234 MB/s     1.1 h       $4.33"),
                 lines.get(6));
-        assertTrue(lines.get(7).startsWith("  EFS           File             1 min       95 MB/s           $600.00"),
-                lines.get(7));
-        assertEquals("recommendation: S3_FAST_FILE (input mode FastFile)", lines.get(9));
-        assertEquals("  - dataset 2 TB is over the 100 GB File-mode threshold: copying it before every job would take "
-                + "about 2.8 h", lines.get(10));
+        assertTrue(lines.get(7).startsWith("- EFS           File            12 s"), lines.get(7));
+        assertEquals("* recommended, - does not fit; billable time and cost cover the job (instances, storage while they "
+                + "run, S3 requests)", lines.get(8));
+        assertEquals("recommendation: S3_FAST_FILE (input mode FastFile)", lines.get(10));
+        assertTrue(lines.get(11).startsWith("  - estimated for 1 job: S3_FAST_FILE $4.05 (1.1 h billable)"), lines.get(11));
         assertTrue(lines.contains("notes:"), result.out());
         assertTrue(lines.contains("  S3_PIPE: does not fit: Pipe needs a streamable format (TFRecord, RecordIO, text)"),
                 result.out());
@@ -158,6 +175,8 @@ class AdvisorCliTest {
             assertEquals("", result.err());
             assertTrue(result.out().startsWith(AdvisorCli.USAGE + NL), result.out());
             assertTrue(result.out().contains("ml.p3.2xlarge=3.825"), result.out());
+            assertTrue(result.out().contains("--training-hours is the compute time of all epochs if reading data took "
+                    + "no time"), result.out());
         }
     }
 
@@ -165,7 +184,7 @@ class AdvisorCliTest {
     void usageNamesEveryFlag() {
         for (String flag : List.of("--dataset-size", "--file-count", "--avg-file-size", "--access", "--epochs",
                 "--data-on", "--streamable", "--instance-type", "--instance-count", "--training-hours",
-                "--hourly-price", "--json")) {
+                "--hourly-price", "--samples-per-second", "--samples", "--jobs", "--spot-interruptions", "--json")) {
             assertTrue(AdvisorCli.USAGE.contains(flag), flag);
         }
     }
@@ -227,6 +246,10 @@ class AdvisorCliTest {
         "--training-hours, 0, a number greater than 0",
         "--hourly-price, Infinity, a number greater than 0",
         "--hourly-price, 3d, a number greater than 0",
+        "--jobs, 0, a whole number from 1 to 2147483647",
+        "--samples-per-second, -3, a number greater than 0",
+        "--spot-interruptions, -1, a number of at least 0",
+        "--spot-interruptions, lots, a number of at least 0",
         "--access, sideways, sequential or random",
         "--data-on, gcs, s3 or efs",
     })
@@ -239,12 +262,20 @@ class AdvisorCliTest {
 
     @Test
     void rejectsAnInstanceTypeWithoutAKnownPrice() {
-        assertUsageError("instanceType 'ml.trn1.2xlarge' has no published hourly price: set hourlyPriceUsd, or use one "
-                        + "of ml.c5.xlarge, ml.g4dn.xlarge, ml.g5.xlarge, ml.m5.xlarge, ml.p3.16xlarge, ml.p3.2xlarge, "
-                        + "ml.p3.8xlarge, ml.p4d.24xlarge",
-                "advise", "--dataset-size", "54GB", "--file-count", "3", "--instance-type", "ml.trn1.2xlarge");
+        Result result = run("advise", "--dataset-size", "54GB", "--file-count", "3", "--instance-type", "ml.x9.2xlarge");
+        assertEquals(2, result.code());
+        assertTrue(result.err().startsWith("advise: instanceType 'ml.x9.2xlarge' has no published hourly price: set "
+                + "hourlyPriceUsd, or use one of ml.c5.xlarge, "), result.err());
         assertEquals(0, run("advise", "--dataset-size", "54GB", "--file-count", "3", "--instance-type",
-                "ml.trn1.2xlarge", "--hourly-price", "1.34").code());
+                "ml.x9.2xlarge", "--hourly-price", "1.34").code());
+    }
+
+    @Test
+    void rejectsTwoComputeSpeedsAndSamplesWithoutARate() {
+        assertUsageError("give --training-hours or --samples-per-second, not both", "advise", "--dataset-size", "54GB",
+                "--file-count", "3", "--training-hours", "2", "--samples-per-second", "300");
+        assertUsageError("--samples needs --samples-per-second", "advise", "--dataset-size", "54GB", "--file-count", "3",
+                "--samples", "1000");
     }
 
     @Test

@@ -3,8 +3,10 @@ package io.github.trainingdata.cdk.advisor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
@@ -66,15 +68,62 @@ class DatasetProfileTest {
     @Test
     void hourlyPriceOverridesThePublishedFigureAndAllowsUnknownTypes() {
         assertEquals(2.5, dataset().hourlyPriceUsd(2.5).build().hourlyPriceUsd());
-        assertEquals(9.99, dataset().instanceType("ml.trn1.2xlarge").hourlyPriceUsd(9.99).build().hourlyPriceUsd());
+        assertEquals(new InstanceFacts(2.5, 400, true),
+                dataset().instanceType("ml.p4d.24xlarge").hourlyPriceUsd(2.5).build().instance());
+        // An unknown type is assumed to have an EBS volume and 10 Gbit/s.
+        assertEquals(new InstanceFacts(9.99, 10, false),
+                dataset().instanceType("ml.x9.2xlarge").hourlyPriceUsd(9.99).build().instance());
+    }
+
+    @Test
+    void knownTypesCarryTheirNetworkAndStorage() {
+        assertEquals(new InstanceFacts(3.825, 10, false), dataset().build().instance());
+        assertEquals(new InstanceFacts(24.725, 800, true), dataset().instanceType("ml.trn1.32xlarge").build().instance());
+        for (String family : List.of("ml.p4d.", "ml.p5.", "ml.g5.", "ml.g6.", "ml.trn1.")) {
+            assertTrue(PublishedFigures.INSTANCES.keySet().stream().anyMatch(type -> type.startsWith(family)), family);
+        }
     }
 
     @Test
     void unknownInstanceTypeWithoutPriceListsTheKnownTypes() {
-        assertEquals("instanceType 'ml.trn1.2xlarge' has no published hourly price: set hourlyPriceUsd, or use one of "
-                        + "ml.c5.xlarge, ml.g4dn.xlarge, ml.g5.xlarge, ml.m5.xlarge, ml.p3.16xlarge, ml.p3.2xlarge, "
-                        + "ml.p3.8xlarge, ml.p4d.24xlarge",
-                rejected(b -> b.instanceType("ml.trn1.2xlarge")));
+        String message = rejected(b -> b.instanceType("ml.x9.2xlarge"));
+        assertTrue(message.startsWith("instanceType 'ml.x9.2xlarge' has no published hourly price: set hourlyPriceUsd, or "
+                + "use one of ml.c5.xlarge, ml.g4dn.xlarge, ml.g5.12xlarge, "), message);
+        assertTrue(message.endsWith(", ml.trn1.2xlarge, ml.trn1.32xlarge, ml.trn1n.32xlarge"), message);
+    }
+
+    @Test
+    void computeTimeIsGivenOrDerivedFromASampleRate() {
+        assertEquals(Duration.ofHours(1), dataset().build().trainingTime());
+        assertEquals(3600.0, dataset().build().computeSeconds());
+        // 1,500,000 files, one sample each, 3 epochs at 500 samples/s: 9000 s.
+        DatasetProfile rated = dataset().epochs(3).samplesPerSecond(500).build();
+        assertEquals(Duration.ofSeconds(9000), rated.trainingTime());
+        assertEquals(1_500_000, rated.samples());
+        // TFRecord: few files, many samples.
+        DatasetProfile records = DatasetProfile.builder().totalBytes(54 * ByteSize.GB).fileCount(491).samples(1_530_350)
+                .samplesPerSecond(327).build();
+        assertEquals(1_530_350 / 327.0, records.computeSeconds(), 1e-6);
+    }
+
+    @Test
+    void rejectsBothComputeSpeedsAndBadRates() {
+        assertEquals("give trainingTime or samplesPerSecond, not both: trainingTime was PT2H, samplesPerSecond was 300.0",
+                rejected(b -> b.trainingTime(Duration.ofHours(2)).samplesPerSecond(300)));
+        assertEquals("samplesPerSecond must be a finite number greater than 0, was 0.0", rejected(b -> b.samplesPerSecond(0)));
+        assertEquals("samples must be at least 1, was 0", rejected(b -> b.samples(0).samplesPerSecond(3)));
+    }
+
+    @Test
+    void keepsJobsAndSpotInterruptions() {
+        DatasetProfile profile = dataset().jobs(12).spotInterruptions(0.5).build();
+        assertEquals(12, profile.jobs());
+        assertEquals(0.5, profile.spotInterruptions());
+        assertEquals(1, dataset().build().jobs());
+        assertEquals(0.0, dataset().build().spotInterruptions());
+        assertEquals("jobs must be at least 1, was 0", rejected(b -> b.jobs(0)));
+        assertEquals("spotInterruptions must be a finite number of at least 0, was -1.0",
+                rejected(b -> b.spotInterruptions(-1)));
     }
 
     @Test

@@ -1,10 +1,12 @@
 package io.github.trainingdata.cdk.advisor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertIterableEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -12,7 +14,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class EstimateModelTest {
 
-    private static final double DELTA = 1e-9;
+    private static final double DELTA = 1e-6;
+    /** Container start-up and job tail: what every job bills besides its data start-up and epochs. */
+    private static final double CONTAINER = 160;
+    private static final double TAIL = 50;
 
     private static DatasetProfile.Builder dataset(long bytes, long files) {
         return DatasetProfile.builder().totalBytes(bytes).fileCount(files);
@@ -29,19 +34,25 @@ class EstimateModelTest {
     }
 
     @Test
-    void fileModeStartupMatchesTheGuidesExample() {
-        // The guide: 50 GB sharded in 100 MB files copies in about 5 minutes.
-        double seconds = EstimateModel.fileModeStartupSeconds(50 * ByteSize.GB, 500);
-        assertEquals(500 * 0.01 + 250, seconds, DELTA);
-        assertTrue(seconds > 4 * 60 && seconds < 6 * 60);
+    void fileModeStartupIsSetUpPerObjectCostAndBytesAtTheDownloadRate() {
+        // 15 s set-up, 7 ms per object, 54 GB at 150 MB/s on the EBS volume of an ml.p3.2xlarge.
+        assertEquals(15 + 1_500_000 * 0.007 + 360,
+                EstimateModel.fileModeStartupSeconds(dataset(54 * ByteSize.GB, 1_500_000).build()), DELTA);
+        // With local NVMe the copy runs at 1000 MB/s: ml.g5.xlarge.
+        assertEquals(15 + 491 * 0.007 + 54,
+                EstimateModel.fileModeStartupSeconds(dataset(54 * ByteSize.GB, 491).instanceType("ml.g5.xlarge").build()),
+                DELTA);
+        // The guide: 50 GB in 100 MB shards copies in about 5 minutes.
+        double guide = EstimateModel.fileModeStartupSeconds(dataset(50 * ByteSize.GB, 500).build());
+        assertTrue(guide > 4 * 60 && guide < 7 * 60, guide + " s");
     }
 
     @Test
-    void manySmallFilesStartMarkedlySlowerInFileMode() {
-        double sharded = EstimateModel.fileModeStartupSeconds(54 * ByteSize.GB, 360);
-        double smallFiles = EstimateModel.fileModeStartupSeconds(54 * ByteSize.GB, 1_500_000);
-        assertEquals(15_000 + 270, smallFiles, DELTA);
-        assertTrue(smallFiles > 10 * sharded, sharded + " vs " + smallFiles);
+    void fileModeDownloadIsCappedByTheVolumeAndTheNetwork() {
+        assertEquals(150, EstimateModel.fileModeDownloadMBps(new InstanceFacts(1, 10, false)), DELTA);
+        assertEquals(1000, EstimateModel.fileModeDownloadMBps(new InstanceFacts(1, 400, true)), DELTA);
+        assertEquals(500, EstimateModel.fileModeDownloadMBps(new InstanceFacts(1, 4, true)), DELTA);
+        assertEquals(62.5, EstimateModel.fileModeDownloadMBps(new InstanceFacts(1, 0.5, false)), DELTA);
     }
 
     @Test
@@ -55,68 +66,152 @@ class EstimateModelTest {
     }
 
     @Test
-    void fastFileStartupListsObjectsAt5500PerSecond() {
-        assertEquals(1.0, estimate(dataset(ByteSize.TB, 5500), DataSourceOption.S3_FAST_FILE).startupSeconds(), DELTA);
-        assertEquals(1_500_000 / 5500.0,
-                estimate(dataset(54 * ByteSize.GB, 1_500_000), DataSourceOption.S3_FAST_FILE).startupSeconds(), DELTA);
+    void fastFileStartupListsObjectsAt10000PerSecond() {
+        assertEquals(15 + 0.55, estimate(dataset(ByteSize.TB, 5500), DataSourceOption.S3_FAST_FILE).startupSeconds(), DELTA);
+        assertEquals(15 + 150, estimate(dataset(54 * ByteSize.GB, 1_500_000), DataSourceOption.S3_FAST_FILE)
+                .startupSeconds(), DELTA);
     }
 
     @Test
     void pipeAndMountsStartInConstantTimeWhateverTheSize() {
         for (long bytes : new long[] {ByteSize.GB, 78 * ByteSize.GB, 50 * ByteSize.TB}) {
             assertEquals(10, estimate(dataset(bytes, 1000), DataSourceOption.S3_PIPE).startupSeconds(), DELTA);
-            assertEquals(60, estimate(dataset(bytes, 1000), DataSourceOption.FSX_LUSTRE).startupSeconds(), DELTA);
-            assertEquals(60, estimate(dataset(bytes, 1000), DataSourceOption.EFS).startupSeconds(), DELTA);
+            assertEquals(12, estimate(dataset(bytes, 1000), DataSourceOption.FSX_LUSTRE).startupSeconds(), DELTA);
+            assertEquals(12, estimate(dataset(bytes, 1000), DataSourceOption.EFS).startupSeconds(), DELTA);
         }
     }
 
     @Test
-    void startupCostIsSecondsTimesHourlyPriceTimesInstances() {
-        DatasetProfile.Builder profile = dataset(54 * ByteSize.GB, 270).instanceCount(2);
-        double seconds = 270 * 0.01 + 270;
-        assertEquals(seconds * 3.825 * 2 / 3600, estimate(profile, DataSourceOption.S3_FILE).startupCostUsd(), DELTA);
-        assertEquals(seconds * 10.0 * 2 / 3600,
-                estimate(profile.hourlyPriceUsd(10), DataSourceOption.S3_FILE).startupCostUsd(), DELTA);
-        assertEquals(60 * 10.0 * 2 / 3600, estimate(profile, DataSourceOption.FSX_LUSTRE).startupCostUsd(), DELTA);
+    void aComputeBoundJobBillsTheContainerStartupItsEpochsAndTheTail() {
+        // 10 GB in 100 files over 4 epochs of 15 minutes: every option reads far faster than the GPU consumes.
+        DatasetProfile.Builder profile = dataset(10 * ByteSize.GB, 100).epochs(4);
+        for (DataSourceOption option : List.of(DataSourceOption.S3_FAST_FILE, DataSourceOption.FSX_LUSTRE)) {
+            OptionEstimate estimate = estimate(profile, option);
+            assertEquals(900, estimate.epochSeconds(), DELTA, option.name());
+            assertEquals(CONTAINER + 3600 + TAIL, estimate.billableSeconds(), DELTA, option.name());
+            assertEquals(estimate.jobSeconds(), estimate.billableSeconds(), DELTA, option.name());
+        }
     }
 
     @Test
-    void readCeilingsComeFromThePublishedFigures() {
-        DatasetProfile.Builder largeFiles = dataset(2 * ByteSize.TB, 10_000);
-        assertEquals(250, estimate(largeFiles, DataSourceOption.S3_FILE).throughputMBps(), DELTA);
-        assertEquals(1000, estimate(largeFiles, DataSourceOption.S3_FAST_FILE).throughputMBps(), DELTA);
-        assertEquals(1000, estimate(largeFiles, DataSourceOption.S3_PIPE).throughputMBps(), DELTA);
-        // 2 TB + 20% needs 2400 GiB: 2400 / 1024 TiB x 200 MB/s.
-        assertEquals(468.75, estimate(largeFiles, DataSourceOption.FSX_LUSTRE).throughputMBps(), DELTA);
-        // 2 TB is 1.819 TiB: 50 MiB/s per TiB, in MB/s.
-        assertEquals(2e12 / Math.pow(2, 40) * 50 * 1.048576, estimate(largeFiles, DataSourceOption.EFS).throughputMBps(),
+    void aLongDataStartupReplacesTheContainerStartup() {
+        OptionEstimate file = estimate(dataset(54 * ByteSize.GB, 1_500_000), DataSourceOption.S3_FILE);
+        assertEquals(file.startupSeconds() + 3600 + TAIL, file.billableSeconds(), DELTA);
+    }
+
+    @Test
+    void epochsAreReadBoundWhenReadingTakesLongerThanTheCompute() {
+        // FastFile: 6 ms per 36 KB file and the bytes at 1000 MB/s: 9054 s against 3600 s of compute.
+        OptionEstimate fastFile = estimate(dataset(54 * ByteSize.GB, 1_500_000), DataSourceOption.S3_FAST_FILE);
+        assertEquals(1_500_000 * 0.006 + 54, fastFile.epochReadSeconds(), DELTA);
+        assertEquals(fastFile.epochReadSeconds(), fastFile.epochSeconds(), DELTA);
+        assertEquals(54_000 / fastFile.epochReadSeconds(), fastFile.throughputMBps(), DELTA);
+        // File mode reads its local copy: at 250 MB/s on EBS, at 2000 MB/s on NVMe.
+        DatasetProfile.Builder shortEpochs = dataset(500 * ByteSize.GB, 5000).epochs(10).trainingTime(Duration.ofMinutes(10));
+        assertEquals(2000, estimate(shortEpochs, DataSourceOption.S3_FILE).epochSeconds(), DELTA);
+        assertEquals(250, estimate(shortEpochs.instanceType("ml.g5.xlarge"), DataSourceOption.S3_FILE).epochSeconds(),
                 DELTA);
     }
 
     @Test
     void fastFileSlowsDownForSmallFilesAndRandomReads() {
-        // 1 MB files: one GET of 10 ms per MB.
-        assertEquals(100, estimate(dataset(ByteSize.TB, 1_000_000), DataSourceOption.S3_FAST_FILE).throughputMBps(), DELTA);
+        // 1 MB files: 6 ms per GET per MB read.
+        assertEquals(1 / (0.006 + 0.001), estimate(dataset(ByteSize.TB, 1_000_000), DataSourceOption.S3_FAST_FILE)
+                .throughputMBps(), 1e-6);
         // Random reads of 200 MB files: one GET per MiB read.
-        assertEquals(104.8576, estimate(dataset(2 * ByteSize.TB, 10_000).accessPattern(AccessPattern.RANDOM),
-                DataSourceOption.S3_FAST_FILE).throughputMBps(), DELTA);
-        OptionEstimate smallFiles = estimate(dataset(ByteSize.TB, 10_000_000), DataSourceOption.S3_FAST_FILE);
-        assertEquals(10, smallFiles.throughputMBps(), DELTA);
-        assertEquals(List.of("files average 100 KB, under 50 MB: FastFile fetches each with its own GET, so reads are slower"),
-                smallFiles.notes());
+        OptionEstimate random = estimate(dataset(2 * ByteSize.TB, 10_000).accessPattern(AccessPattern.RANDOM),
+                DataSourceOption.S3_FAST_FILE);
+        assertEquals(Math.ceil(2e12 / ByteSize.MIB) * 0.006 + 2000, random.epochReadSeconds(), DELTA);
+        assertEquals(List.of("random reads: FastFile issues a GET per read of about 1 MiB"), random.notes());
+        assertEquals(List.of("files average 100 KB, under 50 MB: FastFile fetches each with its own GET (6 ms per file, "
+                + "case study)"), estimate(dataset(ByteSize.TB, 10_000_000), DataSourceOption.S3_FAST_FILE).notes());
     }
 
     @Test
-    void moreLustreCapacityNeverReadsSlower() {
-        double smallest = estimate(dataset(ByteSize.GB, 1000), DataSourceOption.FSX_LUSTRE).throughputMBps();
-        double previous = smallest;
-        for (long bytes = ByteSize.GB; bytes < 500 * ByteSize.TB; bytes *= 2) {
-            double throughput = estimate(dataset(bytes, 1000), DataSourceOption.FSX_LUSTRE).throughputMBps();
-            assertTrue(throughput >= previous, bytes + " bytes");
-            previous = throughput;
-        }
-        // 1 GB gets the 1200 GiB minimum; the last, 262 TB, gets 295200 GiB: 246 times as much capacity.
-        assertEquals(246 * smallest, previous, DELTA);
+    void instancesShareTheEpochAndTheLustreThroughput() {
+        // 2 TB per 1 h epoch on 4 instances: each reads a quarter, at a quarter of the cache's baseline.
+        DatasetProfile.Builder profile = dataset(2 * ByteSize.TB, 10_000).instanceType("ml.p4d.24xlarge").instanceCount(4);
+        OptionEstimate lustre = estimate(profile, DataSourceOption.FSX_LUSTRE);
+        int capacity = EstimateModel.lustreCapacityGiB(profile.build());
+        double perInstance = Sizing.lustreBaselineMBps(capacity) / 4;
+        assertEquals(2500 * 0.001 / 16 + 500_000 / perInstance, lustre.epochReadSeconds(), DELTA);
+        OptionEstimate fastFile = estimate(profile, DataSourceOption.S3_FAST_FILE);
+        assertEquals(2500 * 0.006 + 500, fastFile.epochReadSeconds(), DELTA);
+    }
+
+    @Test
+    void lustreCapacityHoldsFeedsAndLoads() {
+        // Holds: 3000 GB + 20% needs 4800 GiB.
+        assertEquals(4800, EstimateModel.lustreCapacityGiB(dataset(3000 * ByteSize.GB, 30_000_000)
+                .trainingTime(Duration.ofDays(10)).build()));
+        // Feeds: 2 TB per 10-minute epoch on four instances is 3333 MB/s of baseline...
+        assertEquals(19200, EstimateModel.lustreCapacityGiB(dataset(2 * ByteSize.TB, 30_000_000).instanceCount(4)
+                .trainingTime(Duration.ofMinutes(10)).build()));
+        // ...but never more than the instances' network takes in: one ml.p3.2xlarge, 10 Gbit/s = 1250 MB/s.
+        assertEquals(7200, EstimateModel.lustreCapacityGiB(dataset(2 * ByteSize.TB, 30_000_000)
+                .trainingTime(Duration.ofMinutes(10)).build()));
+        // Loads: 2 TB in 1,000 files leave 2655 s of the 50-minute deploy for the bytes: 753 MB/s, 4800 GiB.
+        assertEquals(4800, EstimateModel.lustreCapacityGiB(dataset(2 * ByteSize.TB, 1000)
+                .trainingTime(Duration.ofDays(10)).build()));
+        // 54 GB in an hour needs only the minimum.
+        assertEquals(1200, EstimateModel.lustreCapacityGiB(dataset(54 * ByteSize.GB, 1_500_000).build()));
+    }
+
+    @Test
+    void aPreloadedCacheReadsItsFirstEpochWarmAndReportsThePreloadApart() {
+        DatasetProfile profile = dataset(54 * ByteSize.GB, 1_500_000).build();
+        OptionEstimate preloaded = EstimateModel.estimate(profile, DataSourceOption.FSX_LUSTRE);
+        OptionEstimate cold = EstimateModel.estimate(profile, DataSourceOption.FSX_LUSTRE, false);
+        assertEquals(preloaded.epochSeconds(), preloaded.firstEpochSeconds(), DELTA);
+        // Cold: 40 ms per first read at 16 reads in flight, plus the bytes at the 234 MB/s baseline.
+        assertEquals(1_500_000 * 0.04 / 16 + 54_000 / 234.375, cold.firstEpochSeconds(), DELTA);
+        assertEquals(EstimateModel.preloadSeconds(1_500_000, 54 * ByteSize.GB, 1200, 8), preloaded.preloadSeconds(), DELTA);
+        assertEquals(0, cold.preloadSeconds(), DELTA);
+        assertEquals(cold.firstEpochSeconds() - preloaded.firstEpochSeconds(),
+                cold.billableSeconds() - preloaded.billableSeconds(), DELTA);
+    }
+
+    @Test
+    void spotInterruptionsRepeatTheStartupAndFileModeDownloadsAgain() {
+        DatasetProfile.Builder profile = dataset(54 * ByteSize.GB, 1_500_000);
+        OptionEstimate file = estimate(profile, DataSourceOption.S3_FILE);
+        OptionEstimate lustre = estimate(profile, DataSourceOption.FSX_LUSTRE);
+        profile.spotInterruptions(2);
+        assertEquals(file.billableSeconds() + 2 * file.startupSeconds(),
+                estimate(profile, DataSourceOption.S3_FILE).billableSeconds(), DELTA);
+        assertEquals(lustre.billableSeconds() + 2 * CONTAINER,
+                estimate(profile, DataSourceOption.FSX_LUSTRE).billableSeconds(), DELTA);
+        assertEquals(3 * file.requestUsd(), estimate(profile, DataSourceOption.S3_FILE).requestUsd(), DELTA);
+    }
+
+    @Test
+    void aWarmPoolServesRepeatedOnDemandJobsWhenItPays() {
+        DatasetProfile.Builder profile = dataset(54 * ByteSize.GB, 1_500_000);
+        OptionEstimate one = estimate(profile, DataSourceOption.FSX_LUSTRE);
+        profile.jobs(10);
+        OptionEstimate ten = estimate(profile, DataSourceOption.FSX_LUSTRE);
+        assertTrue(ten.warmPool());
+        // Nine later jobs start their container in 30 s instead of 160 s; the pool bills 9 gaps of 60 s and 300 s.
+        assertEquals(10 * one.billableSeconds() - 9 * (CONTAINER - 30) + 9 * 60 + 300, ten.billableSeconds(), DELTA);
+        assertEquals(one.jobSeconds(), ten.jobSeconds(), DELTA);
+        // File mode downloads in every job, longer than the container start-up: nothing to save.
+        assertFalse(estimate(profile, DataSourceOption.S3_FILE).warmPool());
+        // Two jobs save 130 s but would bill 360 s of retained instances.
+        assertFalse(estimate(profile.jobs(2), DataSourceOption.FSX_LUSTRE).warmPool());
+        // Warm pools cannot be used with spot instances.
+        assertFalse(estimate(profile.jobs(10).spotInterruptions(0.5), DataSourceOption.FSX_LUSTRE).warmPool());
+    }
+
+    @Test
+    void costIsInstancesTimesPriceTimesBillablePlusStorageForThePeriodAndRequests() {
+        DatasetProfile.Builder profile = dataset(54 * ByteSize.GB, 1_500_000).instanceCount(2).hourlyPriceUsd(10);
+        OptionEstimate lustre = estimate(profile, DataSourceOption.FSX_LUSTRE);
+        assertEquals(2 * 10 * lustre.billableSeconds() / 3600, lustre.instanceUsd(), DELTA);
+        double hours = (lustre.billableSeconds() + lustre.preloadSeconds()) / 3600;
+        assertEquals(lustre.monthlyStorageUsd() / 730 * hours, lustre.storageUsd(), DELTA);
+        assertEquals(1.5 * 0.4, lustre.requestUsd(), DELTA);
+        assertEquals(lustre.instanceUsd() + lustre.storageUsd() + lustre.requestUsd(), lustre.costUsd(), DELTA);
+        assertEquals(12 * 2 * 10 / 3600.0, lustre.startupCostUsd(), DELTA);
     }
 
     @Test
@@ -136,7 +231,7 @@ class EstimateModelTest {
     void biggerDatasetsNeverCostLessStorage(DataSourceOption option) {
         double previous = -1;
         for (long bytes = ByteSize.MB; bytes < 900 * ByteSize.TB; bytes = bytes * 3 / 2) {
-            double monthly = estimate(dataset(bytes, 1000), option).monthlyStorageUsd();
+            double monthly = estimate(dataset(bytes, 1000).trainingTime(Duration.ofDays(20)), option).monthlyStorageUsd();
             assertTrue(monthly >= previous, option + " at " + bytes + " bytes");
             previous = monthly;
         }
@@ -144,44 +239,56 @@ class EstimateModelTest {
 
     @Test
     void streamingOptionsPayGetsEveryEpochWhileCopiesPayOnce() {
-        DatasetProfile.Builder profile = dataset(ByteSize.TB, 5_000_000).epochs(4);
-        assertEquals(2.0, estimate(profile, DataSourceOption.S3_FILE).s3RequestUsdPerJob(), DELTA);
-        assertEquals(2.0, estimate(profile, DataSourceOption.FSX_LUSTRE).s3RequestUsdPerJob(), DELTA);
-        assertEquals(8.0, estimate(profile, DataSourceOption.S3_FAST_FILE).s3RequestUsdPerJob(), DELTA);
-        assertEquals(8.0, estimate(profile, DataSourceOption.S3_PIPE).s3RequestUsdPerJob(), DELTA);
-        assertEquals(0.0, estimate(profile, DataSourceOption.EFS).s3RequestUsdPerJob(), DELTA);
+        DatasetProfile.Builder profile = dataset(ByteSize.TB, 5_000_000).epochs(4).trainingTime(Duration.ofHours(40));
+        assertEquals(2.0, estimate(profile, DataSourceOption.S3_FILE).requestUsd(), DELTA);
+        assertEquals(2.0, estimate(profile, DataSourceOption.FSX_LUSTRE).requestUsd(), DELTA);
+        assertEquals(8.0, estimate(profile, DataSourceOption.S3_FAST_FILE).requestUsd(), DELTA);
+        assertEquals(8.0, estimate(profile, DataSourceOption.S3_PIPE).requestUsd(), DELTA);
+        assertEquals(0.0, estimate(profile, DataSourceOption.EFS).requestUsd(), DELTA);
+        // Every File-mode instance downloads the whole prefix; a FSx cache loads it once for all jobs.
+        profile.instanceCount(3).jobs(2);
+        assertEquals(12.0, estimate(profile, DataSourceOption.S3_FILE).requestUsd(), DELTA);
+        assertEquals(2.0, estimate(profile, DataSourceOption.FSX_LUSTRE).requestUsd(), DELTA);
     }
 
     @Test
-    void pipeNotesSayWhenItDoesNotFit() {
+    void optionsSayWhenTheyDoNotFit() {
         DatasetProfile.Builder profile = dataset(ByteSize.TB, 1000);
-        assertEquals(List.of("does not fit: Pipe needs a streamable format (TFRecord, RecordIO, text)"),
-                estimate(profile, DataSourceOption.S3_PIPE).notes());
-        assertEquals(List.of(), estimate(profile.streamable(true), DataSourceOption.S3_PIPE).notes());
-        assertEquals(List.of("does not fit: Pipe cannot seek, so random reads are impossible"),
-                estimate(profile.accessPattern(AccessPattern.RANDOM), DataSourceOption.S3_PIPE).notes());
+        OptionEstimate pipe = estimate(profile, DataSourceOption.S3_PIPE);
+        assertFalse(pipe.fits());
+        assertEquals(List.of("does not fit: Pipe needs a streamable format (TFRecord, RecordIO, text)"), pipe.notes());
+        assertTrue(estimate(profile.streamable(true), DataSourceOption.S3_PIPE).fits());
+        OptionEstimate randomPipe = estimate(profile.accessPattern(AccessPattern.RANDOM), DataSourceOption.S3_PIPE);
+        assertFalse(randomPipe.fits());
+        assertEquals(List.of("does not fit: Pipe cannot seek, so random reads are impossible"), randomPipe.notes());
     }
 
     @Test
-    void notesSayWhichOptionsNeedACopyOfTheData() {
-        DatasetProfile.Builder inS3 = dataset(ByteSize.TB, 1000);
-        assertTrue(estimate(inS3, DataSourceOption.EFS).notes()
-                .contains("the data is in S3: copy it onto EFS first; EFS fits where tools already write there"));
-        DatasetProfile.Builder onEfs = dataset(ByteSize.TB, 1000).dataLocation(DataLocation.EFS);
+    void dataInS3FitsEverythingButEfsAndDataOnEfsOnlyEfs() {
+        DatasetProfile.Builder inS3 = dataset(ByteSize.TB, 1000).streamable(true);
+        DatasetProfile.Builder onEfs = dataset(ByteSize.TB, 1000).streamable(true).dataLocation(DataLocation.EFS);
         for (DataSourceOption option : DataSourceOption.values()) {
-            boolean needsCopy = estimate(onEfs, option).notes().contains("the data is on EFS: copy it to S3 first");
-            assertEquals(option != DataSourceOption.EFS, needsCopy, option.name());
+            boolean efs = option == DataSourceOption.EFS;
+            assertEquals(!efs, estimate(inS3, option).fits(), option.name());
+            assertEquals(efs, estimate(onEfs, option).fits(), option.name());
+            assertEquals(!efs, estimate(onEfs, option).notes().contains("does not fit: the data is on EFS; copy it to S3 first"),
+                    option.name());
         }
+        assertTrue(estimate(inS3, DataSourceOption.EFS).notes()
+                .contains("does not fit: the data is in S3; EFS fits where tools already write the data there"));
     }
 
     @Test
-    void lustreNotesGiveCapacityCreationTimeAndNetwork() {
-        assertEquals(List.of(
-                        "SCRATCH_2 2400 GiB: 469 MB/s baseline, bursts to 3,047 MB/s; more capacity reads faster",
-                        "deploy-time, not in start-up: creating the file system indexes 3,000,000 objects in about 1.5 h "
-                                + "(2,000,000 per hour); preload it to avoid a cold first epoch",
-                        "needs a VPC and a training subnet in the file system's Availability Zone"),
-                estimate(dataset(2 * ByteSize.TB, 3_000_000), DataSourceOption.FSX_LUSTRE).notes());
+    void lustreNotesGiveCapacityPreloadCreationAndNetwork() {
+        List<String> notes = estimate(dataset(2 * ByteSize.TB, 3_000_000).trainingTime(Duration.ofHours(20)),
+                DataSourceOption.FSX_LUSTRE).notes();
+        assertEquals("SCRATCH_2 2400 GiB: 469 MB/s baseline, bursts to 3,047 MB/s; sized to hold the data, feed 28 MB/s "
+                + "of training reads and load the bytes within a deploy's wait", notes.get(0));
+        assertTrue(notes.get(1).startsWith("deploy-time, not billed to the job: preloading 3,000,000 files takes about "
+                + "5.4 h (8 readers, 40 ms per first read); without it the first epoch reads cold in about "), notes.get(1));
+        assertEquals("deploy-time: creating the file system indexes 3,000,000 objects in about 1.5 h (assumed 2,000,000 "
+                + "per hour)", notes.get(2));
+        assertEquals("needs a VPC and a training subnet in the file system's Availability Zone", notes.get(3));
     }
 
     @Test
@@ -191,15 +298,50 @@ class EstimateModelTest {
     }
 
     @Test
+    void preloadIsLatencyBoundForSmallFilesAndThroughputBoundForLargeOnes() {
+        double workerStart = 180 + 160;
+        // 1.5 million small files, 8 readers: 40 ms each per reader, plus 54 GB at the 1200 GiB baseline.
+        double smallFiles = EstimateModel.preloadSeconds(1_500_000, 54 * ByteSize.GB, 1200, 8);
+        assertEquals(workerStart + 1_500_000 * 0.04 / 8 + 54_000 / 234.375, smallFiles, DELTA);
+        // deploy-lessons.md: at 8 readers ~160–270 files/s, 1.5 M files take about 1.5–2.6 h.
+        assertTrue(smallFiles > 1.5 * 3600 && smallFiles < 2.6 * 3600, smallFiles + " s");
+        // Twice the readers halve the latency-bound part only.
+        double sixteen = EstimateModel.preloadSeconds(1_500_000, 54 * ByteSize.GB, 1200, 16);
+        assertEquals(1_500_000 * 0.04 / 16, smallFiles - sixteen, DELTA);
+        // 2 TB in 1,000 files of 2 GB: the cache's throughput decides, and more capacity loads faster.
+        double large2400 = EstimateModel.preloadSeconds(1000, 2 * ByteSize.TB, 2400, 8);
+        double large4800 = EstimateModel.preloadSeconds(1000, 2 * ByteSize.TB, 4800, 8);
+        assertEquals(workerStart + 5 + 2_000_000 / 468.75, large2400, DELTA);
+        assertEquals(2_000_000 / 468.75 / 2, large2400 - large4800, DELTA);
+        assertEquals(workerStart, EstimateModel.preloadSeconds(0, 0, 1200, 1), DELTA);
+    }
+
+    @Test
+    void preloadRejectsImpossibleArguments() {
+        assertEquals("fileCount must be at least 0, was -1", assertThrows(IllegalArgumentException.class,
+                () -> EstimateModel.preloadSeconds(-1, 0, 1200, 8)).getMessage());
+        assertEquals("totalBytes must be at least 0, was -5", assertThrows(IllegalArgumentException.class,
+                () -> EstimateModel.preloadSeconds(1, -5, 1200, 8)).getMessage());
+        assertEquals("readers must be at least 1, was 0", assertThrows(IllegalArgumentException.class,
+                () -> EstimateModel.preloadSeconds(1, 1, 1200, 0)).getMessage());
+        assertEquals("capacityGiB must be 1200, 2400 or a multiple of 2400 GiB (SCRATCH_2), was 1800",
+                assertThrows(IllegalArgumentException.class,
+                        () -> EstimateModel.preloadSeconds(1, 1, 1800, 8)).getMessage());
+    }
+
+    @Test
     void estimatesRejectNegativeOrMissingValues() {
-        assertEquals("startupCostUsd must be a finite number of at least 0, was -1.0",
-                assertThrows(IllegalArgumentException.class,
-                        () -> new OptionEstimate(DataSourceOption.EFS, 1, 1, 1, -1, 0, List.of())).getMessage());
+        assertEquals("instanceUsd must be a finite number of at least 0, was -1.0",
+                assertThrows(IllegalArgumentException.class, () -> new OptionEstimate(DataSourceOption.EFS, true, 1, 1, 1,
+                        1, 1, 1, 1, false, 0, 1, 1, -1, 0, 0, List.of())).getMessage());
         assertEquals("throughputMBps must be a finite number of at least 0, was Infinity",
-                assertThrows(IllegalArgumentException.class, () -> new OptionEstimate(DataSourceOption.EFS, 1,
-                        Double.POSITIVE_INFINITY, 1, 1, 0, List.of())).getMessage());
+                assertThrows(IllegalArgumentException.class, () -> new OptionEstimate(DataSourceOption.EFS, true, 1,
+                        Double.POSITIVE_INFINITY, 1, 1, 1, 1, 1, false, 0, 1, 1, 1, 0, 0, List.of())).getMessage());
         assertEquals("notes must be a list (empty when there is nothing to say), was null",
-                assertThrows(IllegalArgumentException.class,
-                        () -> new OptionEstimate(DataSourceOption.EFS, 1, 1, 1, 1, 0, null)).getMessage());
+                assertThrows(IllegalArgumentException.class, () -> new OptionEstimate(DataSourceOption.EFS, true, 1, 1, 1,
+                        1, 1, 1, 1, false, 0, 1, 1, 1, 0, 0, null)).getMessage());
+        assertEquals("instanceUsd must be a finite number of at least 0, was NaN",
+                assertThrows(IllegalArgumentException.class, () -> new OptionEstimate(DataSourceOption.EFS, true, 1, 1, 1,
+                        1, 1, 1, 1, false, 0, 1, 1, Double.NaN, 0, 0, List.of())).getMessage());
     }
 }

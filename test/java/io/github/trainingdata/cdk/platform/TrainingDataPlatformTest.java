@@ -110,14 +110,36 @@ class TrainingDataPlatformTest {
     }
 
     @Test
-    void smallDatasetGetsFileModeAndAVolumeThatHoldsIt() {
+    void smallDatasetWithManyEpochsGetsFileModeAndAVolumeThatHoldsIt() {
+        // 80,000 files of 1 MB over 20 epochs of 6 minutes: FastFile would pay 6 ms per file in every epoch.
         Stack stack = TestApps.stack();
         TrainingDataPlatform p = platform(stack, TrainingDataPlatformProps.builder()
-                .profile(profile(80 * GB, 400, AccessPattern.SEQUENTIAL, DataLocation.S3)));
+                .profile(DatasetProfile.builder().totalBytes(80 * GB).fileCount(80_000).epochs(20)
+                        .trainingTime(java.time.Duration.ofHours(2)).instanceType("ml.g5.xlarge").build()));
 
         assertEquals(DataSourceOption.S3_FILE, p.getSource());
         Map<?, ?> resources = (Map<?, ?>) p.getDefinition().getRequest().get("ResourceConfig");
         assertEquals(90, resources.get("VolumeSizeInGB"), "80 GB + 20% = 96 GB = 90 GiB (rounded up)");
+    }
+
+    @Test
+    void theEstimateSetsTheRuntimeLimitAndAWarmPoolForRepeatedJobs() {
+        Stack stack = TestApps.stack();
+        TrainingDataPlatform p = platform(stack, TrainingDataPlatformProps.builder()
+                .profile(DatasetProfile.builder().totalBytes(54 * GB).fileCount(1_500_000).jobs(10).build()));
+
+        assertEquals(DataSourceOption.FSX_LUSTRE, p.getSource());
+        Map<?, ?> resources = (Map<?, ?>) p.getDefinition().getRequest().get("ResourceConfig");
+        assertEquals(300, ((Number) resources.get("KeepAlivePeriodInSeconds")).intValue());
+        // One job bills 160 s of start-up, the hour of compute and 50 s: twice that, in whole minutes.
+        Map<?, ?> stopping = (Map<?, ?>) p.getDefinition().getRequest().get("StoppingCondition");
+        assertEquals(2 * 3810, ((Number) stopping.get("MaxRuntimeInSeconds")).intValue());
+        Template.fromStack(stack).hasResourceProperties("AWS::FSx::FileSystem", Map.of("StorageCapacity", 1200));
+
+        Map<?, ?> once = (Map<?, ?>) platform(TestApps.stack(), TrainingDataPlatformProps.builder()
+                .profile(DatasetProfile.builder().totalBytes(54 * GB).fileCount(1_500_000).build()))
+                .getDefinition().getRequest().get("ResourceConfig");
+        assertNull(once.get("KeepAlivePeriodInSeconds"));
     }
 
     @Test

@@ -263,6 +263,19 @@ class TrainingJobDefinitionValidationTest {
     }
 
     @Test
+    void rejectsAKeepAlivePeriodBeyondAnHour() {
+        assertEquals("Test/Training: invalid keepAlivePeriod '1 hour 1 second': 0 to 3600 seconds (SageMaker managed "
+                + "warm pools)", f.rejection(f.props().keepAlivePeriod(Duration.seconds(3601))));
+    }
+
+    @Test
+    void rejectsAKeepAlivePeriodWithManagedSpot() {
+        assertEquals("Test/Training: invalid keepAlivePeriod '10 minutes': unset when managedSpot is true (managed "
+                + "warm pools cannot be used with spot instances)", f.rejection(f.props().managedSpot(true)
+                .checkpointPrefix("checkpoints").keepAlivePeriod(Duration.minutes(10))));
+    }
+
+    @Test
     void warnsOfManagedSpotWithoutCheckpoints() {
         f.define(f.props().managedSpot(true));
         Annotations.fromStack(f.stack).hasWarning("/Test/Training", "Test/Training: managed spot without "

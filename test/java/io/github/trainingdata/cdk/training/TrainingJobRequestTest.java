@@ -192,6 +192,13 @@ class TrainingJobRequestTest {
     }
 
     @Test
+    void rendersAWarmPoolKeepAliveInTheResourceConfig() {
+        Map<String, Object> resources = (Map<String, Object>) resolved(f.define(f.props()
+                .keepAlivePeriod(Duration.hours(1)))).get("ResourceConfig");
+        assertEquals(3600, ((Number) resources.get("KeepAlivePeriodInSeconds")).intValue());
+    }
+
+    @Test
     void rendersTheOutputKeyOfAnEncryptedBucket() {
         Key key = new Key(f.stack, "DataKey");
         TrainingDataBucket encrypted = new TrainingDataBucket(f.stack, "Encrypted", TrainingDataBucketProps.builder()

@@ -1,33 +1,42 @@
 package io.github.trainingdata.cdk.advisor;
 
+import static io.github.trainingdata.cdk.advisor.PublishedFigures.CONTAINER_STARTUP_SECONDS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.FASTFILE_LISTING_OBJECTS_PER_SECOND;
+import static io.github.trainingdata.cdk.advisor.PublishedFigures.FASTFILE_SECONDS_PER_FILE;
+import static io.github.trainingdata.cdk.advisor.PublishedFigures.FILE_MODE_SECONDS_PER_OBJECT;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.IDEAL_SHARD_BYTES;
+import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_FIRST_READ_SECONDS;
+import static io.github.trainingdata.cdk.advisor.PublishedFigures.PRELOAD_READERS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.SMALL_DATASET_BYTES;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.SMALL_DATASET_LOWER_BYTES;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.SMALL_FILE_BYTES;
+import static io.github.trainingdata.cdk.advisor.PublishedFigures.TIE_MARGIN;
+import static io.github.trainingdata.cdk.advisor.PublishedFigures.WARM_POOL_CONTAINER_STARTUP_SECONDS;
+import static io.github.trainingdata.cdk.advisor.PublishedFigures.WARM_POOL_GAP_SECONDS;
+import static io.github.trainingdata.cdk.advisor.PublishedFigures.WARM_POOL_KEEP_ALIVE_SECONDS;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
- * Recommends a SageMaker data source by the guide's flowchart, applied in this order:
+ * Recommends a SageMaker data source by its own estimates ({@link EstimateModel}): the option with the lowest
+ * estimated cost of the profile's jobs wins.
  * <ol>
- *   <li>Data on EFS → {@link DataSourceOption#EFS}.</li>
- *   <li>Dataset under {@link PublishedFigures#SMALL_DATASET_BYTES} (100 GB) → {@link DataSourceOption#S3_FILE};
- *   files under {@link PublishedFigures#SMALL_FILE_BYTES} (50 MB) add the advice to pack them into
- *   ~150 MB shards.</li>
- *   <li>Larger dataset, streamable format, sequential reads and files under 50 MB →
- *   {@link DataSourceOption#S3_PIPE}. Our reading of "Pipe only where a streaming format makes it
- *   natural": the records already stream, Pipe's concurrent prefetch hides the per-file GETs that
- *   slow FastFile, and it needs no VPC or Lustre capacity.</li>
- *   <li>Larger dataset, sequential reads of files of 50 MB or more → {@link DataSourceOption#S3_FAST_FILE}.</li>
- *   <li>Otherwise (larger dataset of small files that are not streamable, or random reads) →
- *   {@link DataSourceOption#FSX_LUSTRE}, preloaded.</li>
+ *   <li>Data already on EFS stays on EFS (guide step 1): copying it elsewhere is work the estimates do not see.</li>
+ *   <li>Otherwise, among the options that fit, those within {@link PublishedFigures#TIE_MARGIN} (5%) of the
+ *   cheapest are ties. Set-up effort breaks them: the S3 modes need no VPC and nothing provisioned, so a tied
+ *   S3 mode goes before FSx for Lustre and EFS; among tied S3 modes the lowest estimate wins, and the guide's
+ *   flowchart settles estimates that are equal.</li>
  * </ol>
- * Reasons cite the thresholds with the profile's numbers, the effect of the epochs (more epochs favour
- * File mode and FSx, which read a copy made once) and the start-up's share of the training time.
+ * The guide's flowchart (data on EFS → EFS; under 100 GB → File; streamable small files → Pipe; large files →
+ * FastFile; else FSx for Lustre) explains the choice when it agrees and is named and overruled, with the
+ * numbers, when it does not. Every reason quotes the estimate or the published figure it rests on.
  */
 public final class Advisor {
+
+    /** Estimates closer than half a tenth of a cent are equal: the JSON's precision. */
+    private static final double EQUAL_USD = 0.0005;
 
     private Advisor() {
     }
@@ -40,112 +49,228 @@ public final class Advisor {
      */
     public static Recommendation recommend(DatasetProfile profile) {
         List<OptionEstimate> estimates = EstimateModel.estimateAll(profile);
+        GuideStep guide = guideStep(profile);
         List<String> reasons = new ArrayList<>();
-        DataSourceOption choice = choose(profile, reasons);
-        OptionEstimate chosen = estimates.get(choice.ordinal());
-        addEpochsReason(profile, chosen, reasons);
-        reasons.add("start-up of about " + HumanReadable.duration(chosen.startupSeconds()) + " is "
-                + HumanReadable.percent(chosen.startupSeconds() * 1e9 / profile.trainingTime().toNanos()) + " of the "
-                + HumanReadable.duration(profile.trainingTime()) + " of training and costs "
-                + HumanReadable.usd(chosen.startupCostUsd()) + " on " + profile.instanceCount() + " x "
-                + profile.instanceType() + " at " + HumanReadable.price(profile.hourlyPriceUsd()) + "/h");
-        return new Recommendation(choice, reasons, estimates);
+        OptionEstimate chosen;
+        if (profile.dataLocation() == DataLocation.EFS) {
+            chosen = estimates.get(DataSourceOption.EFS.ordinal());
+            reasons.add("the data already lives on EFS: mount it where it is instead of copying it to S3 (guide step 1)");
+            reasons.add(breakdown(chosen, profile));
+        } else {
+            chosen = choose(estimates, guide, profile, reasons);
+        }
+        addDetails(profile, chosen, estimates, reasons);
+        return new Recommendation(chosen.option(), reasons, estimates);
     }
 
-    private static DataSourceOption choose(DatasetProfile profile, List<String> reasons) {
-        if (profile.dataLocation() == DataLocation.EFS) {
-            reasons.add("the data already lives on EFS: mount it where it is instead of copying it (guide step 1)");
-            return DataSourceOption.EFS;
+    private static OptionEstimate choose(List<OptionEstimate> estimates, GuideStep guide, DatasetProfile profile,
+            List<String> reasons) {
+        List<OptionEstimate> fitting = estimates.stream().filter(OptionEstimate::fits)
+                .sorted(Comparator.comparingDouble(OptionEstimate::costUsd)).toList();
+        OptionEstimate cheapest = fitting.get(0);
+        double tieLimit = cheapest.costUsd() * (1 + TIE_MARGIN);
+        List<OptionEstimate> tied = fitting.stream().filter(e -> e.costUsd() <= tieLimit).toList();
+        List<OptionEstimate> tiedS3 = tied.stream().filter(e -> isS3(e.option())).toList();
+        OptionEstimate chosen = tiedS3.isEmpty() ? cheapest : tiedS3.get(0);
+        for (OptionEstimate other : tiedS3) {
+            if (other.option() == guide.option() && other.costUsd() - chosen.costUsd() < EQUAL_USD) {
+                chosen = other;
+            }
         }
+
+        reasons.add("estimated for " + jobs(profile) + ": " + fitting.stream()
+                .map(e -> e.option() + " " + HumanReadable.usd(e.costUsd()) + " (" + HumanReadable.duration(e.billableSeconds())
+                        + " billable)").collect(Collectors.joining(", "))
+                + unfit(estimates));
+        reasons.add(decision(chosen, cheapest, tied, tiedS3, fitting, guide));
+        reasons.add(breakdown(chosen, profile));
+        for (OptionEstimate other : fitting) {
+            if (other != chosen) {
+                reasons.add(breakdown(other, profile));
+            }
+        }
+        reasons.add(guide.option() == chosen.option()
+                ? "the guide's flowchart agrees: " + guide.text()
+                : "the guide's flowchart suggests " + guide.option() + " (" + guide.text() + "), but the estimates decide: "
+                        + guide.option() + " costs " + HumanReadable.usd(estimates.get(guide.option().ordinal()).costUsd())
+                        + " against " + HumanReadable.usd(chosen.costUsd()));
+        return chosen;
+    }
+
+    private static String decision(OptionEstimate chosen, OptionEstimate cheapest, List<OptionEstimate> tied,
+            List<OptionEstimate> tiedS3, List<OptionEstimate> fitting, GuideStep guide) {
+        String margin = HumanReadable.percent(TIE_MARGIN) + " (the model's accuracy on the published runs)";
+        if (tied.size() == 1) {
+            return fitting.size() == 1 ? chosen.option() + " is the only option that fits"
+                    : chosen.option() + " is the cheapest by more than " + margin + ": "
+                            + HumanReadable.usd(chosen.costUsd()) + " against " + HumanReadable.usd(fitting.get(1).costUsd())
+                            + " for " + fitting.get(1).option();
+        }
+        String others = tied.stream().filter(e -> e != chosen)
+                .map(e -> e.option() + " (" + HumanReadable.usd(e.costUsd()) + ")").collect(Collectors.joining(", "));
+        if (chosen != cheapest) {
+            return chosen.option() + " (" + HumanReadable.usd(chosen.costUsd()) + ") is within " + margin + " of the "
+                    + "cheapest, " + cheapest.option() + " (" + HumanReadable.usd(cheapest.costUsd()) + "): the S3 modes need "
+                    + "no VPC and nothing provisioned, so set-up effort breaks the tie";
+        }
+        OptionEstimate twin = tiedS3.stream().filter(e -> e != chosen
+                && Math.abs(e.costUsd() - chosen.costUsd()) < EQUAL_USD).findFirst().orElse(null);
+        return twin != null
+                ? chosen.option() + " and " + twin.option() + " estimate the same, "
+                        + HumanReadable.usd(chosen.costUsd()) + ": the guide's flowchart breaks the tie (" + guide.text() + ")"
+                : chosen.option() + " has the lowest estimate, " + HumanReadable.usd(chosen.costUsd()) + "; " + others
+                        + " within " + margin + (isS3(chosen.option()) ? ", and it needs no VPC or provisioned storage" : "");
+    }
+
+    private static String unfit(List<OptionEstimate> estimates) {
+        List<String> names = estimates.stream().filter(e -> !e.fits()).map(e -> e.option().name()).toList();
+        return names.isEmpty() ? "" : "; " + String.join(" and ", names) + (names.size() == 1 ? " does" : " do")
+                + " not fit (see notes)";
+    }
+
+    /** One option's estimate in a sentence: billable time, cost, start-up and what bounds the epochs. */
+    static String breakdown(OptionEstimate e, DatasetProfile profile) {
+        double compute = EstimateModel.computePerEpoch(profile);
+        String startup = HumanReadable.duration(e.startupSeconds()) + " (" + startupWhat(e.option(), profile) + ")"
+                + (e.startupSeconds() < CONTAINER_STARTUP_SECONDS
+                        ? " within the " + HumanReadable.duration(CONTAINER_STARTUP_SECONDS) + " container start-up" : "");
+        String epochs = profile.epochs() == 1 ? "1 epoch" : profile.epochs() + " epochs";
+        String reading = "reading " + (profile.epochs() == 1 ? "it" : "one") + " takes "
+                + HumanReadable.duration(e.epochReadSeconds()) + " at " + HumanReadable.rate(e.throughputMBps())
+                + (profile.instanceCount() > 1 ? " per instance" : "");
+        String bound = e.epochSeconds() > compute * 1.0005
+                ? epochs + ", read-bound: " + HumanReadable.duration(e.epochSeconds())
+                        + (profile.epochs() == 1 ? "" : " each") + ", " + HumanReadable.percent(e.epochSeconds() / compute - 1)
+                        + " longer than the " + HumanReadable.duration(compute) + " of compute (" + reading
+                        + readWhy(e.option(), profile) + ")"
+                : epochs + " of " + HumanReadable.duration(compute) + ", compute-bound (" + reading + ")";
+        return e.option() + ": " + HumanReadable.duration(e.billableSeconds()) + " billable, "
+                + HumanReadable.usd(e.costUsd()) + " on " + profile.instanceCount() + " x " + profile.instanceType()
+                + " at " + HumanReadable.price(profile.hourlyPriceUsd()) + "/h; start-up " + startup + "; " + bound;
+    }
+
+    private static String startupWhat(DataSourceOption option, DatasetProfile profile) {
+        return switch (option) {
+            case S3_FILE -> "download of " + HumanReadable.count(profile.fileCount()) + " objects and "
+                    + ByteSize.format(profile.totalBytes()) + ": " + HumanReadable.millis(FILE_MODE_SECONDS_PER_OBJECT)
+                    + " per object and " + HumanReadable.rate(EstimateModel.fileModeDownloadMBps(profile.instance()))
+                    + ", fitted to the case study's 10,955 s for 1.53 M JPEGs and 357 s for 54 GB of TFRecord";
+            case S3_FAST_FILE -> "listing " + HumanReadable.count(profile.fileCount()) + " objects at "
+                    + HumanReadable.count((long) FASTFILE_LISTING_OBJECTS_PER_SECOND) + " per second, case study";
+            case S3_PIPE -> "Pipe start, assumed";
+            case FSX_LUSTRE -> "mount, case study: 10–14 s";
+            case EFS -> "mount, assumed as FSx";
+        };
+    }
+
+    private static String readWhy(DataSourceOption option, DatasetProfile profile) {
+        return switch (option) {
+            case S3_FAST_FILE -> "; " + HumanReadable.millis(FASTFILE_SECONDS_PER_FILE)
+                    + " per file, case study: 166 images/s where the GPU takes 330";
+            case S3_FILE -> profile.instance().localNvme() ? "" : "; EBS volume";
+            default -> "";
+        };
+    }
+
+    private static void addDetails(DatasetProfile profile, OptionEstimate chosen, List<OptionEstimate> estimates,
+            List<String> reasons) {
+        if (chosen.option() == DataSourceOption.FSX_LUSTRE) {
+            int capacity = EstimateModel.lustreCapacityGiB(profile);
+            reasons.add("SCRATCH_2 capacity " + capacity + " GiB: holds " + ByteSize.format(profile.totalBytes())
+                    + " with 20% headroom and its " + HumanReadable.rate(Sizing.lustreBaselineMBps(capacity))
+                    + " baseline feeds the " + HumanReadable.rate(profile.totalBytes() / (double) ByteSize.MB
+                            / EstimateModel.computePerEpoch(profile)) + " the training reads");
+            reasons.add("preloading " + HumanReadable.count(profile.fileCount()) + " files takes about "
+                    + HumanReadable.duration(chosen.preloadSeconds()) + " at deploy time (" + PRELOAD_READERS
+                    + " readers, " + HumanReadable.millis(LUSTRE_FIRST_READ_SECONDS) + " per first read), billed to no "
+                    + "job; without it the first epoch reads each file cold from S3");
+        }
+        if (profile.averageFileBytes() < SMALL_FILE_BYTES && profile.dataLocation() == DataLocation.S3) {
+            long shards = Math.max(1, (long) Math.ceil(profile.totalBytes() / (double) IDEAL_SHARD_BYTES));
+            DatasetProfile packed = profile.withFileCount(shards);
+            reasons.add("files average " + ByteSize.format(Math.round(profile.averageFileBytes())) + ", under the "
+                    + ByteSize.format(SMALL_FILE_BYTES) + " small-file threshold (guide): packing the "
+                    + HumanReadable.count(profile.fileCount()) + " files into ~" + ByteSize.format(IDEAL_SHARD_BYTES)
+                    + " shards (TFRecord, WebDataset, RecordIO) makes about " + HumanReadable.count(shards)
+                    + " files and would cut File mode's start-up from "
+                    + HumanReadable.duration(EstimateModel.fileModeStartupSeconds(profile)) + " to "
+                    + HumanReadable.duration(EstimateModel.fileModeStartupSeconds(packed)) + " and FastFile's cost from "
+                    + HumanReadable.usd(estimates.get(DataSourceOption.S3_FAST_FILE.ordinal()).costUsd()) + " to "
+                    + HumanReadable.usd(EstimateModel.estimate(packed, DataSourceOption.S3_FAST_FILE).costUsd()));
+        }
+        if (profile.epochs() > 1) {
+            reasons.add(switch (chosen.option()) {
+                case S3_FILE, FSX_LUSTRE -> profile.epochs() + " epochs all read the copy loaded once; streaming from "
+                        + "S3 repeats its per-file cost every epoch";
+                case S3_FAST_FILE, S3_PIPE -> "each of the " + profile.epochs() + " epochs streams the dataset from S3 "
+                        + "again (" + HumanReadable.usd(chosen.requestUsd()) + " of GETs in all), and the reads keep up "
+                        + "with the compute";
+                case EFS -> profile.epochs() + " epochs all read from EFS, no S3 requests involved";
+            });
+        }
+        if (profile.jobs() > 1) {
+            reasons.add(warmPoolReason(profile, chosen));
+        }
+        if (profile.spotInterruptions() > 0) {
+            OptionEstimate file = estimates.get(DataSourceOption.S3_FILE.ordinal());
+            reasons.add("each of the " + HumanReadable.number(profile.spotInterruptions()) + " expected spot interruptions "
+                    + "per job repeats the start-up: " + HumanReadable.duration(Math.max(CONTAINER_STARTUP_SECONDS,
+                            chosen.startupSeconds())) + " for " + chosen.option() + ", "
+                    + HumanReadable.duration(Math.max(CONTAINER_STARTUP_SECONDS, file.startupSeconds()))
+                    + " for S3_FILE, which downloads the dataset again");
+        }
+    }
+
+    private static String warmPoolReason(DatasetProfile profile, OptionEstimate chosen) {
+        if (profile.spotInterruptions() > 0) {
+            return profile.jobs() + " jobs on spot capacity: managed warm pools cannot be used with spot instances "
+                    + "(SageMaker guide), so every job starts new instances";
+        }
+        double saved = Math.max(CONTAINER_STARTUP_SECONDS, chosen.startupSeconds())
+                - Math.max(WARM_POOL_CONTAINER_STARTUP_SECONDS, chosen.startupSeconds());
+        double retained = (profile.jobs() - 1) * WARM_POOL_GAP_SECONDS + WARM_POOL_KEEP_ALIVE_SECONDS;
+        String figures = "each later job starts " + HumanReadable.duration(saved) + " sooner, the pool bills "
+                + HumanReadable.duration(retained) + " of retained instances (" + HumanReadable.duration(WARM_POOL_GAP_SECONDS)
+                + " between jobs, " + HumanReadable.duration(WARM_POOL_KEEP_ALIVE_SECONDS) + " after the last)";
+        return chosen.warmPool()
+                ? profile.jobs() + " jobs: a managed warm pool (keepAlivePeriod "
+                        + HumanReadable.duration(WARM_POOL_KEEP_ALIVE_SECONDS) + ", at most 1 h) is included: " + figures
+                : profile.jobs() + " jobs: a managed warm pool would not pay: " + figures;
+    }
+
+    private static String jobs(DatasetProfile profile) {
+        return profile.jobs() == 1 ? "1 job" : profile.jobs() + " jobs";
+    }
+
+    private static boolean isS3(DataSourceOption option) {
+        return option == DataSourceOption.S3_FILE || option == DataSourceOption.S3_FAST_FILE
+                || option == DataSourceOption.S3_PIPE;
+    }
+
+    /** The guide's flowchart step for a profile: which option it names and why, in words. */
+    private record GuideStep(DataSourceOption option, String text) {
+    }
+
+    private static GuideStep guideStep(DatasetProfile profile) {
         String size = ByteSize.format(profile.totalBytes());
         boolean smallFiles = profile.averageFileBytes() < SMALL_FILE_BYTES;
         boolean sequential = profile.accessPattern() == AccessPattern.SEQUENTIAL;
-        if (profile.totalBytes() < SMALL_DATASET_BYTES) {
-            return chooseForSmallDataset(profile, size, smallFiles, reasons);
+        if (profile.dataLocation() == DataLocation.EFS) {
+            return new GuideStep(DataSourceOption.EFS, "step 1: data already on EFS → EFS");
         }
-        reasons.add("dataset " + size + " is over the " + ByteSize.format(SMALL_DATASET_BYTES)
-                + " File-mode threshold: copying it before every job would take about "
-                + HumanReadable.duration(EstimateModel.fileModeStartupSeconds(profile.totalBytes(), profile.fileCount())));
+        if (profile.totalBytes() < SMALL_DATASET_BYTES) {
+            return new GuideStep(DataSourceOption.S3_FILE, "step 2: " + size + " is under "
+                    + ByteSize.format(SMALL_DATASET_BYTES) + " → File mode");
+        }
         if (profile.streamable() && sequential && smallFiles) {
-            reasons.add("a streamable format read sequentially, and " + averageFile(profile)
-                    + ": Pipe prefetches the files at high concurrency, starts in about "
-                    + HumanReadable.duration(PublishedFigures.PIPE_STARTUP_SECONDS)
-                    + " whatever the dataset size and needs no VPC or Lustre capacity (guide step 5)");
-            return DataSourceOption.S3_PIPE;
+            return new GuideStep(DataSourceOption.S3_PIPE, "step 5: a streamable format of small files read "
+                    + "sequentially → Pipe");
         }
         if (sequential && !smallFiles) {
-            return chooseFastFile(profile, reasons);
+            return new GuideStep(DataSourceOption.S3_FAST_FILE, "step 3: " + size + " of files over "
+                    + ByteSize.format(SMALL_FILE_BYTES) + " → FastFile");
         }
-        if (smallFiles) {
-            reasons.add(averageFile(profile) + ": FastFile would fetch each with its own GET; FSx for Lustre "
-                    + "serves many small files with low latency (guide step 4)");
-            if (sequential) {
-                reasons.add("not a streamable format, so Pipe mode does not fit");
-            }
-        }
-        if (!sequential) {
-            reasons.add("random reads: FastFile issues a GET per read and Pipe cannot seek; FSx for Lustre "
-                    + "serves random reads with low latency (guide step 4)");
-        }
-        reasons.add(EstimateModel.lustreCreation(profile.fileCount()));
-        return DataSourceOption.FSX_LUSTRE;
-    }
-
-    private static DataSourceOption chooseForSmallDataset(DatasetProfile profile, String size, boolean smallFiles,
-            List<String> reasons) {
-        reasons.add("dataset " + size + " is under the " + ByteSize.format(SMALL_DATASET_BYTES)
-                + " File-mode threshold (the top of the guide's " + ByteSize.format(SMALL_DATASET_LOWER_BYTES)
-                + " to " + ByteSize.format(SMALL_DATASET_BYTES) + " range): File mode copies it to the instance "
-                + "volume once per job (guide step 2)");
-        if (profile.totalBytes() >= SMALL_DATASET_LOWER_BYTES) {
-            reasons.add("at " + size + " it is past the " + ByteSize.format(SMALL_DATASET_LOWER_BYTES)
-                    + " lower end of that range: once it grows past " + ByteSize.format(SMALL_DATASET_BYTES)
-                    + ", move to FastFile or FSx for Lustre");
-        }
-        if (smallFiles) {
-            long shards = Math.max(1, (long) Math.ceil(profile.totalBytes() / (double) IDEAL_SHARD_BYTES));
-            reasons.add(averageFile(profile) + ": packing the " + HumanReadable.count(profile.fileCount())
-                    + " files into ~" + ByteSize.format(IDEAL_SHARD_BYTES) + " shards (TFRecord, WebDataset, RecordIO)"
-                    + " makes about " + HumanReadable.count(shards) + " files and cuts File-mode start-up from "
-                    + HumanReadable.duration(EstimateModel.fileModeStartupSeconds(profile.totalBytes(), profile.fileCount()))
-                    + " to " + HumanReadable.duration(EstimateModel.fileModeStartupSeconds(profile.totalBytes(), shards)));
-        }
-        if (profile.accessPattern() == AccessPattern.RANDOM) {
-            reasons.add("random reads are served from the local copy on the instance volume");
-        }
-        return DataSourceOption.S3_FILE;
-    }
-
-    private static DataSourceOption chooseFastFile(DatasetProfile profile, List<String> reasons) {
-        reasons.add("files average " + ByteSize.format(Math.round(profile.averageFileBytes())) + ", over the "
-                + ByteSize.format(SMALL_FILE_BYTES) + " FastFile threshold, read sequentially: FastFile lists the "
-                + HumanReadable.count(profile.fileCount()) + " objects in about "
-                + HumanReadable.duration(profile.fileCount() / FASTFILE_LISTING_OBJECTS_PER_SECOND)
-                + " and streams sequential reads at over " + HumanReadable.rate(PublishedFigures.FASTFILE_SEQUENTIAL_MBPS)
-                + " (guide step 3)");
-        if (profile.averageFileBytes() < IDEAL_SHARD_BYTES) {
-            reasons.add("files under the ideal " + ByteSize.format(IDEAL_SHARD_BYTES)
-                    + ": packing them into larger shards makes FastFile reads more efficient");
-        }
-        return DataSourceOption.S3_FAST_FILE;
-    }
-
-    private static void addEpochsReason(DatasetProfile profile, OptionEstimate chosen, List<String> reasons) {
-        if (profile.epochs() == 1) {
-            return;
-        }
-        switch (chosen.option()) {
-            case S3_FILE, FSX_LUSTRE -> reasons.add(profile.epochs() + " epochs all read the copy loaded once; "
-                    + "more epochs favour File mode and FSx for Lustre over streaming from S3");
-            case S3_FAST_FILE, S3_PIPE -> reasons.add("each of the " + profile.epochs()
-                    + " epochs streams the dataset from S3 again (" + HumanReadable.usd(chosen.s3RequestUsdPerJob())
-                    + " of GETs per job); more epochs favour File mode and FSx for Lustre");
-            case EFS -> reasons.add(profile.epochs() + " epochs all read from EFS, no S3 requests involved");
-        }
-    }
-
-    private static String averageFile(DatasetProfile profile) {
-        return "files average " + ByteSize.format(Math.round(profile.averageFileBytes())) + ", under the "
-                + ByteSize.format(SMALL_FILE_BYTES) + " small-file threshold";
+        return new GuideStep(DataSourceOption.FSX_LUSTRE, "step 4: " + size + (sequential ? " of small files" : " read at random")
+                + " → FSx for Lustre, preloaded");
     }
 }

@@ -20,22 +20,30 @@ public final class AdvisorCli {
 
     static final String USAGE = "usage: java -jar cdk-training-data.jar advise --dataset-size SIZE"
             + " (--file-count N | --avg-file-size SIZE) [--access sequential|random] [--epochs N] [--data-on s3|efs]"
-            + " [--streamable] [--instance-type TYPE] [--instance-count N] [--training-hours H] [--hourly-price USD]"
-            + " [--json]";
+            + " [--streamable] [--instance-type TYPE] [--instance-count N] [--hourly-price USD]"
+            + " [--training-hours H | --samples-per-second R [--samples N]] [--jobs N] [--spot-interruptions N] [--json]";
 
-    private static final String HELP = USAGE + System.lineSeparator() + System.lineSeparator()
-            + "Recommends how a SageMaker training job should read its data (S3 File, FastFile or Pipe mode,"
-            + System.lineSeparator() + "FSx for Lustre, EFS) and estimates start-up, throughput and cost of each."
-            + System.lineSeparator() + "SIZE is bytes or a number with a unit: KB, MB, GB, TB, PB (powers of 1000)"
-            + " or KiB, MiB, GiB, TiB, PiB (powers of 1024)." + System.lineSeparator()
+    private static final String NL = System.lineSeparator();
+    private static final String HELP = USAGE + NL + NL
+            + "Recommends how a SageMaker training job should read its data (S3 File, FastFile or Pipe mode," + NL
+            + "FSx for Lustre, EFS): it estimates each option's billable time and cost for the whole job and" + NL
+            + "picks the cheapest (options within 5% are ties, won by the S3 modes, which need no VPC)." + NL
+            + "SIZE is bytes or a number with a unit: KB, MB, GB, TB, PB (powers of 1000)"
+            + " or KiB, MiB, GiB, TiB, PiB (powers of 1024)." + NL
+            + "Compute speed: --training-hours is the compute time of all epochs if reading data took no time" + NL
+            + "(measure it with a warm local copy, or from a run whose GPUs never waited); or give" + NL
+            + "--samples-per-second, the samples all instances train on per second then, with --samples per" + NL
+            + "epoch (default: one per file). --jobs is how many times the job runs on this data (warm pools," + NL
+            + "cache reuse); --spot-interruptions the expected interruptions per job (File mode downloads again)." + NL
             + "Defaults: --access sequential, --epochs 1, --data-on s3, --instance-type "
-            + PublishedFigures.DEFAULT_INSTANCE_TYPE + ", --instance-count 1, --training-hours 1." + System.lineSeparator()
-            + "Known instance prices (USD/h, us-east-1 estimates): " + PublishedFigures.INSTANCE_HOURLY_USD
-            + "; give --hourly-price for others.";
+            + PublishedFigures.DEFAULT_INSTANCE_TYPE + ", --instance-count 1, --training-hours 1, --jobs 1," + NL
+            + "--spot-interruptions 0." + NL
+            + "Known instance prices (USD/h, us-east-1 on-demand estimates, compiled 2026-11-23): " + prices() + NL
+            + "Give --hourly-price for others (assumed EBS volume and 10 Gbit/s).";
 
     private static final Set<String> VALUE_FLAGS = Set.of("--dataset-size", "--file-count", "--avg-file-size",
             "--access", "--epochs", "--data-on", "--instance-type", "--instance-count", "--training-hours",
-            "--hourly-price");
+            "--hourly-price", "--samples-per-second", "--samples", "--jobs", "--spot-interruptions");
     private static final Set<String> SWITCHES = Set.of("--streamable", "--json");
     private static final Set<String> HELP_FLAGS = Set.of("--help", "-h");
     private static final String SUBCOMMAND = "advise";
@@ -137,8 +145,26 @@ public final class AdvisorCli {
         if (values.containsKey("--instance-count")) {
             profile.instanceCount((int) wholeNumber(values, "--instance-count", Integer.MAX_VALUE));
         }
+        if (values.containsKey("--training-hours") && values.containsKey("--samples-per-second")) {
+            throw new IllegalArgumentException("give --training-hours or --samples-per-second, not both");
+        }
+        if (values.containsKey("--samples") && !values.containsKey("--samples-per-second")) {
+            throw new IllegalArgumentException("--samples needs --samples-per-second");
+        }
         if (values.containsKey("--training-hours")) {
             profile.trainingTime(Duration.ofMillis(Math.round(positiveNumber(values, "--training-hours") * MILLIS_PER_HOUR)));
+        }
+        if (values.containsKey("--samples-per-second")) {
+            profile.samplesPerSecond(positiveNumber(values, "--samples-per-second"));
+        }
+        if (values.containsKey("--samples")) {
+            profile.samples(wholeNumber(values, "--samples", Long.MAX_VALUE));
+        }
+        if (values.containsKey("--jobs")) {
+            profile.jobs((int) wholeNumber(values, "--jobs", Integer.MAX_VALUE));
+        }
+        if (values.containsKey("--spot-interruptions")) {
+            profile.spotInterruptions(nonNegativeNumber(values, "--spot-interruptions"));
         }
         if (values.containsKey("--hourly-price")) {
             profile.hourlyPriceUsd(positiveNumber(values, "--hourly-price"));
@@ -185,6 +211,27 @@ public final class AdvisorCli {
             throw invalid(values, flag, allowed);
         }
         return number;
+    }
+
+    private static double nonNegativeNumber(Map<String, String> values, String flag) {
+        String allowed = "a number of at least 0";
+        double number;
+        try {
+            number = new BigDecimal(values.get(flag)).doubleValue();
+        } catch (NumberFormatException e) {
+            throw invalid(values, flag, allowed);
+        }
+        if (!(number >= 0) || Double.isInfinite(number)) {
+            throw invalid(values, flag, allowed);
+        }
+        return number;
+    }
+
+    private static String prices() {
+        StringBuilder prices = new StringBuilder();
+        PublishedFigures.INSTANCES.forEach((type, facts) -> prices.append(prices.length() == 0 ? "" : ", ")
+                .append(type).append('=').append(HumanReadable.price(facts.hourlyUsd())));
+        return prices.toString().replace("$", "");
     }
 
     private static IllegalArgumentException invalid(Map<String, String> values, String flag, String allowed) {

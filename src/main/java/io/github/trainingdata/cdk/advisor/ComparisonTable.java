@@ -4,11 +4,12 @@ import java.util.Locale;
 
 /**
  * Renders a {@link Recommendation} for people: the profile in one line, one row per option (the
- * recommended one starred), the recommendation with its reasons, then each option's notes.
+ * recommended one starred, those that do not fit marked with a dash), the recommendation with its
+ * reasons, then each option's notes.
  */
 final class ComparisonTable {
 
-    private static final String ROW = "%-2s%-14s%-12s%10s%14s%18s%17s%15s%n";
+    private static final String ROW = "%-2s%-14s%-10s%10s%12s%10s%12s%12s%14s%n";
 
     private ComparisonTable() {
     }
@@ -16,15 +17,18 @@ final class ComparisonTable {
     static String render(DatasetProfile profile, Recommendation recommendation) {
         StringBuilder text = new StringBuilder();
         text.append("dataset: ").append(describe(profile)).append(System.lineSeparator()).append(System.lineSeparator());
-        text.append(String.format(Locale.ROOT, ROW, "", "source", "input mode", "start-up", "throughput",
-                "storage $/month", "start-up cost $", "S3 GETs $/job"));
+        text.append(String.format(Locale.ROOT, ROW, "", "source", "mode", "start-up", "throughput", "billable",
+                "cost $", "storage $", "storage $/mo"));
         for (OptionEstimate estimate : recommendation.estimates()) {
-            text.append(String.format(Locale.ROOT, ROW, estimate.option() == recommendation.option() ? "*" : "",
+            text.append(String.format(Locale.ROOT, ROW, marker(recommendation, estimate),
                     estimate.option().name(), estimate.option().inputMode(),
                     HumanReadable.duration(estimate.startupSeconds()), HumanReadable.rate(estimate.throughputMBps()),
-                    HumanReadable.usd(estimate.monthlyStorageUsd()), HumanReadable.usd(estimate.startupCostUsd()),
-                    HumanReadable.usd(estimate.s3RequestUsdPerJob())));
+                    HumanReadable.duration(estimate.billableSeconds()), HumanReadable.usd(estimate.costUsd()),
+                    HumanReadable.usd(estimate.storageUsd()), HumanReadable.usd(estimate.monthlyStorageUsd())));
         }
+        text.append("* recommended, - does not fit; billable time and cost cover ")
+                .append(profile.jobs() == 1 ? "the job" : "all " + profile.jobs() + " jobs")
+                .append(" (instances, storage while they run, S3 requests)").append(System.lineSeparator());
         text.append(System.lineSeparator()).append("recommendation: ").append(recommendation.option().name())
                 .append(" (input mode ").append(recommendation.inputMode()).append(')').append(System.lineSeparator());
         for (String reason : recommendation.reasons()) {
@@ -39,6 +43,10 @@ final class ComparisonTable {
         return text.toString();
     }
 
+    private static String marker(Recommendation recommendation, OptionEstimate estimate) {
+        return estimate.option() == recommendation.option() ? "*" : estimate.fits() ? "" : "-";
+    }
+
     private static String describe(DatasetProfile profile) {
         return ByteSize.format(profile.totalBytes()) + " in " + HumanReadable.count(profile.fileCount()) + " files (average "
                 + ByteSize.format(Math.round(profile.averageFileBytes())) + "), "
@@ -46,6 +54,9 @@ final class ComparisonTable {
                 + (profile.epochs() == 1 ? " epoch" : " epochs") + ", data on " + profile.dataLocation()
                 + (profile.streamable() ? ", streamable format" : "") + "; " + profile.instanceCount() + " x "
                 + profile.instanceType() + " at " + HumanReadable.price(profile.hourlyPriceUsd()) + "/h, "
-                + HumanReadable.duration(profile.trainingTime()) + " of training";
+                + HumanReadable.duration(profile.trainingTime()) + " of compute"
+                + (profile.jobs() == 1 ? "" : ", " + profile.jobs() + " jobs")
+                + (profile.spotInterruptions() == 0 ? ""
+                        : ", " + HumanReadable.number(profile.spotInterruptions()) + " spot interruptions per job");
     }
 }

@@ -4,8 +4,13 @@ import java.time.Duration;
 
 /**
  * The facts about a training dataset and job that the {@link Advisor} needs: size, file count or
- * average file size, how the script reads, where the data lives and what the instances cost.
- * Immutable; build one with {@link #builder()}.
+ * average file size, how the script reads, where the data lives, how fast the instances compute when data
+ * is free, what they cost and how often the job runs. Immutable; build one with {@link #builder()}.
+ *
+ * <p>Compute speed comes from the user, as either the training time (the compute time of all epochs if
+ * reading data took no time: measure it on a warm, local copy, or take it from a run whose GPUs were
+ * busy) or a rate in samples per second with the samples per epoch. The model then adds what each data
+ * source costs on top: start-up, and epochs that reading makes longer than the compute.
  */
 public final class DatasetProfile {
 
@@ -19,9 +24,13 @@ public final class DatasetProfile {
     private final String instanceType;
     private final int instanceCount;
     private final Duration trainingTime;
-    private final double hourlyPriceUsd;
+    private final long samples;
+    private final InstanceFacts instance;
+    private final int jobs;
+    private final double spotInterruptions;
 
-    private DatasetProfile(Builder builder, long fileCount, double averageFileBytes, double hourlyPriceUsd) {
+    private DatasetProfile(Builder builder, long fileCount, double averageFileBytes, Duration trainingTime,
+            long samples, InstanceFacts instance) {
         this.totalBytes = builder.totalBytes;
         this.fileCount = fileCount;
         this.averageFileBytes = averageFileBytes;
@@ -31,8 +40,36 @@ public final class DatasetProfile {
         this.streamable = builder.streamable;
         this.instanceType = builder.instanceType;
         this.instanceCount = builder.instanceCount;
-        this.trainingTime = builder.trainingTime;
-        this.hourlyPriceUsd = hourlyPriceUsd;
+        this.trainingTime = trainingTime;
+        this.samples = samples;
+        this.instance = instance;
+        this.jobs = builder.jobs;
+        this.spotInterruptions = builder.spotInterruptions;
+    }
+
+    private DatasetProfile(DatasetProfile other, long fileCount) {
+        this.totalBytes = other.totalBytes;
+        this.fileCount = fileCount;
+        this.averageFileBytes = other.totalBytes / (double) fileCount;
+        this.accessPattern = other.accessPattern;
+        this.epochs = other.epochs;
+        this.dataLocation = other.dataLocation;
+        this.streamable = other.streamable;
+        this.instanceType = other.instanceType;
+        this.instanceCount = other.instanceCount;
+        this.trainingTime = other.trainingTime;
+        this.samples = other.samples;
+        this.instance = other.instance;
+        this.jobs = other.jobs;
+        this.spotInterruptions = other.spotInterruptions;
+    }
+
+    /** The same dataset and job with the data packed into another number of files (samples and compute unchanged). */
+    DatasetProfile withFileCount(long files) {
+        if (files < 1) {
+            throw new IllegalArgumentException("fileCount must be at least 1, was " + files);
+        }
+        return new DatasetProfile(this, files);
     }
 
     /**
@@ -89,14 +126,44 @@ public final class DatasetProfile {
         return instanceCount;
     }
 
-    /** @return the expected training time of one job, positive */
+    /**
+     * The compute time of all epochs of one job if reading data took no time: given, or derived as
+     * epochs × samples / samples per second.
+     *
+     * @return a positive duration
+     */
     public Duration trainingTime() {
         return trainingTime;
     }
 
+    /** @return {@link #trainingTime()} in seconds */
+    public double computeSeconds() {
+        return trainingTime.toNanos() / 1e9;
+    }
+
+    /** @return the samples one epoch trains on: given, else one per file */
+    public long samples() {
+        return samples;
+    }
+
     /** @return the price of one instance-hour in USD: the override, else the published figure for the type */
     public double hourlyPriceUsd() {
-        return hourlyPriceUsd;
+        return instance.hourlyUsd();
+    }
+
+    /** @return the instance type's price, network bandwidth and storage, as the model uses them */
+    public InstanceFacts instance() {
+        return instance;
+    }
+
+    /** @return how many times the job runs with this data (consecutively), at least 1 */
+    public int jobs() {
+        return jobs;
+    }
+
+    /** @return how many spot interruptions one job is expected to suffer, at least 0 */
+    public double spotInterruptions() {
+        return spotInterruptions;
     }
 
     /** Builds a {@link DatasetProfile}; {@link #build()} validates every field and names the bad one. */
@@ -111,8 +178,13 @@ public final class DatasetProfile {
         private boolean streamable;
         private String instanceType = PublishedFigures.DEFAULT_INSTANCE_TYPE;
         private int instanceCount = 1;
-        private Duration trainingTime = Duration.ofHours(1);
+        private Duration trainingTime;
+        private boolean trainingTimeGiven;
+        private Double samplesPerSecond;
+        private Long samples;
         private Double hourlyPriceUsd;
+        private int jobs = 1;
+        private double spotInterruptions;
 
         private Builder() {
         }
@@ -196,7 +268,7 @@ public final class DatasetProfile {
 
         /**
          * The training instance type; without {@link #hourlyPriceUsd(double)} it must be one of
-         * {@link PublishedFigures#INSTANCE_HOURLY_USD}.
+         * {@link PublishedFigures#INSTANCES}; an unknown type is assumed to have an EBS volume and 10 Gbit/s.
          *
          * @param instanceType e.g. {@code ml.g5.xlarge}; @default {@code ml.p3.2xlarge}
          * @return this builder
@@ -218,20 +290,70 @@ public final class DatasetProfile {
         }
 
         /**
-         * The expected training time of one job, against which start-up overhead is weighed.
+         * The compute time of all epochs of one job if reading data took no time (the GPUs never wait). Give
+         * this or {@link #samplesPerSecond(double)}, not both.
          *
          * @param trainingTime positive; @default 1 hour
          * @return this builder
          */
         public Builder trainingTime(Duration trainingTime) {
             this.trainingTime = trainingTime;
+            this.trainingTimeGiven = true;
+            return this;
+        }
+
+        /**
+         * How many samples per second all instances of the job train on when data is free (e.g. images/s
+         * with a warm local copy). With {@link #samples(long)} it gives the compute time: epochs × samples /
+         * samplesPerSecond. Give this or {@link #trainingTime(Duration)}, not both.
+         *
+         * @param samplesPerSecond greater than 0; @default unset (the training time decides)
+         * @return this builder
+         */
+        public Builder samplesPerSecond(double samplesPerSecond) {
+            this.samplesPerSecond = samplesPerSecond;
+            return this;
+        }
+
+        /**
+         * The samples one epoch trains on, for {@link #samplesPerSecond(double)}.
+         *
+         * @param samples at least 1; @default one per file
+         * @return this builder
+         */
+        public Builder samples(long samples) {
+            this.samples = samples;
+            return this;
+        }
+
+        /**
+         * How many times the job runs on this data, one after the other (experiments, retraining); more
+         * jobs spread a cache's preload and storage, and may pay for a managed warm pool.
+         *
+         * @param jobs at least 1; @default 1
+         * @return this builder
+         */
+        public Builder jobs(int jobs) {
+            this.jobs = jobs;
+            return this;
+        }
+
+        /**
+         * How many managed-spot interruptions one job is expected to suffer; each one repeats the start-up
+         * (File mode downloads the dataset again). Warm pools cannot be used with spot instances.
+         *
+         * @param spotInterruptions at least 0; @default 0 (on-demand)
+         * @return this builder
+         */
+        public Builder spotInterruptions(double spotInterruptions) {
+            this.spotInterruptions = spotInterruptions;
             return this;
         }
 
         /**
          * The price of one instance-hour, overriding the published figure for the instance type.
          *
-         * @param hourlyPriceUsd USD, greater than 0; @default the type's price in {@link PublishedFigures#INSTANCE_HOURLY_USD}
+         * @param hourlyPriceUsd USD, greater than 0; @default the type's price in {@link PublishedFigures#INSTANCES}
          * @return this builder
          */
         public Builder hourlyPriceUsd(double hourlyPriceUsd) {
@@ -254,11 +376,12 @@ public final class DatasetProfile {
             }
             requireNonNull(accessPattern, "accessPattern", "SEQUENTIAL or RANDOM");
             requireNonNull(dataLocation, "dataLocation", "S3 or EFS");
-            requireNonNull(trainingTime, "trainingTime", "a positive duration");
             requireAtLeastOne(epochs, "epochs");
             requireAtLeastOne(instanceCount, "instanceCount");
-            if (trainingTime.isNegative() || trainingTime.isZero()) {
-                throw new IllegalArgumentException("trainingTime must be a positive duration, was " + trainingTime);
+            requireAtLeastOne(jobs, "jobs");
+            if (!(spotInterruptions >= 0) || Double.isInfinite(spotInterruptions)) {
+                throw new IllegalArgumentException(
+                        "spotInterruptions must be a finite number of at least 0, was " + spotInterruptions);
             }
             if (instanceType == null || instanceType.isBlank()) {
                 throw new IllegalArgumentException("instanceType must be a SageMaker instance type such as "
@@ -266,7 +389,32 @@ public final class DatasetProfile {
             }
             long files = resolveFileCount();
             double average = averageFileBytes != null ? averageFileBytes : totalBytes / (double) files;
-            return new DatasetProfile(this, files, average, resolveHourlyPrice());
+            long epochSamples = samples != null ? samples : files;
+            requireAtLeastOne(epochSamples, "samples");
+            return new DatasetProfile(this, files, average, resolveTrainingTime(epochSamples), epochSamples,
+                    resolveInstance());
+        }
+
+        private Duration resolveTrainingTime(long epochSamples) {
+            if (samplesPerSecond == null) {
+                if (!trainingTimeGiven) {
+                    return Duration.ofHours(1);
+                }
+                if (trainingTime == null || trainingTime.isNegative() || trainingTime.isZero()) {
+                    throw new IllegalArgumentException("trainingTime must be a positive duration, was " + trainingTime);
+                }
+                return trainingTime;
+            }
+            if (trainingTimeGiven) {
+                throw new IllegalArgumentException("give trainingTime or samplesPerSecond, not both: trainingTime was "
+                        + trainingTime + ", samplesPerSecond was " + samplesPerSecond);
+            }
+            if (!(samplesPerSecond > 0) || samplesPerSecond.isInfinite()) {
+                throw new IllegalArgumentException(
+                        "samplesPerSecond must be a finite number greater than 0, was " + samplesPerSecond);
+            }
+            double seconds = (double) epochs * epochSamples / samplesPerSecond;
+            return Duration.ofNanos(Math.max(1, Math.round(Math.min(seconds, Long.MAX_VALUE / 1e9) * 1e9)));
         }
 
         private long resolveFileCount() {
@@ -288,21 +436,21 @@ public final class DatasetProfile {
             return Math.max(1, Math.round(totalBytes / (double) averageFileBytes));
         }
 
-        private double resolveHourlyPrice() {
+        private InstanceFacts resolveInstance() {
+            InstanceFacts known = PublishedFigures.INSTANCES.get(instanceType);
             if (hourlyPriceUsd != null) {
                 if (!(hourlyPriceUsd > 0) || hourlyPriceUsd.isInfinite()) {
                     throw new IllegalArgumentException(
                             "hourlyPriceUsd must be a finite number greater than 0, was " + hourlyPriceUsd);
                 }
-                return hourlyPriceUsd;
+                return known != null ? new InstanceFacts(hourlyPriceUsd, known.networkGbps(), known.localNvme())
+                        : new InstanceFacts(hourlyPriceUsd, PublishedFigures.UNKNOWN_INSTANCE_NETWORK_GBPS, false);
             }
-            Double published = PublishedFigures.INSTANCE_HOURLY_USD.get(instanceType);
-            if (published == null) {
+            if (known == null) {
                 throw new IllegalArgumentException("instanceType '" + instanceType + "' has no published hourly price: "
-                        + "set hourlyPriceUsd, or use one of " + String.join(", ",
-                        PublishedFigures.INSTANCE_HOURLY_USD.keySet()));
+                        + "set hourlyPriceUsd, or use one of " + String.join(", ", PublishedFigures.INSTANCES.keySet()));
             }
-            return published;
+            return known;
         }
 
         private static void requireNonNull(Object value, String field, String allowed) {

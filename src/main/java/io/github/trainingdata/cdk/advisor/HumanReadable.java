@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.advisor;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -27,6 +28,11 @@ final class HumanReadable {
         return decimal(seconds / HOUR, 1) + " h";
     }
 
+    /** Seconds as milliseconds, e.g. "7 ms", "0.5 ms". */
+    static String millis(double seconds) {
+        return decimal(seconds * 1000, seconds < 0.00995 ? 1 : 0) + " ms";
+    }
+
     /** A duration as "12 s", "4.5 min" or "4.2 h". */
     static String duration(Duration duration) {
         return duration(duration.toNanos() / 1e9);
@@ -45,6 +51,11 @@ final class HumanReadable {
     /** A unit price in USD exactly as published, e.g. "$3.825", "$0.23". */
     static String price(double usd) {
         return "$" + BigDecimal.valueOf(usd).stripTrailingZeros().toPlainString();
+    }
+
+    /** A number with up to two decimals, e.g. "2", "0.5". */
+    static String number(double value) {
+        return BigDecimal.valueOf(value).setScale(2, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
     }
 
     /** A count with thousands separators, e.g. "1,500,000". */

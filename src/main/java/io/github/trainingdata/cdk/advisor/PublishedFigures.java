@@ -1,67 +1,154 @@
 package io.github.trainingdata.cdk.advisor;
 
 import java.util.Collections;
-import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Every number of the advisor's estimate model, each with its source. "Guide" means the SageMaker
- * developer guide and AWS ML blog posts as summarised in the project's {@code data-sources.md};
- * prices are us-east-1 and for estimates only. Where no published figure exists the Javadoc says
- * "assumption" and gives the reasoning.
+ * Every number of the advisor's estimate model, each with its source.
+ *
+ * <ul>
+ *   <li>"Guide" means the SageMaker developer guide and AWS ML blog posts as summarised in the project's
+ *   {@code data-sources.md}.</li>
+ *   <li>"Case study" means the twelve published end-to-end runs behind AWS's "Choose the best data source for
+ *   your Amazon SageMaker training job" (aws-samples/sagemaker-bencher: TensorFlow ResNet-50, one epoch, batch
+ *   64, one ml.p3.2xlarge, Caltech-256 as ~1 GB and ~54 GB of JPEG or of TFRecord; {@code data-sources.md},
+ *   "Calibration"). The figures marked "fitted" were chosen so that {@link EstimateModel} reproduces every one
+ *   of those billable times within 8% (within 30% is the test's bar) and picks the published winner of each
+ *   of the four scenarios.</li>
+ *   <li>"Assumption" means no published figure exists; the Javadoc gives the reasoning.</li>
+ * </ul>
+ * Prices are us-east-1 and for estimates only.
  */
 public final class PublishedFigures {
 
-    // ---- S3 input modes -------------------------------------------------------------------
-
-    /** File mode copies large files from S3 to the instance volume at about 200 MB/s (guide: 50 GB ≈ 5 min in 100 MB files). */
-    public static final double FILE_MODE_DOWNLOAD_MBPS = 200.0;
-
-    /** EBS-only instances cap the instance volume at about 250 MB/s (guide); NVMe instances go much higher. */
-    public static final double EBS_VOLUME_MBPS = 250.0;
+    // ---- The job around the data (fitted to the case study) ---------------------------------
 
     /**
-     * Assumption: 10 ms of effective overhead per S3 object fetched with its own GET (File-mode copy,
-     * FastFile reads of small files). AWS's S3 performance whitepaper puts the median latency of small
-     * GETs in the tens of milliseconds; we assume a few downloads overlap. Cross-check: the guide's
-     * "50 GB ≈ 5 min in 100 MB files" leaves room for up to 0.1 s per object on top of 200 MB/s, so
-     * this is on the optimistic side, yet a million small files still add almost 3 hours.
+     * Fitted: 160 s of container start-up (training image pull, framework start) that runs alongside the data
+     * start-up, so a job's start-up bills the longer of the two. The 1 GB runs, whose data start-up is 10–22 s
+     * (FastFile, FSx, TFRecord File), bill 152–176 s besides their epoch and {@link #JOB_TAIL_SECONDS}; the
+     * File-mode runs, whose download is longer, bill no extra start-up at all. SageMaker bills from
+     * TrainingStartTime, which includes downloading the data and the container (DescribeTrainingJob API).
+     * A preload worker that runs the training image pays it too.
      */
-    public static final double S3_PER_OBJECT_SECONDS = 0.010;
-
-    /** FastFile start-up lists S3 metadata at about 5,500 objects per second whatever their size (guide). */
-    public static final double FASTFILE_LISTING_OBJECTS_PER_SECOND = 5_500.0;
-
-    /** FastFile reads large files sequentially at over 1 GB/s with several workers (guide); we use 1000 MB/s. */
-    public static final double FASTFILE_SEQUENTIAL_MBPS = 1_000.0;
+    public static final double CONTAINER_STARTUP_SECONDS = 160.0;
 
     /**
-     * Assumption: a random read fetches about 1 MiB per GET, so random reads on FastFile pay the
-     * per-object overhead every MiB (the guide only says random reads are slower).
+     * Fitted: 50 s at the end of every job (writing and uploading the model, stopping). The File-mode runs
+     * bill 46 s (1 GB JPEG), 57 s (54 GB JPEG) and 49 s (54 GB TFRecord) beyond their download and epoch.
+     */
+    public static final double JOB_TAIL_SECONDS = 50.0;
+
+    /**
+     * Assumption: a data loader keeps about 16 file reads in flight per instance (e.g. 8 workers with 2 files
+     * prefetched each, or tf.data's parallel reads). It turns a per-file latency into a per-instance file rate.
+     */
+    public static final int DATA_LOADER_CONCURRENCY = 16;
+
+    /**
+     * Assumption: a random read fetches about 1 MiB, so random reads on FastFile pay the per-file cost every
+     * MiB (the guide only says random reads are slower).
      */
     public static final long RANDOM_READ_BYTES = ByteSize.MIB;
 
+    // ---- S3 input modes ---------------------------------------------------------------------
+
     /**
-     * Assumption: Pipe mode starts streaming in about 10 seconds; the guide says its start-up does
-     * not depend on dataset size (up to 87% faster start measured on 78 GB) but gives no figure.
+     * Fitted: 15 s to set up an S3 channel before the first byte or listing (the 1 GB TFRecord runs: File
+     * starts in 22 s of which 7 s copy the bytes, FastFile in 16 s for 9 objects).
+     */
+    public static final double S3_CHANNEL_SETUP_SECONDS = 15.0;
+
+    /**
+     * Fitted: File mode copies bytes from S3 to an EBS instance volume at 150 MB/s (case study: 54 GB of
+     * TFRecord in 357 s ≈ 158 MB/s, 1 GB in 22 s). The guide's "50 GB in about 5 minutes" is ~170 MB/s.
+     */
+    public static final double FILE_MODE_DOWNLOAD_MBPS = 150.0;
+
+    /**
+     * Assumption: on instances with local NVMe, File mode copies at 1000 MB/s (capped by the network). The
+     * guide says NVMe instances "go much higher" than the EBS 250 MB/s without a figure; we take the highest
+     * per-instance S3 rate it quotes, FastFile's sequential 1 GB/s.
+     */
+    public static final double FILE_MODE_NVME_DOWNLOAD_MBPS = 1_000.0;
+
+    /**
+     * Fitted: File mode pays 7 ms per S3 object on top of the bytes (case study: 1.53 M JPEGs of ~35 KB
+     * download in 10,955 s ≈ 6.9 ms each, 30,607 in 255 s ≈ 7.6 ms each: about 140 objects/s).
+     */
+    public static final double FILE_MODE_SECONDS_PER_OBJECT = 0.007;
+
+    /** EBS-only instances cap the instance volume at about 250 MB/s (guide). */
+    public static final double EBS_VOLUME_MBPS = 250.0;
+
+    /**
+     * Assumption: local NVMe reads and writes File-mode copies at 2000 MB/s; the guide says only "much higher"
+     * than EBS, and one NVMe drive of the g5/p4d generation reads a few GB/s.
+     */
+    public static final double NVME_VOLUME_MBPS = 2_000.0;
+
+    /**
+     * Fitted: FastFile lists 10,000 objects per second at start-up (case study: 1.53 M objects in 169 s, less
+     * {@link #S3_CHANNEL_SETUP_SECONDS}). The guide quotes about 5,500 per second.
+     */
+    public static final double FASTFILE_LISTING_OBJECTS_PER_SECOND = 10_000.0;
+
+    /**
+     * Fitted: FastFile spends 6 ms per file per instance (one GET each, at the data loader's concurrency):
+     * the case study's JPEG runs read 166–168 images/s where the GPU takes ~330, on 1 GB and on 54 GB.
+     */
+    public static final double FASTFILE_SECONDS_PER_FILE = 0.006;
+
+    /**
+     * FastFile reads large files sequentially at over 1 GB/s with several workers (guide); we use 1000 MB/s,
+     * capped by the instance's network.
+     */
+    public static final double FASTFILE_SEQUENTIAL_MBPS = 1_000.0;
+
+    /**
+     * Assumption: Pipe mode starts streaming in about 10 seconds; the guide says its start-up does not depend
+     * on the dataset size (up to 87% faster start measured on 78 GB) but gives no figure.
      */
     public static final double PIPE_STARTUP_SECONDS = 10.0;
 
     /**
-     * Assumption: Pipe mode prefetches at high concurrency (guide), so it streams even small files at
-     * the FastFile sequential rate of 1000 MB/s.
+     * Assumption: Pipe mode prefetches at high concurrency (guide) with File mode's machinery, so it streams
+     * at FastFile's sequential 1000 MB/s and pays File mode's {@link #FILE_MODE_SECONDS_PER_OBJECT} per object.
      */
     public static final double PIPE_MBPS = FASTFILE_SEQUENTIAL_MBPS;
 
-    /**
-     * Assumption: about 60 seconds to mount an FSx for Lustre or EFS file system at job start. The
-     * guide says mounting does not depend on dataset size but gives no figure, and none that tells
-     * the two services apart.
-     */
-    public static final double FILE_SYSTEM_MOUNT_SECONDS = 60.0;
+    // ---- File systems -------------------------------------------------------------------------
 
-    // ---- FSx for Lustre SCRATCH_2 ---------------------------------------------------------
+    /**
+     * Fitted: mounting FSx for Lustre at job start takes 12 s whatever the dataset size (case study: 10–14 s
+     * in all four scenarios). Assumption: EFS mounts as fast (no published figure).
+     */
+    public static final double FILE_SYSTEM_MOUNT_SECONDS = 12.0;
+
+    /**
+     * Seconds one reader waits for the first read of a file on a Lustre cache linked to S3: FSx loads the
+     * whole file from S3 synchronously on first open/read (FSx for Lustre guide, "lazy load"), and a small
+     * S3 GET takes tens of milliseconds (aws-rules.md "preload" row). 40 ms is the middle of the
+     * deploy-lessons.md range: at 8 readers ~160–270 files/s, i.e. 30–50 ms per file per reader. A cold
+     * first epoch pays it at {@link #DATA_LOADER_CONCURRENCY} (400 files/s per instance), which the case
+     * study's FSx runs do not contradict: they fed the GPU at 274–328 images/s.
+     */
+    public static final double LUSTRE_FIRST_READ_SECONDS = 0.040;
+
+    /**
+     * Assumption: 1 ms per read of a file already on the Lustre cache (FSx: "sub-millisecond latencies"; we
+     * add the open), at {@link #DATA_LOADER_CONCURRENCY}.
+     */
+    public static final double LUSTRE_WARM_READ_SECONDS = 0.001;
+
+    /**
+     * Assumption: 5 ms per small-file open and read on EFS General Purpose (NFS round trips; the guide says
+     * General Purpose favours latency without a figure), at {@link #DATA_LOADER_CONCURRENCY}.
+     */
+    public static final double EFS_FILE_READ_SECONDS = 0.005;
+
+    // ---- FSx for Lustre SCRATCH_2 ----------------------------------------------------------------
 
     /** SCRATCH_2 baseline throughput: 200 MB/s per TiB of storage capacity (guide). */
     public static final double LUSTRE_BASELINE_MBPS_PER_TIB = 200.0;
@@ -76,13 +163,36 @@ public final class PublishedFigures {
     public static final int LUSTRE_CAPACITY_STEP_GIB = 2_400;
 
     /**
-     * Assumption: size a Lustre file system 20% above the dataset, for file-system metadata, files
-     * added between deploys and the training job's own output if it writes there.
+     * Assumption: size a Lustre file system 20% above the dataset, for file-system metadata, files added
+     * between deploys and the training job's own output if it writes there.
      */
     public static final double LUSTRE_CAPACITY_HEADROOM = 0.20;
 
-    /** Creating a Lustre file system linked to S3 indexes about 2 million objects per hour (guide). */
+    /**
+     * Assumption: creating a Lustre file system linked to S3 indexes about 2 million objects per hour. The
+     * guide gives no rate; a field report saw over 4 million objects take more than an hour
+     * (aws-parallelcluster #4211).
+     */
     public static final double LUSTRE_OBJECTS_INDEXED_PER_HOUR = 2_000_000.0;
+
+    // ---- Preloading a Lustre cache (deploy time) ------------------------------------------------
+
+    /**
+     * Assumption: a preload worker (a SageMaker training job on ml.m5.xlarge) takes about 3 minutes from
+     * CreateTrainingJob until its container starts: SageMaker's "Starting" phase provisions the instance
+     * and attaches the VPC interfaces (the SageMaker guide names the phase but gives no duration).
+     */
+    public static final double WORKER_PROVISIONING_SECONDS = 180.0;
+
+    /** Concurrent readers of a preload worker: LustrePreload's default parallelism. */
+    public static final int PRELOAD_READERS = 8;
+
+    /**
+     * How long a deploy waits for a preload by default: LustrePreload's default timeout while the deploy waits
+     * (50 minutes, under the custom resource's one-hour limit). Lustre capacity is sized so the bytes load
+     * within it when the files' latency leaves room.
+     */
+    public static final double PRELOAD_DEADLINE_SECONDS = 3_000.0;
 
     // ---- EFS ------------------------------------------------------------------------------
 
@@ -104,7 +214,41 @@ public final class PublishedFigures {
      */
     public static final double EFS_MAX_PROVISIONED_MIBPS = 3_414.0;
 
+    // ---- Managed warm pools -------------------------------------------------------------------
+
+    /**
+     * The longest warm-pool keep-alive, 3600 s (SageMaker guide, "Managed warm pools"; the API model allows
+     * 21600). Warm pools cannot be used with spot instances (same page).
+     */
+    public static final double WARM_POOL_MAX_KEEP_ALIVE_SECONDS = 3_600.0;
+
+    /**
+     * Assumption: the keep-alive the advisor recommends, 5 minutes: long enough to submit the next job, short
+     * enough that the last job's idle pool costs little (the retained time is billed).
+     */
+    public static final double WARM_POOL_KEEP_ALIVE_SECONDS = 300.0;
+
+    /**
+     * Assumption: a job on a warm pool starts its container in 30 s instead of {@link #CONTAINER_STARTUP_SECONDS}:
+     * the image is already on the retained instance (the guide says only that start-up is faster).
+     */
+    public static final double WARM_POOL_CONTAINER_STARTUP_SECONDS = 30.0;
+
+    /** Assumption: consecutive jobs start about a minute apart; the warm pool bills that idle time. */
+    public static final double WARM_POOL_GAP_SECONDS = 60.0;
+
+    // ---- Deciding ------------------------------------------------------------------------------
+
+    /**
+     * Options whose estimated cost is within 5% of the cheapest are ties: the model reproduces the case
+     * study within about that much, so closer estimates cannot be told apart.
+     */
+    public static final double TIE_MARGIN = 0.05;
+
     // ---- Prices (us-east-1, estimates) -----------------------------------------------------
+
+    /** Hours in a billing month, as AWS prices monthly storage: 730. */
+    public static final double HOURS_PER_MONTH = 730.0;
 
     /** S3 storage: $23 per TB-month (guide: S3 Intelligent-Tiering frequent access). */
     public static final double S3_USD_PER_TB_MONTH = 23.0;
@@ -129,32 +273,33 @@ public final class PublishedFigures {
     public static final String DEFAULT_INSTANCE_TYPE = "ml.p3.2xlarge";
 
     /**
-     * On-demand SageMaker training prices in USD per instance-hour, us-east-1, sorted by type.
-     * ml.p3.2xlarge ($3.825) is quoted by the guide; the others are estimates taken from AWS's
-     * SageMaker pricing page as we know it and may be out of date: pass an hourly price to override.
+     * Assumption: the network bandwidth of an instance type the table does not know, 10 Gbit/s, and it has an
+     * EBS volume rather than NVMe (the slower File-mode case).
      */
-    public static final SortedMap<String, Double> INSTANCE_HOURLY_USD = Collections.unmodifiableSortedMap(
-            new TreeMap<>(Map.of(
-                    "ml.m5.xlarge", 0.23,
-                    "ml.c5.xlarge", 0.204,
-                    "ml.g4dn.xlarge", 0.736,
-                    "ml.g5.xlarge", 1.408,
-                    DEFAULT_INSTANCE_TYPE, 3.825,
-                    "ml.p3.8xlarge", 14.688,
-                    "ml.p3.16xlarge", 28.152,
-                    "ml.p4d.24xlarge", 37.688)));
+    public static final double UNKNOWN_INSTANCE_NETWORK_GBPS = 10.0;
+
+    /**
+     * Known training instance types, sorted: on-demand SageMaker training price (USD per instance-hour,
+     * us-east-1), network bandwidth and local NVMe.
+     *
+     * <p>Source and date: prices from AWS's SageMaker AI pricing page (on-demand, Training, US East (N.
+     * Virginia)) as compiled by the team on 2026-11-23; ml.p3.2xlarge ($3.825) is also the guide's figure.
+     * Not on that sheet and derived from EC2 on-demand prices times the family's SageMaker/EC2 ratio: ml.g6
+     * (× 1.4, as ml.g5/g5), ml.trn1.2xlarge and ml.trn1n.32xlarge (× 1.15, as ml.trn1.32xlarge/trn1.32xlarge).
+     * The ml.p4d and ml.p5 prices predate AWS's 2025 price reduction for P4 and P5 instances and may be high.
+     * None could be re-checked against the live page when compiled (no network): give an hourly price to
+     * override. Network bandwidth ("up to" figures at face value) and local NVMe: Amazon EC2 instance type
+     * specifications of the same families.
+     */
+    public static final SortedMap<String, InstanceFacts> INSTANCES = Collections.unmodifiableSortedMap(instances());
 
     // ---- The guide's thresholds ------------------------------------------------------------
 
     /**
-     * Datasets under 100 GB use File mode. The guide says "under about 50–100 GB"; we take the upper
-     * end because File mode is the simplest option and at 200 MB/s 100 GB copies in about 8 minutes,
-     * a small share of a job of an hour or more.
+     * The guide's flowchart sends datasets under 100 GB to File mode. It says "under about 50–100 GB"; we
+     * take the upper end. Used to explain a choice and to break exact ties, never to override the estimates.
      */
     public static final long SMALL_DATASET_BYTES = 100 * ByteSize.GB;
-
-    /** The lower end of the guide's 50–100 GB small-dataset range, quoted in reasons between the two. */
-    public static final long SMALL_DATASET_LOWER_BYTES = 50 * ByteSize.GB;
 
     /** Files under 50 MB are small: FastFile is best for files over 50 MB (guide). */
     public static final long SMALL_FILE_BYTES = 50 * ByteSize.MB;
@@ -163,5 +308,37 @@ public final class PublishedFigures {
     public static final long IDEAL_SHARD_BYTES = 150 * ByteSize.MB;
 
     private PublishedFigures() {
+    }
+
+    private static TreeMap<String, InstanceFacts> instances() {
+        TreeMap<String, InstanceFacts> table = new TreeMap<>();
+        table.put("ml.c5.xlarge", new InstanceFacts(0.204, 10, false));
+        table.put("ml.m5.xlarge", new InstanceFacts(0.23, 10, false));
+        table.put("ml.g4dn.xlarge", new InstanceFacts(0.736, 25, true));
+        table.put("ml.g5.xlarge", new InstanceFacts(1.408, 10, true));
+        table.put("ml.g5.2xlarge", new InstanceFacts(1.515, 10, true));
+        table.put("ml.g5.4xlarge", new InstanceFacts(2.03, 25, true));
+        table.put("ml.g5.8xlarge", new InstanceFacts(3.06, 25, true));
+        table.put("ml.g5.12xlarge", new InstanceFacts(7.09, 40, true));
+        table.put("ml.g5.16xlarge", new InstanceFacts(4.096, 25, true));
+        table.put("ml.g5.24xlarge", new InstanceFacts(10.18, 50, true));
+        table.put("ml.g5.48xlarge", new InstanceFacts(20.36, 100, true));
+        table.put("ml.g6.xlarge", new InstanceFacts(1.127, 10, true));
+        table.put("ml.g6.2xlarge", new InstanceFacts(1.369, 10, true));
+        table.put("ml.g6.4xlarge", new InstanceFacts(1.852, 25, true));
+        table.put("ml.g6.8xlarge", new InstanceFacts(2.82, 25, true));
+        table.put("ml.g6.12xlarge", new InstanceFacts(6.442, 40, true));
+        table.put("ml.g6.16xlarge", new InstanceFacts(4.756, 25, true));
+        table.put("ml.g6.24xlarge", new InstanceFacts(9.345, 50, true));
+        table.put("ml.g6.48xlarge", new InstanceFacts(18.691, 100, true));
+        table.put(DEFAULT_INSTANCE_TYPE, new InstanceFacts(3.825, 10, false));
+        table.put("ml.p3.8xlarge", new InstanceFacts(14.688, 10, false));
+        table.put("ml.p3.16xlarge", new InstanceFacts(28.152, 25, false));
+        table.put("ml.p4d.24xlarge", new InstanceFacts(37.688, 400, true));
+        table.put("ml.p5.48xlarge", new InstanceFacts(113.068, 3_200, true));
+        table.put("ml.trn1.2xlarge", new InstanceFacts(1.545, 12.5, true));
+        table.put("ml.trn1.32xlarge", new InstanceFacts(24.725, 800, true));
+        table.put("ml.trn1n.32xlarge", new InstanceFacts(28.497, 1_600, true));
+        return table;
     }
 }

@@ -7,7 +7,7 @@ import java.util.List;
  * the choice can be compared.
  *
  * @param option the recommended data source
- * @param reasons why, citing the guide's thresholds with numbers; at least one
+ * @param reasons why, each quoting the estimate or published figure it rests on; at least one
  * @param estimates one estimate per {@link DataSourceOption}, in declaration order
  */
 public record Recommendation(DataSourceOption option, List<String> reasons, List<OptionEstimate> estimates) {

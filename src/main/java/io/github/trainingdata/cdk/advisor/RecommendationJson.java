@@ -8,8 +8,9 @@ import java.util.stream.Collectors;
 /**
  * Renders a {@link Recommendation} as one line of JSON in a fixed shape and order:
  * {@code {"recommendation": {"source", "inputMode", "reasons"}, "options": [{"source",
- * "startupSeconds", "throughputMBps", "monthlyStorageUsd", "startupCostUsd"}]}}; numbers are rounded
- * to three decimals.
+ * "startupSeconds", "throughputMBps", "monthlyStorageUsd", "startupCostUsd", "billableSeconds", "costUsd"}]}};
+ * numbers are rounded to three decimals. {@code billableSeconds} and {@code costUsd} cover all the profile's
+ * jobs (one by default).
  */
 final class RecommendationJson {
 
@@ -29,7 +30,9 @@ final class RecommendationJson {
                         + ", \"startupSeconds\": " + number(estimate.startupSeconds())
                         + ", \"throughputMBps\": " + number(estimate.throughputMBps())
                         + ", \"monthlyStorageUsd\": " + number(estimate.monthlyStorageUsd())
-                        + ", \"startupCostUsd\": " + number(estimate.startupCostUsd()) + "}")
+                        + ", \"startupCostUsd\": " + number(estimate.startupCostUsd())
+                        + ", \"billableSeconds\": " + number(estimate.billableSeconds())
+                        + ", \"costUsd\": " + number(estimate.costUsd()) + "}")
                 .collect(Collectors.joining(", ", "[", "]"));
     }
 

@@ -5,6 +5,9 @@ import io.github.trainingdata.cdk.advisor.Advisor;
 import io.github.trainingdata.cdk.advisor.ByteSize;
 import io.github.trainingdata.cdk.advisor.DataSourceOption;
 import io.github.trainingdata.cdk.advisor.DatasetProfile;
+import io.github.trainingdata.cdk.advisor.EstimateModel;
+import io.github.trainingdata.cdk.advisor.OptionEstimate;
+import io.github.trainingdata.cdk.advisor.PublishedFigures;
 import io.github.trainingdata.cdk.advisor.Recommendation;
 import io.github.trainingdata.cdk.monitoring.TrainingDataDashboard;
 import io.github.trainingdata.cdk.monitoring.TrainingDataDashboardProps;
@@ -39,6 +42,12 @@ import software.constructs.Construct;
  * channel reads it in the right mode. The recommendation is reported at synth (an info annotation with
  * the reasons) and as a stack output, and a dashboard shows the data path. Every construct it creates
  * is reachable through a getter for further customisation.
+ *
+ * <p>With a profile, the advisor's estimate model also sizes what it builds: the Lustre capacity
+ * ({@link EstimateModel#lustreCapacityGiB(DatasetProfile)}: holds the data, feeds the instances, loads within
+ * a deploy's wait), the default maxRuntime (twice the estimated billable time of one job of the built
+ * source) and a managed warm pool ({@code keepAlivePeriod}) when the estimate finds one pays for the
+ * profile's repeated jobs.
  */
 public class TrainingDataPlatform extends Construct {
     private static final double FILE_MODE_VOLUME_HEADROOM = 1.2;
@@ -88,8 +97,9 @@ public class TrainingDataPlatform extends Construct {
         this.lustreCache = source == DataSourceOption.FSX_LUSTRE
                 ? new LustreCache(this, "Lustre", LustreCacheProps.builder().network(network)
                         .datasets(List.of(LustreDataset.builder(LUSTRE_DATASET).dataBucket(dataBucket).build()))
-                        .datasetSizeBytes(profile != null ? profile.totalBytes() : null).build())
+                        .storageCapacityGiB(lustreCapacity(props, profile)).build())
                 : null;
+        OptionEstimate estimate = recommendation != null ? recommendation.estimateFor(source) : null;
         if (source == DataSourceOption.EFS && props.getEfsFileSystem() == null) {
             throw ConfigurationError.of(this, "efsFileSystem", null, "the EFS file system that holds the data when "
                     + "the source is EFS (EFS is chosen because the data already lives there)");
@@ -107,7 +117,9 @@ public class TrainingDataPlatform extends Construct {
                 .instanceCount(props.getInstanceCount() != null ? props.getInstanceCount()
                         : profile != null ? Integer.valueOf(profile.instanceCount()) : null)
                 .volumeSizeGiB(props.getVolumeSizeGiB() != null ? props.getVolumeSizeGiB() : volumeSize(profile))
-                .maxRuntime(props.getMaxRuntime() != null ? props.getMaxRuntime() : maxRuntime(profile))
+                .maxRuntime(props.getMaxRuntime() != null ? props.getMaxRuntime() : maxRuntime(estimate))
+                .keepAlivePeriod(estimate != null && estimate.warmPool()
+                        ? Duration.seconds(PublishedFigures.WARM_POOL_KEEP_ALIVE_SECONDS) : null)
                 .dataBucket(dataBucket)
                 .network(network)
                 .channels(List.of(channel))
@@ -161,13 +173,29 @@ public class TrainingDataPlatform extends Construct {
         return (int) Math.max(MIN_VOLUME_GIB, gib);
     }
 
-    private static Duration maxRuntime(DatasetProfile profile) {
-        if (profile == null) {
+    /**
+     * The given capacity, else the advisor's for the profile (null without one: the cache's default). FSx only grows a file
+     * system, so a later profile that derives less would fail the update: a warning says to pin it.
+     */
+    private Integer lustreCapacity(TrainingDataPlatformProps props, DatasetProfile profile) {
+        if (props.getLustreCapacityGiB() != null || profile == null) {
+            return props.getLustreCapacityGiB();
+        }
+        int capacity = EstimateModel.lustreCapacityGiB(profile);
+        Annotations.of(this).addWarningV2("@trainingdata/platform:derivedCapacity", getNode().getPath()
+                + ": the Lustre cache's storage capacity " + capacity + " GiB is derived from the dataset profile. FSx "
+                + "only grows a file system's capacity (at most once every 6 hours), so a later profile that derives "
+                + "less would fail the update: once deployed, pin it with lustreCapacityGiB(" + capacity + ")");
+        return capacity;
+    }
+
+    /** Twice the estimated billable time of one job, in whole minutes, at most 28 days. */
+    private static Duration maxRuntime(OptionEstimate estimate) {
+        if (estimate == null) {
             return null;
         }
-        long seconds = Math.min(profile.trainingTime().multipliedBy(2).toSeconds(),
-                TrainingJobDefinition.MAX_RUNTIME.toSeconds().longValue());
-        return Duration.seconds(seconds);
+        long minutes = (long) Math.ceil(2 * estimate.jobSeconds() / 60);
+        return Duration.seconds(Math.min(minutes * 60, TrainingJobDefinition.MAX_RUNTIME.toSeconds().longValue()));
     }
 
     /** @return the advisor's recommendation, or null when no profile was given */

@@ -27,6 +27,7 @@ public final class TrainingDataPlatformProps {
     private final String channelName;
     private final String channelPath;
     private final Boolean waitForPreload;
+    private final Integer lustreCapacityGiB;
     private final IFileSystem efsFileSystem;
 
     private TrainingDataPlatformProps(Builder b) {
@@ -44,6 +45,7 @@ public final class TrainingDataPlatformProps {
         this.channelName = b.channelName;
         this.channelPath = b.channelPath;
         this.waitForPreload = b.waitForPreload;
+        this.lustreCapacityGiB = b.lustreCapacityGiB;
         this.efsFileSystem = b.efsFileSystem;
     }
 
@@ -122,6 +124,11 @@ public final class TrainingDataPlatformProps {
         return waitForPreload;
     }
 
+    /** @return the Lustre cache's capacity, or null to derive it from the profile */
+    public Integer getLustreCapacityGiB() {
+        return lustreCapacityGiB;
+    }
+
     /** @return the EFS file system holding the data, or null */
     public IFileSystem getEfsFileSystem() {
         return efsFileSystem;
@@ -143,6 +150,7 @@ public final class TrainingDataPlatformProps {
         private String channelName;
         private String channelPath;
         private Boolean waitForPreload;
+        private Integer lustreCapacityGiB;
         private IFileSystem efsFileSystem;
 
         private Builder() {
@@ -283,6 +291,18 @@ public final class TrainingDataPlatformProps {
          */
         public Builder waitForPreload(Boolean waitForPreload) {
             this.waitForPreload = waitForPreload;
+            return this;
+        }
+
+        /**
+         * For Lustre: the cache's storage capacity (1200, 2400 or a multiple of 2400 GiB). Pin the derived value
+         * once deployed: FSx only grows a file system's capacity.
+         *
+         * @default derived from the profile by the advisor (holds the data, feeds the instances, loads within the
+         *     preload deadline), else 1200
+         */
+        public Builder lustreCapacityGiB(Integer lustreCapacityGiB) {
+            this.lustreCapacityGiB = lustreCapacityGiB;
             return this;
         }
 

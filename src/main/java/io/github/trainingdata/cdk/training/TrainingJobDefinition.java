@@ -55,6 +55,8 @@ public class TrainingJobDefinition extends Construct {
             "m6id", "p3dn", "p4d", "p4de", "p5", "p5e", "p5en", "p6-b200", "p6-b300", "p6e-gb200", "r5d", "r6id", "trn1",
             "trn1n", "trn2");
 
+    /** The longest warm-pool keep-alive (SageMaker guide, "Managed warm pools": 3600 s; the API model allows 21600). */
+    private static final long MAX_KEEP_ALIVE_SECONDS = 3600;
     private static final Pattern JOB_NAME_PREFIX = Pattern.compile("[a-zA-Z0-9](-*[a-zA-Z0-9])*");
     private static final Pattern CHANNEL_NAME = Pattern.compile("[A-Za-z0-9.\\-_]{1,64}");
     private static final Pattern ENV_KEY = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
@@ -246,6 +248,18 @@ public class TrainingJobDefinition extends Construct {
         if (props.getMaxWait() != null && props.getMaxWait().toSeconds().longValue() < seconds) {
             throw ConfigurationError.of(this, "maxWait", props.getMaxWait().toHumanString(),
                     "at least maxRuntime (" + runtime.toHumanString() + ")");
+        }
+        Duration keepAlive = props.getKeepAlivePeriod();
+        if (keepAlive != null && !Token.isUnresolved(keepAlive.toSeconds())) {
+            long keepAliveSeconds = keepAlive.toSeconds().longValue();
+            if (keepAliveSeconds > MAX_KEEP_ALIVE_SECONDS) {
+                throw ConfigurationError.of(this, "keepAlivePeriod", keepAlive.toHumanString(),
+                        "0 to " + MAX_KEEP_ALIVE_SECONDS + " seconds (SageMaker managed warm pools)");
+            }
+        }
+        if (keepAlive != null && isSpot()) {
+            throw ConfigurationError.of(this, "keepAlivePeriod", keepAlive.toHumanString(),
+                    "unset when managedSpot is true (managed warm pools cannot be used with spot instances)");
         }
         if (isSpot() && props.getCheckpointPrefix() == null) {
             Annotations.of(this).addWarningV2("@trainingdata/training:spotWithoutCheckpoints",

@@ -32,6 +32,7 @@ public final class TrainingJobDefinitionProps {
     private final Duration maxRuntime;
     private final Boolean managedSpot;
     private final Duration maxWait;
+    private final Duration keepAlivePeriod;
     private final List<String> containerEntrypoint;
     private final List<String> containerArguments;
     private final Map<String, String> hyperParameters;
@@ -63,6 +64,7 @@ public final class TrainingJobDefinitionProps {
         this.maxRuntime = b.maxRuntime;
         this.managedSpot = b.managedSpot;
         this.maxWait = b.maxWait;
+        this.keepAlivePeriod = b.keepAlivePeriod;
         this.containerEntrypoint = b.containerEntrypoint == null ? null : List.copyOf(b.containerEntrypoint);
         this.containerArguments = b.containerArguments == null ? null : List.copyOf(b.containerArguments);
         this.hyperParameters = b.hyperParameters == null ? null : new TreeMap<>(b.hyperParameters);
@@ -163,6 +165,11 @@ public final class TrainingJobDefinitionProps {
         return maxWait;
     }
 
+    /** @return keepAlivePeriod, or null when not set */
+    public Duration getKeepAlivePeriod() {
+        return keepAlivePeriod;
+    }
+
     /** @return containerEntrypoint, or null when not set */
     public List<String> getContainerEntrypoint() {
         return containerEntrypoint;
@@ -246,6 +253,7 @@ public final class TrainingJobDefinitionProps {
         private Duration maxRuntime;
         private Boolean managedSpot;
         private Duration maxWait;
+        private Duration keepAlivePeriod;
         private List<String> containerEntrypoint;
         private List<String> containerArguments;
         private Map<String, String> hyperParameters;
@@ -416,6 +424,20 @@ public final class TrainingJobDefinitionProps {
          */
         public Builder maxWait(Duration maxWait) {
             this.maxWait = maxWait;
+            return this;
+        }
+
+        /**
+         * SageMaker managed warm pool: how long the instances stay provisioned after a job ends, so that the
+         * next matching job (same role, instance type and count, volume, VPC) starts on them without waiting
+         * for new instances (rendered as {@code ResourceConfig.KeepAlivePeriodInSeconds}; 0 to 3600 seconds;
+         * not with managed spot). The retained time is billed, and the account needs a warm-pool quota
+         * (0 by default), else no pool is kept.
+         *
+         * @default no warm pool
+         */
+        public Builder keepAlivePeriod(Duration keepAlivePeriod) {
+            this.keepAlivePeriod = keepAlivePeriod;
             return this;
         }
 

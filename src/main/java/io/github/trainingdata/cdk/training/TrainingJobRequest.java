@@ -104,6 +104,9 @@ final class TrainingJobRequest {
         if (props.getVolumeKey() != null) {
             resources.put("VolumeKmsKeyId", props.getVolumeKey().getKeyArn());
         }
+        if (props.getKeepAlivePeriod() != null) {
+            resources.put("KeepAlivePeriodInSeconds", props.getKeepAlivePeriod().toSeconds());
+        }
         return resources;
     }
 
