@@ -317,6 +317,17 @@ class EfsDirectoriesTest {
     }
 
     @Test
+    void aChannelsDeployTimePathInTheStoresStackIsCreated() {
+        EfsStore efs = store();
+        CfnParameter path = CfnParameter.Builder.create(stack, "Path").build();
+        definition(stack, "Training", efs, path.getValueAsString());
+
+        Template.fromStack(stack).hasResourceProperties("Custom::EfsDirectories",
+                Map.of("Directories", List.of(Map.of("Ref", "Path"))));
+        Annotations.fromStack(stack).hasNoWarning("/Test/Training", Match.anyValue());
+    }
+
+    @Test
     void acceptsADeployTimePathInTheStoresStack() {
         EfsStore efs = store();
         CfnParameter path = CfnParameter.Builder.create(stack, "Path").build();

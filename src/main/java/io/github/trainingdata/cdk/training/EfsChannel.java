@@ -78,6 +78,7 @@ public final class EfsChannel extends FileSystemChannel {
                     "an EFS file-system id fs-[0-9a-f]{8,} of 11–21 characters (access points fsap- are not accepted)");
         }
         EfsDirectoryPath.check(rules.scope(), rules.field("directoryPath"), directoryPath);
+        // The definition validates each channel once, with itself as scope: the place to bind the two.
         requireDirectory(rules);
     }
 
