@@ -2,12 +2,20 @@ package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import software.amazon.awscdk.Annotations;
+import software.amazon.awscdk.CfnOutput;
+import software.amazon.awscdk.IStableStringProducer;
+import software.amazon.awscdk.Lazy;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Size;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.ec2.Connections;
 import software.amazon.awscdk.services.ec2.IConnectable;
 import software.amazon.awscdk.services.ec2.SecurityGroup;
@@ -17,6 +25,8 @@ import software.amazon.awscdk.services.efs.IFileSystem;
 import software.amazon.awscdk.services.efs.PerformanceMode;
 import software.amazon.awscdk.services.efs.ThroughputMode;
 import software.constructs.Construct;
+import software.constructs.DependencyGroup;
+import software.constructs.IDependable;
 
 /**
  * An Amazon EFS file system that training jobs mount as an {@code EFS} channel: the natural store when
@@ -27,15 +37,31 @@ import software.constructs.Construct;
  * and a security group that admits NFS (TCP 2049) from the training group only. It carries no
  * file-system policy: SageMaker mounts EFS as an anonymous NFS client, which a policy denying anonymous
  * access would block, so network reachability (the security group) is the access control.
+ *
+ * <p><b>Directories.</b> A new file system holds only {@code /}, and a training job fails if its channel's
+ * directory is missing. Every directory an {@code EfsChannel} reads (and every {@link #addDirectory}) is
+ * created during the deploy, idempotently and never deleting anything, by a custom resource that lives with
+ * the store (see {@link #getDirectoriesCreated}); the training definitions deploy after it. With
+ * {@code createDirectories(false)} nothing is created: the directories are listed in a stack output and a
+ * synth warning instead.
  */
 public class EfsStore extends Construct implements IConnectable {
     /** The highest provisioned throughput most Regions allow without a limit increase. */
     public static final int PROVISIONED_MIBPS_REGION_MAX = 3414;
+    /**
+     * Regions where Lambda cannot mount EFS (Lambda developer guide, "Configuring file system access for
+     * Lambda functions": all commercial Regions except these).
+     */
+    static final Set<String> REGIONS_WITHOUT_LAMBDA_EFS = Set.of("ap-southeast-6", "ap-east-2", "ap-southeast-5",
+            "mx-central-1", "ap-southeast-7", "ca-west-1");
 
     private final TrainingNetwork network;
     private final IFileSystem fileSystem;
     private final boolean oneZone;
     private final boolean existing;
+    private final boolean createDirectories;
+    private final Set<String> directories = new TreeSet<>();
+    private final DependencyGroup directoriesCreated = new DependencyGroup();
 
     /** Creates the file system, or adopts {@code props.fileSystem}. */
     public EfsStore(Construct scope, String id, EfsStoreProps props) {
@@ -43,6 +69,7 @@ public class EfsStore extends Construct implements IConnectable {
         this.network = props.getNetwork();
         this.oneZone = Boolean.TRUE.equals(props.getOneZone());
         this.existing = props.getFileSystem() != null;
+        this.createDirectories = !Boolean.FALSE.equals(props.getCreateDirectories());
         if (props.getFileSystem() != null) {
             rejectNewFileSystemSettings(props);
             this.fileSystem = props.getFileSystem();
@@ -122,6 +149,73 @@ public class EfsStore extends Construct implements IConnectable {
                             + PROVISIONED_MIBPS_REGION_MAX + " MiB/s, the maximum in most Regions; the deploy fails "
                             + "unless the account's limit was raised");
         }
+    }
+
+    /**
+     * Makes sure {@code path} exists on the file system after the deploy (EFS channels call this for the
+     * directory they read). With {@code createDirectories} (the default) the store's custom resource creates it
+     * and any missing parent with mode 755, owned by root; existing directories are left as they are and nothing
+     * is ever deleted, not even when a path is no longer listed. Otherwise the path is listed in the stack output
+     * {@code DirectoriesToCreate} and in a synth warning. The root {@code /} always exists.
+     *
+     * @param path an absolute directory from the file system's root, e.g. {@code /datasets/train} (may be a token)
+     */
+    public void addDirectory(String path) {
+        EfsDirectoryPath.check(this, "directory", path);
+        String directory = Token.isUnresolved(path) || path.equals("/") ? path : path.replaceAll("/+$", "");
+        if (directory.equals("/") || !directories.add(directory)) {
+            return;
+        }
+        if (directories.size() == 1) {
+            onFirstDirectory();
+        }
+        if (!createDirectories) {
+            Annotations.of(this).addWarningV2("@trainingdata/efs:createDirectory", getNode().getPath() + ": create "
+                    + (Token.isUnresolved(directory) ? "the directory given as a deploy-time value (it is in the stack "
+                            + "output DirectoriesToCreate)" : directory)
+                    + " on the file system before a training job reads it (createDirectories is false)");
+        }
+    }
+
+    /** On the first directory: the custom resource that creates them all, or the output that lists them. */
+    private void onFirstDirectory() {
+        if (!createDirectories) {
+            CfnOutput.Builder.create(this, "DirectoriesToCreate")
+                    .description("Directories to create on the EFS file system " + getNode().getPath()
+                            + " before a training job reads them (createDirectories is false)")
+                    .value(Lazy.string((IStableStringProducer) () -> String.join(", ", directories)))
+                    .build();
+            return;
+        }
+        String region = Stack.of(this).getRegion();
+        if (!Token.isUnresolved(region) && REGIONS_WITHOUT_LAMBDA_EFS.contains(region)) {
+            Annotations.of(this).addWarningV2("@trainingdata/efs:noLambdaEfsInRegion", getNode().getPath()
+                    + ": Lambda cannot mount EFS in " + region + ", so the directories cannot be created during the "
+                    + "deploy; set createDirectories(false) and create them yourself");
+        }
+        EfsDirectories creator = new EfsDirectories(this, "Directories", () -> new ArrayList<>(directories));
+        directoriesCreated.add(creator.getResource());
+    }
+
+    /**
+     * What a reader of the store's directories must deploy after: the custom resource that creates them (empty
+     * until a directory is added, and with {@code createDirectories(false)}). Training definitions with an EFS
+     * channel on the store already depend on it.
+     *
+     * @return the dependable
+     */
+    public IDependable getDirectoriesCreated() {
+        return directoriesCreated;
+    }
+
+    /** @return the directories added so far (sorted; tokens as their string form), without {@code /} */
+    public List<String> getDirectories() {
+        return List.copyOf(directories);
+    }
+
+    /** @return whether the deploy creates the directories (see {@link EfsStoreProps.Builder#createDirectories}) */
+    public boolean isCreatingDirectories() {
+        return createDirectories;
     }
 
     /** @return the file system (new or existing) */

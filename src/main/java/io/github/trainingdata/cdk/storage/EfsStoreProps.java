@@ -21,6 +21,7 @@ public final class EfsStoreProps {
     private final Boolean oneZone;
     private final IKey encryptionKey;
     private final RemovalPolicy removalPolicy;
+    private final Boolean createDirectories;
 
     private EfsStoreProps(Builder b) {
         this.network = Objects.requireNonNull(b.network, "EfsStoreProps.network is required");
@@ -31,6 +32,7 @@ public final class EfsStoreProps {
         this.oneZone = b.oneZone;
         this.encryptionKey = b.encryptionKey;
         this.removalPolicy = b.removalPolicy;
+        this.createDirectories = b.createDirectories;
     }
 
     /** @return a builder */
@@ -78,6 +80,11 @@ public final class EfsStoreProps {
         return removalPolicy;
     }
 
+    /** @return whether the deploy creates the channels' directories, or null for the default */
+    public Boolean getCreateDirectories() {
+        return createDirectories;
+    }
+
     /** Builder of {@link EfsStoreProps}. */
     public static final class Builder {
         private TrainingNetwork network;
@@ -88,6 +95,7 @@ public final class EfsStoreProps {
         private Boolean oneZone;
         private IKey encryptionKey;
         private RemovalPolicy removalPolicy;
+        private Boolean createDirectories;
 
         private Builder() {
         }
@@ -169,6 +177,22 @@ public final class EfsStoreProps {
          */
         public Builder removalPolicy(RemovalPolicy removalPolicy) {
             this.removalPolicy = removalPolicy;
+            return this;
+        }
+
+        /**
+         * Whether the deploy creates every directory the store's EFS channels read (and {@code addDirectory}
+         * adds): a custom resource whose function mounts the file system through an access point in the data
+         * subnet and creates what is missing (mode 755, owned by root), never deleting anything. Also for an
+         * existing file system, provided it has a mount target in the data subnet's AZ and its security group
+         * accepts rules (the function's group is admitted on NFS). Set false where Lambda cannot mount EFS
+         * (a few Regions) or may not run in the VPC: the directories are then listed in the stack output
+         * {@code DirectoriesToCreate} and a synth warning, to be created before the first job.
+         *
+         * @default true
+         */
+        public Builder createDirectories(Boolean createDirectories) {
+            this.createDirectories = createDirectories;
             return this;
         }
 

@@ -1,21 +1,26 @@
 package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.storage.EfsDirectoryPath;
 import io.github.trainingdata.cdk.storage.EfsStore;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
+import software.amazon.awscdk.Annotations;
+import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.ec2.ISubnet;
+import software.constructs.IConstruct;
 
 /**
  * An EFS channel (the SageMaker Python SDK's {@code FileSystemInput} with {@code EFS}): an absolute
  * directory of an {@link EfsStore}, mounted in File mode. The directory must exist before training
- * starts. A One Zone file system pins training to its Availability Zone.
+ * starts: the definition registers it with the store ({@link EfsStore#addDirectory}), which creates it during
+ * the deploy, and deploys after it. A One Zone file system pins training to its Availability Zone.
  */
 public final class EfsChannel extends FileSystemChannel {
     /** Longest DirectoryPath the API accepts. */
-    public static final int MAX_DIRECTORY_PATH = 4096;
+    public static final int MAX_DIRECTORY_PATH = EfsDirectoryPath.MAX_LENGTH;
     private static final Pattern FILE_SYSTEM_ID = Pattern.compile("fs-[0-9a-f]{8,}");
 
     private final EfsStore store;
@@ -72,14 +77,27 @@ public final class EfsChannel extends FileSystemChannel {
             throw rules.error("store.fileSystemId", id,
                     "an EFS file-system id fs-[0-9a-f]{8,} of 11–21 characters (access points fsap- are not accepted)");
         }
-        if (Token.isUnresolved(directoryPath)) {
-            return;
+        EfsDirectoryPath.check(rules.scope(), rules.field("directoryPath"), directoryPath);
+        // The definition validates each channel once, with itself as scope: the place to bind the two.
+        requireDirectory(rules);
+    }
+
+    /**
+     * Has the store create the directory and the definition deploy after it. A deploy-time value from another
+     * stack cannot be passed to the store's stack (that stack deploys first): the definition warns instead.
+     */
+    private void requireDirectory(ChannelRules rules) {
+        IConstruct definition = rules.scope();
+        if (Token.isUnresolved(directoryPath) && Stack.of(definition) != Stack.of(store)) {
+            Annotations.of(definition).addWarningV2("@trainingdata/training:efsDirectoryNotCreated",
+                    definition.getNode().getPath() + ": channel '" + getName() + "' reads a directory given as a "
+                            + "deploy-time value of another stack than its EFS store " + store.getNode().getPath()
+                            + ", which therefore cannot create it: make sure it exists before the first job, or "
+                            + "add it with addDirectory in the store's stack");
+        } else {
+            store.addDirectory(directoryPath);
         }
-        boolean escapes = directoryPath.contains("/../") || directoryPath.endsWith("/..") || directoryPath.contains("//");
-        if (!directoryPath.startsWith("/") || escapes || directoryPath.length() > MAX_DIRECTORY_PATH) {
-            throw rules.error("directoryPath", directoryPath, "an absolute path from the EFS root such as "
-                    + "/datasets/train, without '..' or empty segments, at most " + MAX_DIRECTORY_PATH + " characters");
-        }
+        definition.getNode().addDependency(store.getDirectoriesCreated());
     }
 
     @Override

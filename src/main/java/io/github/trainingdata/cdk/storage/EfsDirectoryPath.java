@@ -1,0 +1,42 @@
+package io.github.trainingdata.cdk.storage;
+
+import io.github.trainingdata.cdk.ConfigurationError;
+import software.amazon.awscdk.Token;
+import software.constructs.IConstruct;
+
+/**
+ * Checks directories of an EFS file system as SageMaker's {@code DirectoryPath} takes them: absolute from the
+ * file system's root (e.g. {@code /datasets/train}), without {@code ..} or empty segments, at most
+ * {@value #MAX_LENGTH} characters. Unresolved tokens are accepted as they are.
+ */
+public final class EfsDirectoryPath {
+    /** Longest DirectoryPath the SageMaker API accepts. */
+    public static final int MAX_LENGTH = 4096;
+
+    private EfsDirectoryPath() {
+    }
+
+    /**
+     * Returns {@code path} when valid (or an unresolved token), else throws.
+     *
+     * @param scope the construct whose prop it is, named in the error
+     * @param field the prop's name, named in the error
+     * @param path  the directory to check
+     * @return the path
+     * @throws ConfigurationError when the path is not valid
+     */
+    public static String check(IConstruct scope, String field, String path) {
+        if (path == null) {
+            throw ConfigurationError.of(scope, field, null, "an absolute path from the EFS root such as /datasets/train");
+        }
+        if (Token.isUnresolved(path)) {
+            return path;
+        }
+        boolean escapes = path.contains("/../") || path.endsWith("/..") || path.contains("//");
+        if (!path.startsWith("/") || escapes || path.length() > MAX_LENGTH) {
+            throw ConfigurationError.of(scope, field, path, "an absolute path from the EFS root such as "
+                    + "/datasets/train, without '..' or empty segments, at most " + MAX_LENGTH + " characters");
+        }
+        return path;
+    }
+}
