@@ -29,7 +29,9 @@ import software.amazon.awscdk.services.lambda.IFunction;
 import software.amazon.awscdk.services.lambda.Runtime;
 import software.amazon.awscdk.services.logs.LogGroup;
 import software.amazon.awscdk.services.logs.RetentionDays;
+import software.amazon.awscdk.services.stepfunctions.IStateMachine;
 import software.amazon.awscdk.services.stepfunctions.LogLevel;
+import software.amazon.awscdk.services.stepfunctions.StateMachine;
 import software.amazon.awscdk.customresources.LogOptions;
 import software.amazon.awscdk.customresources.Provider;
 import software.constructs.Construct;
@@ -45,14 +47,20 @@ import software.constructs.IConstruct;
  * one-byte read of every file, which makes FSx load it whole), then checks that nothing is left to load.
  * It doubles as a deploy-time proof that training can reach the file system.
  *
- * <p>A custom resource (aws-cdk-lib's Provider framework, Java handler on the AWS SDK) starts the worker
- * on create, re-warms on update only when what is warmed changes (paths, import path, dataset version),
- * stops a running worker on delete and never fails a delete. Retries reuse a deterministic worker name.
- * A failed worker fails the deploy with SageMaker's FailureReason; a timeout stops it. When the deploy does
- * not wait, the definition's state machine waits for the worker before it trains.
+ * <p>A state machine runs each warm-up: it first looks for one object at each data location (none: status
+ * EMPTY, no worker: the usual first deploy, whose bucket is created by the same stack), then waits until
+ * FSx has finished importing file metadata from S3 (files exist only once imported), then runs the worker.
+ * A custom resource (aws-cdk-lib's Provider framework, Java handler on the AWS SDK) starts an execution on
+ * create, and on update only when what is warmed changes (the file system, the data locations and the
+ * directories they appear at, the dataset version); it stops a running one on delete and never fails a
+ * delete. Retries reuse a deterministic name. When the deploy waits, it waits at most
+ * {@link #MAX_WAITING_TIMEOUT}; a warm-up still running then no longer holds the deploy (status STARTED).
  */
 public class LustrePreload extends Construct {
-    /** The longest a deploy can wait: the Provider framework's one-hour limit, less a margin. */
+    /**
+     * The longest a deploy waits for the warm-up: the Provider framework's one-hour limit, less a margin.
+     * A warm-up still running then goes on while the deploy completes (status STARTED).
+     */
     public static final Duration MAX_WAITING_TIMEOUT = Duration.minutes(55);
     private static final String HANDLER_CLASS = "io.github.trainingdata.cdk.preload.handler.PreloadHandler";
     private static final String WORKER_ROOT = "/opt/ml/input/data";
@@ -60,6 +68,7 @@ public class LustrePreload extends Construct {
     private final LustreCache cache;
     private final boolean waitForCompletion;
     private final TrainingJobDefinition worker;
+    private final PreloadStateMachine stateMachine;
     private final CustomResource resource;
 
     /** Creates the preload. */
@@ -70,7 +79,8 @@ public class LustrePreload extends Construct {
         TrainingJobDefinition definition = props.getDefinition();
         TrainingImage image = workerImage(props, definition);
         List<String> paths = paths(props);
-        Duration timeout = timeout(props);
+        Duration timeout = limit("timeout", props.getTimeout());
+        Duration importTimeout = limit("importTimeout", props.getImportTimeout());
         int parallelism = bounded("parallelism", props.getParallelism(), 8, 1, 64);
         int batchSize = bounded("batchSize", props.getBatchSize(), 256, 1, 10_000);
         if (definition != null) {
@@ -87,10 +97,6 @@ public class LustrePreload extends Construct {
         environment.put(WarmUpScript.ROOT_VARIABLE, WORKER_ROOT);
         environment.put(WarmUpScript.PARALLELISM_VARIABLE, Integer.toString(parallelism));
         environment.put(WarmUpScript.BATCH_SIZE_VARIABLE, Integer.toString(batchSize));
-        List<Channel> channels = new ArrayList<>();
-        for (int i = 0; i < paths.size(); i++) {
-            channels.add(LustreChannel.builder("warm" + i).cache(cache).path(paths.get(i)).build());
-        }
         this.worker = new TrainingJobDefinition(this, "Worker", TrainingJobDefinitionProps.builder()
                 .deploy(false)
                 .jobNamePrefix(workerPrefix(definition))
@@ -104,33 +110,79 @@ public class LustrePreload extends Construct {
                 .containerEntrypoint(script.containerEntrypoint())
                 .environment(environment)
                 .metricDefinitions(WarmUpScript.metricDefinitions())
-                .channels(channels)
+                .channels(workerChannels(paths))
                 .network(cache.getNetwork())
                 .build());
+        List<DataLocation> locations = dataLocations(paths);
+        this.stateMachine = new PreloadStateMachine(this, "StateMachine", worker, locations, importTimeout, timeout);
 
-        Provider provider = provider(timeout);
+        Provider provider = provider();
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("WorkerJobNamePrefix", worker.getJobNamePrefix());
-        properties.put("WorkerRequest", Stack.of(this).toJsonString(worker.getRequest()));
-        properties.put("WarmKey", Stack.of(this).toJsonString(List.of(cache.getImportPath(), paths,
-                props.getDatasetVersion() != null ? props.getDatasetVersion() : "")));
-        properties.put("TimeoutSeconds", timeout.toSeconds().toString());
-        properties.put("Wait", Boolean.toString(waitForCompletion));
+        properties.put("StateMachineArn", stateMachine.getStateMachine().getStateMachineArn());
+        properties.put("FileSystemId", cache.getFileSystemId());
+        properties.put("DataLocations", locations.stream().map(DataLocation::uri).toList());
+        properties.put("WarmKey", warmKey(paths, locations, props.getDatasetVersion()));
+        properties.put("WaitSeconds", waitForCompletion ? MAX_WAITING_TIMEOUT.toSeconds().toString() : "0");
         this.resource = CustomResource.Builder.create(this, "Resource")
                 .serviceToken(provider.getServiceToken())
                 .resourceType("Custom::LustrePreload")
                 .properties(properties)
                 .build();
-        // The worker needs its role's policy (VPC, FSx, logs) before it starts, and the file system itself.
+        // The worker needs its role's policy (VPC, FSx, logs) before it starts, and the file system with its links
+        // to S3 (a dependency on the cache covers every resource under it).
         resource.getNode().addDependency(worker.getRole());
         resource.getNode().addDependency(cache);
 
         if (definition != null) {
-            if (waitForCompletion) {
-                definition.deployAfter(resource);
-            } else {
-                definition.waitForTrainingJob(getWorkerJobName());
-            }
+            holdBackTraining(definition);
+        }
+    }
+
+    /**
+     * The worker's channels: one read-only FSxLustre channel per path, mounted at
+     * {@code /opt/ml/input/data/warm<i>}.
+     */
+    private List<Channel> workerChannels(List<String> paths) {
+        List<Channel> channels = new ArrayList<>();
+        for (int i = 0; i < paths.size(); i++) {
+            channels.add(LustreChannel.builder("warm" + i).cache(cache).path(paths.get(i)).build());
+        }
+        return channels;
+    }
+
+    /**
+     * The S3 locations whose objects appear in the warmed directories: with the cache's import path (the
+     * file system's root is the import prefix), {@code <import path>/<path>/} for each path.
+     */
+    private List<DataLocation> dataLocations(List<String> paths) {
+        return paths.stream()
+                .map(path -> new DataLocation(cache.getDataBucket(), KeyPrefix.join(cache.getImportKeyPrefix(), path)))
+                .toList();
+    }
+
+    /**
+     * What decides re-warming: the file system (a replaced cache is warmed again), each warmed directory with
+     * the S3 location it shows (the links), and the dataset version.
+     */
+    private String warmKey(List<String> paths, List<DataLocation> locations, String datasetVersion) {
+        List<List<String>> links = new ArrayList<>();
+        for (int i = 0; i < paths.size(); i++) {
+            links.add(List.of(cache.directoryPath(paths.get(i)), locations.get(i).uri()));
+        }
+        return Stack.of(this).toJsonString(List.of(cache.getFileSystemId(), links,
+                datasetVersion != null ? datasetVersion : ""));
+    }
+
+    /**
+     * Keeps training off a cold cache: a deploy that waits deploys the definition's state machine only after
+     * the preload; otherwise every training execution first waits for the worker job.
+     */
+    private void holdBackTraining(TrainingJobDefinition definition) {
+        if (waitForCompletion) {
+            definition.deployAfter(resource);
+        } else {
+            definition.waitForTrainingJob(getWorkerJobName());
         }
     }
 
@@ -163,22 +215,14 @@ public class LustrePreload extends Construct {
         return paths;
     }
 
-    private Duration timeout(LustrePreloadProps props) {
-        Duration timeout = props.getTimeout() != null ? props.getTimeout()
-                : waitForCompletion ? Duration.minutes(50) : Duration.hours(12);
-        long seconds = timeout.toSeconds().longValue();
-        if (seconds < 60) {
-            throw ConfigurationError.of(this, "timeout", timeout.toHumanString(), "at least 1 minute");
+    /** A time limit: the given one (1 minute to 28 days) or 12 hours. */
+    private Duration limit(String field, Duration given) {
+        Duration limit = given != null ? given : Duration.hours(12);
+        long seconds = limit.toSeconds().longValue();
+        if (seconds < 60 || seconds > TrainingJobDefinition.MAX_RUNTIME.toSeconds().longValue()) {
+            throw ConfigurationError.of(this, field, limit.toHumanString(), "1 minute to 28 days");
         }
-        if (waitForCompletion && seconds > MAX_WAITING_TIMEOUT.toSeconds().longValue()) {
-            throw ConfigurationError.of(this, "timeout", timeout.toHumanString(), "at most 55 minutes while the "
-                    + "deploy waits (a custom resource may take one hour); set waitForCompletion(false) for longer "
-                    + "warm-ups, and training will wait for the worker instead");
-        }
-        if (seconds > TrainingJobDefinition.MAX_RUNTIME.toSeconds().longValue()) {
-            throw ConfigurationError.of(this, "timeout", timeout.toHumanString(), "at most 28 days");
-        }
-        return timeout;
+        return limit;
     }
 
     private int bounded(String field, Integer value, int fallback, int min, int max) {
@@ -210,22 +254,34 @@ public class LustrePreload extends Construct {
         return "warm-" + trimmed;
     }
 
-    private Provider provider(Duration timeout) {
+    private Provider provider() {
         Code code = Code.fromAsset(HandlerBundle.path().toString());
         Function onEvent = handler("OnEvent", "onEvent", code);
         Function isComplete = handler("IsComplete", "isComplete", code);
+        StateMachine machine = stateMachine.getStateMachine();
+        machine.grantStartExecution(onEvent);
+        String executions = Stack.of(this).formatArn(ArnComponents.builder().service("states")
+                .resource("execution").resourceName(machine.getStateMachineName() + ":*")
+                .arnFormat(ArnFormat.COLON_RESOURCE_NAME).build());
         String workers = Stack.of(this).formatArn(ArnComponents.builder().service("sagemaker")
                 .resource("training-job").resourceName(worker.getJobNamePrefix() + "-*")
                 .arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
-        grantWorkerJobs(onEvent, workers, List.of("sagemaker:CreateTrainingJob", "sagemaker:DescribeTrainingJob",
-                "sagemaker:StopTrainingJob"), "start, describe and stop");
-        grantWorkerJobs(isComplete, workers, List.of("sagemaker:DescribeTrainingJob", "sagemaker:StopTrainingJob"),
-                "describe and stop");
-        onEvent.addToRolePolicy(PolicyStatement.Builder.create()
-                .actions(List.of("iam:PassRole"))
-                .resources(List.of(worker.getRole().getRoleArn()))
-                .conditions(Map.of("StringEquals", Map.of("iam:PassedToService", "sagemaker.amazonaws.com")))
-                .build());
+        for (Function function : List.of(onEvent, isComplete)) {
+            WildcardFindings findings = new WildcardFindings(function.getRole());
+            function.addToRolePolicy(PolicyStatement.Builder.create()
+                    .actions(List.of("states:DescribeExecution", "states:StopExecution"))
+                    .resources(List.of(executions)).build());
+            findings.add(List.of(executions), "The preload handler may describe and stop only executions of its own "
+                    + "state machine, named '" + worker.getJobNamePrefix() + "-<hash of the CloudFormation request>'.");
+            if (function == isComplete) {
+                function.addToRolePolicy(PolicyStatement.Builder.create()
+                        .actions(List.of("sagemaker:DescribeTrainingJob", "sagemaker:StopTrainingJob"))
+                        .resources(List.of(workers)).build());
+                findings.add(List.of(workers), "The preload handler may describe (for its metrics) and stop only its "
+                        + "own worker jobs, named '" + worker.getJobNamePrefix() + "-<hash of the CloudFormation request>'.");
+            }
+            findings.acknowledge();
+        }
         Provider provider = Provider.Builder.create(this, "Provider")
                 .onEventHandler(onEvent)
                 .isCompleteHandler(isComplete)
@@ -267,14 +323,6 @@ public class LustrePreload extends Construct {
                 + "on it. Its executions are logged at level ALL.").build());
     }
 
-    private void grantWorkerJobs(Function function, String workers, List<String> actions, String what) {
-        function.addToRolePolicy(PolicyStatement.Builder.create().actions(actions).resources(List.of(workers)).build());
-        WildcardFindings findings = new WildcardFindings(function.getRole());
-        findings.add(List.of(workers), "The preload handler may " + what + " only its own worker jobs, named '"
-                + worker.getJobNamePrefix() + "-<hash of the CloudFormation request>'.");
-        findings.acknowledge();
-    }
-
     private Function handler(String id, String method, Code code) {
         LogGroup logs = LogGroup.Builder.create(this, id + "Logs").retention(RetentionDays.ONE_YEAR).build();
         return Function.Builder.create(this, id)
@@ -288,22 +336,41 @@ public class LustrePreload extends Construct {
                 .build();
     }
 
-    /** @return the worker's training job name (a deploy-time attribute) */
+    /**
+     * @return the worker's training job name (a deploy-time attribute); the job exists only once the data is
+     *         imported, and never when the preload found no data (status EMPTY)
+     */
     public String getWorkerJobName() {
         return resource.getAttString("WorkerJobName");
     }
 
-    /** @return the number of files warmed (only when the deploy waits) */
+    /**
+     * @return the ARN of the preload's state machine execution (a deploy-time attribute): what training waits
+     *         for, since it covers every outcome, also an empty location and a failure before the worker
+     */
+    public String getExecutionArn() {
+        return resource.getAttString("ExecutionArn");
+    }
+
+    /**
+     * @return what the deploy saw (a deploy-time attribute): WARMED, EMPTY, STARTED (the deploy did not wait for
+     *         the result), FAILED (an update's warm-up failed), UNKNOWN; see {@code PreloadStatus}
+     */
+    public String getStatus() {
+        return resource.getAttString("Status");
+    }
+
+    /** @return the number of files warmed (only when the deploy waits; 0 unless the status is WARMED) */
     public String getFilesWarmed() {
         return waitedAttribute("FilesWarmed");
     }
 
-    /** @return the bytes warmed (only when the deploy waits) */
+    /** @return the bytes warmed (only when the deploy waits; 0 unless the status is WARMED) */
     public String getBytesWarmed() {
         return waitedAttribute("BytesWarmed");
     }
 
-    /** @return the warm-up's duration in seconds (only when the deploy waits) */
+    /** @return the warm-up's duration in seconds (only when the deploy waits; 0 unless the status is WARMED) */
     public String getSeconds() {
         return waitedAttribute("Seconds");
     }
@@ -324,6 +391,11 @@ public class LustrePreload extends Construct {
     /** @return the worker's definition (request and execution role; not deployed on its own) */
     public TrainingJobDefinition getWorker() {
         return worker;
+    }
+
+    /** @return the state machine that runs each warm-up */
+    public IStateMachine getStateMachine() {
+        return stateMachine.getStateMachine();
     }
 
     /** @return the custom resource */

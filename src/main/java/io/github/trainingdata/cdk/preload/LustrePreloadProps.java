@@ -16,6 +16,7 @@ public final class LustrePreloadProps {
     private final String datasetVersion;
     private final Boolean waitForCompletion;
     private final Duration timeout;
+    private final Duration importTimeout;
     private final String workerInstanceType;
     private final Integer parallelism;
     private final Integer batchSize;
@@ -28,6 +29,7 @@ public final class LustrePreloadProps {
         this.datasetVersion = b.datasetVersion;
         this.waitForCompletion = b.waitForCompletion;
         this.timeout = b.timeout;
+        this.importTimeout = b.importTimeout;
         this.workerInstanceType = b.workerInstanceType;
         this.parallelism = b.parallelism;
         this.batchSize = b.batchSize;
@@ -68,9 +70,14 @@ public final class LustrePreloadProps {
         return waitForCompletion;
     }
 
-    /** @return the warm-up time limit, or null for the default */
+    /** @return the worker's time limit, or null for the default */
     public Duration getTimeout() {
         return timeout;
+    }
+
+    /** @return how long the preload waits for FSx's metadata import, or null for the default */
+    public Duration getImportTimeout() {
+        return importTimeout;
     }
 
     /** @return the worker instance type, or null for the default */
@@ -97,6 +104,7 @@ public final class LustrePreloadProps {
         private String datasetVersion;
         private Boolean waitForCompletion;
         private Duration timeout;
+        private Duration importTimeout;
         private String workerInstanceType;
         private Integer parallelism;
         private Integer batchSize;
@@ -146,7 +154,7 @@ public final class LustrePreloadProps {
          * A label of the dataset's contents: changing it re-warms the cache on the next deploy even when
          * the paths stay the same (new objects under the same prefix).
          *
-         * @default none (re-warm only when the paths or the import path change)
+         * @default none (re-warm only when the file system, the paths or the data they link to change)
          */
         public Builder datasetVersion(String datasetVersion) {
             this.datasetVersion = datasetVersion;
@@ -154,9 +162,10 @@ public final class LustrePreloadProps {
         }
 
         /**
-         * Whether {@code cdk deploy} waits for the warm-up (at most 55 minutes, the custom-resource limit
-         * less a margin). When false the deploy returns at once and every training execution first waits
-         * until the warm-up has completed.
+         * Whether {@code cdk deploy} waits for the warm-up, at most {@link LustrePreload#MAX_WAITING_TIMEOUT}
+         * (a custom resource may take one hour). A warm-up still running then (a large dataset, or FSx still
+         * importing metadata) no longer holds the deploy: the preload completes with status STARTED and goes on.
+         * When false the deploy returns at once. Either way training waits until the warm-up has ended.
          *
          * @default true
          */
@@ -166,12 +175,24 @@ public final class LustrePreloadProps {
         }
 
         /**
-         * How long the warm-up may take; the worker is stopped and the preload fails after it.
+         * How long the worker may run (1 minute to 28 days); it is stopped and the preload fails after it.
          *
-         * @default 50 minutes when waiting, 12 hours otherwise
+         * @default 12 hours
          */
         public Builder timeout(Duration timeout) {
             this.timeout = timeout;
+            return this;
+        }
+
+        /**
+         * How long the preload waits, before it starts the worker, for FSx to finish importing file metadata
+         * from S3 (1 minute to 28 days; a data repository association created with BatchImportMetaDataOnCreate
+         * imports for hours when the bucket holds millions of objects); the preload fails after it.
+         *
+         * @default 12 hours
+         */
+        public Builder importTimeout(Duration importTimeout) {
+            this.importTimeout = importTimeout;
             return this;
         }
 
