@@ -50,6 +50,7 @@ import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
 import software.amazon.awscdk.services.ec2.SecurityGroup;
 import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.s3.Bucket;
 import software.amazon.awscdk.services.stepfunctions.StateMachine;
 import software.constructs.IConstruct;
 
@@ -756,6 +757,25 @@ class LustrePreloadTest {
                     "PolicyDocument", Match.objectLike(Map.of("Statement", Match.arrayWith(List.of(Map.of(
                             "Action", "s3:ListBucket", "Effect", "Allow",
                             "Resource", stack.resolve(data.getBucket().getBucketArn())))))))));
+        }
+
+        @Test
+        void synthesizesInABareAppAndPassesTheAwsSolutionsPack() {
+            App app = new App();
+            Stack stack = new Stack(app, "Bare");
+            TrainingNetwork network = new TrainingNetwork(stack, "Network");
+            TrainingDataBucket data = new TrainingDataBucket(stack, "Data", TrainingDataBucketProps.builder()
+                    .bucket(Bucket.fromBucketName(stack, "Existing", "team-datasets")).datasetPrefix("imagenet").build());
+            LustreCache cache = new LustreCache(stack, "Lustre",
+                    LustreCacheProps.builder().network(network).dataBucket(data).build());
+            new LustrePreload(stack, "Preload", LustrePreloadProps.builder().cache(cache)
+                    .image(TrainingImage.fromUri(TOOLS_IMAGE)).waitForCompletion(false).build());
+
+            Template.fromStack(stack).resourceCountIs("Custom::LustrePreload", 1);
+            AwsSolutionsChecks checks = new AwsSolutionsChecks(app, NagPackProps.builder().verbose(false).build());
+            assertEquals(List.of(), checks.validateScope(stack).getViolations().stream()
+                    .map(v -> v.getRuleName() + " " + v.getViolatingResources().stream()
+                            .map(r -> r.getResourceLogicalId()).toList()).toList());
         }
     }
 

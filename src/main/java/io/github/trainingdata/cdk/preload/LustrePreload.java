@@ -345,7 +345,7 @@ public class LustrePreload extends Construct {
     }
 
     /**
-     * @return the ARN of the preload's state machine execution (a deploy-time attribute): what training waits
+     * @return the ARN of the preload's state machine execution (a deploy-time attribute): what training should wait
      *         for, since it covers every outcome, also an empty location and a failure before the worker
      */
     public String getExecutionArn() {

@@ -165,7 +165,7 @@ public final class LustrePreloadProps {
          * Whether {@code cdk deploy} waits for the warm-up, at most {@link LustrePreload#MAX_WAITING_TIMEOUT}
          * (a custom resource may take one hour). A warm-up still running then (a large dataset, or FSx still
          * importing metadata) no longer holds the deploy: the preload completes with status STARTED and goes on.
-         * When false the deploy returns at once. Either way training waits until the warm-up has ended.
+         * When false the deploy returns at once and every training execution first waits for the worker job.
          *
          * @default true
          */

@@ -41,7 +41,7 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
  *
  * <p>isComplete, when the deploy waits, reports {@value #STATUS} ({@link PreloadStatus}) with
  * {@value #FILES_WARMED}, {@value #BYTES_WARMED} and {@value #SECONDS} from the worker's metrics; it stops
- * waiting after {@code WaitSeconds} (status STARTED: training waits instead). A failed execution fails a
+ * waiting after {@code WaitSeconds} (status STARTED: the execution goes on). A failed execution fails a
  * create. Throttling, 5xx answers and timeouts mean "not complete yet".
  */
 public final class PreloadHandler {
@@ -184,7 +184,7 @@ public final class PreloadHandler {
         long waited = Duration.between(execution.startDate(), clock.instant()).toSeconds();
         if (waited >= properties.waitSeconds()) {
             log.log("Preload execution " + arn + " still runs after " + waited + " s: the deploy goes on without "
-                    + "waiting (training waits for it instead)");
+                    + "waiting, the execution goes on");
             return complete(unwarmed(PreloadStatus.STARTED));
         }
         log.log("Preload execution " + arn + ": " + execution.statusAsString() + ", waited " + waited + " of "

@@ -13,12 +13,12 @@ public final class PreloadStatus {
     public static final String EMPTY = "EMPTY";
     /**
      * The deploy did not wait for the result (waitForCompletion is false, or the warm-up outlasted the
-     * custom-resource limit); training waits for the preload execution instead.
+     * custom-resource limit); the execution goes on.
      */
     public static final String STARTED = "STARTED";
     /**
      * An update started a warm-up that failed. Only a create fails on a failed warm-up: an update that failed
-     * would be rolled back by another update, which must not fail in turn. Training refuses to start on it.
+     * would be rolled back by another update, which must not fail in turn.
      */
     public static final String FAILED = "FAILED";
     /** An update kept an earlier warm-up whose execution Step Functions no longer keeps (90 days after it ended). */
