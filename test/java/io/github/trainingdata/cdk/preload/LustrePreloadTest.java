@@ -19,9 +19,9 @@ import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.LustreCache;
-import io.github.trainingdata.cdk.storage.LustreCacheProps;
 import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.LustreLocation;
+import io.github.trainingdata.cdk.storage.LustreCacheProps;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import io.github.trainingdata.cdk.training.LustreChannel;
@@ -45,11 +45,13 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.App;
 import software.amazon.awscdk.CfnElement;
+import software.amazon.awscdk.CfnResource;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
 import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.s3.Bucket;
 import software.amazon.awscdk.services.stepfunctions.StateMachine;
 import software.constructs.IConstruct;
 
@@ -61,11 +63,13 @@ class LustrePreloadTest {
     private static final String HANDLER = "io.github.trainingdata.cdk.preload.handler.PreloadHandler";
     private static final String TRAIN_IMAGE = "123456789012.dkr.ecr.us-east-1.amazonaws.com/train:1";
     private static final String TOOLS_IMAGE = "123456789012.dkr.ecr.us-east-1.amazonaws.com/tools:1";
-    private static final List<String> WORKER_ACTIONS = List.of(
-            "sagemaker:CreateTrainingJob", "sagemaker:DescribeTrainingJob", "sagemaker:StopTrainingJob");
-    /** isComplete only watches (and on timeout or delete stops) workers; only onEvent starts them. */
+    /** The .sync integration's actions on the worker jobs, for the preload state machine. */
+    private static final List<String> WORKER_ACTIONS = List.of("sagemaker:CreateTrainingJob",
+            "sagemaker:DescribeTrainingJob", "sagemaker:StopTrainingJob", "sagemaker:ListTags");
+    /** isComplete reads the worker's metrics and, on delete, stops it; only the state machine starts it. */
     private static final List<String> WATCHER_ACTIONS = List.of(
             "sagemaker:DescribeTrainingJob", "sagemaker:StopTrainingJob");
+    private static final List<String> EXECUTION_ACTIONS = List.of("states:DescribeExecution", "states:StopExecution");
     private static final Map<String, Object> ONLY_FOR_SAGEMAKER =
             Map.of("StringEquals", Map.of("iam:PassedToService", "sagemaker.amazonaws.com"));
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -163,9 +167,16 @@ class LustrePreloadTest {
             return dependsOn == null ? List.of() : (List<String>) dependsOn;
         }
 
-        /** @return the WorkerRequest property, evaluated and parsed */
+        /** @return the preload state machine's definition, evaluated and parsed */
+        JsonNode preloadDefinition(LustrePreload of) throws IOException {
+            return JSON.readTree(CfnValues.evaluate(properties(id(of.getStateMachine())).get("DefinitionString")));
+        }
+
+        /** @return the worker's CreateTrainingJob request, as the state machine's Warm state sends it */
         JsonNode workerRequest() throws IOException {
-            return JSON.readTree(CfnValues.evaluate(preloadProperties().get("WorkerRequest")));
+            ObjectNode arguments = ((ObjectNode) preloadDefinition(preload).at("/States/Warm/Arguments")).deepCopy();
+            assertEquals("{% $states.context.Execution.Input.WorkerJobName %}", arguments.remove("TrainingJobName").asText());
+            return arguments;
         }
 
         /** @return the training state machine's definition, evaluated and parsed */
@@ -220,17 +231,39 @@ class LustrePreloadTest {
         return "arn:aws:sagemaker:us-east-1:123456789012:training-job/" + workerPrefix + "-*";
     }
 
-    private static Map<String, Object> workerJobsStatement(String workerPrefix) {
-        return Map.of("Action", WORKER_ACTIONS, "Effect", "Allow", "Resource", workerJobs(workerPrefix));
+    private static Map<String, Object> statement(Object actions, Object resource) {
+        return Map.of("Action", actions, "Effect", "Allow", "Resource", resource);
+    }
+
+    /** The statements with each list of actions sorted, as aws-cdk-lib's policy minimization renders them. */
+    private static List<Map<String, Object>> sortedActions(List<Map<String, Object>> statements) {
+        return statements.stream().map(s -> {
+            Map<String, Object> copy = new LinkedHashMap<>(s);
+            if (s.get("Action") instanceof List<?> actions) {
+                copy.put("Action", actions.stream().map(String::valueOf).sorted().toList());
+            }
+            return (Map<String, Object>) copy;
+        }).toList();
     }
 
     private static Map<String, Object> watcherStatement(String workerPrefix) {
-        return Map.of("Action", WATCHER_ACTIONS, "Effect", "Allow", "Resource", workerJobs(workerPrefix));
+        return statement(WATCHER_ACTIONS, workerJobs(workerPrefix));
     }
 
     private static Map<String, Object> passRoleStatement(String roleArn) {
         return Map.of("Action", "iam:PassRole", "Condition", ONLY_FOR_SAGEMAKER, "Effect", "Allow",
                 "Resource", roleArn);
+    }
+
+    /** The statements of a preload's handler ({@code OnEvent} or {@code IsComplete}) role. */
+    private static List<Map<String, Object>> handlerStatements(Fixture f, LustrePreload of, String handler) {
+        String machine = f.id(of.getStateMachine());
+        Map<String, Object> executions = statement(EXECUTION_ACTIONS,
+                "arn:aws:states:us-east-1:123456789012:execution:" + machine + ".Name:*");
+        String prefix = f.property(of, "WorkerJobNamePrefix");
+        return handler.equals("OnEvent")
+                ? List.of(statement("states:StartExecution", "ref-" + machine), executions)
+                : List.of(executions, watcherStatement(prefix));
     }
 
     private static Map<String, String> workerEnvironment(int parallelism, int batchSize) {
@@ -270,11 +303,22 @@ class LustrePreloadTest {
         }
 
         @Test
-        void isACustomLustrePreloadForTheDefinitionsWorkerJobs() {
-            f.template.hasResource("Custom::LustrePreload", Map.of("Properties", Match.objectLike(Map.of(
-                    "WorkerJobNamePrefix", "warm-resnet",
-                    "TimeoutSeconds", "3000",
-                    "Wait", "true"))));
+        void isACustomLustrePreloadThatStartsItsStateMachineAndWaits55Minutes() {
+            String bucket = f.value(f.data.getBucketName());
+            Map<String, Object> expected = new LinkedHashMap<>();
+            expected.put("WorkerJobNamePrefix", "warm-resnet");
+            expected.put("StateMachineArn", "ref-" + f.id(f.preload.getStateMachine()));
+            expected.put("FileSystemId", f.value(f.cache.getFileSystemId()));
+            expected.put("DataLocations", List.of("s3://" + bucket + "/imagenet/train/", "s3://" + bucket + "/imagenet/val/"));
+            expected.put("WaitSeconds", "3300");
+            Map<String, Object> properties = f.preloadProperties();
+            for (Map.Entry<String, Object> entry : expected.entrySet()) {
+                Object actual = properties.get(entry.getKey());
+                assertEquals(entry.getValue(), actual instanceof List<?> list
+                        ? list.stream().map(CfnValues::evaluate).toList() : CfnValues.evaluate(actual), entry.getKey());
+            }
+            assertEquals(List.of("ServiceToken", "WorkerJobNamePrefix", "StateMachineArn", "FileSystemId",
+                    "DataLocations", "WarmKey", "WaitSeconds"), new ArrayList<>(properties.keySet()));
             f.template.resourceCountIs("Custom::LustrePreload", 1);
         }
 
@@ -318,14 +362,117 @@ class LustrePreloadTest {
                     + "/training-output/preload-worker/"), map(request.get("OutputDataConfig")));
             assertEquals(Map.of("InstanceType", "ml.m5.xlarge", "InstanceCount", 1, "VolumeSizeInGB", 30),
                     map(request.get("ResourceConfig")));
-            assertEquals(Map.of("MaxRuntimeInSeconds", 3000), map(request.get("StoppingCondition")));
+            assertEquals(Map.of("MaxRuntimeInSeconds", 43200), map(request.get("StoppingCondition")));
         }
 
         @Test
-        void startsAfterTheFileSystemAndTheWorkerRoleWithItsPolicy() {
+        void noStringOfTheWorkerRequestReadsAsAJsonataExpression() throws IOException {
+            List<String> strings = new ArrayList<>();
+            collectStrings(f.workerRequest(), strings);
+            assertTrue(strings.size() > 10, strings.toString());
+            for (String value : strings) {
+                assertFalse(value.startsWith("{%") && value.endsWith("%}"), value);
+            }
+        }
+
+        private void collectStrings(JsonNode node, List<String> strings) {
+            if (node.isTextual()) {
+                strings.add(node.asText());
+            }
+            node.forEach(child -> collectStrings(child, strings));
+        }
+
+        @Test
+        void theStateMachineChecksTheDataWaitsForTheImportThenRunsTheWorker() throws IOException {
+            ObjectNode asl = ((ObjectNode) f.preloadDefinition(f.preload)).deepCopy();
+            ObjectNode states = (ObjectNode) asl.get("States");
+            assertEquals("arn:aws:states:::sagemaker:createTrainingJob.sync", states.remove("Warm").get("Resource").asText());
+            String retry = """
+                    [{"ErrorEquals": ["States.TaskFailed"], "IntervalSeconds": 5, "MaxAttempts": 5, "BackoffRate": 2,
+                      "MaxDelaySeconds": 60, "JitterStrategy": "FULL"}]""";
+            assertEquals(JSON.readTree("""
+                    {"Comment": "Lustre preload Test/Preload: check the data, wait for FSx's metadata import, warm the \
+                    cache with the worker",
+                     "QueryLanguage": "JSONata", "TimeoutSeconds": 90000, "StartAt": "CheckData",
+                     "States": {
+                      "CheckData": {"Type": "Map", "Comment": "Count the objects found (0 or 1) at each data location",
+                        "Items": "{% $states.input.DataLocations %}",
+                        "ItemProcessor": {"ProcessorConfig": {"Mode": "INLINE"}, "StartAt": "ListOneObject", "States": {
+                          "ListOneObject": {"Type": "Task", "Comment": "One key is enough to know the location holds data",
+                            "Resource": "arn:aws:states:::aws-sdk:s3:listObjectsV2",
+                            "Arguments": "{% $merge([$states.input, {'MaxKeys': 1}]) %}",
+                            "Output": "{% $count($states.result.Contents) %}", "Retry": @RETRY@, "End": true}}},
+                        "Output": "{% $sum($states.result) %}", "Next": "AnyData"},
+                      "AnyData": {"Type": "Choice", "Choices": [{"Condition": "{% $states.input = 0 %}", "Next": "Empty"}],
+                        "Default": "CheckImports"},
+                      "Empty": {"Type": "Succeed", "Comment": "Nothing to warm yet: no worker", "Output": {"Status": "EMPTY"}},
+                      "CheckImports": {"Type": "Task", "Comment": "Count the metadata imports from S3 that are pending or running",
+                        "Resource": "arn:aws:states:::aws-sdk:fsx:describeDataRepositoryTasks",
+                        "Arguments": {"Filters": [
+                          {"Name": "file-system-id", "Values": ["{% $states.context.Execution.Input.FileSystemId %}"]},
+                          {"Name": "task-lifecycle", "Values": ["PENDING", "EXECUTING"]}]},
+                        "Output": "{% $count($states.result.DataRepositoryTasks[Type = 'IMPORT_METADATA_FROM_REPOSITORY']) %}",
+                        "Retry": @RETRY@, "Next": "Imported"},
+                      "Imported": {"Type": "Choice", "Choices": [
+                          {"Condition": "{% $states.input = 0 %}", "Next": "Warm"},
+                          {"Condition": "{% ($toMillis($states.context.State.EnteredTime) - \
+                    $toMillis($states.context.Execution.StartTime)) > 43200000 %}", "Next": "ImportNotFinished"}],
+                        "Default": "WaitForImport"},
+                      "WaitForImport": {"Type": "Wait", "Seconds": 87, "Next": "CheckImports"},
+                      "ImportNotFinished": {"Type": "Fail", "Error": "ImportNotFinished", "Cause": "FSx was still importing \
+                    file metadata from S3 after 43200 s (the preload's importTimeout). Raise importTimeout, then change \
+                    datasetVersion and deploy again."}}}
+                    """.replace("@RETRY@", retry)), asl);
+        }
+
+        @Test
+        void theWorkerStateNamesTheJobAfterTheExecutionInputAndReportsWarmed() throws IOException {
+            JsonNode warm = f.preloadDefinition(f.preload).at("/States/Warm");
+            assertEquals(List.of("Type", "Comment", "Resource", "Arguments", "Output", "End"), fieldNames(warm));
+            assertEquals(JSON.readTree("{\"Status\": \"WARMED\"}"), warm.get("Output"));
+            assertEquals("TrainingJobName", warm.get("Arguments").fieldNames().next());
+        }
+
+        @Test
+        void theStateMachineLogsEverythingAndTraces() {
+            Map<String, Object> machine = f.properties(f.id(f.preload.getStateMachine()));
+            assertEquals(Map.of("Enabled", true), machine.get("TracingConfiguration"));
+            Map<?, ?> logging = (Map<?, ?>) machine.get("LoggingConfiguration");
+            assertEquals("ALL", logging.get("Level"));
+            assertEquals(true, logging.get("IncludeExecutionData"));
+        }
+
+        @Test
+        void theStateMachineMayListOnlyTheDataLocationsAndRunOnlyTheWorker() {
+            StateMachine machine = (StateMachine) f.preload.getStateMachine();
+            List<Map<String, Object>> statements = sortedActions(f.statements(f.id(machine.getRole())));
+            String bucket = f.value(f.data.getBucket().getBucketArn());
+            List<Map<String, Object>> expected = sortedActions(List.of(
+                    Map.of("Action", "s3:ListBucket", "Condition",
+                            Map.of("StringEquals", Map.of("s3:prefix", List.of("imagenet/train/", "imagenet/val/"))),
+                            "Effect", "Allow", "Resource", bucket),
+                    statement(WORKER_ACTIONS, workerJobs("warm-resnet")),
+                    passRoleStatement(f.value(f.definition.getRole().getRoleArn())),
+                    statement(List.of("events:PutTargets", "events:PutRule", "events:DescribeRule"),
+                            "arn:aws:events:us-east-1:123456789012:rule/StepFunctionsGetEventsForSageMakerTrainingJobsRule")));
+            assertEquals(expected, statements.stream().filter(s -> !"*".equals(s.get("Resource"))).toList());
+            List<String> onAnyResource = statements.stream().filter(s -> "*".equals(s.get("Resource")))
+                    .flatMap(s -> ((List<?>) s.get("Action")).stream()).map(String::valueOf).toList();
+            assertTrue(onAnyResource.contains("fsx:DescribeDataRepositoryTasks"), onAnyResource.toString());
+            assertEquals(List.of(), onAnyResource.stream().filter(a -> !a.equals("fsx:DescribeDataRepositoryTasks")
+                    && !a.startsWith("logs:") && !a.startsWith("xray:")).toList(),
+                    "besides FSx, only aws-cdk-lib's log delivery and X-Ray actions, which have no resource-level permissions");
+        }
+
+        @Test
+        void startsAfterTheFileSystemWithEveryResourceUnderItAndTheWorkerRoleWithItsPolicy() {
             IConstruct role = f.definition.getRole();
             List<String> dependsOn = f.dependsOn(f.preload.getResource());
-            for (String id : List.of(f.id(f.cache), f.id(role), f.id(role.getNode().findChild("DefaultPolicy")))) {
+            List<String> required = new ArrayList<>(List.of(f.id(role), f.id(role.getNode().findChild("DefaultPolicy"))));
+            f.cache.getNode().findAll().stream().filter(c -> c instanceof CfnResource)
+                    .forEach(c -> required.add(f.stack.getLogicalId((CfnElement) c)));
+            assertTrue(required.contains(f.id(f.cache)), required.toString());
+            for (String id : required) {
                 assertTrue(dependsOn.contains(id), id + " in " + dependsOn);
             }
         }
@@ -355,22 +502,22 @@ class LustrePreloadTest {
         }
 
         @Test
-        void theBundleHoldsTheHandlerClass() throws IOException {
+        void theBundleHoldsTheHandlerClassesButNotTheLauncher() throws IOException {
             try (ZipFile zip = new ZipFile(HandlerBundle.path().toFile())) {
                 assertNotNull(zip.getEntry("io/github/trainingdata/cdk/preload/handler/PreloadHandler.class"));
+                assertNotNull(zip.getEntry("io/github/trainingdata/cdk/launch/TrainingJobNames.class"));
+                assertEquals(null, zip.getEntry("io/github/trainingdata/cdk/launch/TrainingJobLauncher.class"));
             }
         }
 
         @Test
-        void onEventMayManageOnlyWorkerJobsAndPassOnlyTheWorkerRoleToSageMaker() {
-            assertEquals(List.of(workerJobsStatement("warm-resnet"),
-                    passRoleStatement(f.value(f.definition.getRole().getRoleArn()))),
-                    f.statements(f.handlerRole(f.preload, "OnEvent")));
+        void onEventMayStartExecutionsOfItsStateMachineAndDescribeAndStopThem() {
+            assertEquals(handlerStatements(f, f.preload, "OnEvent"), f.statements(f.handlerRole(f.preload, "OnEvent")));
         }
 
         @Test
-        void isCompleteMayOnlyDescribeAndStopWorkerJobs() {
-            assertEquals(List.of(watcherStatement("warm-resnet")),
+        void isCompleteMayDescribeAndStopItsExecutionsAndWorkers() {
+            assertEquals(handlerStatements(f, f.preload, "IsComplete"),
                     f.statements(f.handlerRole(f.preload, "IsComplete")));
         }
 
@@ -384,18 +531,26 @@ class LustrePreloadTest {
         }
 
         @Test
-        void noOtherPreloadRoleMayUseSageMakerOrPassARole() {
-            List<String> granted = f.resources.keySet().stream()
+        void onlyThePreloadStateMachineMayRunWorkersOrPassARole() {
+            String machineRole = f.id(((StateMachine) f.preload.getStateMachine()).getRole());
+            Map<String, List<String>> granted = new LinkedHashMap<>();
+            f.resources.keySet().stream()
                     .filter(id -> id.startsWith("Preload") && "AWS::IAM::Role".equals(f.resources.get(id).get("Type")))
-                    .flatMap(id -> f.statements(id).stream())
-                    .flatMap(s -> s.get("Action") instanceof List<?> l ? l.stream() : Stream.of(s.get("Action")))
-                    .map(String::valueOf)
-                    .filter(action -> action.startsWith("sagemaker:") || action.startsWith("iam:")
-                            || action.equals("*"))
-                    .sorted().toList();
-            assertEquals(List.of("iam:PassRole", "sagemaker:CreateTrainingJob",
-                    "sagemaker:DescribeTrainingJob", "sagemaker:DescribeTrainingJob", "sagemaker:StopTrainingJob",
-                    "sagemaker:StopTrainingJob"), granted);
+                    .forEach(id -> {
+                        List<String> actions = f.statements(id).stream()
+                                .flatMap(s -> s.get("Action") instanceof List<?> l ? l.stream() : Stream.of(s.get("Action")))
+                                .map(String::valueOf)
+                                .filter(a -> a.startsWith("sagemaker:") || a.startsWith("iam:") || a.equals("*"))
+                                .sorted().toList();
+                        if (!actions.isEmpty()) {
+                            granted.put(id, actions);
+                        }
+                    });
+            assertEquals(Map.of(
+                    machineRole, List.of("iam:PassRole", "sagemaker:CreateTrainingJob", "sagemaker:DescribeTrainingJob",
+                            "sagemaker:ListTags", "sagemaker:StopTrainingJob"),
+                    f.handlerRole(f.preload, "IsComplete"), List.of("sagemaker:DescribeTrainingJob",
+                            "sagemaker:StopTrainingJob")), granted);
         }
 
         @Test
@@ -409,11 +564,13 @@ class LustrePreloadTest {
 
         @Test
         void resultsAreAttributesOfTheCustomResource() {
-            Map<String, String> attributes = Map.of(
-                    "WorkerJobName", f.preload.getWorkerJobName(),
-                    "FilesWarmed", f.preload.getFilesWarmed(),
-                    "BytesWarmed", f.preload.getBytesWarmed(),
-                    "Seconds", f.preload.getSeconds());
+            Map<String, String> attributes = new LinkedHashMap<>();
+            attributes.put("WorkerJobName", f.preload.getWorkerJobName());
+            attributes.put("ExecutionArn", f.preload.getExecutionArn());
+            attributes.put("Status", f.preload.getStatus());
+            attributes.put("FilesWarmed", f.preload.getFilesWarmed());
+            attributes.put("BytesWarmed", f.preload.getBytesWarmed());
+            attributes.put("Seconds", f.preload.getSeconds());
             attributes.forEach((name, token) -> assertEquals(
                     Map.of("Fn::GetAtt", List.of(f.preloadId(), name)), f.stack.resolve(token), name));
         }
@@ -432,16 +589,18 @@ class LustrePreloadTest {
         @BeforeAll
         static void synthesize() {
             f = withDefinition("resnet");
-            f.preload(f.props().locations(f.at(f.cache, List.of("train"))).waitForCompletion(false).parallelism(16).batchSize(1000));
+            f.preload(f.props().locations(f.at(f.cache, List.of("train"))).waitForCompletion(false).parallelism(16)
+                    .batchSize(1000));
         }
 
         @Test
-        void theDeployDoesNotWaitAndTheWarmUpMayTakeTwelveHours() throws IOException {
-            assertEquals("false", f.preloadProperties().get("Wait"));
-            assertEquals("43200", f.preloadProperties().get("TimeoutSeconds"));
+        void theDeployDoesNotWaitAndTheWarmUpMayTakeTwelveHoursAfterATwelveHourImport() throws IOException {
+            assertEquals("0", f.preloadProperties().get("WaitSeconds"));
             JsonNode request = f.workerRequest();
             assertEquals(43200, request.at("/StoppingCondition/MaxRuntimeInSeconds").asInt());
             assertEquals(workerEnvironment(16, 1000), map(request.get("Environment")));
+            assertEquals(12 * 3600 + 12 * 3600 + 3600, f.preloadDefinition(f.preload).get("TimeoutSeconds").asInt(),
+                    "import, worker, and an hour for the data check and the worker's start and stop");
         }
 
         @Test
@@ -487,9 +646,12 @@ class LustrePreloadTest {
         }
 
         @Test
-        void theWorkerJobNameIsAnAttributeButTheResultsAreNot() {
+        void theNamesAndTheStatusAreAttributesButTheResultsAreNot() {
             assertEquals(Map.of("Fn::GetAtt", List.of(f.preloadId(), "WorkerJobName")),
                     f.stack.resolve(f.preload.getWorkerJobName()));
+            assertEquals(Map.of("Fn::GetAtt", List.of(f.preloadId(), "ExecutionArn")),
+                    f.stack.resolve(f.preload.getExecutionArn()));
+            assertEquals(Map.of("Fn::GetAtt", List.of(f.preloadId(), "Status")), f.stack.resolve(f.preload.getStatus()));
             String why = " is known only when the deploy waits for the warm-up (waitForCompletion is false)";
             assertEquals("Test/Preload: FilesWarmed" + why,
                     assertThrows(IllegalStateException.class, f.preload::getFilesWarmed).getMessage());
@@ -532,10 +694,13 @@ class LustrePreloadTest {
         }
 
         @Test
-        void onEventPassesTheWorkersOwnRole() {
-            assertEquals(List.of(workerJobsStatement("warm-preload"),
-                    passRoleStatement(f.value(f.preload.getWorker().getRole().getRoleArn()))),
-                    f.statements(f.handlerRole(f.preload, "OnEvent")));
+        void theStateMachinePassesTheWorkersOwnRole() {
+            List<Map<String, Object>> statements = sortedActions(
+                    f.statements(f.id(((StateMachine) f.preload.getStateMachine()).getRole())));
+            assertTrue(statements.contains(passRoleStatement(f.value(f.preload.getWorker().getRole().getRoleArn()))),
+                    statements.toString());
+            assertTrue(statements.containsAll(sortedActions(List.of(statement(WORKER_ACTIONS, workerJobs("warm-preload"))))),
+                    statements.toString());
             IConstruct role = f.preload.getWorker().getRole();
             List<String> dependsOn = f.dependsOn(f.preload.getResource());
             assertTrue(dependsOn.contains(f.id(role.getNode().findChild("DefaultPolicy"))), dependsOn.toString());
@@ -543,15 +708,81 @@ class LustrePreloadTest {
 
         @Test
         void deploysNoTrainingStateMachineForTheWorker() {
-            f.template.resourceCountIs("AWS::StepFunctions::StateMachine", 1);
             f.template.resourceCountIs("AWS::SSM::Parameter", 0);
-            assertTrue(f.template.findResources("AWS::StepFunctions::StateMachine").keySet().iterator().next()
-                    .startsWith("PreloadProviderwaiterstatemachine"));
+            List<String> machines = List.copyOf(f.template.findResources("AWS::StepFunctions::StateMachine").keySet());
+            assertEquals(2, machines.size(), machines.toString());
+            assertEquals(f.id(f.preload.getStateMachine()), machines.get(0));
+            assertTrue(machines.get(1).startsWith("PreloadProviderwaiterstatemachine"), machines.toString());
+        }
+
+        @Test
+        void theDataLocationIsTheImportPath() {
+            assertEquals(List.of("s3://" + f.value(f.data.getBucketName()) + "/imagenet/"),
+                    ((List<?>) f.preloadProperties().get("DataLocations")).stream().map(CfnValues::evaluate).toList());
         }
 
         @Test
         void passesTheAwsSolutionsPack() {
             assertEquals("", f.nagFindings());
+        }
+    }
+
+    /** The import loop's interval and the bucket root as a data location. */
+    @Nested
+    class Limits {
+        @Test
+        void theImportLoopStaysFarBelowTheExecutionHistoryLimit() {
+            for (long importSeconds : List.of(60L, 43_200L, 28L * 86_400)) {
+                long interval = PreloadStateMachine.pollSeconds(importSeconds);
+                long polls = (importSeconds + interval - 1) / interval + 1;
+                assertTrue(interval >= 60, "at least a minute: " + interval);
+                assertTrue(polls <= PreloadStateMachine.MAX_POLLS + 1, importSeconds + " s: " + polls + " polls");
+                assertTrue(polls * 9 <= 25_000 / 5, "about 9 events a poll, at most a fifth of the 25,000-event history");
+            }
+            assertEquals(87, PreloadStateMachine.pollSeconds(43_200));
+            assertEquals(60, PreloadStateMachine.pollSeconds(60));
+        }
+
+        @Test
+        void aBucketRootLocationListsTheWholeBucket() {
+            Stack stack = TestApps.stack();
+            TrainingNetwork network = new TrainingNetwork(stack, "Network");
+            TrainingDataBucket data = new TrainingDataBucket(stack, "Data",
+                    TrainingDataBucketProps.builder().datasetPrefix("").build());
+            LustreCache cache = new LustreCache(stack, "Lustre", LustreCacheProps.builder().network(network)
+                    .datasets(List.of(LustreDataset.builder("all").dataBucket(data).build())).build());
+            LustrePreload preload = new LustrePreload(stack, "Preload", LustrePreloadProps.builder().cache(cache)
+                    .image(TrainingImage.fromUri(TOOLS_IMAGE)).build());
+            Template template = Template.fromStack(stack);
+
+            Map<String, Object> properties = template.findResources("Custom::LustrePreload").values().iterator().next();
+            assertEquals(List.of("s3://" + CfnValues.evaluate(stack.resolve(data.getBucketName())) + "/"),
+                    ((List<?>) ((Map<?, ?>) properties.get("Properties")).get("DataLocations")).stream()
+                            .map(CfnValues::evaluate).toList());
+            template.hasResourceProperties("AWS::IAM::Policy", Match.objectLike(Map.of(
+                    "Roles", List.of(stack.resolve(((StateMachine) preload.getStateMachine()).getRole().getRoleName())),
+                    "PolicyDocument", Match.objectLike(Map.of("Statement", Match.arrayWith(List.of(Map.of(
+                            "Action", "s3:ListBucket", "Effect", "Allow",
+                            "Resource", stack.resolve(data.getBucket().getBucketArn())))))))));
+        }
+
+        @Test
+        void synthesizesInABareAppAndPassesTheAwsSolutionsPack() {
+            App app = new App();
+            Stack stack = new Stack(app, "Bare");
+            TrainingNetwork network = new TrainingNetwork(stack, "Network");
+            TrainingDataBucket data = new TrainingDataBucket(stack, "Data", TrainingDataBucketProps.builder()
+                    .bucket(Bucket.fromBucketName(stack, "Existing", "team-datasets")).datasetPrefix("imagenet").build());
+            LustreCache cache = new LustreCache(stack, "Lustre", LustreCacheProps.builder().network(network)
+                    .datasets(List.of(LustreDataset.builder("imagenet").dataBucket(data).build())).build());
+            new LustrePreload(stack, "Preload", LustrePreloadProps.builder().cache(cache)
+                    .image(TrainingImage.fromUri(TOOLS_IMAGE)).waitForCompletion(false).build());
+
+            Template.fromStack(stack).resourceCountIs("Custom::LustrePreload", 1);
+            AwsSolutionsChecks checks = new AwsSolutionsChecks(app, NagPackProps.builder().verbose(false).build());
+            assertEquals(List.of(), checks.validateScope(stack).getViolations().stream()
+                    .map(v -> v.getRuleName() + " " + v.getViolatingResources().stream()
+                            .map(r -> r.getResourceLogicalId()).toList()).toList());
         }
     }
 
@@ -581,8 +812,8 @@ class LustrePreloadTest {
         @Test
         void aLongPrefixIsCutToLeaveRoomForTheSuffix() {
             assertEquals("warm-abcdefghijklmnopqrstu", f.property(long26, "WorkerJobNamePrefix"));
-            assertEquals(List.of(watcherStatement("warm-abcdefghijklmnopqrstu")),
-                    f.statements(f.handlerRole(long26, "IsComplete")));
+            assertEquals(handlerStatements(f, long26, "IsComplete"), f.statements(f.handlerRole(long26, "IsComplete")));
+            assertTrue(handlerStatements(f, long26, "IsComplete").contains(watcherStatement("warm-abcdefghijklmnopqrstu")));
         }
 
         @Test
@@ -733,23 +964,19 @@ class LustrePreloadTest {
         }
 
         @Test
-        void theTimeoutIsAtLeastAMinute() {
-            assertEquals("Test/Preload: invalid timeout '59 seconds': at least 1 minute",
+        void theTimeoutIsOneMinuteTo28Days() {
+            assertEquals("Test/Preload: invalid timeout '59 seconds': 1 minute to 28 days",
                     rejectedStandalone(p -> p.timeout(Duration.seconds(59))));
-        }
-
-        @Test
-        void theTimeoutIsAtMost55MinutesWhileTheDeployWaits() {
-            assertEquals("Test/Preload: invalid timeout '56 minutes': at most 55 minutes while the deploy waits (a "
-                    + "custom resource may take one hour); set waitForCompletion(false) for longer warm-ups, and "
-                    + "training will wait for the worker instead",
-                    rejectedStandalone(p -> p.timeout(Duration.minutes(56))));
-        }
-
-        @Test
-        void theTimeoutIsAtMost28DaysWhenTheDeployDoesNotWait() {
-            assertEquals("Test/Preload: invalid timeout '29 days': at most 28 days",
+            assertEquals("Test/Preload: invalid timeout '29 days': 1 minute to 28 days",
                     rejectedStandalone(p -> p.waitForCompletion(false).timeout(Duration.days(29))));
+        }
+
+        @Test
+        void theImportTimeoutIsOneMinuteTo28Days() {
+            assertEquals("Test/Preload: invalid importTimeout '59 seconds': 1 minute to 28 days",
+                    rejectedStandalone(p -> p.importTimeout(Duration.seconds(59))));
+            assertEquals("Test/Preload: invalid importTimeout '29 days': 1 minute to 28 days",
+                    rejectedStandalone(p -> p.importTimeout(Duration.days(29))));
         }
 
         @Test
@@ -768,8 +995,8 @@ class LustrePreloadTest {
         @Test
         void acceptsEveryBound() {
             List<UnaryOperator<LustrePreloadProps.Builder>> bounds = List.of(
-                    p -> p.timeout(Duration.minutes(1)).parallelism(1).batchSize(1),
-                    p -> p.timeout(Duration.minutes(55)).parallelism(64).batchSize(10_000),
+                    p -> p.timeout(Duration.minutes(1)).importTimeout(Duration.minutes(1)).parallelism(1).batchSize(1),
+                    p -> p.timeout(Duration.days(28)).importTimeout(Duration.days(28)).parallelism(64).batchSize(10_000),
                     p -> p.waitForCompletion(false).timeout(Duration.days(28)));
             for (UnaryOperator<LustrePreloadProps.Builder> props : bounds) {
                 Fixture f = new Fixture();

@@ -2,6 +2,7 @@ package io.github.trainingdata.cdk.preload;
 
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.WildcardFindings;
+import io.github.trainingdata.cdk.storage.KeyPrefix;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.LustreLocation;
@@ -31,7 +32,9 @@ import software.amazon.awscdk.services.lambda.IFunction;
 import software.amazon.awscdk.services.lambda.Runtime;
 import software.amazon.awscdk.services.logs.LogGroup;
 import software.amazon.awscdk.services.logs.RetentionDays;
+import software.amazon.awscdk.services.stepfunctions.IStateMachine;
 import software.amazon.awscdk.services.stepfunctions.LogLevel;
+import software.amazon.awscdk.services.stepfunctions.StateMachine;
 import software.amazon.awscdk.customresources.LogOptions;
 import software.amazon.awscdk.customresources.Provider;
 import software.constructs.Construct;
@@ -47,15 +50,20 @@ import software.constructs.IConstruct;
  * one-byte read of every file, which makes FSx load it whole), then checks that nothing is left to load.
  * It doubles as a deploy-time proof that training can reach the file system.
  *
- * <p>A custom resource (aws-cdk-lib's Provider framework, Java handler on the AWS SDK) starts the worker
- * on create, re-warms on update only when what is warmed changes (the file system, the datasets' links, the
- * directories, the dataset version),
- * stops a running worker on delete and never fails a delete. Retries reuse a deterministic worker name.
- * A failed worker fails the deploy with SageMaker's FailureReason; a timeout stops it. When the deploy does
- * not wait, the definition's state machine waits for the worker before it trains.
+ * <p>A state machine runs each warm-up: it first looks for one object at each data location (none: status
+ * EMPTY, no worker: the usual first deploy, whose bucket is created by the same stack), then waits until
+ * FSx has finished importing file metadata from S3 (files exist only once imported), then runs the worker.
+ * A custom resource (aws-cdk-lib's Provider framework, Java handler on the AWS SDK) starts an execution on
+ * create, and on update only when what is warmed changes (the file system, the data locations and the
+ * directories they appear at, the dataset version); it stops a running one on delete and never fails a
+ * delete. Retries reuse a deterministic name. When the deploy waits, it waits at most
+ * {@link #MAX_WAITING_TIMEOUT}; a warm-up still running then no longer holds the deploy (status STARTED).
  */
 public class LustrePreload extends Construct {
-    /** The longest a deploy can wait: the Provider framework's one-hour limit, less a margin. */
+    /**
+     * The longest a deploy waits for the warm-up: the Provider framework's one-hour limit, less a margin.
+     * A warm-up still running then goes on while the deploy completes (status STARTED).
+     */
     public static final Duration MAX_WAITING_TIMEOUT = Duration.minutes(55);
     private static final String HANDLER_CLASS = "io.github.trainingdata.cdk.preload.handler.PreloadHandler";
     private static final String WORKER_ROOT = "/opt/ml/input/data";
@@ -63,6 +71,7 @@ public class LustrePreload extends Construct {
     private final LustreCache cache;
     private final boolean waitForCompletion;
     private final TrainingJobDefinition worker;
+    private final PreloadStateMachine stateMachine;
     private final CustomResource resource;
 
     /** Creates the preload. */
@@ -72,7 +81,8 @@ public class LustrePreload extends Construct {
         this.waitForCompletion = !Boolean.FALSE.equals(props.getWaitForCompletion());
         TrainingJobDefinition definition = props.getDefinition();
         TrainingImage image = workerImage(props, definition);
-        Duration timeout = timeout(props);
+        Duration timeout = limit("timeout", props.getTimeout());
+        Duration importTimeout = limit("importTimeout", props.getImportTimeout());
         int parallelism = bounded("parallelism", props.getParallelism(), 8, 1, 64);
         int batchSize = bounded("batchSize", props.getBatchSize(), 256, 1, 10_000);
         if (definition != null) {
@@ -91,11 +101,6 @@ public class LustrePreload extends Construct {
         environment.put(WarmUpScript.ROOT_VARIABLE, WORKER_ROOT);
         environment.put(WarmUpScript.PARALLELISM_VARIABLE, Integer.toString(parallelism));
         environment.put(WarmUpScript.BATCH_SIZE_VARIABLE, Integer.toString(batchSize));
-        List<Channel> channels = new ArrayList<>();
-        for (int i = 0; i < locations.size(); i++) {
-            channels.add(LustreChannel.builder("warm" + i).cache(cache)
-                    .dataset(locations.get(i).getDataset().getName()).path(locations.get(i).getPath()).build());
-        }
         this.worker = new TrainingJobDefinition(this, "Worker", TrainingJobDefinitionProps.builder()
                 .deploy(false)
                 .jobNamePrefix(workerPrefix(definition))
@@ -109,32 +114,67 @@ public class LustrePreload extends Construct {
                 .containerEntrypoint(script.containerEntrypoint())
                 .environment(environment)
                 .metricDefinitions(WarmUpScript.metricDefinitions())
-                .channels(channels)
+                .channels(workerChannels(locations))
                 .network(cache.getNetwork())
                 .build());
+        List<DataLocation> dataLocations = dataLocations(locations);
+        this.stateMachine = new PreloadStateMachine(this, "StateMachine", worker, dataLocations, importTimeout,
+                timeout);
 
-        Provider provider = provider(timeout);
+        Provider provider = provider();
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("WorkerJobNamePrefix", worker.getJobNamePrefix());
-        properties.put("WorkerRequest", Stack.of(this).toJsonString(worker.getRequest()));
+        properties.put("StateMachineArn", stateMachine.getStateMachine().getStateMachineArn());
+        properties.put("FileSystemId", cache.getFileSystemId());
+        properties.put("DataLocations", dataLocations.stream().map(DataLocation::uri).toList());
         properties.put("WarmKey", Stack.of(this).toJsonString(warmKey(locations, props.getDatasetVersion())));
-        properties.put("TimeoutSeconds", timeout.toSeconds().toString());
-        properties.put("Wait", Boolean.toString(waitForCompletion));
+        properties.put("WaitSeconds", waitForCompletion ? MAX_WAITING_TIMEOUT.toSeconds().toString() : "0");
         this.resource = CustomResource.Builder.create(this, "Resource")
                 .serviceToken(provider.getServiceToken())
                 .resourceType("Custom::LustrePreload")
                 .properties(properties)
                 .build();
-        // The worker needs its role's policy (VPC, FSx, logs) before it starts, and the file system itself.
+        // The worker needs its role's policy (VPC, FSx, logs) before it starts, and the file system with its links
+        // to S3 (a dependency on the cache covers every resource under it).
         resource.getNode().addDependency(worker.getRole());
         resource.getNode().addDependency(cache);
 
         if (definition != null) {
-            if (waitForCompletion) {
-                definition.deployAfter(resource);
-            } else {
-                definition.waitForTrainingJob(getWorkerJobName());
-            }
+            holdBackTraining(definition);
+        }
+    }
+
+    /**
+     * The worker's channels: one read-only FSxLustre channel per location, mounted at
+     * {@code /opt/ml/input/data/warm<i>}.
+     */
+    private List<Channel> workerChannels(List<LustreLocation> locations) {
+        List<Channel> channels = new ArrayList<>();
+        for (int i = 0; i < locations.size(); i++) {
+            channels.add(LustreChannel.builder("warm" + i).cache(cache)
+                    .dataset(locations.get(i).getDataset().getName()).path(locations.get(i).getPath()).build());
+        }
+        return channels;
+    }
+
+    /**
+     * The S3 locations whose objects appear in the warmed directories: a dataset's association links its
+     * file-system path to its S3 location, so {@code <path>} under it shows {@code s3://<dataset>/<path>/}.
+     */
+    private static List<DataLocation> dataLocations(List<LustreLocation> locations) {
+        return locations.stream().map(location -> new DataLocation(location.getDataset().getDataBucket(),
+                KeyPrefix.join(location.getDataset().getKeyPrefix(), location.getPath()))).toList();
+    }
+
+    /**
+     * Keeps training off a cold cache: a deploy that waits deploys the definition's state machine only after
+     * the preload; otherwise every training execution first waits for the worker job.
+     */
+    private void holdBackTraining(TrainingJobDefinition definition) {
+        if (waitForCompletion) {
+            definition.deployAfter(resource);
+        } else {
+            definition.waitForTrainingJob(getWorkerJobName());
         }
     }
 
@@ -194,22 +234,14 @@ public class LustrePreload extends Construct {
         return List.of(cache.getFileSystemId(), warmed, datasetVersion != null ? datasetVersion : "");
     }
 
-    private Duration timeout(LustrePreloadProps props) {
-        Duration timeout = props.getTimeout() != null ? props.getTimeout()
-                : waitForCompletion ? Duration.minutes(50) : Duration.hours(12);
-        long seconds = timeout.toSeconds().longValue();
-        if (seconds < 60) {
-            throw ConfigurationError.of(this, "timeout", timeout.toHumanString(), "at least 1 minute");
+    /** A time limit: the given one (1 minute to 28 days) or 12 hours. */
+    private Duration limit(String field, Duration given) {
+        Duration limit = given != null ? given : Duration.hours(12);
+        long seconds = limit.toSeconds().longValue();
+        if (seconds < 60 || seconds > TrainingJobDefinition.MAX_RUNTIME.toSeconds().longValue()) {
+            throw ConfigurationError.of(this, field, limit.toHumanString(), "1 minute to 28 days");
         }
-        if (waitForCompletion && seconds > MAX_WAITING_TIMEOUT.toSeconds().longValue()) {
-            throw ConfigurationError.of(this, "timeout", timeout.toHumanString(), "at most 55 minutes while the "
-                    + "deploy waits (a custom resource may take one hour); set waitForCompletion(false) for longer "
-                    + "warm-ups, and training will wait for the worker instead");
-        }
-        if (seconds > TrainingJobDefinition.MAX_RUNTIME.toSeconds().longValue()) {
-            throw ConfigurationError.of(this, "timeout", timeout.toHumanString(), "at most 28 days");
-        }
-        return timeout;
+        return limit;
     }
 
     private int bounded(String field, Integer value, int fallback, int min, int max) {
@@ -241,22 +273,34 @@ public class LustrePreload extends Construct {
         return "warm-" + trimmed;
     }
 
-    private Provider provider(Duration timeout) {
+    private Provider provider() {
         Code code = Code.fromAsset(HandlerBundle.path().toString());
         Function onEvent = handler("OnEvent", "onEvent", code);
         Function isComplete = handler("IsComplete", "isComplete", code);
+        StateMachine machine = stateMachine.getStateMachine();
+        machine.grantStartExecution(onEvent);
+        String executions = Stack.of(this).formatArn(ArnComponents.builder().service("states")
+                .resource("execution").resourceName(machine.getStateMachineName() + ":*")
+                .arnFormat(ArnFormat.COLON_RESOURCE_NAME).build());
         String workers = Stack.of(this).formatArn(ArnComponents.builder().service("sagemaker")
                 .resource("training-job").resourceName(worker.getJobNamePrefix() + "-*")
                 .arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
-        grantWorkerJobs(onEvent, workers, List.of("sagemaker:CreateTrainingJob", "sagemaker:DescribeTrainingJob",
-                "sagemaker:StopTrainingJob"), "start, describe and stop");
-        grantWorkerJobs(isComplete, workers, List.of("sagemaker:DescribeTrainingJob", "sagemaker:StopTrainingJob"),
-                "describe and stop");
-        onEvent.addToRolePolicy(PolicyStatement.Builder.create()
-                .actions(List.of("iam:PassRole"))
-                .resources(List.of(worker.getRole().getRoleArn()))
-                .conditions(Map.of("StringEquals", Map.of("iam:PassedToService", "sagemaker.amazonaws.com")))
-                .build());
+        for (Function function : List.of(onEvent, isComplete)) {
+            WildcardFindings findings = new WildcardFindings(function.getRole());
+            function.addToRolePolicy(PolicyStatement.Builder.create()
+                    .actions(List.of("states:DescribeExecution", "states:StopExecution"))
+                    .resources(List.of(executions)).build());
+            findings.add(List.of(executions), "The preload handler may describe and stop only executions of its own "
+                    + "state machine, named '" + worker.getJobNamePrefix() + "-<hash of the CloudFormation request>'.");
+            if (function == isComplete) {
+                function.addToRolePolicy(PolicyStatement.Builder.create()
+                        .actions(List.of("sagemaker:DescribeTrainingJob", "sagemaker:StopTrainingJob"))
+                        .resources(List.of(workers)).build());
+                findings.add(List.of(workers), "The preload handler may describe (for its metrics) and stop only its "
+                        + "own worker jobs, named '" + worker.getJobNamePrefix() + "-<hash of the CloudFormation request>'.");
+            }
+            findings.acknowledge();
+        }
         Provider provider = Provider.Builder.create(this, "Provider")
                 .onEventHandler(onEvent)
                 .isCompleteHandler(isComplete)
@@ -298,14 +342,6 @@ public class LustrePreload extends Construct {
                 + "on it. Its executions are logged at level ALL.").build());
     }
 
-    private void grantWorkerJobs(Function function, String workers, List<String> actions, String what) {
-        function.addToRolePolicy(PolicyStatement.Builder.create().actions(actions).resources(List.of(workers)).build());
-        WildcardFindings findings = new WildcardFindings(function.getRole());
-        findings.add(List.of(workers), "The preload handler may " + what + " only its own worker jobs, named '"
-                + worker.getJobNamePrefix() + "-<hash of the CloudFormation request>'.");
-        findings.acknowledge();
-    }
-
     private Function handler(String id, String method, Code code) {
         LogGroup logs = LogGroup.Builder.create(this, id + "Logs").retention(RetentionDays.ONE_YEAR).build();
         return Function.Builder.create(this, id)
@@ -319,22 +355,41 @@ public class LustrePreload extends Construct {
                 .build();
     }
 
-    /** @return the worker's training job name (a deploy-time attribute) */
+    /**
+     * @return the worker's training job name (a deploy-time attribute); the job exists only once the data is
+     *         imported, and never when the preload found no data (status EMPTY)
+     */
     public String getWorkerJobName() {
         return resource.getAttString("WorkerJobName");
     }
 
-    /** @return the number of files warmed (only when the deploy waits) */
+    /**
+     * @return the ARN of the preload's state machine execution (a deploy-time attribute): what training should wait
+     *         for, since it covers every outcome, also an empty location and a failure before the worker
+     */
+    public String getExecutionArn() {
+        return resource.getAttString("ExecutionArn");
+    }
+
+    /**
+     * @return what the deploy saw (a deploy-time attribute): WARMED, EMPTY, STARTED (the deploy did not wait for
+     *         the result), FAILED (an update's warm-up failed), UNKNOWN; see {@code PreloadStatus}
+     */
+    public String getStatus() {
+        return resource.getAttString("Status");
+    }
+
+    /** @return the number of files warmed (only when the deploy waits; 0 unless the status is WARMED) */
     public String getFilesWarmed() {
         return waitedAttribute("FilesWarmed");
     }
 
-    /** @return the bytes warmed (only when the deploy waits) */
+    /** @return the bytes warmed (only when the deploy waits; 0 unless the status is WARMED) */
     public String getBytesWarmed() {
         return waitedAttribute("BytesWarmed");
     }
 
-    /** @return the warm-up's duration in seconds (only when the deploy waits) */
+    /** @return the warm-up's duration in seconds (only when the deploy waits; 0 unless the status is WARMED) */
     public String getSeconds() {
         return waitedAttribute("Seconds");
     }
@@ -355,6 +410,11 @@ public class LustrePreload extends Construct {
     /** @return the worker's definition (request and execution role; not deployed on its own) */
     public TrainingJobDefinition getWorker() {
         return worker;
+    }
+
+    /** @return the state machine that runs each warm-up */
+    public IStateMachine getStateMachine() {
+        return stateMachine.getStateMachine();
     }
 
     /** @return the custom resource */

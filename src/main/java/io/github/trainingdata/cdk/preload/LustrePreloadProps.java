@@ -17,6 +17,7 @@ public final class LustrePreloadProps {
     private final String datasetVersion;
     private final Boolean waitForCompletion;
     private final Duration timeout;
+    private final Duration importTimeout;
     private final String workerInstanceType;
     private final Integer parallelism;
     private final Integer batchSize;
@@ -29,6 +30,7 @@ public final class LustrePreloadProps {
         this.datasetVersion = b.datasetVersion;
         this.waitForCompletion = b.waitForCompletion;
         this.timeout = b.timeout;
+        this.importTimeout = b.importTimeout;
         this.workerInstanceType = b.workerInstanceType;
         this.parallelism = b.parallelism;
         this.batchSize = b.batchSize;
@@ -69,9 +71,14 @@ public final class LustrePreloadProps {
         return waitForCompletion;
     }
 
-    /** @return the warm-up time limit, or null for the default */
+    /** @return the worker's time limit, or null for the default */
     public Duration getTimeout() {
         return timeout;
+    }
+
+    /** @return how long the preload waits for FSx's metadata import, or null for the default */
+    public Duration getImportTimeout() {
+        return importTimeout;
     }
 
     /** @return the worker instance type, or null for the default */
@@ -98,6 +105,7 @@ public final class LustrePreloadProps {
         private String datasetVersion;
         private Boolean waitForCompletion;
         private Duration timeout;
+        private Duration importTimeout;
         private String workerInstanceType;
         private Integer parallelism;
         private Integer batchSize;
@@ -157,9 +165,10 @@ public final class LustrePreloadProps {
         }
 
         /**
-         * Whether {@code cdk deploy} waits for the warm-up (at most 55 minutes, the custom-resource limit
-         * less a margin). When false the deploy returns at once and every training execution first waits
-         * until the warm-up has completed.
+         * Whether {@code cdk deploy} waits for the warm-up, at most {@link LustrePreload#MAX_WAITING_TIMEOUT}
+         * (a custom resource may take one hour). A warm-up still running then (a large dataset, or FSx still
+         * importing metadata) no longer holds the deploy: the preload completes with status STARTED and goes on.
+         * When false the deploy returns at once and every training execution first waits for the worker job.
          *
          * @default true
          */
@@ -169,12 +178,24 @@ public final class LustrePreloadProps {
         }
 
         /**
-         * How long the warm-up may take; the worker is stopped and the preload fails after it.
+         * How long the worker may run (1 minute to 28 days); it is stopped and the preload fails after it.
          *
-         * @default 50 minutes when waiting, 12 hours otherwise
+         * @default 12 hours
          */
         public Builder timeout(Duration timeout) {
             this.timeout = timeout;
+            return this;
+        }
+
+        /**
+         * How long the preload waits, before it starts the worker, for FSx to finish importing file metadata
+         * from S3 (1 minute to 28 days; a data repository association created with BatchImportMetaDataOnCreate
+         * imports for hours when the bucket holds millions of objects); the preload fails after it.
+         *
+         * @default 12 hours
+         */
+        public Builder importTimeout(Duration importTimeout) {
+            this.importTimeout = importTimeout;
             return this;
         }
 

@@ -4,6 +4,7 @@ import static io.github.trainingdata.cdk.launch.TrainingJobDescriptions.describe
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Reply;
@@ -70,11 +71,14 @@ class PreloadHandlerBundleTest {
 
     @Test
     @SuppressWarnings("unchecked")
-    void theBundledHandlerStartsAndWatchesAWorker() throws Exception {
+    void theBundledHandlerStartsAndWatchesAPreloadExecution() throws Exception {
         Map<String, String> saved = new LinkedHashMap<>();
         SYSTEM_PROPERTIES.forEach(name -> saved.put(name, System.getProperty(name)));
         try (AwsJsonEmulator emulator = new AwsJsonEmulator(); URLClassLoader loader = unpackBundle()) {
-            emulator.on("SageMaker.CreateTrainingJob", call -> Reply.ok("{\"TrainingJobArn\":\"arn\"}"));
+            emulator.on("AWSStepFunctions.StartExecution", call -> Reply.ok("{\"executionArn\":\"arn\",\"startDate\":1767225600}"));
+            emulator.on("AWSStepFunctions.DescribeExecution", call -> Reply.ok("{\"executionArn\":\"arn\","
+                    + "\"stateMachineArn\":\"arn\",\"status\":\"SUCCEEDED\",\"startDate\":1767225600,"
+                    + "\"output\":\"{\\\"Status\\\":\\\"WARMED\\\"}\"}"));
             emulator.on("SageMaker.DescribeTrainingJob", call -> Reply.ok(describe(
                     call.json().field("TrainingJobName").orElseThrow().asString(), "Completed", "Completed")));
             System.setProperty("aws.region", "us-east-1");
@@ -84,6 +88,8 @@ class PreloadHandlerBundleTest {
 
             assertThrows(ClassNotFoundException.class, () -> loader.loadClass("software.amazon.awssdk.services.ssm.SsmClient"));
             assertThrows(ClassNotFoundException.class, () -> loader.loadClass("software.amazon.awscdk.Stack"));
+            assertThrows(ClassNotFoundException.class,
+                    () -> loader.loadClass("io.github.trainingdata.cdk.launch.TrainingJobRequestJson"));
             Class<?> handlerType = loader.loadClass(PreloadHandler.class.getName());
             Object handler = handlerType.getConstructor().newInstance();
             Class<?> contextType = loader.loadClass("com.amazonaws.services.lambda.runtime.Context");
@@ -94,17 +100,19 @@ class PreloadHandlerBundleTest {
 
             Map<String, Object> event = new LinkedHashMap<>(Map.of("RequestType", "Create", "RequestId", "r-1",
                     "StackId", "arn:aws:cloudformation:us-east-1:123456789012:stack/S/1", "LogicalResourceId", "Preload",
-                    "ResourceProperties", Map.of("WorkerJobNamePrefix", "warm", "WarmKey", "k",
-                            "TimeoutSeconds", "600", "Wait", "true",
-                            "WorkerRequest", "{\"RoleArn\":\"arn:aws:iam::123456789012:role/W\"}")));
+                    "ResourceProperties", Map.of("WorkerJobNamePrefix", "warm", "WarmKey", "k", "WaitSeconds", "3300",
+                            "StateMachineArn", "arn:aws:states:us-east-1:123456789012:stateMachine:Preload",
+                            "FileSystemId", "fs-0123456789abcdef0", "DataLocations", List.of("s3://data/train/"))));
             Map<String, Object> started = (Map<String, Object>) onEvent.invoke(handler, event, context);
             event.put("PhysicalResourceId", started.get("PhysicalResourceId"));
             Map<String, Object> done = (Map<String, Object>) isComplete.invoke(handler, event, context);
 
             assertEquals(true, done.get("IsComplete"));
-            assertEquals(List.of("SageMaker.CreateTrainingJob", "SageMaker.DescribeTrainingJob"),
-                    emulator.calls().stream().map(AwsJsonEmulator.Call::target).toList());
-            assertEquals("Started preload worker " + started.get("PhysicalResourceId"), logLines.get(0));
+            assertEquals("WARMED", ((Map<String, Object>) done.get("Data")).get("Status"));
+            assertEquals(List.of("AWSStepFunctions.StartExecution", "AWSStepFunctions.DescribeExecution",
+                    "SageMaker.DescribeTrainingJob"), emulator.calls().stream().map(AwsJsonEmulator.Call::target).toList());
+            assertTrue(logLines.get(0).startsWith("Started preload execution " + started.get("PhysicalResourceId")),
+                    logLines.get(0));
         } finally {
             saved.forEach((name, value) -> {
                 if (value == null) {

@@ -1,9 +1,8 @@
 package io.github.trainingdata.cdk.preload.handler;
 
-import static io.github.trainingdata.cdk.launch.TrainingJobDescriptions.CREATED_EPOCH_SECONDS;
 import static io.github.trainingdata.cdk.launch.TrainingJobDescriptions.describe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +14,7 @@ import io.github.trainingdata.cdk.launch.TrainingJobNames;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,70 +23,87 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.utils.SdkAutoCloseable;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
 
+/**
+ * The preload handler against a loopback emulator of Step Functions and SageMaker, with the real SDK clients
+ * configured as in Lambda: each test checks the calls the handler makes and what it returns to the Provider
+ * framework.
+ */
 class PreloadHandlerTest {
-    private static final String CREATE = "SageMaker.CreateTrainingJob";
-    private static final String DESCRIBE = "SageMaker.DescribeTrainingJob";
-    private static final String STOP = "SageMaker.StopTrainingJob";
+    private static final String START = "AWSStepFunctions.StartExecution";
+    private static final String DESCRIBE_EXECUTION = "AWSStepFunctions.DescribeExecution";
+    private static final String STOP_EXECUTION = "AWSStepFunctions.StopExecution";
+    private static final String DESCRIBE_JOB = "SageMaker.DescribeTrainingJob";
+    private static final String STOP_JOB = "SageMaker.StopTrainingJob";
     private static final String STACK_ID =
             "arn:aws:cloudformation:us-east-1:123456789012:stack/Training/4a1e2b30-0000-11f0-9c7a-0a1b2c3d4e5f";
     private static final String LOGICAL_ID = "CachePreloadResource1A2B3C4D";
-    private static final String PREFIX = "cache-preload";
-    private static final String WORKER_REQUEST = """
-            {"AlgorithmSpecification": {"TrainingImage": "763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:2.3.0-cpu-py311",
-               "TrainingInputMode": "File", "ContainerEntrypoint": ["/bin/sh", "-c", "exec /bin/sh /tmp/warm-cache.sh"],
-               "MetricDefinitions": [{"Name": "preload:files", "Regex": "files=([0-9]+)"}]},
-             "RoleArn": "arn:aws:iam::123456789012:role/PreloadWorker",
-             "InputDataConfig": [{"ChannelName": "cache", "InputMode": "File", "DataSource": {"FileSystemDataSource": {
-               "FileSystemId": "fs-0123456789abcdef0", "FileSystemAccessMode": "ro", "FileSystemType": "FSxLustre",
-               "DirectoryPath": "/abcdwxyz/images"}}}],
-             "OutputDataConfig": {"S3OutputPath": "s3://training-data-123456789012/preload/"},
-             "ResourceConfig": {"InstanceType": "ml.m5.large", "InstanceCount": 1, "VolumeSizeInGB": 10},
-             "StoppingCondition": {"MaxRuntimeInSeconds": 3600},
-             "VpcConfig": {"SecurityGroupIds": ["sg-0123456789abcdef0"], "Subnets": ["subnet-0123456789abcdef0"]},
-             "Environment": {"PRELOAD_ROOT": "/opt/ml/input/data/cache"}}
-            """;
+    private static final String PREFIX = "warm-resnet";
+    private static final String STATE_MACHINE = "arn:aws:states:us-east-1:123456789012:stateMachine:PreloadStateMachineA1B2";
+    private static final String OLD_STATE_MACHINE = "arn:aws:states:us-east-1:123456789012:stateMachine:PreloadOldC3D4";
+    private static final String BUCKET = "training-data-123456789012";
+    /** When the emulated executions started: 2026-01-01T00:00:00Z. */
+    private static final long STARTED_EPOCH_SECONDS = 1_767_225_600L;
 
     private AwsJsonEmulator emulator;
+    private SfnClient stepFunctions;
     private SageMakerClient sageMaker;
     private MutableClock clock;
     private PreloadHandler handler;
     private RecordingContext context;
+    private final List<SdkAutoCloseable> extraClients = new ArrayList<>();
 
     @BeforeEach
     void start() throws IOException {
         emulator = new AwsJsonEmulator();
-        Set<String> existing = new HashSet<>();
-        emulator.on(CREATE, call -> {
-            String name = call.json().field("TrainingJobName").orElseThrow().asString();
-            return existing.add(name)
-                    ? Reply.ok("{\"TrainingJobArn\":\"arn:aws:sagemaker:us-east-1:123456789012:training-job/" + name + "\"}")
-                    : Reply.error(400, "ResourceInUse", "Training job names must be unique within an AWS account and "
-                            + "region, and a training job with this name already exists");
+        Set<String> started = new HashSet<>();
+        emulator.on(START, call -> {
+            String name = call.json().field("name").orElseThrow().asString();
+            return started.add(name)
+                    ? Reply.ok("{\"executionArn\":\"" + executionArn(name) + "\",\"startDate\":" + STARTED_EPOCH_SECONDS + "}")
+                    : Reply.error(400, "ExecutionAlreadyExists", "Execution Already Exists: '" + executionArn(name) + "'");
         });
-        emulator.on(STOP, call -> Reply.ok("{}"));
+        emulator.on(STOP_EXECUTION, call -> Reply.ok("{\"stopDate\":" + (STARTED_EPOCH_SECONDS + 90) + "}"));
+        emulator.on(STOP_JOB, call -> Reply.ok("{}"));
+        stepFunctions = emulator.connect(PreloadHandler.stepFunctionsClientBuilder());
         sageMaker = emulator.connect(PreloadHandler.sageMakerClientBuilder());
-        clock = new MutableClock(Instant.ofEpochSecond(CREATED_EPOCH_SECONDS).plusSeconds(60));
-        handler = new PreloadHandler(sageMaker, clock);
+        clock = new MutableClock(Instant.ofEpochSecond(STARTED_EPOCH_SECONDS).plusSeconds(60));
+        handler = new PreloadHandler(stepFunctions, sageMaker, clock);
         context = new RecordingContext();
     }
 
     @AfterEach
     void stop() {
+        extraClients.forEach(SdkAutoCloseable::close);
+        stepFunctions.close();
         sageMaker.close();
         emulator.close();
     }
 
-    private static Map<String, Object> properties(String warmKey, String waitForCompletion) {
+    private static String executionArn(String name) {
+        return "arn:aws:states:us-east-1:123456789012:execution:PreloadStateMachineA1B2:" + name;
+    }
+
+    private static Map<String, Object> properties(String warmKey, String waitSeconds) {
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("ServiceToken", "arn:aws:lambda:us-east-1:123456789012:function:framework-onEvent");
         properties.put("WorkerJobNamePrefix", PREFIX);
-        properties.put("WorkerRequest", WORKER_REQUEST);
+        properties.put("StateMachineArn", STATE_MACHINE);
+        properties.put("FileSystemId", "fs-0123456789abcdef0");
+        properties.put("DataLocations", List.of("s3://" + BUCKET + "/datasets/imagenet/train/", "s3://" + BUCKET + "/"));
         properties.put("WarmKey", warmKey);
-        properties.put("TimeoutSeconds", "3600");
-        properties.put("Wait", waitForCompletion);
+        properties.put("WaitSeconds", waitSeconds);
         return properties;
+    }
+
+    private static Map<String, Object> waiting() {
+        return properties("k1", "3300");
     }
 
     private static Map<String, Object> event(String requestType, String requestId, Map<String, Object> properties) {
@@ -106,294 +123,382 @@ class PreloadHandlerTest {
         return event;
     }
 
-    private static Map<String, Object> update(String requestId, String physicalId, Map<String, Object> properties,
+    private static Map<String, Object> update(String physicalId, Map<String, Object> properties,
             Map<String, Object> oldProperties) {
-        Map<String, Object> event = withPhysicalId(event("Update", requestId, properties), physicalId);
+        Map<String, Object> event = withPhysicalId(event("Update", "req-2", properties), physicalId);
         event.put("OldResourceProperties", oldProperties);
         return event;
     }
 
-    private Map<String, Object> isCompleteAfterCreate(String physicalId, Map<String, Object> properties) {
-        return handler.isComplete(withPhysicalId(event("Create", "req-1", properties), physicalId), context);
+    private Map<String, Object> isCompleteAfterCreate(Map<String, Object> properties) {
+        return handler.isComplete(withPhysicalId(event("Create", "req-1", properties), NAME), context);
     }
 
     private static String expectedName(String requestId) {
         return TrainingJobNames.hashed(PREFIX, STACK_ID + "|" + LOGICAL_ID + "|" + requestId);
     }
 
+    private static final String NAME = expectedName("req-1");
+
+    /** A DescribeExecution answer for the execution {@link #NAME}. */
+    private static String execution(String status, String extraMembers) {
+        return "{" + extraMembers
+                + "\"executionArn\":\"" + executionArn(NAME) + "\",\"stateMachineArn\":\"" + STATE_MACHINE + "\","
+                + "\"name\":\"" + NAME + "\",\"status\":\"" + status + "\",\"startDate\":" + STARTED_EPOCH_SECONDS + "}";
+    }
+
     private List<String> targets() {
         return emulator.calls().stream().map(AwsJsonEmulator.Call::target).toList();
     }
 
-    @Test
-    void createStartsTheWorkerUnderADeterministicName() {
-        Map<String, Object> result = handler.onEvent(event("Create", "req-1", properties("k1", "true")), context);
+    private static Map<String, Object> attributes(String status, String files, String bytes, String seconds) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("Status", status);
+        data.put("FilesWarmed", files);
+        data.put("BytesWarmed", bytes);
+        data.put("Seconds", seconds);
+        return Map.of("IsComplete", true, "Data", data);
+    }
 
-        String name = expectedName("req-1");
-        assertTrue(name.matches(PREFIX + "-[0-9a-f]{12}"), name);
-        assertEquals(Map.of("PhysicalResourceId", name, "Data", Map.of("WorkerJobName", name)), result);
-        assertEquals(List.of(CREATE), targets());
-        assertEquals(JsonTrees.treeWith(WORKER_REQUEST, "TrainingJobName", name),
-                JsonTrees.tree(emulator.calls(CREATE).get(0).body()));
+    private static Map<String, Object> started(String name, String executionArn) {
+        return Map.of("PhysicalResourceId", name, "Data", Map.of("WorkerJobName", name, "ExecutionArn", executionArn));
     }
 
     @Test
-    void aRetriedCreateDoesNotStartASecondWorker() {
-        Map<String, Object> first = handler.onEvent(event("Create", "req-1", properties("k1", "true")), context);
-        Map<String, Object> retry = handler.onEvent(event("Create", "req-1", properties("k1", "true")), context);
+    void createStartsAnExecutionNamedAfterTheRequestWithTheLocationsToCheck() {
+        Map<String, Object> result = handler.onEvent(event("Create", "req-1", waiting()), context);
+
+        assertTrue(NAME.matches(PREFIX + "-[0-9a-f]{12}"), NAME);
+        assertEquals(started(NAME, executionArn(NAME)), result);
+        assertEquals(List.of(START), targets());
+        Map<String, Object> request = Map.of("stateMachineArn", STATE_MACHINE, "name", NAME, "input", """
+                {"WorkerJobName": "%s", "FileSystemId": "fs-0123456789abcdef0", "DataLocations": [
+                  {"Bucket": "%s", "Prefix": "datasets/imagenet/train/", "StartAfter": "datasets/imagenet/train/"},
+                  {"Bucket": "%s"}]}""".formatted(NAME, BUCKET, BUCKET));
+        Object sent = JsonTrees.tree(emulator.calls(START).get(0).body());
+        assertEquals(request.keySet(), ((Map<?, ?>) sent).keySet());
+        assertEquals(JsonTrees.tree((String) request.get("input")), JsonTrees.tree((String) ((Map<?, ?>) sent).get("input")));
+        assertEquals(List.of(STATE_MACHINE, NAME), List.of(((Map<?, ?>) sent).get("stateMachineArn"), ((Map<?, ?>) sent).get("name")));
+    }
+
+    @Test
+    void aRetriedCreateStartsNoSecondExecution() {
+        Map<String, Object> first = handler.onEvent(event("Create", "req-1", waiting()), context);
+        Map<String, Object> retry = handler.onEvent(event("Create", "req-1", waiting()), context);
 
         assertEquals(first, retry);
-        List<String> names = emulator.calls(CREATE).stream()
-                .map(call -> call.json().field("TrainingJobName").orElseThrow().asString()).toList();
-        assertEquals(List.of(expectedName("req-1"), expectedName("req-1")), names);
-        assertTrue(context.lines().get(1).contains("already exists"), context.lines().toString());
+        assertEquals(List.of(START, START), targets());
+        assertEquals(emulator.calls(START).get(0).body(), emulator.calls(START).get(1).body(), "the same name and input");
+        assertEquals("Preload execution " + NAME + " already exists (the request was retried): not starting another",
+                context.lines().get(1));
     }
 
     @Test
-    void createRejectsBadPropertiesNamingThem() {
-        Map<String, Object> properties = properties("k1", "true");
-        properties.put("TimeoutSeconds", "soon");
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> handler.onEvent(event("Create", "req-1", properties), context));
-        assertEquals("ResourceProperties.TimeoutSeconds must be a positive whole number of seconds, got 'soon'",
-                e.getMessage());
-
+    void badPropertiesAreRejectedByNameBeforeAnyCall() {
+        Map<String, Object> properties = waiting();
+        properties.put("WaitSeconds", "soon");
+        assertEquals("ResourceProperties.WaitSeconds must be a whole number of seconds (0: the deploy does not wait), "
+                + "got 'soon'", rejected(properties));
+        properties.put("WaitSeconds", "0");
+        properties.put("DataLocations", List.of("s3://" + BUCKET + "/train"));
+        assertEquals("ResourceProperties.DataLocations[0]: 's3://" + BUCKET + "/train' is not an S3 location "
+                + "s3://bucket/ or s3://bucket/prefix/", rejected(properties));
+        properties.put("DataLocations", List.of());
+        assertEquals("ResourceProperties.DataLocations must be a non-empty list of s3://bucket/prefix/ URIs",
+                rejected(properties));
+        properties.put("StateMachineArn", "PreloadStateMachineA1B2");
+        assertEquals("ResourceProperties.StateMachineArn must be a state machine ARN, got 'PreloadStateMachineA1B2'",
+                rejected(properties));
         properties.remove("WarmKey");
-        assertEquals("ResourceProperties.WarmKey is required", assertThrows(IllegalArgumentException.class,
-                () -> handler.onEvent(event("Create", "req-1", properties), context)).getMessage());
+        properties.put("StateMachineArn", STATE_MACHINE);
+        properties.put("DataLocations", List.of("s3://" + BUCKET + "/"));
+        assertEquals("ResourceProperties.WarmKey is required", rejected(properties));
+        assertEquals(List.of(), emulator.calls());
+    }
+
+    private String rejected(Map<String, Object> properties) {
+        return assertThrows(IllegalArgumentException.class,
+                () -> handler.onEvent(event("Create", "req-1", properties), context)).getMessage();
+    }
+
+    @Test
+    void anUpdateWithTheSameKeyKeepsThePreloadAndItsExecution() {
+        Map<String, Object> old = properties("k1", "0");
+        old.put("StateMachineArn", OLD_STATE_MACHINE);
+        Map<String, Object> result = handler.onEvent(update(NAME, waiting(), old), context);
+
+        assertEquals(started(NAME, "arn:aws:states:us-east-1:123456789012:execution:PreloadOldC3D4:" + NAME), result,
+                "the execution stays on the state machine it was started on");
         assertEquals(List.of(), emulator.calls());
     }
 
     @Test
-    void isCompleteIsFalseWhileTheWorkerRuns() {
-        emulator.onSequence(DESCRIBE,
-                Reply.ok(describe("w", "InProgress", "Downloading")),
-                Reply.ok(describe("w", "Stopping", "Stopping")));
+    void anUpdateWithANewKeyStartsANewExecution() {
+        Map<String, Object> result = handler.onEvent(update(NAME, properties("k2", "3300"), waiting()), context);
 
-        assertEquals(Map.of("IsComplete", false), isCompleteAfterCreate("w", properties("k1", "true")));
-        assertEquals(Map.of("IsComplete", false), isCompleteAfterCreate("w", properties("k1", "true")));
-        assertEquals(List.of(DESCRIBE, DESCRIBE), targets());
-        assertEquals("{\"TrainingJobName\":\"w\"}", emulator.calls(DESCRIBE).get(0).body());
-        assertEquals("Preload worker w: InProgress / Downloading, 60 of 3600 s", context.lines().get(0));
+        String name = expectedName("req-2");
+        assertEquals(started(name, executionArn(name)), result);
+        assertEquals(List.of(START), targets());
     }
 
     @Test
-    void aCompletedWorkerReturnsItsMetricsAsAttributes() {
-        emulator.on(DESCRIBE, call -> Reply.ok(describe("w", "Completed", "Completed",
+    void anUpdateToAnotherPrefixStartsAnExecutionUnderIt() {
+        Map<String, Object> result = handler.onEvent(update("old-prefix-0123456789ab", waiting(), waiting()), context);
+
+        assertEquals(expectedName("req-2"), result.get("PhysicalResourceId"));
+        assertEquals(List.of(START), targets());
+    }
+
+    @Test
+    void whileTheExecutionRunsTheDeployWaits() {
+        emulator.on(DESCRIBE_EXECUTION, call -> Reply.ok(execution("RUNNING", "")));
+
+        assertEquals(Map.of("IsComplete", false), isCompleteAfterCreate(waiting()));
+        assertEquals(List.of(DESCRIBE_EXECUTION), targets());
+        assertEquals("{\"executionArn\":\"" + executionArn(NAME) + "\"}", emulator.calls(DESCRIBE_EXECUTION).get(0).body());
+        assertEquals("Preload execution " + executionArn(NAME) + ": RUNNING, waited 60 of 3300 s", context.lines().get(0));
+    }
+
+    @Test
+    void anExecutionStillRunningAtTheWaitLimitNoLongerHoldsTheDeploy() {
+        emulator.on(DESCRIBE_EXECUTION, call -> Reply.ok(execution("RUNNING", "")));
+        clock.advance(Duration.ofSeconds(3300 - 60 - 1));
+        assertEquals(Map.of("IsComplete", false), isCompleteAfterCreate(waiting()));
+
+        clock.advance(Duration.ofSeconds(1));
+        assertEquals(attributes("STARTED", "0", "0", "0"), isCompleteAfterCreate(waiting()));
+        assertEquals(List.of(DESCRIBE_EXECUTION, DESCRIBE_EXECUTION), targets(), "the execution goes on");
+        assertTrue(context.lines().get(1).endsWith("the deploy goes on without waiting, the execution goes on"),
+                context.lines().toString());
+    }
+
+    @Test
+    void aWarmedPreloadReturnsTheWorkersMetrics() {
+        emulator.on(DESCRIBE_EXECUTION, call -> Reply.ok(execution("SUCCEEDED", "\"output\":\"{\\\"Status\\\":\\\"WARMED\\\"}\",")));
+        emulator.on(DESCRIBE_JOB, call -> Reply.ok(describe(NAME, "Completed", "Completed",
                 "\"FinalMetricDataList\":["
                         + "{\"MetricName\":\"preload:files\",\"Value\":1234.0,\"Timestamp\":1767225700},"
                         + "{\"MetricName\":\"preload:bytes\",\"Value\":5.36870912E8,\"Timestamp\":1767225700},"
                         + "{\"MetricName\":\"preload:seconds\",\"Value\":42.0,\"Timestamp\":1767225700}],"
                         + "\"TrainingStartTime\":1767225630,\"TrainingEndTime\":1767225700,")));
 
-        Map<String, Object> result = isCompleteAfterCreate("w", properties("k1", "true"));
-
-        assertEquals(Map.of("IsComplete", true, "Data", Map.of("WorkerJobName", "w", "FilesWarmed", "1234",
-                "BytesWarmed", "536870912", "Seconds", "42")), result);
+        assertEquals(attributes("WARMED", "1234", "536870912", "42"), isCompleteAfterCreate(waiting()));
+        assertEquals(List.of(DESCRIBE_EXECUTION, DESCRIBE_JOB), targets());
+        assertEquals("{\"TrainingJobName\":\"" + NAME + "\"}", emulator.calls(DESCRIBE_JOB).get(0).body());
     }
 
     @Test
-    void secondsFallBackToTheTrainingTimeWhenTheMetricIsMissing() {
-        emulator.on(DESCRIBE, call -> Reply.ok(describe("w", "Completed", "Completed",
-                "\"FinalMetricDataList\":[{\"MetricName\":\"preload:files\",\"Value\":0.0,\"Timestamp\":1767225700},"
-                        + "{\"MetricName\":\"preload:bytes\",\"Value\":0.0,\"Timestamp\":1767225700}],"
+    void secondsFallBackToTheTrainingTimeAndMissingMetricsToZero() {
+        emulator.on(DESCRIBE_EXECUTION, call -> Reply.ok(execution("SUCCEEDED", "\"output\":\"{\\\"Status\\\":\\\"WARMED\\\"}\",")));
+        emulator.on(DESCRIBE_JOB, call -> Reply.ok(describe(NAME, "Completed", "Completed",
+                "\"FinalMetricDataList\":[{\"MetricName\":\"preload:files\",\"Value\":7.0,\"Timestamp\":1767225700}],"
                         + "\"TrainingStartTime\":1767225630.25,\"TrainingEndTime\":1767225700.75,")));
 
-        Map<String, Object> result = isCompleteAfterCreate("w", properties("k1", "true"));
-
-        assertEquals(Map.of("WorkerJobName", "w", "FilesWarmed", "0", "BytesWarmed", "0", "Seconds", "70"),
-                result.get("Data"));
+        assertEquals(attributes("WARMED", "7", "0", "70"), isCompleteAfterCreate(waiting()));
+        assertTrue(context.lines().get(0).endsWith("reported no metric preload:bytes: check the worker's MetricDefinitions"),
+                context.lines().toString());
     }
 
     @Test
-    void aFailedWorkerFailsTheDeploymentWithSageMakersReason() {
-        emulator.on(DESCRIBE, call -> Reply.ok(describe("w", "Failed", "Failed",
-                "\"FailureReason\":\"AlgorithmError: preload failed: 3 files still have an HSM action\",")));
+    void anEmptyLocationCompletesWithStatusEmptyAndNoWorker() {
+        emulator.on(DESCRIBE_EXECUTION, call -> Reply.ok(execution("SUCCEEDED", "\"output\":\"{\\\"Status\\\":\\\"EMPTY\\\"}\",")));
 
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> isCompleteAfterCreate("w", properties("k1", "true")));
-
-        assertTrue(e.getMessage().startsWith(
-                "Preload worker w failed: AlgorithmError: preload failed: 3 files still have an HSM action."), e.getMessage());
+        assertEquals(attributes("EMPTY", "0", "0", "0"), isCompleteAfterCreate(waiting()));
+        assertEquals(List.of(DESCRIBE_EXECUTION), targets(), "there is no worker to describe");
+        assertEquals("Preload " + NAME + ": the data locations hold no object yet, nothing was warmed", context.lines().get(0));
     }
 
     @Test
-    void aStoppedWorkerFailsTheDeploymentClearly() {
-        emulator.on(DESCRIBE, call -> Reply.ok(describe("w", "Stopped", "Stopped")));
+    void aFailedExecutionFailsACreateWithItsCause() {
+        emulator.on(DESCRIBE_EXECUTION, call -> Reply.ok(execution("FAILED", "\"error\":\"SageMaker.AmazonSageMakerException\","
+                + "\"cause\":\"AlgorithmError: preload failed: 3 files still have an HSM action\",")));
 
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> isCompleteAfterCreate("w", properties("k1", "true")));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> isCompleteAfterCreate(waiting()));
 
-        assertEquals("Preload worker w was stopped before it finished, so the cache is not fully warm; deploy again to retry",
-                e.getMessage());
+        assertEquals("Preload execution " + executionArn(NAME) + " ended FAILED: SageMaker.AmazonSageMakerException: "
+                + "AlgorithmError: preload failed: 3 files still have an HSM action. Its history is in the Step Functions "
+                + "console; the worker's log, if it started, is in CloudWatch Logs group /aws/sagemaker/TrainingJobs, "
+                + "stream " + NAME + "/algo-1-*.", e.getMessage());
     }
 
     @Test
-    void throttlingIsAbsorbedByTheSdkRetries() {
-        emulator.onSequence(DESCRIBE,
+    void aTimedOutOrAbortedExecutionFailsACreateToo() {
+        for (String status : List.of("TIMED_OUT", "ABORTED")) {
+            emulator.on(DESCRIBE_EXECUTION, call -> Reply.ok(execution(status, "\"error\":\"States.Timeout\",\"cause\":\"\",")));
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> isCompleteAfterCreate(waiting()));
+            assertTrue(e.getMessage().startsWith("Preload execution " + executionArn(NAME) + " ended " + status + ": "),
+                    e.getMessage());
+        }
+    }
+
+    @Test
+    void aFailedExecutionDoesNotFailAnUpdateWhichMayBeARollback() {
+        emulator.on(DESCRIBE_EXECUTION, call -> Reply.ok(execution("FAILED", "\"error\":\"ImportNotFinished\",\"cause\":\"x\",")));
+
+        Map<String, Object> result = handler.isComplete(update(NAME, waiting(), properties("k0", "3300")), context);
+
+        assertEquals(attributes("FAILED", "0", "0", "0"), result);
+        assertTrue(context.lines().get(0).endsWith("The update goes on: it may be the rollback of another update."),
+                context.lines().toString());
+    }
+
+    @Test
+    void withoutWaitingThePreloadIsCompleteAtOnce() {
+        Map<String, Object> result = isCompleteAfterCreate(properties("k1", "0"));
+
+        assertEquals(Map.of("IsComplete", true, "Data", Map.of("Status", "STARTED")), result);
+        assertEquals(List.of(), emulator.calls());
+    }
+
+    @Test
+    void anExecutionNotVisibleYetIsNotCompleteButAKeptOneThatIsGoneIsUnknown() {
+        emulator.on(DESCRIBE_EXECUTION, call -> Reply.error(400, "ExecutionDoesNotExist", "Execution Does Not Exist"));
+
+        assertEquals(Map.of("IsComplete", false), isCompleteAfterCreate(waiting()), "DescribeExecution is eventually consistent");
+        assertEquals(attributes("UNKNOWN", "0", "0", "0"), handler.isComplete(update(NAME, waiting(), waiting()), context),
+                "90 days after it ended, Step Functions no longer keeps it");
+    }
+
+    /** A handler whose clients give up at once, so the tests see the error the SDK would raise after its retries. */
+    private PreloadHandler withoutSdkRetries() {
+        ClientOverrideConfiguration once = PreloadHandler.clientConfiguration().toBuilder()
+                .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(1).build()).build();
+        SfnClient sfn = emulator.connect(PreloadHandler.stepFunctionsClientBuilder().overrideConfiguration(once));
+        SageMakerClient sm = emulator.connect(PreloadHandler.sageMakerClientBuilder().overrideConfiguration(once));
+        extraClients.add(sfn);
+        extraClients.add(sm);
+        return new PreloadHandler(sfn, sm, clock);
+    }
+
+    @Test
+    void throttlingAndServerErrorsMeanNotCompleteYet() {
+        PreloadHandler impatient = withoutSdkRetries();
+        emulator.onSequence(DESCRIBE_EXECUTION,
                 Reply.error(400, "ThrottlingException", "Rate exceeded"),
-                Reply.ok(describe("w", "Completed", "Completed")));
+                Reply.error(500, "InternalServerError", "Internal failure"),
+                Reply.ok(execution("SUCCEEDED", "\"output\":\"{\\\"Status\\\":\\\"WARMED\\\"}\",")));
+        emulator.onSequence(DESCRIBE_JOB, Reply.error(503, "ServiceUnavailable", "Service unavailable"),
+                Reply.ok(describe(NAME, "Completed", "Completed")));
+        Map<String, Object> event = withPhysicalId(event("Create", "req-1", waiting()), NAME);
 
-        Map<String, Object> result = isCompleteAfterCreate("w", properties("k1", "true"));
-
-        assertEquals(true, result.get("IsComplete"));
-        assertEquals(List.of(DESCRIBE, DESCRIBE), targets());
+        assertEquals(Map.of("IsComplete", false), impatient.isComplete(event, context), "throttled");
+        assertEquals(Map.of("IsComplete", false), impatient.isComplete(event, context), "500");
+        assertEquals(Map.of("IsComplete", false), impatient.isComplete(event, context), "SageMaker 503");
+        assertEquals(true, impatient.isComplete(event, context).get("IsComplete"));
+        assertTrue(context.lines().get(0).startsWith("Could not describe preload execution " + executionArn(NAME)
+                + " (transient, not complete yet): Rate exceeded"), context.lines().toString());
     }
 
     @Test
-    void aWorkerPastTheTimeoutIsStoppedAndFailsTheDeployment() {
-        clock.advance(Duration.ofSeconds(3600 - 60 + 1));
-        emulator.on(DESCRIBE, call -> Reply.ok(describe("w", "InProgress", "Training")));
+    void theSdkRetriesAbsorbABriefThrottle() {
+        emulator.onSequence(DESCRIBE_EXECUTION, Reply.error(400, "ThrottlingException", "Rate exceeded"),
+                Reply.ok(execution("RUNNING", "")));
 
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> isCompleteAfterCreate("w", properties("k1", "true")));
-
-        assertTrue(e.getMessage().startsWith("Preload worker w did not finish within 3600 s; it was stopped. "),
-                e.getMessage());
-        assertEquals(List.of(DESCRIBE, STOP), targets());
-        assertEquals("{\"TrainingJobName\":\"w\"}", emulator.calls(STOP).get(0).body());
+        assertEquals(Map.of("IsComplete", false), isCompleteAfterCreate(waiting()));
+        assertEquals(List.of(DESCRIBE_EXECUTION, DESCRIBE_EXECUTION), targets());
+        assertTrue(context.lines().get(0).contains("RUNNING"), context.lines().toString());
     }
 
     @Test
-    void aWorkerJustWithinTheTimeoutKeepsRunning() {
-        clock.advance(Duration.ofSeconds(3600 - 60));
-        emulator.on(DESCRIBE, call -> Reply.ok(describe("w", "InProgress", "Training")));
+    void anUnreachableServiceMeansNotCompleteYet() {
+        PreloadHandler impatient = withoutSdkRetries();
+        emulator.close();
 
-        assertEquals(Map.of("IsComplete", false), isCompleteAfterCreate("w", properties("k1", "true")));
-        assertEquals(List.of(DESCRIBE), targets());
+        assertEquals(Map.of("IsComplete", false),
+                impatient.isComplete(withPhysicalId(event("Create", "req-1", waiting()), NAME), context));
     }
 
     @Test
-    void withoutWaitTheResourceIsCompleteAtOnce() {
-        Map<String, Object> result = isCompleteAfterCreate("w", properties("k1", "false"));
+    void accessDeniedFailsTheDeploy() {
+        emulator.on(DESCRIBE_EXECUTION, call -> Reply.error(400, "AccessDeniedException", "not authorized"));
 
-        assertEquals(Map.of("IsComplete", true, "Data", Map.of("WorkerJobName", "w")), result);
-        assertEquals(List.of(), emulator.calls());
+        SdkException e = assertThrows(SdkException.class, () -> isCompleteAfterCreate(waiting()));
+        assertFalse(PreloadHandler.isTransient(e));
+        assertTrue(e.getMessage().startsWith("not authorized"), e.getMessage());
     }
 
-    @Test
-    void anUpdateWithTheSameKeyStartsNothing() {
-        String old = expectedName("req-1");
-        Map<String, Object> result = handler.onEvent(
-                update("req-2", old, properties("k1", "true"), properties("k1", "false")), context);
-
-        assertEquals(Map.of("PhysicalResourceId", old, "Data", Map.of("WorkerJobName", old)), result);
-        assertEquals(List.of(), emulator.calls());
-    }
-
-    @Test
-    void anUpdateToAnotherPrefixStartsAWorkerUnderIt() {
-        Map<String, Object> result = handler.onEvent(
-                update("req-2", "old-prefix-0123456789ab", properties("k1", "true"), properties("k1", "true")), context);
-
-        assertEquals(expectedName("req-2"), result.get("PhysicalResourceId"));
-        assertEquals(List.of(CREATE), targets());
-    }
-
-    @Test
-    void anUpdateWithANewKeyStartsANewWorker() {
-        Map<String, Object> result = handler.onEvent(
-                update("req-2", expectedName("req-1"), properties("k2", "true"), properties("k1", "true")), context);
-
-        assertEquals(expectedName("req-2"), result.get("PhysicalResourceId"));
-        assertNotEquals(expectedName("req-1"), result.get("PhysicalResourceId"));
-        assertEquals(List.of(CREATE), targets());
-    }
-
-    @Test
-    void anUpdateOfOnlyTheWorkerRequestStartsNothing() {
-        Map<String, Object> old = properties("k1", "true");
-        old.put("WorkerRequest", WORKER_REQUEST.replace("ml.m5.large", "ml.m5.xlarge"));
-
-        Map<String, Object> result = handler.onEvent(update("req-2", expectedName("req-1"), properties("k1", "true"), old),
-                context);
-
-        assertEquals(expectedName("req-1"), result.get("PhysicalResourceId"), "what is warmed did not change");
-        assertEquals(List.of(), emulator.calls());
-    }
-
-    @Test
-    void deleteStopsARunningWorker() {
-        emulator.on(DESCRIBE, call -> Reply.ok(describe("w", "InProgress", "Training")));
-
-        Map<String, Object> result = handler.onEvent(withPhysicalId(event("Delete", "req-3", properties("k1", "true")), "w"),
-                context);
-
-        assertEquals(Map.of("PhysicalResourceId", "w"), result);
-        assertEquals(List.of(DESCRIBE, STOP), targets());
-        assertEquals("{\"TrainingJobName\":\"w\"}", emulator.calls(STOP).get(0).body());
-    }
-
-    @Test
-    void deleteLeavesAFinishedWorkerAlone() {
-        emulator.on(DESCRIBE, call -> Reply.ok(describe("w", "Completed", "Completed")));
-
-        handler.onEvent(withPhysicalId(event("Delete", "req-3", properties("k1", "true")), "w"), context);
-
-        assertEquals(List.of(DESCRIBE), targets());
-    }
-
-    @Test
-    void deleteOfAMissingWorkerSucceeds() {
-        emulator.on(DESCRIBE, call -> Reply.error(400, "ValidationException", "Requested resource not found."));
-
-        Map<String, Object> result = handler.onEvent(
-                withPhysicalId(event("Delete", "req-3", properties("k1", "true")), "gone"), context);
-
-        assertEquals(Map.of("PhysicalResourceId", "gone"), result);
-        assertEquals(List.of(DESCRIBE), targets());
-        assertTrue(context.lines().get(0).contains("Requested resource not found"), context.lines().toString());
-    }
-
-    @Test
-    void deleteSucceedsWhenTheWorkerVanishesBeforeItIsStopped() {
-        emulator.on(DESCRIBE, call -> Reply.ok(describe("w", "InProgress", "Training")));
-        emulator.on(STOP, call -> Reply.error(400, "ResourceNotFound", "Training job w does not exist"));
-
-        Map<String, Object> result = handler.onEvent(withPhysicalId(event("Delete", "req-3", properties("k1", "true")), "w"),
-                context);
-
-        assertEquals(Map.of("PhysicalResourceId", "w"), result);
-        assertEquals(List.of(DESCRIBE, STOP), targets());
-    }
-
-    @Test
-    void deleteOfAPhysicalIdThatIsNoJobNameCallsNothing() {
-        Map<String, Object> result = handler.onEvent(withPhysicalId(event("Delete", "req-3", properties("k1", "true")),
-                "AWSCDK::CustomResourceProviderFramework::CREATE_FAILED"), context);
-
-        assertEquals(Map.of("PhysicalResourceId", "AWSCDK::CustomResourceProviderFramework::CREATE_FAILED"), result);
-        assertEquals(List.of(), emulator.calls());
+    private Map<String, Object> delete(String physicalId) {
+        return handler.onEvent(withPhysicalId(event("Delete", "req-3", waiting()), physicalId), context);
     }
 
     private Map<String, Object> isCompleteForDelete(String physicalId) {
-        return handler.isComplete(withPhysicalId(event("Delete", "req-3", properties("k1", "true")), physicalId), context);
+        return handler.isComplete(withPhysicalId(event("Delete", "req-3", waiting()), physicalId), context);
     }
 
     @Test
-    void deleteWaitsUntilAStoppingWorkerHasStopped() {
-        emulator.onSequence(DESCRIBE, Reply.ok(describe("w", "Stopping", "Stopping")),
-                Reply.ok(describe("w", "Stopped", "Stopped")));
+    void deleteStopsARunningExecution() {
+        emulator.on(DESCRIBE_EXECUTION, call -> Reply.ok(execution("RUNNING", "")));
 
-        assertEquals(Map.of("IsComplete", false), isCompleteForDelete("w"), "its network interfaces are still in use");
-        assertEquals(Map.of("IsComplete", true, "Data", Map.of()), isCompleteForDelete("w"));
-        assertEquals(List.of(DESCRIBE, DESCRIBE), targets());
+        assertEquals(Map.of("PhysicalResourceId", NAME), delete(NAME));
+        assertEquals(List.of(DESCRIBE_EXECUTION, STOP_EXECUTION), targets());
+        assertEquals(JsonTrees.tree("{\"executionArn\": \"" + executionArn(NAME) + "\", \"error\": \"PreloadDeleted\", "
+                + "\"cause\": \"CloudFormation deleted or replaced the preload custom resource\"}"),
+                JsonTrees.tree(emulator.calls(STOP_EXECUTION).get(0).body()));
     }
 
     @Test
-    void deleteStopsAgainAWorkerStillRunning() {
-        emulator.on(DESCRIBE, call -> Reply.ok(describe("w", "InProgress", "Training")));
+    void deleteLeavesAnEndedExecutionAlone() {
+        emulator.on(DESCRIBE_EXECUTION, call -> Reply.ok(execution("SUCCEEDED", "\"output\":\"{}\",")));
 
-        assertEquals(Map.of("IsComplete", false), isCompleteForDelete("w"));
-        assertEquals(List.of(DESCRIBE, STOP), targets());
+        delete(NAME);
+        assertEquals(List.of(DESCRIBE_EXECUTION), targets());
     }
 
     @Test
-    void deleteCompletesWhenTheWorkerIsGoneOrThePhysicalIdIsNoJob() {
-        emulator.on(DESCRIBE, call -> Reply.error(400, "ValidationException", "Requested resource not found."));
+    void deleteWaitsUntilTheExecutionAndItsWorkerHaveStopped() {
+        emulator.onSequence(DESCRIBE_EXECUTION, Reply.ok(execution("RUNNING", "")), Reply.ok(execution("ABORTED", "")));
+        emulator.onSequence(DESCRIBE_JOB, Reply.ok(describe(NAME, "InProgress", "Training")),
+                Reply.ok(describe(NAME, "Stopping", "Stopping")), Reply.ok(describe(NAME, "Stopped", "Stopped")));
 
-        assertEquals(true, isCompleteForDelete("w").get("IsComplete"));
-        assertEquals(true, isCompleteForDelete("AWSCDK::CustomResourceProviderFramework::CREATE_FAILED").get("IsComplete"));
-        assertEquals(List.of(DESCRIBE), targets());
+        assertEquals(Map.of("IsComplete", false), isCompleteForDelete(NAME), "the execution is stopped again");
+        assertEquals(Map.of("IsComplete", false), isCompleteForDelete(NAME), "Step Functions' stop is best effort");
+        assertEquals(Map.of("IsComplete", false), isCompleteForDelete(NAME), "its network interfaces are still in use");
+        assertEquals(Map.of("IsComplete", true, "Data", Map.of()), isCompleteForDelete(NAME));
+        assertEquals(List.of(DESCRIBE_EXECUTION, STOP_EXECUTION, DESCRIBE_EXECUTION, DESCRIBE_JOB, STOP_JOB,
+                DESCRIBE_EXECUTION, DESCRIBE_JOB, DESCRIBE_EXECUTION, DESCRIBE_JOB), targets());
+    }
+
+    @Test
+    void deleteOfAPreloadThatNeverStartedAWorkerCompletes() {
+        emulator.on(DESCRIBE_EXECUTION, call -> Reply.ok(execution("SUCCEEDED", "\"output\":\"{\\\"Status\\\":\\\"EMPTY\\\"}\",")));
+        emulator.on(DESCRIBE_JOB, call -> Reply.error(400, "ValidationException", "Requested resource not found."));
+
+        assertEquals(Map.of("PhysicalResourceId", NAME), delete(NAME));
+        assertEquals(Map.of("IsComplete", true, "Data", Map.of()), isCompleteForDelete(NAME));
+        assertEquals(List.of(DESCRIBE_EXECUTION, DESCRIBE_EXECUTION, DESCRIBE_JOB), targets());
+    }
+
+    @Test
+    void deleteOfAnExecutionThatNeverStartedCompletes() {
+        emulator.on(DESCRIBE_EXECUTION, call -> Reply.error(400, "ExecutionDoesNotExist", "Execution Does Not Exist"));
+        emulator.on(DESCRIBE_JOB, call -> Reply.error(400, "ValidationException", "Requested resource not found."));
+
+        assertEquals(Map.of("PhysicalResourceId", NAME), delete(NAME));
+        assertEquals(true, isCompleteForDelete(NAME).get("IsComplete"));
+        assertTrue(context.lines().get(0).contains("(ignored, the delete goes on)"), context.lines().toString());
+    }
+
+    @Test
+    void deleteWaitsOutTransientErrors() {
+        PreloadHandler impatient = withoutSdkRetries();
+        emulator.onSequence(DESCRIBE_EXECUTION, Reply.error(400, "ThrottlingException", "Rate exceeded"),
+                Reply.ok(execution("SUCCEEDED", "")));
+        emulator.onSequence(DESCRIBE_JOB, Reply.error(500, "InternalFailure", "x"), Reply.ok(describe(NAME, "Completed", "Completed")));
+        Map<String, Object> event = withPhysicalId(event("Delete", "req-3", waiting()), NAME);
+
+        assertEquals(Map.of("IsComplete", false), impatient.isComplete(event, context));
+        assertEquals(Map.of("IsComplete", false), impatient.isComplete(event, context));
+        assertEquals(true, impatient.isComplete(event, context).get("IsComplete"));
+    }
+
+    @Test
+    void deleteOfAPhysicalIdThatNamesNoExecutionOrWithBadPropertiesCallsNothing() {
+        String marker = "AWSCDK::CustomResourceProviderFramework::CREATE_FAILED";
+        assertEquals(Map.of("PhysicalResourceId", marker), delete(marker));
+        assertEquals(true, isCompleteForDelete(marker).get("IsComplete"));
+        Map<String, Object> event = withPhysicalId(event("Delete", "req-3", Map.of("WorkerJobNamePrefix", PREFIX)), NAME);
+        assertEquals(Map.of("PhysicalResourceId", NAME), handler.onEvent(event, context));
+        assertEquals(true, handler.isComplete(event, context).get("IsComplete"));
+        assertEquals(List.of(), emulator.calls());
     }
 }

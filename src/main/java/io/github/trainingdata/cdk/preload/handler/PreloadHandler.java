@@ -3,7 +3,7 @@ package io.github.trainingdata.cdk.preload.handler;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import io.github.trainingdata.cdk.launch.TrainingJobNames;
-import io.github.trainingdata.cdk.launch.TrainingJobRequestJson;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -11,28 +11,46 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.exception.SdkServiceException;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.sagemaker.SageMakerClientBuilder;
 import software.amazon.awssdk.services.sagemaker.model.DescribeTrainingJobResponse;
 import software.amazon.awssdk.services.sagemaker.model.MetricData;
-import software.amazon.awssdk.services.sagemaker.model.ResourceInUseException;
 import software.amazon.awssdk.services.sagemaker.model.TrainingJobStatus;
+import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sfn.SfnClientBuilder;
+import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
+import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException;
+import software.amazon.awssdk.services.sfn.model.ExecutionDoesNotExistException;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
  * Lambda handler of the preload custom resource (aws-cdk-lib Provider framework, onEvent + isComplete).
  *
- * <p>Create starts a SageMaker training job, the worker, that mounts the FSx for Lustre file system and
- * runs the warm-up script; its name {@code <WorkerJobNamePrefix>-<12 hex>} is derived from the request, so a
- * retried request never starts a second worker, and it is the resource's physical id. Update starts a new
- * worker only when {@code WarmKey} changed (what is warmed), not for a new image or worker size. Delete
- * stops a worker that is still running and never fails. isComplete waits for the worker and returns its {@link PreloadMetrics} as attributes
- * {@value #WORKER_JOB_NAME}, {@value #FILES_WARMED}, {@value #BYTES_WARMED} and {@value #SECONDS}.
+ * <p>The work is done by the preload state machine (check the data, wait for FSx's metadata import, run the
+ * worker); this handler only starts, watches and stops its executions. Create starts an execution named
+ * {@code <WorkerJobNamePrefix>-<12 hex>} after the request, which is also the worker's name and the
+ * resource's physical id, so a retried request starts nothing new. Update starts a new one only when
+ * {@code WarmKey} changed. Delete stops a running execution and waits until its worker has stopped; it
+ * never fails.
+ *
+ * <p>isComplete, when the deploy waits, reports {@value #STATUS} ({@link PreloadStatus}) with
+ * {@value #FILES_WARMED}, {@value #BYTES_WARMED} and {@value #SECONDS} from the worker's metrics; it stops
+ * waiting after {@code WaitSeconds} (status STARTED: the execution goes on). A failed execution fails a
+ * create. Throttling, 5xx answers and timeouts mean "not complete yet".
  */
 public final class PreloadHandler {
-    /** Attribute: the worker job's name. */
+    /** Attribute: the worker job's name (the job exists only once the data is imported, and never when EMPTY). */
     public static final String WORKER_JOB_NAME = "WorkerJobName";
+    /** Attribute: the preload execution's ARN. */
+    public static final String EXECUTION_ARN = "ExecutionArn";
+    /** Attribute: a {@link PreloadStatus} value. */
+    public static final String STATUS = "Status";
     /** Attribute: how many files the worker warmed. */
     public static final String FILES_WARMED = "FilesWarmed";
     /** Attribute: how many bytes those files hold (SageMaker keeps metrics as 32-bit floats: about 7 digits). */
@@ -41,36 +59,53 @@ public final class PreloadHandler {
     public static final String SECONDS = "Seconds";
 
     private static final int MAX_ATTEMPTS = 5;
+    /** Bounds each call with its retries, so an isComplete call returns "not complete" before Lambda's 2 minutes. */
+    private static final Duration API_CALL_TIMEOUT = Duration.ofSeconds(40);
+    private static final int MAX_CAUSE_LENGTH = 2000;
+    private static final Map<String, Object> NOT_COMPLETE = Map.of("IsComplete", false);
 
+    private final SfnClient stepFunctions;
     private final SageMakerClient sageMaker;
     private final Clock clock;
 
-    /** The handler Lambda instantiates: a SageMaker client for the function's Region and role. */
+    /** The handler Lambda instantiates: clients for the function's Region and role. */
     public PreloadHandler() {
-        this(sageMakerClientBuilder().build(), Clock.systemUTC());
+        this(stepFunctionsClientBuilder().build(), sageMakerClientBuilder().build(), Clock.systemUTC());
     }
 
     /**
-     * A handler with its client and clock supplied.
+     * A handler with its clients and clock supplied.
      *
-     * @param sageMaker the client to call
-     * @param clock     measures how long a worker has run
+     * @param stepFunctions starts, describes and stops preload executions
+     * @param sageMaker     describes (for its metrics) and stops the worker
+     * @param clock         measures how long the deploy has waited
      */
-    public PreloadHandler(SageMakerClient sageMaker, Clock clock) {
+    public PreloadHandler(SfnClient stepFunctions, SageMakerClient sageMaker, Clock clock) {
+        this.stepFunctions = Objects.requireNonNull(stepFunctions, "stepFunctions");
         this.sageMaker = Objects.requireNonNull(sageMaker, "sageMaker");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /**
-     * The client settings the handler runs with: the URL-connection HTTP client and the SDK's standard
-     * retries (which absorb throttling) with {@value #MAX_ATTEMPTS} attempts. Region and credentials come
-     * from the Lambda environment.
+     * The settings the handler's clients run with: the URL-connection HTTP client, the SDK's standard retries
+     * (which absorb brief throttling) with {@value #MAX_ATTEMPTS} attempts, and a 40-second limit per call.
+     * Region and credentials come from the Lambda environment.
      */
+    static ClientOverrideConfiguration clientConfiguration() {
+        return ClientOverrideConfiguration.builder()
+                .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(MAX_ATTEMPTS).build())
+                .apiCallTimeout(API_CALL_TIMEOUT)
+                .build();
+    }
+
+    static SfnClientBuilder stepFunctionsClientBuilder() {
+        return SfnClient.builder().httpClient(UrlConnectionHttpClient.create())
+                .overrideConfiguration(clientConfiguration());
+    }
+
     static SageMakerClientBuilder sageMakerClientBuilder() {
-        return SageMakerClient.builder()
-                .httpClient(UrlConnectionHttpClient.create())
-                .overrideConfiguration(o -> o.retryStrategy(
-                        AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(MAX_ATTEMPTS).build()));
+        return SageMakerClient.builder().httpClient(UrlConnectionHttpClient.create())
+                .overrideConfiguration(clientConfiguration());
     }
 
     /**
@@ -79,27 +114,22 @@ public final class PreloadHandler {
      * @param event   the Provider framework's event
      * @param context the Lambda context
      * @return {@code PhysicalResourceId} and, for Create and Update, {@code Data} with {@value #WORKER_JOB_NAME}
+     *         and {@value #EXECUTION_ARN}
      */
     public Map<String, Object> onEvent(Map<String, Object> event, Context context) {
         CustomResourceEvent request = new CustomResourceEvent(event);
         LambdaLogger log = context.getLogger();
         switch (request.requestType()) {
             case "Create":
-                return started(startWorker(request, log));
+                return started(request, start(request, log));
             case "Update":
-                Map<?, ?> now = request.resourceProperties();
-                Map<?, ?> before = request.oldResourceProperties();
-                // Re-warm only when what is warmed changes; a new image or worker size alone warms nothing new.
-                // A worker under another prefix is out of this handler's IAM scope: start one under the new prefix.
-                boolean samePrefix = request.physicalResourceId().startsWith(
-                        PreloadProperties.from(now).workerJobNamePrefix() + "-");
-                if (samePrefix && Objects.equals(now.get(PreloadProperties.WARM_KEY), before.get(PreloadProperties.WARM_KEY))) {
-                    log.log("WarmKey is unchanged: keeping worker " + request.physicalResourceId());
-                    return started(request.physicalResourceId());
+                if (keepsWarmUp(request)) {
+                    log.log("WarmKey is unchanged: keeping preload " + request.physicalResourceId());
+                    return started(request, request.physicalResourceId());
                 }
-                return started(startWorker(request, log));
+                return started(request, start(request, log));
             case "Delete":
-                stopIfRunning(request.physicalResourceId(), log);
+                stopExecution(request, log);
                 return Map.of("PhysicalResourceId", request.physicalResourceId());
             default:
                 throw new IllegalArgumentException("Unknown RequestType " + request.requestType());
@@ -107,115 +137,235 @@ public final class PreloadHandler {
     }
 
     /**
-     * Tells the Provider framework whether the worker has finished.
+     * Tells the Provider framework whether the preload is done with.
      *
-     * @param event   the Provider framework's event, with the PhysicalResourceId onEvent returned
+     * @param event   the Provider framework's event, with the PhysicalResourceId and Data onEvent returned
      * @param context the Lambda context
      * @return {@code IsComplete} and, once complete, {@code Data}
-     * @throws IllegalStateException if the worker failed, was stopped, or ran longer than TimeoutSeconds
+     * @throws IllegalStateException if the execution of a create failed, timed out or was stopped
      */
     public Map<String, Object> isComplete(Map<String, Object> event, Context context) {
         CustomResourceEvent request = new CustomResourceEvent(event);
+        LambdaLogger log = context.getLogger();
         if (request.requestType().equals("Delete")) {
-            return workerEnded(request.physicalResourceId(), context.getLogger()) ? complete(Map.of()) : NOT_COMPLETE;
+            return deleted(request, log) ? complete(Map.of()) : NOT_COMPLETE;
         }
-        String jobName = request.physicalResourceId();
         PreloadProperties properties = PreloadProperties.from(request.resourceProperties());
-        if (!properties.waitForCompletion()) {
-            return complete(Map.of(WORKER_JOB_NAME, jobName));
+        if (properties.waitSeconds() == 0) {
+            return complete(Map.of(STATUS, PreloadStatus.STARTED));
         }
-        DescribeTrainingJobResponse job = sageMaker.describeTrainingJob(r -> r.trainingJobName(jobName));
-        TrainingJobStatus status = job.trainingJobStatus();
-        if (status == TrainingJobStatus.COMPLETED) {
-            return complete(attributes(job, context.getLogger()));
+        String arn = executionArn(request, request.physicalResourceId());
+        DescribeExecutionResponse execution;
+        try {
+            execution = stepFunctions.describeExecution(r -> r.executionArn(arn));
+        } catch (ExecutionDoesNotExistException e) {
+            if (keepsWarmUp(request)) {
+                log.log("Preload execution " + arn + " is no longer kept by Step Functions: its result is unknown");
+                return complete(unwarmed(PreloadStatus.UNKNOWN));
+            }
+            log.log("Preload execution " + arn + " is not visible yet (DescribeExecution is eventually consistent)");
+            return NOT_COMPLETE;
+        } catch (SdkException e) {
+            return notCompleteIfTransient(e, "describe preload execution " + arn, log);
         }
-        if (status == TrainingJobStatus.FAILED) {
-            throw new IllegalStateException("Preload worker " + jobName + " failed: " + job.failureReason()
-                    + ". Its log is in CloudWatch Logs group /aws/sagemaker/TrainingJobs, stream " + jobName + "/algo-1-*");
+        ExecutionStatus status = execution.status();
+        if (status == ExecutionStatus.SUCCEEDED) {
+            return succeeded(execution, request.physicalResourceId(), log);
         }
-        if (status == TrainingJobStatus.STOPPED) {
-            throw new IllegalStateException("Preload worker " + jobName
-                    + " was stopped before it finished, so the cache is not fully warm; deploy again to retry");
+        if (status == ExecutionStatus.FAILED || status == ExecutionStatus.TIMED_OUT
+                || status == ExecutionStatus.ABORTED) {
+            String failure = failure(execution, request.physicalResourceId());
+            if (request.requestType().equals("Create")) {
+                throw new IllegalStateException(failure);
+            }
+            log.log(failure + " The update goes on: it may be the rollback of another update.");
+            return complete(unwarmed(PreloadStatus.FAILED));
         }
-        long elapsed = job.creationTime() == null ? 0 : Duration.between(job.creationTime(), clock.instant()).toSeconds();
-        context.getLogger().log("Preload worker " + jobName + ": " + job.trainingJobStatusAsString() + " / "
-                + job.secondaryStatusAsString() + ", " + elapsed + " of " + properties.timeoutSeconds() + " s");
-        if (status == TrainingJobStatus.IN_PROGRESS && elapsed > properties.timeoutSeconds()) {
-            sageMaker.stopTrainingJob(r -> r.trainingJobName(jobName));
-            throw new IllegalStateException("Preload worker " + jobName + " did not finish within "
-                    + properties.timeoutSeconds() + " s; it was stopped. Raise TimeoutSeconds, or warm less data"
-                    + " per deployment, and deploy again");
+        long waited = Duration.between(execution.startDate(), clock.instant()).toSeconds();
+        if (waited >= properties.waitSeconds()) {
+            log.log("Preload execution " + arn + " still runs after " + waited + " s: the deploy goes on without "
+                    + "waiting, the execution goes on");
+            return complete(unwarmed(PreloadStatus.STARTED));
         }
+        log.log("Preload execution " + arn + ": " + execution.statusAsString() + ", waited " + waited + " of "
+                + properties.waitSeconds() + " s");
         return NOT_COMPLETE;
     }
 
-    /**
-     * Whether a deleted worker has ended, so CloudFormation may go on to delete its role, security group and
-     * subnets (a stopping job still holds its network interfaces). A job still running is stopped again.
-     * Never fails: a missing job or any SDK error counts as ended.
-     */
-    private boolean workerEnded(String jobName, LambdaLogger log) {
-        if (!TrainingJobNames.isValidName(jobName)) {
-            return true;
+    /** Whether this Update keeps the warm-up of the current physical id: same WarmKey, same worker prefix. */
+    private static boolean keepsWarmUp(CustomResourceEvent request) {
+        if (!request.requestType().equals("Update")) {
+            return false;
         }
-        try {
-            TrainingJobStatus status = sageMaker.describeTrainingJob(r -> r.trainingJobName(jobName)).trainingJobStatus();
-            if (status == TrainingJobStatus.IN_PROGRESS) {
-                sageMaker.stopTrainingJob(r -> r.trainingJobName(jobName));
-            }
-            boolean ended = status != TrainingJobStatus.IN_PROGRESS && status != TrainingJobStatus.STOPPING;
-            log.log("Preload worker " + jobName + " is " + status + (ended ? ": deleted" : ": waiting until it stops"));
-            return ended;
-        } catch (SdkException e) {
-            log.log("Could not check preload worker " + jobName + " (ignored, the delete goes on): " + e.getMessage());
-            return true;
-        }
+        Map<?, ?> now = request.resourceProperties();
+        Map<?, ?> before = request.oldResourceProperties();
+        // A preload under another prefix is out of the handler's IAM scope: a new one starts under the new prefix.
+        boolean samePrefix = request.physicalResourceId().startsWith(
+                PreloadProperties.from(now).workerJobNamePrefix() + "-");
+        return samePrefix && Objects.equals(now.get(PreloadProperties.WARM_KEY), before.get(PreloadProperties.WARM_KEY));
     }
 
-    private String startWorker(CustomResourceEvent request, LambdaLogger log) {
+    /** The execution named {@code name}: a kept warm-up's runs on the state machine it was started on. */
+    private static String executionArn(CustomResourceEvent request, String name) {
+        Map<?, ?> properties = keepsWarmUp(request) && request.oldResourceProperties()
+                .get(PreloadProperties.STATE_MACHINE_ARN) != null
+                ? request.oldResourceProperties() : request.resourceProperties();
+        return PreloadExecution.arn(String.valueOf(properties.get(PreloadProperties.STATE_MACHINE_ARN)), name);
+    }
+
+    private String start(CustomResourceEvent request, LambdaLogger log) {
         PreloadProperties properties = PreloadProperties.from(request.resourceProperties());
-        String jobName = TrainingJobNames.hashed(properties.workerJobNamePrefix(),
+        String name = TrainingJobNames.hashed(properties.workerJobNamePrefix(),
                 request.stackId() + "|" + request.logicalResourceId() + "|" + request.requestId());
+        String input = PreloadExecution.input(name, properties.fileSystemId(), properties.dataLocations());
         try {
-            sageMaker.createTrainingJob(TrainingJobRequestJson.toRequest(properties.workerRequest(), jobName));
-            log.log("Started preload worker " + jobName);
-        } catch (ResourceInUseException e) {
-            log.log("Preload worker " + jobName + " already exists (the request was retried): not starting another");
+            stepFunctions.startExecution(r -> r.stateMachineArn(properties.stateMachineArn()).name(name).input(input));
+            log.log("Started preload execution " + name + " with input " + input);
+        } catch (ExecutionAlreadyExistsException e) {
+            log.log("Preload execution " + name + " already exists (the request was retried): not starting another");
         }
-        return jobName;
+        return name;
     }
 
-    private void stopIfRunning(String jobName, LambdaLogger log) {
-        if (!TrainingJobNames.isValidName(jobName)) {
-            log.log("Physical id " + jobName + " is not a training job name: nothing to stop");
-            return;
+    private Map<String, Object> succeeded(DescribeExecutionResponse execution, String workerJobName, LambdaLogger log) {
+        if (PreloadStatus.EMPTY.equals(PreloadExecution.status(execution.output()))) {
+            log.log("Preload " + workerJobName + ": the data locations hold no object yet, nothing was warmed");
+            return complete(unwarmed(PreloadStatus.EMPTY));
         }
+        DescribeTrainingJobResponse job;
         try {
-            TrainingJobStatus status = sageMaker.describeTrainingJob(r -> r.trainingJobName(jobName)).trainingJobStatus();
-            if (status == TrainingJobStatus.IN_PROGRESS) {
-                sageMaker.stopTrainingJob(r -> r.trainingJobName(jobName));
-                log.log("Stopped preload worker " + jobName);
-            } else {
-                log.log("Preload worker " + jobName + " is " + status + ": nothing to stop");
-            }
+            job = sageMaker.describeTrainingJob(r -> r.trainingJobName(workerJobName));
         } catch (SdkException e) {
-            log.log("Could not check or stop preload worker " + jobName + " (ignored, the delete goes on): "
-                    + e.getMessage());
+            return notCompleteIfTransient(e, "describe preload worker " + workerJobName, log);
         }
-    }
-
-    private static Map<String, Object> attributes(DescribeTrainingJobResponse job, LambdaLogger log) {
         Map<String, Object> data = new LinkedHashMap<>();
-        data.put(WORKER_JOB_NAME, job.trainingJobName());
-        metric(job, PreloadMetrics.FILES, log).ifPresent(files -> data.put(FILES_WARMED, files));
-        metric(job, PreloadMetrics.BYTES, log).ifPresent(bytes -> data.put(BYTES_WARMED, bytes));
+        data.put(STATUS, PreloadStatus.WARMED);
+        data.put(FILES_WARMED, metric(job, PreloadMetrics.FILES, log).orElse("0"));
+        data.put(BYTES_WARMED, metric(job, PreloadMetrics.BYTES, log).orElse("0"));
         Optional<String> seconds = metric(job, PreloadMetrics.SECONDS, log);
         if (seconds.isEmpty() && job.trainingStartTime() != null && job.trainingEndTime() != null) {
             seconds = Optional.of(Long.toString(
                     Duration.between(job.trainingStartTime(), job.trainingEndTime()).toSeconds()));
         }
-        seconds.ifPresent(value -> data.put(SECONDS, value));
-        return data;
+        data.put(SECONDS, seconds.orElse("0"));
+        return complete(data);
+    }
+
+    private static String failure(DescribeExecutionResponse execution, String workerJobName) {
+        String cause = execution.cause() == null ? "" : execution.cause();
+        if (cause.length() > MAX_CAUSE_LENGTH) {
+            cause = cause.substring(0, MAX_CAUSE_LENGTH) + "…";
+        }
+        return "Preload execution " + execution.executionArn() + " ended " + execution.statusAsString() + ": "
+                + execution.error() + ": " + cause + ". Its history is in the Step Functions console; the worker's "
+                + "log, if it started, is in CloudWatch Logs group /aws/sagemaker/TrainingJobs, stream "
+                + workerJobName + "/algo-1-*.";
+    }
+
+    /** Stops a running execution (Step Functions then stops its worker, best effort). Never fails. */
+    private void stopExecution(CustomResourceEvent request, LambdaLogger log) {
+        String arn = deletedExecutionArn(request, log);
+        if (arn == null) {
+            return;
+        }
+        try {
+            if (stepFunctions.describeExecution(r -> r.executionArn(arn)).status() == ExecutionStatus.RUNNING) {
+                stop(arn);
+                log.log("Stopped preload execution " + arn);
+            } else {
+                log.log("Preload execution " + arn + " is not running: nothing to stop");
+            }
+        } catch (SdkException e) {
+            log.log("Could not check or stop preload execution " + arn + " (ignored, the delete goes on): "
+                    + e.getMessage());
+        }
+    }
+
+    /**
+     * Whether a deleted preload has ended: no running execution and no worker still holding network
+     * interfaces in the VPC that CloudFormation deletes next. Stops what still runs. Never fails: transient
+     * errors mean "not yet", any other error "ended".
+     */
+    private boolean deleted(CustomResourceEvent request, LambdaLogger log) {
+        String arn = deletedExecutionArn(request, log);
+        if (arn == null) {
+            return true;
+        }
+        String workerJobName = request.physicalResourceId();
+        try {
+            if (stepFunctions.describeExecution(r -> r.executionArn(arn)).status() == ExecutionStatus.RUNNING) {
+                stop(arn);
+                log.log("Preload execution " + arn + " still runs: stopped it again");
+                return false;
+            }
+        } catch (SdkException e) {
+            if (isTransient(e)) {
+                log.log("Could not describe preload execution " + arn + " (transient, will retry): " + e.getMessage());
+                return false;
+            }
+            log.log("Could not describe preload execution " + arn + " (ignored): " + e.getMessage());
+        }
+        try {
+            TrainingJobStatus status = sageMaker.describeTrainingJob(r -> r.trainingJobName(workerJobName))
+                    .trainingJobStatus();
+            if (status == TrainingJobStatus.IN_PROGRESS) {
+                sageMaker.stopTrainingJob(r -> r.trainingJobName(workerJobName));
+            }
+            boolean ended = status != TrainingJobStatus.IN_PROGRESS && status != TrainingJobStatus.STOPPING;
+            log.log("Preload worker " + workerJobName + " is " + status + (ended ? ": deleted" : ": waiting until it stops"));
+            return ended;
+        } catch (SdkException e) {
+            if (isTransient(e)) {
+                log.log("Could not check preload worker " + workerJobName + " (transient, will retry): " + e.getMessage());
+                return false;
+            }
+            log.log("Preload worker " + workerJobName + " cannot be described (deleted; it never started when the data "
+                    + "was empty or the preload stopped before it): " + e.getMessage());
+            return true;
+        }
+    }
+
+    /** The execution a Delete is about, or null when its physical id or properties name none. */
+    private static String deletedExecutionArn(CustomResourceEvent request, LambdaLogger log) {
+        String name = request.physicalResourceId();
+        if (!TrainingJobNames.isValidName(name)) {
+            log.log("Physical id " + name + " names no preload execution: nothing to stop");
+            return null;
+        }
+        try {
+            return PreloadExecution.arn(PreloadProperties.from(request.resourceProperties()).stateMachineArn(), name);
+        } catch (IllegalArgumentException e) {
+            log.log("Cannot tell which execution to stop (ignored, the delete goes on): " + e.getMessage());
+            return null;
+        }
+    }
+
+    private void stop(String executionArn) {
+        stepFunctions.stopExecution(r -> r.executionArn(executionArn).error("PreloadDeleted")
+                .cause("CloudFormation deleted or replaced the preload custom resource"));
+    }
+
+    /**
+     * Throttling, 5xx answers, timeouts and I/O errors are worth another look; anything else (access denied,
+     * a bad request) is not.
+     *
+     * @param e an error the SDK gave up on, after its own retries
+     * @return whether a later call may succeed
+     */
+    static boolean isTransient(SdkException e) {
+        if (e instanceof SdkServiceException service) {
+            return service.isThrottlingException() || service.statusCode() >= 500;
+        }
+        return e.retryable() || e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException
+                || e.getCause() instanceof IOException;
+    }
+
+    private static Map<String, Object> notCompleteIfTransient(SdkException e, String what, LambdaLogger log) {
+        if (!isTransient(e)) {
+            throw e;
+        }
+        log.log("Could not " + what + " (transient, not complete yet): " + e.getMessage());
+        return NOT_COMPLETE;
     }
 
     private static Optional<String> metric(DescribeTrainingJobResponse job, String name, LambdaLogger log) {
@@ -231,13 +381,30 @@ public final class PreloadHandler {
         return value;
     }
 
-    private static Map<String, Object> started(String jobName) {
-        return Map.of("PhysicalResourceId", jobName, "Data", Map.of(WORKER_JOB_NAME, jobName));
+    /** The attributes of a preload that warmed nothing (yet): the status and zero counts. */
+    private static Map<String, Object> unwarmed(String status) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put(STATUS, status);
+        data.put(FILES_WARMED, "0");
+        data.put(BYTES_WARMED, "0");
+        data.put(SECONDS, "0");
+        return data;
     }
 
-    private static final Map<String, Object> NOT_COMPLETE = Map.of("IsComplete", false);
+    private static Map<String, Object> started(CustomResourceEvent request, String name) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put(WORKER_JOB_NAME, name);
+        data.put(EXECUTION_ARN, executionArn(request, name));
+        Map<String, Object> response = new LinkedHashMap<>();
+        response.put("PhysicalResourceId", name);
+        response.put("Data", data);
+        return response;
+    }
 
     private static Map<String, Object> complete(Map<String, Object> data) {
-        return Map.of("IsComplete", true, "Data", data);
+        Map<String, Object> response = new LinkedHashMap<>();
+        response.put("IsComplete", true);
+        response.put("Data", data);
+        return response;
     }
 }
