@@ -37,6 +37,7 @@ import software.amazon.awscdk.assertions.Template;
 import software.amazon.awscdk.services.s3.Bucket;
 
 class TrainingDataDashboardTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static Fixture full;
     private static JsonNode fullBody;
 
@@ -153,8 +154,11 @@ class TrainingDataDashboardTest {
             {"Training GPU utilization (%, per instance, 100 per GPU)", "GPUUtilization", "Average"},
             {"Training CPU utilization (%, per instance, 100 per core)", "CPUUtilization", "Average"},
             {"Training disk utilization (%, per instance)", "DiskUtilization", "Maximum"}}) {
-            assertExpression(widget(fullBody, graph[0]), "SEARCH('{\"/aws/sagemaker/TrainingJobs\",Host} MetricName=\""
-                    + graph[1] + "\" Host=train', '" + graph[2] + "', 300)", "");
+            JsonNode metrics = widget(fullBody, graph[0]).at("/properties/metrics");
+            assertEquals(1, metrics.size(), graph[0]);
+            assertEquals(JSON.valueToTree(List.of(Map.of("expression", "SEARCH('{\"/aws/sagemaker/TrainingJobs\",Host} "
+                    + "MetricName=\"" + graph[1] + "\" Host=train', '" + graph[2] + "', 300)"))), metrics.get(0),
+                    "one search, no label: CloudWatch labels each line with its host");
         }
         assertTrue(headers(fullBody).size() == 4 && fullBody.toString().contains("contains `train` and that reported "
                 + "in the last two weeks"), fullBody.toString());

@@ -275,13 +275,14 @@ public class TrainingDataDashboard extends Construct {
 
     /**
      * One line per instance of every job whose name contains {@code prefix}: a search over the
-     * {@code Host = <job>/algo-<n>} dimension (a partial match on the prefix's tokens).
+     * {@code Host = <job>/algo-<n>} dimension (a partial match on the prefix's tokens), each line labelled by
+     * CloudWatch with its host.
      */
     private MathExpression jobInstances(String prefix, String metricName, String statistic) {
         return MathExpression.Builder.create()
                 .expression("SEARCH('{\"" + TRAINING_JOBS_NAMESPACE + "\"," + HOST + "} MetricName=\"" + metricName
                         + "\" " + HOST + "=" + prefix + "', '" + statistic + "', " + period.toSeconds() + ")")
-                .label("")
+                .label("") // aws-cdk-lib's way to render no label (else the expression labels every line)
                 .period(period)
                 .build();
     }
