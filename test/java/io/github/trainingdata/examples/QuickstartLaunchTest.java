@@ -17,7 +17,7 @@ import software.amazon.awscdk.assertions.Template;
 /**
  * The deployed request, end to end: the JSON the quickstart stores in SSM (as CloudFormation would
  * render it) is started with the SDK launcher against a loopback SageMaker, and the body the real SDK
- * client sends must be exactly that document plus the job name.
+ * client sends must be exactly that document plus the job name, checkpoints under the job's own prefix.
  */
 class QuickstartLaunchTest {
     private static String deployedDocument;
@@ -33,7 +33,7 @@ class QuickstartLaunchTest {
     }
 
     @Test
-    void theSdkSendsExactlyTheDeployedDocumentPlusTheJobName() throws Exception {
+    void theSdkSendsExactlyTheDeployedDocumentPlusTheJobNameAndItsCheckpointPrefix() throws Exception {
         try (AwsJsonEmulator sageMaker = new AwsJsonEmulator()) {
             sageMaker.on("SageMaker.CreateTrainingJob", call -> AwsJsonEmulator.Reply.ok(
                     "{\"TrainingJobArn\":\"arn:aws:sagemaker:us-east-1:123456789012:training-job/x\"}"));
@@ -42,7 +42,9 @@ class QuickstartLaunchTest {
             List<AwsJsonEmulator.Call> calls = sageMaker.calls("SageMaker.CreateTrainingJob");
             assertEquals(1, calls.size());
             assertTrue(jobName.startsWith("quickstart-") && jobName.length() <= 63, jobName);
-            assertEquals(JsonTrees.treeWith(deployedDocument, "TrainingJobName", jobName),
+            String checkpoints = ((Map<?, ?>) ((Map<?, ?>) JsonTrees.tree(deployedDocument)).get("CheckpointConfig"))
+                    .get("S3Uri") + jobName + "/";
+            assertEquals(JsonTrees.treeWithJob(deployedDocument, jobName, checkpoints),
                     JsonTrees.tree(calls.get(0).body()));
         }
     }

@@ -41,7 +41,28 @@ class DeployedTrainingJobDefinitionTest {
                     emulator.calls().stream().map(AwsJsonEmulator.Call::target).toList());
             assertEquals(JsonTrees.tree("{\"Name\":\"/training/resnet/definition\"}"),
                     JsonTrees.tree(emulator.calls(GET_PARAMETER).get(0).body()));
-            assertEquals(JsonTrees.treeWith(document, "TrainingJobName", jobName),
+            assertEquals(JsonTrees.treeWithJob(document, jobName,
+                    "s3://training-data-123456789012/checkpoints/" + jobName + "/"),
+                    JsonTrees.tree(emulator.calls(TrainingJobLauncherTest.CREATE).get(0).body()));
+        }
+    }
+
+    @Test
+    void resumesAnEarlierRunWithWhatTheParameterHolds() throws IOException {
+        String document = TrainingJobLauncherTest.realisticDocument();
+        try (AwsJsonEmulator emulator = new AwsJsonEmulator();
+                SsmClient ssm = emulator.ssm();
+                SageMakerClient sageMaker = emulator.sageMaker()) {
+            emulator.on(GET_PARAMETER, call -> parameterReply("/training/resnet/definition", document));
+            emulator.on(TrainingJobLauncherTest.CREATE, call -> Reply.ok("{\"TrainingJobArn\":\"arn\"}"));
+            TrainingJobLauncher launcher = new TrainingJobLauncher(
+                    sageMaker, new MutableClock(Instant.parse("2026-01-02T03:04:05Z")), duration -> { }, new Random(3));
+
+            String jobName = new DeployedTrainingJobDefinition(ssm, "/training/resnet/definition")
+                    .resume(launcher, "resnet", "nightly-execution-41");
+
+            assertEquals(JsonTrees.treeWithJob(document, jobName,
+                    "s3://training-data-123456789012/checkpoints/nightly-execution-41/"),
                     JsonTrees.tree(emulator.calls(TrainingJobLauncherTest.CREATE).get(0).body()));
         }
     }

@@ -65,6 +65,21 @@ public final class JsonTrees {
     }
 
     /**
+     * The body a launcher sends for a document: the document plus the job name, with the checkpoint URI replaced.
+     *
+     * @param json          a CreateTrainingJob request document with a {@code CheckpointConfig}
+     * @param jobName       the job name
+     * @param checkpointUri the {@code CheckpointConfig.S3Uri} the job syncs
+     * @return the plain tree
+     */
+    @SuppressWarnings("unchecked")
+    public static Object treeWithJob(String json, String jobName, String checkpointUri) {
+        Map<String, Object> map = (Map<String, Object>) treeWith(json, "TrainingJobName", jobName);
+        ((Map<String, Object>) map.get("CheckpointConfig")).put("S3Uri", checkpointUri);
+        return map;
+    }
+
+    /**
      * Collects the dotted paths of every leaf value, for checking how much of a model a document covers.
      *
      * @param tree  a plain tree

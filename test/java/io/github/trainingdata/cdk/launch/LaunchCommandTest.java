@@ -65,6 +65,30 @@ class LaunchCommandTest {
     }
 
     @Test
+    void resumesAnEarlierRunWhenAsked() {
+        emulator.on(DeployedTrainingJobDefinitionTest.GET_PARAMETER, call -> DeployedTrainingJobDefinitionTest
+                .parameterReply("/p", "{\"CheckpointConfig\":{\"S3Uri\":\"s3://b/ckpt/\"}}"));
+
+        int exit = command.run(new String[] {"--parameter", "/p", "--job-name-prefix", "nightly", "--resume-from",
+            "nightly-20260303-010203-00af"});
+
+        assertEquals(LaunchCommand.EXIT_OK, exit, text(err));
+        assertEquals("s3://b/ckpt/nightly-20260303-010203-00af/", emulator.calls(TrainingJobLauncherTest.CREATE)
+                .get(0).json().field("CheckpointConfig").orElseThrow().field("S3Uri").orElseThrow().asString());
+    }
+
+    @Test
+    void resumingADefinitionWithoutCheckpointsFailsWithTheReason() {
+        int exit = command.run(new String[] {"--parameter", "/p", "--job-name-prefix", "nightly", "--resume-from",
+            "nightly-20260303-010203-00af"});
+
+        assertEquals(LaunchCommand.EXIT_FAILED, exit);
+        assertEquals("Cannot resume from nightly-20260303-010203-00af: the document has no CheckpointConfig (the "
+                + "definition keeps no checkpoints)", text(err).strip());
+        assertEquals(List.of(), emulator.calls(TrainingJobLauncherTest.CREATE));
+    }
+
+    @Test
     void waitsForTheJobWhenAsked() {
         emulator.on(TrainingJobLauncherTest.DESCRIBE, call -> Reply.ok(describe("j", "Completed", "Completed")));
 
@@ -93,7 +117,9 @@ class LaunchCommandTest {
         "--parameter /p --job-name-prefix",
         "--parameter --job-name-prefix nightly",
         "--parameter /p --job-name-prefix nightly --verbose",
-        "--parameter /p --job-name-prefix night_ly"})
+        "--parameter /p --job-name-prefix night_ly",
+        "--parameter /p --job-name-prefix nightly --resume-from",
+        "--parameter /p --job-name-prefix nightly --resume-from run*1"})
     void badFlagsExitWithUsage(String args) {
         int exit = command.run(args.split(" "));
 

@@ -25,6 +25,8 @@ class TrainingJobLauncherTest {
     static final String CREATE = "SageMaker.CreateTrainingJob";
     static final String DESCRIBE = "SageMaker.DescribeTrainingJob";
     private static final Instant NOW = Instant.parse("2026-03-04T05:06:07Z");
+    /** The checkpoint URI of the realistic document: the base under which each run gets its prefix. */
+    private static final String BASE = "s3://training-data-123456789012/checkpoints/";
 
     private AwsJsonEmulator emulator;
     private SageMakerClient sageMaker;
@@ -59,15 +61,83 @@ class TrainingJobLauncherTest {
     }
 
     @Test
-    void startSendsTheDocumentPlusTheJobName() throws IOException {
+    void startSendsTheDocumentWithTheJobNameAndCheckpointsUnderTheJobName() throws IOException {
         String document = realisticDocument();
 
         String jobName = launcher.start(document, "resnet-train");
 
         assertTrue(jobName.matches("resnet-train-20260304-050607-[0-9a-f]{4}"), jobName);
         assertEquals(List.of(CREATE), emulator.calls().stream().map(AwsJsonEmulator.Call::target).toList());
+        assertEquals(JsonTrees.treeWithJob(document, jobName, BASE + jobName + "/"),
+                JsonTrees.tree(emulator.calls(CREATE).get(0).body()));
+    }
+
+    @Test
+    void everyStartGetsItsOwnCheckpointPrefix() throws IOException {
+        String document = realisticDocument();
+        String first = launcher.start(document, "resnet");
+        String second = launcher.start(document, "resnet");
+
+        assertEquals(List.of(BASE + first + "/", BASE + second + "/"), emulator.calls(CREATE).stream()
+                .map(call -> call.json().field("CheckpointConfig").orElseThrow().field("S3Uri").orElseThrow()
+                        .asString()).toList());
+        assertTrue(!first.equals(second), first);
+    }
+
+    @Test
+    void aDocumentWithoutCheckpointsIsSentAsItIs() {
+        String document = "{\"RoleArn\":\"arn:aws:iam::123456789012:role/R\"}";
+
+        String jobName = launcher.start(document, "plain");
+
         assertEquals(JsonTrees.treeWith(document, "TrainingJobName", jobName),
                 JsonTrees.tree(emulator.calls(CREATE).get(0).body()));
+    }
+
+    @Test
+    void resumeTrainsOnTheCheckpointsOfTheEarlierRun() throws IOException {
+        String document = realisticDocument();
+
+        String jobName = launcher.resume(document, "resnet", "resnet-20260303-010203-00af");
+
+        assertEquals(JsonTrees.treeWithJob(document, jobName, BASE + "resnet-20260303-010203-00af/"),
+                JsonTrees.tree(emulator.calls(CREATE).get(0).body()));
+    }
+
+    @Test
+    void aBaseWithoutTrailingSlashStillGetsOneSegmentPerRun() {
+        String document = "{\"CheckpointConfig\":{\"S3Uri\":\"s3://b/ckpt\",\"LocalPath\":\"/opt/ml/ckpt\"}}";
+
+        String jobName = launcher.start(document, "resnet");
+
+        assertEquals(JsonTrees.tree("{\"CheckpointConfig\":{\"S3Uri\":\"s3://b/ckpt/" + jobName + "/\","
+                + "\"LocalPath\":\"/opt/ml/ckpt\"},\"TrainingJobName\":\"" + jobName + "\"}"),
+                JsonTrees.tree(emulator.calls(CREATE).get(0).body()));
+    }
+
+    @Test
+    void resumeNeedsADocumentWithCheckpoints() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> launcher.resume(
+                "{\"RoleArn\":\"arn:aws:iam::123456789012:role/R\"}", "plain", "plain-20260303-010203-00af"));
+
+        assertEquals("Cannot resume from plain-20260303-010203-00af: the document has no CheckpointConfig (the "
+                + "definition keeps no checkpoints)", e.getMessage());
+        assertEquals(List.of(), emulator.calls());
+    }
+
+    @Test
+    void resumeRejectsWhatCannotNameARunBeforeCallingSageMaker() throws IOException {
+        String document = realisticDocument();
+        for (String run : new String[] {null, "", "two words", "star*", "a".repeat(81), "line\nbreak"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> launcher.resume(document, "resnet", run));
+            assertEquals("Invalid run to resume from '" + run + "': use the name of an earlier job or execution, 1 to "
+                    + "80 characters without whitespace or any of ? * < > { } [ ] : ; , \\ | ^ ~ $ # % & ` \"",
+                    e.getMessage());
+        }
+        launcher.resume(document, "resnet", "a".repeat(80));
+        launcher.resume(document, "resnet", "nightly/2026-03-03.run_1");
+        assertEquals(2, emulator.calls(CREATE).size());
     }
 
     @Test

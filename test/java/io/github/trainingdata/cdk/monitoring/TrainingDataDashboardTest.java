@@ -38,6 +38,7 @@ import software.amazon.awscdk.assertions.Template;
 import software.amazon.awscdk.services.s3.Bucket;
 
 class TrainingDataDashboardTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static Fixture full;
     private static JsonNode fullBody;
 
@@ -64,8 +65,12 @@ class TrainingDataDashboardTest {
                 "Lustre free space on the fullest disk (bytes)",
                 "EFS throughput (bytes/s)", "EFS metered vs permitted throughput (bytes/s)",
                 "EFS I/O limit used (%, General Purpose)", "EFS burst credit balance (bytes)",
-                "Preload result (largest value in the time range)", "Preload progress", "Preload worker log",
-                "Training executions by outcome", "Training execution time (ms)"), titles(fullBody));
+                "Preload result (largest value in the time range)", "Preload progress",
+                "Preload worker instance utilization (%)", "Preload worker log",
+                "Training executions by outcome", "Training execution time (ms)",
+                "Training GPU utilization (%, per instance, 100 per GPU)",
+                "Training CPU utilization (%, per instance, 100 per core)",
+                "Training disk utilization (%, per instance)"), titles(fullBody));
         assertEquals(List.of("### FSx for Lustre cache `Test/Lustre`", "### EFS store `Test/Efs`",
                 "### Preload `Test/Preload`", "### Training `Test/Training`"), headers(fullBody));
     }
@@ -119,6 +124,12 @@ class TrainingDataDashboardTest {
         JsonNode progress = widget(fullBody, "Preload progress");
         assertMetric(progress, "/aws/sagemaker/TrainingJobs", "preload:files", "TrainingJobName", job, "Maximum", 300);
         assertMetric(progress, "/aws/sagemaker/TrainingJobs", "preload:bytes", "TrainingJobName", job, "Maximum", 300);
+        JsonNode instance = widget(fullBody, "Preload worker instance utilization (%)");
+        assertMetric(instance, "/aws/sagemaker/TrainingJobs", "CPUUtilization", "Host", job + "/algo-1", "Average", 300);
+        assertMetric(instance, "/aws/sagemaker/TrainingJobs", "MemoryUtilization", "Host", job + "/algo-1", "Average",
+                300);
+        assertMetric(instance, "/aws/sagemaker/TrainingJobs", "DiskUtilization", "Host", job + "/algo-1", "Maximum",
+                300);
 
         assertEquals("SOURCE '/aws/sagemaker/TrainingJobs' | fields @timestamp, @logStream, @message\n"
                         + "| filter @logStream like \"" + job + "/\"\n| sort @timestamp desc\n| limit 200",
@@ -136,6 +147,22 @@ class TrainingDataDashboardTest {
         JsonNode time = widget(fullBody, "Training execution time (ms)");
         assertMetric(time, "AWS/States", "ExecutionTime", "StateMachineArn", arn, "Average", 300);
         assertMetric(time, "AWS/States", "ExecutionTime", "StateMachineArn", arn, "Maximum", 300);
+    }
+
+    @Test
+    void searchesTheInstanceMetricsOfEveryJobOfTheDefinitionByHost() {
+        for (String[] graph : new String[][] {
+            {"Training GPU utilization (%, per instance, 100 per GPU)", "GPUUtilization", "Average"},
+            {"Training CPU utilization (%, per instance, 100 per core)", "CPUUtilization", "Average"},
+            {"Training disk utilization (%, per instance)", "DiskUtilization", "Maximum"}}) {
+            JsonNode metrics = widget(fullBody, graph[0]).at("/properties/metrics");
+            assertEquals(1, metrics.size(), graph[0]);
+            assertEquals(JSON.valueToTree(List.of(Map.of("expression", "SEARCH('{\"/aws/sagemaker/TrainingJobs\",Host} "
+                    + "MetricName=\"" + graph[1] + "\" Host=train', '" + graph[2] + "', 300)"))), metrics.get(0),
+                    "one search, no label: CloudWatch labels each line with its host");
+        }
+        assertTrue(headers(fullBody).size() == 4 && fullBody.toString().contains("contains `train` and that reported "
+                + "in the last two weeks"), fullBody.toString());
     }
 
     @Test

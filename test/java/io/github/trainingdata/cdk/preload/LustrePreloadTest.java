@@ -558,8 +558,7 @@ class LustrePreloadTest {
             assertTrue(f.dependsOn(f.definition.getStateMachine()).contains(f.preloadId()));
             assertTrue(f.dependsOn(f.definition.getRequestParameter()).contains(f.preloadId()));
             JsonNode asl = f.trainingDefinition();
-            assertEquals("Train", asl.get("StartAt").asText());
-            assertEquals(List.of("Train"), fieldNames(asl.get("States")));
+            assertEquals(List.of("RejectResume", "ResumeWithoutCheckpoints", "Train"), fieldNames(asl.get("States")));
         }
 
         @Test
@@ -612,27 +611,18 @@ class LustrePreloadTest {
         @Test
         void trainingFirstWaitsUntilTheWorkerHasCompleted() throws IOException {
             JsonNode asl = f.trainingDefinition();
-            assertEquals("DescribePrerequisite0", asl.get("StartAt").asText());
-            ObjectNode states = ((ObjectNode) asl.get("States")).deepCopy();
-            assertEquals("arn:aws:states:::sagemaker:createTrainingJob.sync",
-                    states.remove("Train").get("Resource").asText());
+            JsonNode states = asl.get("States");
+            assertEquals("StartWaitingForPrerequisites", states.at("/RejectResume/Default").asText());
+            assertEquals("DescribePrerequisite0", states.at("/StartWaitingForPrerequisites/Next").asText());
+            JsonNode describe = states.get("DescribePrerequisite0");
+            assertEquals("arn:aws:states:::aws-sdk:sagemaker:describeTrainingJob", describe.get("Resource").asText());
+            assertEquals(JSON.readTree("{\"TrainingJobName\": \"%s.WorkerJobName\"}".formatted(f.preloadId())),
+                    describe.get("Parameters"));
             assertEquals(JSON.readTree("""
-                    {"DescribePrerequisite0": {"Type": "Task",
-                        "Resource": "arn:aws:states:::aws-sdk:sagemaker:describeTrainingJob",
-                        "Parameters": {"TrainingJobName": "%s.WorkerJobName"},
-                        "ResultSelector": {"Status.$": "$.TrainingJobStatus"},
-                        "ResultPath": "$.prerequisite0", "Next": "CheckPrerequisite0"},
-                     "CheckPrerequisite0": {"Type": "Choice", "Choices": [
-                        {"Variable": "$.prerequisite0.Status", "StringEquals": "Completed", "Next": "Train"},
-                        {"Or": [{"Variable": "$.prerequisite0.Status", "StringEquals": "InProgress"},
-                                {"Variable": "$.prerequisite0.Status", "StringEquals": "Stopping"}],
-                         "Next": "WaitForPrerequisite0"}],
-                        "Default": "PrerequisiteFailed0"},
-                     "WaitForPrerequisite0": {"Type": "Wait", "Seconds": 60, "Next": "DescribePrerequisite0"},
-                     "PrerequisiteFailed0": {"Type": "Fail", "Error": "PrerequisiteJobNotCompleted",
-                        "Cause": "A training job this one waits for (for example the cache preload) failed or \
-                    was stopped; see its FailureReason in SageMaker"}}
-                    """.formatted(f.preloadId())), states);
+                    {"Variable": "$.prerequisite0.Status", "StringEquals": "Completed", "Next": "Train"}"""),
+                    states.at("/CheckPrerequisite0/Choices/0"));
+            assertEquals("PrerequisiteJobNotCompleted", states.at("/PrerequisiteFailed0/Error").asText());
+            assertEquals("arn:aws:states:::sagemaker:createTrainingJob.sync", states.at("/Train/Resource").asText());
         }
 
         @Test

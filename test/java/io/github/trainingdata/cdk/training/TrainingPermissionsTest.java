@@ -172,6 +172,19 @@ class TrainingPermissionsTest {
     }
 
     @Test
+    void deletesOnlyUnderTheCheckpointPrefixWhichSageMakerKeepsInSync() {
+        assertAllowedOnlyOn(Set.of(BUCKET + "/checkpoints/resnet/*"), executionStatements(),
+                List.of("s3:DeleteObject"));
+    }
+
+    @Test
+    void deletesNothingWithoutCheckpoints() {
+        TrainingFixture f = new TrainingFixture();
+        f.define(f.props());
+        assertAllowedOnlyOn(Set.of(), allStatements(Template.fromStack(f.stack)), List.of("s3:DeleteObject"));
+    }
+
+    @Test
     void attachesToTheVpcAndDescribesTheFileSystems() {
         assertAllowedOnlyOn(Set.of("*"), executionStatements(), ExecutionPermissions.VPC_ACTIONS);
         assertAllowedOnlyOn(Set.of("*"), executionStatements(), List.of("fsx:DescribeFileSystems"));
@@ -237,7 +250,7 @@ class TrainingPermissionsTest {
         expected.addAll(List.of("logs:CreateLogGroup", "logs:CreateLogStream", "logs:PutLogEvents",
                 "logs:DescribeLogStreams", "cloudwatch:PutMetricData", "ecr:GetAuthorizationToken",
                 "ecr:BatchCheckLayerAvailability", "ecr:GetDownloadUrlForLayer", "ecr:BatchGetImage", "s3:ListBucket",
-                "s3:GetObject", "s3:PutObject", "s3:AbortMultipartUpload", "fsx:DescribeFileSystems",
+                "s3:GetObject", "s3:PutObject", "s3:AbortMultipartUpload", "s3:DeleteObject", "fsx:DescribeFileSystems",
                 "elasticfilesystem:DescribeFileSystems", "elasticfilesystem:DescribeMountTargets"));
         assertEquals(expected, actionsOf(executionStatements()));
     }
@@ -248,7 +261,15 @@ class TrainingPermissionsTest {
         own.removeIf(a -> a.startsWith("logs:") || a.startsWith("xray:"));
         assertEquals(Set.of("sagemaker:CreateTrainingJob", "sagemaker:DescribeTrainingJob", "sagemaker:StopTrainingJob",
                 "sagemaker:ListTags", "sagemaker:AddTags", "iam:PassRole", "events:PutTargets", "events:PutRule",
-                "events:DescribeRule"), own);
+                "events:DescribeRule", "s3:ListBucket"), own);
+    }
+
+    @Test
+    void stateMachineMayListOnlyTheCheckpointPrefixToFindCheckpointsToResume() {
+        Map<String, Object> list = onlyStatementWith(stateMachineStatements(), "s3:ListBucket");
+        assertEquals(List.of("s3:ListBucket"), strings(list.get("Action")));
+        assertEquals(List.of(BUCKET), strings(list.get("Resource")));
+        assertEquals(Map.of("StringLike", Map.of("s3:prefix", List.of("checkpoints/resnet/*"))), list.get("Condition"));
     }
 
     @Test

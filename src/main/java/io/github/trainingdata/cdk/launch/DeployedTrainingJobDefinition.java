@@ -39,7 +39,7 @@ public final class DeployedTrainingJobDefinition {
     }
 
     /**
-     * Reads the document and starts a job from it.
+     * Reads the document and starts a job from it, with fresh checkpoints.
      *
      * @param launcher      the launcher to start the job with
      * @param jobNamePrefix the job name prefix
@@ -47,5 +47,18 @@ public final class DeployedTrainingJobDefinition {
      */
     public String launch(TrainingJobLauncher launcher, String jobNamePrefix) {
         return launcher.start(document(), jobNamePrefix);
+    }
+
+    /**
+     * Reads the document and starts a job on the checkpoints of an earlier run, see
+     * {@link TrainingJobLauncher#resume(String, String, String)}.
+     *
+     * @param launcher      the launcher to start the job with
+     * @param jobNamePrefix the job name prefix
+     * @param earlierRun    the job or execution whose checkpoints to resume
+     * @return the name of the started job
+     */
+    public String resume(TrainingJobLauncher launcher, String jobNamePrefix, String earlierRun) {
+        return launcher.resume(document(), jobNamePrefix, earlierRun);
     }
 }

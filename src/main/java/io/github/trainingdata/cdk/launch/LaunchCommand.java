@@ -15,9 +15,11 @@ import software.amazon.awssdk.services.ssm.SsmClient;
  * Command line: starts a training job from a deployed definition.
  *
  * <pre>
- * --parameter NAME --job-name-prefix P [--wait] [--region R]
+ * --parameter NAME --job-name-prefix P [--resume-from RUN] [--wait] [--region R]
  * </pre>
  *
+ * Each job syncs its own checkpoint prefix ({@code <checkpointPrefix>/<job name>/}); {@code --resume-from RUN}
+ * starts it on the checkpoints of an earlier job or state-machine execution instead.
  * Prints the job name on standard output, progress on standard error. Exit codes: 0 started (or, with
  * {@code --wait}, completed), 1 the launch or the job failed, 2 bad flags. Credentials and, without
  * {@code --region}, the Region come from the SDK's default chains.
@@ -27,7 +29,7 @@ public final class LaunchCommand {
     static final int EXIT_FAILED = 1;
     static final int EXIT_USAGE = 2;
     static final String USAGE =
-            "usage: LaunchCommand --parameter NAME --job-name-prefix PREFIX [--wait] [--region REGION]";
+            "usage: LaunchCommand --parameter NAME --job-name-prefix PREFIX [--resume-from RUN] [--wait] [--region REGION]";
 
     private static final Duration POLL_INTERVAL = Duration.ofSeconds(30);
     /** Longer than any job can run (28 days) plus its pending time. */
@@ -72,8 +74,10 @@ public final class LaunchCommand {
         try (SsmClient ssm = ssmClients.apply(options.region());
                 SageMakerClient sageMaker = sageMakerClients.apply(options.region())) {
             TrainingJobLauncher launcher = new TrainingJobLauncher(sageMaker);
-            String jobName = new DeployedTrainingJobDefinition(ssm, options.parameter())
-                    .launch(launcher, options.jobNamePrefix());
+            DeployedTrainingJobDefinition definition = new DeployedTrainingJobDefinition(ssm, options.parameter());
+            String jobName = options.resumeFrom().isPresent()
+                    ? definition.resume(launcher, options.jobNamePrefix(), options.resumeFrom().get())
+                    : definition.launch(launcher, options.jobNamePrefix());
             out.println(jobName);
             if (options.waitForCompletion()) {
                 launcher.waitForCompletion(jobName, POLL_INTERVAL, WAIT_TIMEOUT, err::println);
@@ -89,17 +93,20 @@ public final class LaunchCommand {
         }
     }
 
-    private record Options(String parameter, String jobNamePrefix, boolean waitForCompletion,
-            Optional<Region> region) {
+    private record Options(String parameter, String jobNamePrefix, Optional<String> resumeFrom,
+            boolean waitForCompletion, Optional<Region> region) {
         static Options parse(String[] args) {
             String parameter = null;
             String prefix = null;
+            String resumeFrom = null;
             String region = null;
             boolean wait = false;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--parameter" -> parameter = value(args, ++i, "--parameter");
                     case "--job-name-prefix" -> prefix = value(args, ++i, "--job-name-prefix");
+                    case "--resume-from" -> resumeFrom = TrainingJobLauncher.requireValidRun(
+                            value(args, ++i, "--resume-from"));
                     case "--region" -> region = value(args, ++i, "--region");
                     case "--wait" -> wait = true;
                     default -> throw new IllegalArgumentException("Unknown argument: " + args[i]);
@@ -109,7 +116,8 @@ public final class LaunchCommand {
                 throw new IllegalArgumentException("--parameter and --job-name-prefix are required");
             }
             TrainingJobNames.requireValidPrefix(prefix);
-            return new Options(parameter, prefix, wait, Optional.ofNullable(region).map(Region::of));
+            return new Options(parameter, prefix, Optional.ofNullable(resumeFrom), wait,
+                    Optional.ofNullable(region).map(Region::of));
         }
 
         private static String value(String[] args, int index, String flag) {

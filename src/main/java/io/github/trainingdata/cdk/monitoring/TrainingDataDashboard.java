@@ -28,8 +28,8 @@ import software.constructs.Construct;
 
 /**
  * A CloudWatch dashboard of the training-data path: how fast each Lustre cache and EFS store is read
- * (against what its configuration buys), how far each preload worker got, and how each training-job
- * definition's executions ended.
+ * (against what its configuration buys), how far each preload worker got and how busy its instance was, how
+ * each training-job definition's executions ended and how busy its jobs' instances were.
  *
  * <p>Each store, preload and definition gets a header and a row of widgets, in the order they were given:
  * the props' lists (Lustre caches, EFS stores, preloads, definitions), then the {@code add*} calls. Throughput
@@ -37,7 +37,11 @@ import software.constructs.Construct;
  * guides prescribe, so they read in bytes per second whatever the period.
  */
 public class TrainingDataDashboard extends Construct {
-    /** Namespace SageMaker publishes training-job metric definitions to, with dimension {@code TrainingJobName}. */
+    /**
+     * Namespace of SageMaker training-job metrics: instance metrics (CPU, memory, GPU, disk utilization) with
+     * dimension {@code Host = <job name>/algo-<instance number>}, metric-definition metrics with dimension
+     * {@code TrainingJobName}.
+     */
     public static final String TRAINING_JOBS_NAMESPACE = "/aws/sagemaker/TrainingJobs";
     /** Log group of SageMaker training jobs: one stream per instance, {@code <job name>/algo-<n>-<epoch>}. */
     public static final String TRAINING_JOBS_LOG_GROUP = "/aws/sagemaker/TrainingJobs";
@@ -45,6 +49,7 @@ public class TrainingDataDashboard extends Construct {
     private static final String EFS = "AWS/EFS";
     private static final String FILE_SYSTEM_ID = "FileSystemId";
     private static final String TRAINING_JOB_NAME = "TrainingJobName";
+    private static final String HOST = "Host";
     private static final double BYTES_PER_MB = 1_000_000.0;
     private static final int GRAPH_HEIGHT = 6;
     private static final Duration DEFAULT_PERIOD = Duration.minutes(5);
@@ -143,14 +148,17 @@ public class TrainingDataDashboard extends Construct {
 
     /**
      * Adds rows for a preload: the worker job's {@value PreloadMetrics#FILES}, {@value PreloadMetrics#BYTES}
-     * and {@value PreloadMetrics#SECONDS} (cumulative, so {@code Maximum}), and its log. The worker's name is
-     * a deploy-time attribute, so the rows follow a re-warm to its new worker.
+     * and {@value PreloadMetrics#SECONDS} (metric definitions, published per {@code TrainingJobName}; cumulative,
+     * so {@code Maximum}), its instance's CPU, memory and disk utilization (per {@code Host}, the worker's one
+     * instance {@code <job>/algo-1}), and its log. The worker's name is a deploy-time attribute, so the rows
+     * follow a re-warm to its new worker.
      *
      * @param preload the preload
      */
     public void addPreload(LustrePreload preload) {
         String job = preload.getWorkerJobName();
         Map<String, String> dimensions = Map.of(TRAINING_JOB_NAME, job);
+        Map<String, String> host = Map.of(HOST, job + "/algo-1");
         Metric files = metric(TRAINING_JOBS_NAMESPACE, PreloadMetrics.FILES, dimensions, Stats.MAXIMUM,
                 "Files warmed");
         Metric bytes = metric(TRAINING_JOBS_NAMESPACE, PreloadMetrics.BYTES, dimensions, Stats.MAXIMUM,
@@ -166,7 +174,7 @@ public class TrainingDataDashboard extends Construct {
                         .metrics(List.of(files, bytes, seconds))
                         .setPeriodToTimeRange(true)
                         .fullPrecision(true)
-                        .width(12).height(GRAPH_HEIGHT)
+                        .width(8).height(GRAPH_HEIGHT)
                         .build(),
                 GraphWidget.Builder.create()
                         .title("Preload progress")
@@ -174,8 +182,13 @@ public class TrainingDataDashboard extends Construct {
                         .right(List.of(bytes))
                         .leftYAxis(axis("files"))
                         .rightYAxis(axis("bytes"))
-                        .width(12).height(GRAPH_HEIGHT)
-                        .build());
+                        .width(8).height(GRAPH_HEIGHT)
+                        .build(),
+                graph("Preload worker instance utilization (%)", 8,
+                        List.of(metric(TRAINING_JOBS_NAMESPACE, "CPUUtilization", host, Stats.AVERAGE, "CPU (all cores)"),
+                                metric(TRAINING_JOBS_NAMESPACE, "MemoryUtilization", host, Stats.AVERAGE, "Memory"),
+                                metric(TRAINING_JOBS_NAMESPACE, "DiskUtilization", host, Stats.MAXIMUM, "Disk")),
+                        List.of()));
         dashboard.addWidgets(LogQueryWidget.Builder.create()
                 .title("Preload worker log")
                 .logGroupNames(List.of(TRAINING_JOBS_LOG_GROUP))
@@ -189,8 +202,13 @@ public class TrainingDataDashboard extends Construct {
     }
 
     /**
-     * Adds a row for a training-job definition: its state machine's executions by outcome
-     * (succeeded, failed, timed out, aborted) and their duration.
+     * Adds rows for a training-job definition: its state machine's executions by outcome (succeeded, failed,
+     * timed out, aborted) and their duration, and the GPU, CPU and disk utilization of every instance of its
+     * jobs. Job names are generated ({@code <prefix>-<UUID>} by the state machine,
+     * {@code <prefix>-<timestamp>-<hex>} by the launcher), so the instance graphs are CloudWatch
+     * {@code SEARCH} expressions over {@code {/aws/sagemaker/TrainingJobs,Host}} for hosts that contain the
+     * job-name prefix: they show jobs with data from the last two weeks, one line per {@code <job>/algo-<n>}
+     * (including the definition's preload worker, {@code warm-<prefix>-…}).
      *
      * @param definition a deployed definition (one with a state machine)
      */
@@ -200,9 +218,11 @@ public class TrainingDataDashboard extends Construct {
             throw ConfigurationError.of(this, "definitions", definition.getNode().getPath(),
                     "deployed definitions (this one has deploy(false), so no state machine whose executions to count)");
         }
+        String prefix = definition.getJobNamePrefix();
         dashboard.addWidgets(header("Training `" + definition.getNode().getPath() + "`",
-                "Each execution of the state machine runs one job named `" + definition.getJobNamePrefix()
-                        + "-<UUID>`."));
+                "Each execution of the state machine runs one job named `" + prefix + "-<UUID>`; the SDK launcher "
+                        + "names jobs `" + prefix + "-<timestamp>-<hex>`. Instance graphs show every job whose name "
+                        + "contains `" + prefix + "` and that reported in the last two weeks."));
         dashboard.addWidgets(
                 graph("Training executions by outcome", 12,
                         List.of(stateMachine.metricSucceeded(labelled("Succeeded", Stats.SUM)),
@@ -214,6 +234,13 @@ public class TrainingDataDashboard extends Construct {
                         List.of(stateMachine.metricTime(labelled("Average", Stats.AVERAGE)),
                                 stateMachine.metricTime(labelled("Maximum", Stats.MAXIMUM))),
                         List.of()));
+        dashboard.addWidgets(
+                graph("Training GPU utilization (%, per instance, 100 per GPU)", 8,
+                        List.of(jobInstances(prefix, "GPUUtilization", Stats.AVERAGE)), List.of()),
+                graph("Training CPU utilization (%, per instance, 100 per core)", 8,
+                        List.of(jobInstances(prefix, "CPUUtilization", Stats.AVERAGE)), List.of()),
+                graph("Training disk utilization (%, per instance)", 8,
+                        List.of(jobInstances(prefix, "DiskUtilization", Stats.MAXIMUM)), List.of()));
     }
 
     /** @return the CloudWatch dashboard */
@@ -243,6 +270,20 @@ public class TrainingDataDashboard extends Construct {
                 .expression(id + "/PERIOD(" + id + ")")
                 .usingMetrics(Map.of(id, metric(namespace, name, dimensions, Stats.SUM, null)))
                 .label(label)
+                .period(period)
+                .build();
+    }
+
+    /**
+     * One line per instance of every job whose name contains {@code prefix}: a search over the
+     * {@code Host = <job>/algo-<n>} dimension (a partial match on the prefix's tokens), each line labelled by
+     * CloudWatch with its host.
+     */
+    private MathExpression jobInstances(String prefix, String metricName, String statistic) {
+        return MathExpression.Builder.create()
+                .expression("SEARCH('{\"" + TRAINING_JOBS_NAMESPACE + "\"," + HOST + "} MetricName=\"" + metricName
+                        + "\" " + HOST + "=" + prefix + "', '" + statistic + "', " + period.toSeconds() + ")")
+                .label("") // aws-cdk-lib's way to render no label (else the expression labels every line)
                 .period(period)
                 .build();
     }

@@ -21,10 +21,10 @@ import software.amazon.awscdk.services.s3.IBucket;
 import software.constructs.Construct;
 
 /**
- * Collects what a training job's execution role needs — S3 prefixes to read and write, file systems to
- * describe, keys to use, the image's repository — and turns it into least-privilege statements: S3
- * scoped to the bucket and the prefixes in use, never {@code s3:*} or a bucket-wide object wildcard
- * unless the dataset is the bucket root.
+ * Collects what a training job's execution role needs — S3 prefixes to read, write and keep in sync,
+ * file systems to describe, keys to use, the image's repository — and turns it into least-privilege
+ * statements: S3 scoped to the bucket and the prefixes in use, never {@code s3:*} or a bucket-wide object
+ * wildcard unless the dataset is the bucket root; deletes only under the checkpoint prefix.
  */
 final class ExecutionPermissions {
     /** The set SageMaker needs to attach training instances to the VPC; these actions take no resource ARN. */
@@ -35,6 +35,7 @@ final class ExecutionPermissions {
 
     private final Map<IBucket, Set<String>> reads = new LinkedHashMap<>();
     private final Map<IBucket, Set<String>> writes = new LinkedHashMap<>();
+    private final Map<IBucket, Set<String>> deletes = new LinkedHashMap<>();
     private final Set<LustreCache> lustre = new LinkedHashSet<>();
     private final Set<EfsStore> efs = new LinkedHashSet<>();
     private final Set<IKey> decryptKeys = new LinkedHashSet<>();
@@ -53,6 +54,15 @@ final class ExecutionPermissions {
         if (bucket.getEncryptionKey() != null) {
             encryptKeys.add(bucket.getEncryptionKey());
         }
+    }
+
+    /**
+     * Lets the job write and delete objects under {@code keyPrefix}: SageMaker keeps a checkpoint prefix in
+     * sync with the container's checkpoint directory, deletions included.
+     */
+    void sync(IBucket bucket, String keyPrefix) {
+        write(bucket, keyPrefix);
+        deletes.computeIfAbsent(bucket, b -> new LinkedHashSet<>()).add(keyPrefix);
     }
 
     void lustre(LustreCache cache) {
@@ -172,6 +182,12 @@ final class ExecutionPermissions {
             if (!writePrefixes.isEmpty()) {
                 allow(role, findings, List.of("s3:PutObject", "s3:AbortMultipartUpload"), objects(bucket, writePrefixes),
                         "Objects under exactly the output and checkpoint key prefixes of the job.");
+            }
+            Set<String> deletable = deletes.getOrDefault(bucket, Set.of());
+            if (!deletable.isEmpty()) {
+                allow(role, findings, List.of("s3:DeleteObject"), objects(bucket, deletable), "Objects under exactly "
+                        + "the checkpoint key prefix, which SageMaker keeps in sync with the container, deletions "
+                        + "included.");
             }
         }
     }

@@ -47,6 +47,9 @@ public class TrainingJobDefinition extends Construct {
     public static final int MAX_JOB_NAME_PREFIX = 26;
     /** Longest training time SageMaker allows: 28 days. */
     public static final Duration MAX_RUNTIME = Duration.days(28);
+    /** How long {@link #waitForTrainingJob(String)} waits at most: the longest a job may run, 28 days. */
+    public static final Duration MAX_PREREQUISITE_WAIT = MAX_RUNTIME;
+    private static final Duration MAX_WAIT_LIMIT = Duration.days(365);
     /**
      * Instance families with local NVMe storage, which take no EBS volume key (SageMaker developer guide,
      * "Instance storage volumes").
@@ -120,15 +123,40 @@ public class TrainingJobDefinition extends Construct {
     }
 
     /**
-     * Makes every execution wait, before training, until the named SageMaker training job has completed
-     * (polling it once a minute), and fail if it failed or was stopped. The preload uses this so that no
-     * job starts on a cold cache when the deploy did not wait for the warm-up.
+     * Makes every execution wait, before training, until the named SageMaker training job has completed, for at
+     * most {@link #MAX_PREREQUISITE_WAIT} (28 days, the longest a job may run); see
+     * {@link #waitForTrainingJob(String, Duration)}.
      *
      * @param trainingJobName the job to wait for (may be a deploy-time token)
      */
     public void waitForTrainingJob(String trainingJobName) {
+        waitForTrainingJob(trainingJobName, MAX_PREREQUISITE_WAIT);
+    }
+
+    /**
+     * Makes every execution wait, before training, until the named SageMaker training job has completed, and
+     * fail if it failed, was stopped, does not exist, or is still running after {@code maxWait} (counted from
+     * the start of waiting, shared by all jobs waited for). The preload uses this so that no job starts on a
+     * cold cache when the deploy did not wait for the warm-up.
+     *
+     * <p>The execution polls the job every minute for the first 20 minutes, then doubles the interval each time
+     * the time waited reaches 20 intervals, so a completion is noticed within about a tenth of the time already
+     * waited and a year of waiting takes fewer than 200 polls (under 10,000 of Step Functions' 25,000 history
+     * events even if every poll needs all its retries). Throttling, server errors and timeouts of a poll are
+     * retried with backoff.
+     *
+     * @param trainingJobName the job to wait for (may be a deploy-time token)
+     * @param maxWait how long to wait at most: from 1 minute to 365 days (a standard execution runs for at most
+     *                a year); for example the job's maximum runtime plus its start-up
+     */
+    public void waitForTrainingJob(String trainingJobName, Duration maxWait) {
         requireDeployed("waitForTrainingJob");
-        stateMachine.waitFor(trainingJobName);
+        long seconds = maxWait.toSeconds().longValue();
+        if (seconds < 60 || seconds > MAX_WAIT_LIMIT.toSeconds().longValue()) {
+            throw ConfigurationError.of(this, "maxWait (waitForTrainingJob)", maxWait.toHumanString(),
+                    "1 minute to 365 days (a standard Step Functions execution runs for at most a year)");
+        }
+        stateMachine.waitFor(trainingJobName, seconds);
     }
 
     /**
@@ -444,7 +472,7 @@ public class TrainingJobDefinition extends Construct {
         TrainingDataBucket out = props.getDataBucket();
         permissions.write(out.getBucket(), outputPrefix());
         if (props.getCheckpointPrefix() != null) {
-            permissions.write(out.getBucket(), props.getCheckpointPrefix());
+            permissions.sync(out.getBucket(), props.getCheckpointPrefix());
         }
         if (props.getVolumeKey() != null) {
             permissions.volumeKey(props.getVolumeKey());

@@ -368,7 +368,9 @@ public final class TrainingJobDefinitionProps {
         }
 
         /**
-         * Where checkpoints sync to: a key prefix from the bucket root.
+         * Where checkpoints sync to: a key prefix from the bucket root, under which each run gets its own prefix
+         * ({@code <checkpointPrefix>/<execution name>/} from the state machine, {@code <checkpointPrefix>/<job
+         * name>/} from the SDK launcher) unless it resumes an earlier run's.
          *
          * @default no checkpointing
          */

@@ -11,6 +11,7 @@ import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.IStableStringProducer;
 import software.amazon.awscdk.Lazy;
 import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.logs.LogGroup;
 import software.amazon.awscdk.services.logs.RetentionDays;
@@ -26,14 +27,47 @@ import software.constructs.Construct;
  * execution is a new job, with logging (ALL) and X-Ray tracing, and exactly the IAM the .sync
  * integration needs. The definition is rendered at synth from the definition's canonical request
  * (aws-cdk-lib's {@code SageMakerCreateTrainingJob} task cannot express file-system channels).
+ *
+ * <p>Before training, the execution chooses its checkpoint prefix (its own, or an earlier execution's when
+ * the input says {@code {"resumeFrom": "<execution name>"}}) and waits for the prerequisite jobs, polling
+ * with a doubling interval so that even a year of waiting stays far below the 25,000-event history limit.
  */
 final class TrainingStateMachine extends Construct {
     static final String TRAIN_STATE = "Train";
+    /** The execution input field that names an earlier execution whose checkpoints to resume from. */
+    static final String RESUME_FROM = "resumeFrom";
+    /** First poll interval of a prerequisite wait. */
+    static final int FIRST_POLL_SECONDS = 60;
+    /** The interval doubles each time the time waited reaches this many intervals. */
+    static final int POLLS_PER_INTERVAL = 20;
+    /** Retries of a describe (or list) call that failed transiently. */
+    static final int RETRY_ATTEMPTS = 5;
+    private static final int CALL_TIMEOUT_SECONDS = 60;
     private static final String SYNC_RULE = "StepFunctionsGetEventsForSageMakerTrainingJobsRule";
+    /**
+     * What a describe of a missing job raises: the API reference names ResourceNotFound, the service answers
+     * ValidationException ("Requested resource not found"); neither is ever worth retrying.
+     */
+    private static final List<String> JOB_NOT_FOUND = List.of("SageMaker.ResourceNotFoundException",
+            "SageMaker.ValidationException");
+    private static final String CHECKPOINT_RUN = "checkpointRun";
+    private static final String CHECKPOINTS_FOUND = "checkpointsToResume";
+    private static final String WAITED = "prerequisiteWaitedSeconds";
+    private static final String POLL = "prerequisitePollSeconds";
+    private static final String BACKOFF_AT = "prerequisiteBackoffAtSeconds";
+    private static final String REJECT_RESUME = "RejectResume";
+    private static final String RESUME_WITHOUT_CHECKPOINTS = "ResumeWithoutCheckpoints";
+    private static final String CHOOSE_CHECKPOINTS = "ChooseCheckpoints";
+    private static final String FIND_CHECKPOINTS = "FindCheckpointsToResume";
+    private static final String CHECK_CHECKPOINTS = "CheckCheckpointsToResume";
+    private static final String INVALID_RESUME_FROM = "InvalidResumeFrom";
+    private static final String NO_CHECKPOINTS_TO_RESUME = "NoCheckpointsToResume";
+    private static final String START_WAITING = "StartWaitingForPrerequisites";
+    private static final String DESCRIBE = "DescribePrerequisite";
 
     private final TrainingJobDefinition definition;
     private final StateMachine stateMachine;
-    private final List<String> prerequisiteJobs = new ArrayList<>();
+    private final List<Prerequisite> prerequisites = new ArrayList<>();
 
     TrainingStateMachine(Construct scope, String id, TrainingJobDefinition definition) {
         super(scope, id);
@@ -67,6 +101,14 @@ final class TrainingStateMachine extends Construct {
                 .resources(List.of(stack.formatArn(ArnComponents.builder().service("events").resource("rule")
                         .resourceName(SYNC_RULE).arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build())))
                 .build());
+        if (checkpointPrefix() != null) {
+            // Only to check, before resuming, that the earlier execution left checkpoints.
+            stateMachine.addToRolePolicy(PolicyStatement.Builder.create()
+                    .actions(List.of("s3:ListBucket"))
+                    .resources(List.of(definition.getDataBucket().getBucket().getBucketArn()))
+                    .conditions(Map.of("StringLike", Map.of("s3:prefix", List.of(checkpointPrefix() + "/*"))))
+                    .build());
+        }
         WildcardFindings findings = new WildcardFindings(stateMachine.getRole());
         findings.add(jobs, "Each execution creates one job named '" + definition.getJobNamePrefix()
                 + "-<UUID>'; the state machine may manage only jobs with that prefix.");
@@ -79,9 +121,9 @@ final class TrainingStateMachine extends Construct {
         return stateMachine;
     }
 
-    /** Adds a wait, before training, until {@code jobName} has completed. */
-    void waitFor(String jobName) {
-        prerequisiteJobs.add(jobName);
+    /** Adds a wait, before training, until {@code jobName} has completed, giving up after {@code maxWaitSeconds}. */
+    void waitFor(String jobName, long maxWaitSeconds) {
+        prerequisites.add(new Prerequisite(jobName, maxWaitSeconds));
         stateMachine.addToRolePolicy(PolicyStatement.Builder.create()
                 .actions(List.of("sagemaker:DescribeTrainingJob"))
                 .resources(List.of(Stack.of(this).formatArn(ArnComponents.builder().service("sagemaker")
@@ -92,79 +134,268 @@ final class TrainingStateMachine extends Construct {
 
     /** The Amazon States Language document, built when the template is resolved. */
     private Map<String, Object> definitionJson() {
+        Map<String, Object> states = new LinkedHashMap<>();
+        String afterCheckpoints = prerequisites.isEmpty() ? TRAIN_STATE : START_WAITING;
+        String start = checkpointPrefix() != null ? checkpointStates(states, afterCheckpoints)
+                : rejectResume(states, afterCheckpoints);
+        if (!prerequisites.isEmpty()) {
+            states.put(START_WAITING, startWaiting());
+            for (int i = 0; i < prerequisites.size(); i++) {
+                String next = i + 1 < prerequisites.size() ? DESCRIBE + (i + 1) : TRAIN_STATE;
+                states.putAll(waitStates(i, prerequisites.get(i), next));
+            }
+        }
+        states.put(TRAIN_STATE, train());
+        Map<String, Object> asl = new LinkedHashMap<>();
+        asl.put("Comment", "SageMaker training job " + definition.getNode().getPath());
+        asl.put("StartAt", start);
+        asl.put("States", states);
+        return asl;
+    }
+
+    private Map<String, Object> train() {
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("TrainingJobName.$", "States.Format('" + definition.getJobNamePrefix() + "-{}', States.UUID())");
         parameters.putAll(definition.getRequest());
+        if (checkpointPrefix() != null) {
+            Map<String, Object> checkpoint = new LinkedHashMap<>();
+            // Bucket names hold no character special to States.Format; the prefix may hold an apostrophe.
+            checkpoint.put("S3Uri.$", "States.Format('" + definition.getDataBucket().uri(formatLiteral(checkpointPrefix()))
+                    + "/{}/', $" + CHECKPOINT_RUN + ")");
+            Object localPath = ((Map<?, ?>) definition.getRequest().get("CheckpointConfig")).get("LocalPath");
+            if (localPath != null) {
+                checkpoint.put("LocalPath", localPath);
+            }
+            parameters.put("CheckpointConfig", checkpoint);
+        }
         Map<String, Object> train = new LinkedHashMap<>();
         train.put("Type", "Task");
         train.put("Comment", "Train one job with the definition's request; waits until the job ends");
         train.put("Resource", "arn:" + Stack.of(this).getPartition() + ":states:::sagemaker:createTrainingJob.sync");
         train.put("Parameters", parameters);
         train.put("End", true);
-        Map<String, Object> states = new LinkedHashMap<>();
-        for (int i = 0; i < prerequisiteJobs.size(); i++) {
-            String next = i + 1 < prerequisiteJobs.size() ? "DescribePrerequisite" + (i + 1) : TRAIN_STATE;
-            states.putAll(waitStates(i, prerequisiteJobs.get(i), next));
-        }
-        states.put(TRAIN_STATE, train);
-        Map<String, Object> asl = new LinkedHashMap<>();
-        asl.put("Comment", "SageMaker training job " + definition.getNode().getPath());
-        asl.put("StartAt", prerequisiteJobs.isEmpty() ? TRAIN_STATE : "DescribePrerequisite0");
-        asl.put("States", states);
-        return asl;
+        return train;
     }
 
-    /** Describe the job; Completed goes on, InProgress/Stopping waits a minute and looks again, else fail. */
-    private Map<String, Object> waitStates(int index, String jobName, String next) {
-        String describe = "DescribePrerequisite" + index;
+    /**
+     * Without checkpoints: an input that asks to resume fails at once instead of silently training from scratch.
+     *
+     * @return the first state
+     */
+    private String rejectResume(Map<String, Object> states, String next) {
+        Map<String, Object> choice = new LinkedHashMap<>();
+        choice.put("Type", "Choice");
+        choice.put("Comment", "This definition keeps no checkpoints, so there is nothing to resume from");
+        choice.put("Choices", List.of(rule(isPresent(RESUME_FROM), RESUME_WITHOUT_CHECKPOINTS)));
+        choice.put("Default", next);
+        states.put(REJECT_RESUME, choice);
+        states.put(RESUME_WITHOUT_CHECKPOINTS, fail(RESUME_WITHOUT_CHECKPOINTS, "The input names '"
+                + RESUME_FROM + "', but the definition has no checkpointPrefix, so no run has checkpoints"));
+        return REJECT_RESUME;
+    }
+
+    /**
+     * With checkpoints: each execution syncs its own prefix {@code <checkpointPrefix>/<execution name>/}; an input
+     * {@code {"resumeFrom": "<earlier execution name>"}} reuses that execution's prefix, after checking that it
+     * holds at least one object.
+     *
+     * @return the first state
+     */
+    private String checkpointStates(Map<String, Object> states, String next) {
+        Map<String, Object> fresh = rule(not(isPresent(RESUME_FROM)), next);
+        fresh.put("Assign", Map.of(CHECKPOINT_RUN + ".$", "$$.Execution.Name"));
+        Map<String, Object> resume = rule(and(List.of(
+                variable(RESUME_FROM, "IsString", true),
+                not(variable(RESUME_FROM, "StringEquals", "")))), FIND_CHECKPOINTS);
+        resume.put("Assign", Map.of(CHECKPOINT_RUN + ".$", "$." + RESUME_FROM));
+        Map<String, Object> choose = new LinkedHashMap<>();
+        choose.put("Type", "Choice");
+        choose.put("Comment", "A fresh checkpoint prefix per execution, unless the input names an earlier "
+                + "execution to resume from");
+        choose.put("Choices", List.of(fresh, resume));
+        choose.put("Default", INVALID_RESUME_FROM);
+        states.put(CHOOSE_CHECKPOINTS, choose);
+
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        parameters.put("Bucket", definition.getDataBucket().getBucketName());
+        parameters.put("Prefix.$", "States.Format('" + formatLiteral(checkpointPrefix()) + "/{}/', $"
+                + CHECKPOINT_RUN + ")");
+        parameters.put("MaxKeys", 1);
+        Map<String, Object> find = new LinkedHashMap<>();
+        find.put("Type", "Task");
+        find.put("Comment", "Look for the checkpoints of the run to resume");
+        find.put("Resource", "arn:" + Stack.of(this).getPartition() + ":states:::aws-sdk:s3:listObjectsV2");
+        find.put("Parameters", parameters);
+        find.put("ResultSelector", Map.of("KeyCount.$", "$.KeyCount"));
+        find.put("ResultPath", "$." + CHECKPOINTS_FOUND);
+        find.put("TimeoutSeconds", CALL_TIMEOUT_SECONDS);
+        find.put("Retry", List.of(transientErrors()));
+        find.put("Next", CHECK_CHECKPOINTS);
+        states.put(FIND_CHECKPOINTS, find);
+
+        Map<String, Object> check = new LinkedHashMap<>();
+        check.put("Type", "Choice");
+        check.put("Choices", List.of(rule(variable(CHECKPOINTS_FOUND + ".KeyCount", "NumericGreaterThan", 0), next)));
+        check.put("Default", NO_CHECKPOINTS_TO_RESUME);
+        states.put(CHECK_CHECKPOINTS, check);
+
+        states.put(INVALID_RESUME_FROM, fail(INVALID_RESUME_FROM, "'" + RESUME_FROM + "' must be the name of an "
+                + "earlier execution of this state machine (a non-empty string)"));
+        states.put(NO_CHECKPOINTS_TO_RESUME, fail(NO_CHECKPOINTS_TO_RESUME, "No checkpoints under the prefix of the "
+                + "execution named by '" + RESUME_FROM + "': check the name, or start without it to train from scratch"));
+        return CHOOSE_CHECKPOINTS;
+    }
+
+    /** Sets the poll interval, its next doubling point and the time waited, shared by all prerequisites. */
+    private static Map<String, Object> startWaiting() {
+        Map<String, Object> assign = new LinkedHashMap<>();
+        assign.put(WAITED, 0);
+        assign.put(POLL, FIRST_POLL_SECONDS);
+        assign.put(BACKOFF_AT, FIRST_POLL_SECONDS * POLLS_PER_INTERVAL);
+        Map<String, Object> pass = new LinkedHashMap<>();
+        pass.put("Type", "Pass");
+        pass.put("Comment", "Poll every " + FIRST_POLL_SECONDS + " s; double the interval each time the time waited "
+                + "reaches " + POLLS_PER_INTERVAL + " intervals");
+        pass.put("Assign", assign);
+        pass.put("Next", DESCRIBE + 0);
+        return pass;
+    }
+
+    /**
+     * Describe the job; Completed goes on, InProgress/Stopping waits (with backoff) and looks again until
+     * {@code maxWait} has been waited, anything else fails. Transient errors of the describe call are retried;
+     * a job that does not exist fails at once.
+     */
+    private Map<String, Object> waitStates(int index, Prerequisite prerequisite, String next) {
+        String describe = DESCRIBE + index;
         String check = "CheckPrerequisite" + index;
         String wait = "WaitForPrerequisite" + index;
         String failed = "PrerequisiteFailed" + index;
-        String resultPath = "$.prerequisite" + index;
+        String timedOut = "PrerequisiteTimedOut" + index;
+        String notFound = "PrerequisiteNotFound" + index;
+        String status = "prerequisite" + index + ".Status";
 
+        Map<String, Object> notFoundRetry = new LinkedHashMap<>();
+        notFoundRetry.put("ErrorEquals", JOB_NOT_FOUND);
+        notFoundRetry.put("MaxAttempts", 0);
+        Map<String, Object> notFoundCatch = new LinkedHashMap<>();
+        notFoundCatch.put("ErrorEquals", JOB_NOT_FOUND);
+        notFoundCatch.put("Next", notFound);
         Map<String, Object> describeState = new LinkedHashMap<>();
         describeState.put("Type", "Task");
         describeState.put("Resource", "arn:" + Stack.of(this).getPartition()
                 + ":states:::aws-sdk:sagemaker:describeTrainingJob");
-        describeState.put("Parameters", Map.of("TrainingJobName", jobName));
+        describeState.put("Parameters", Map.of("TrainingJobName", prerequisite.jobName()));
         describeState.put("ResultSelector", Map.of("Status.$", "$.TrainingJobStatus"));
-        describeState.put("ResultPath", resultPath);
+        describeState.put("ResultPath", "$.prerequisite" + index);
+        describeState.put("TimeoutSeconds", CALL_TIMEOUT_SECONDS);
+        describeState.put("Retry", List.of(notFoundRetry, transientErrors()));
+        describeState.put("Catch", List.of(notFoundCatch));
         describeState.put("Next", check);
 
-        Map<String, Object> completed = statusEquals(resultPath, "Completed");
-        completed.put("Next", next);
-        Map<String, Object> running = new LinkedHashMap<>();
-        running.put("Or", List.of(statusEquals(resultPath, "InProgress"), statusEquals(resultPath, "Stopping")));
-        running.put("Next", wait);
+        Map<String, Object> running = or(List.of(variable(status, "StringEquals", "InProgress"),
+                variable(status, "StringEquals", "Stopping")));
+        Map<String, Object> waitedEnough = new LinkedHashMap<>();
+        waitedEnough.put("Variable", "$" + WAITED);
+        waitedEnough.put("NumericGreaterThanEquals", prerequisite.maxWaitSeconds());
+        Map<String, Object> backoffDue = new LinkedHashMap<>();
+        backoffDue.put("Variable", "$" + WAITED);
+        backoffDue.put("NumericGreaterThanEqualsPath", "$" + BACKOFF_AT);
+        // The time waited is assigned first: it adds the doubled interval computed from the current one.
+        Map<String, Object> doubled = new LinkedHashMap<>();
+        doubled.put(WAITED + ".$", "States.MathAdd($" + WAITED + ", States.MathAdd($" + POLL + ", $" + POLL + "))");
+        doubled.put(POLL + ".$", "States.MathAdd($" + POLL + ", $" + POLL + ")");
+        doubled.put(BACKOFF_AT + ".$", "States.MathAdd($" + BACKOFF_AT + ", $" + BACKOFF_AT + ")");
+        Map<String, Object> backoff = rule(and(List.of(running, backoffDue)), wait);
+        backoff.put("Assign", doubled);
+        Map<String, Object> poll = rule(running, wait);
+        poll.put("Assign", Map.of(WAITED + ".$", "States.MathAdd($" + WAITED + ", $" + POLL + ")"));
         Map<String, Object> checkState = new LinkedHashMap<>();
         checkState.put("Type", "Choice");
-        checkState.put("Choices", List.of(completed, running));
+        checkState.put("Choices", List.of(
+                rule(variable(status, "StringEquals", "Completed"), next),
+                rule(and(List.of(running, waitedEnough)), timedOut),
+                backoff,
+                poll));
         checkState.put("Default", failed);
 
         Map<String, Object> waitState = new LinkedHashMap<>();
         waitState.put("Type", "Wait");
-        waitState.put("Seconds", 60);
+        waitState.put("SecondsPath", "$" + POLL);
         waitState.put("Next", describe);
-
-        Map<String, Object> failState = new LinkedHashMap<>();
-        failState.put("Type", "Fail");
-        failState.put("Error", "PrerequisiteJobNotCompleted");
-        failState.put("Cause", "A training job this one waits for (for example the cache preload) failed or was "
-                + "stopped; see its FailureReason in SageMaker");
 
         Map<String, Object> states = new LinkedHashMap<>();
         states.put(describe, describeState);
         states.put(check, checkState);
         states.put(wait, waitState);
-        states.put(failed, failState);
+        states.put(failed, fail("PrerequisiteJobNotCompleted", "A training job this one waits for (for example the "
+                + "cache preload) failed or was stopped; see its FailureReason in SageMaker"));
+        states.put(timedOut, fail("PrerequisiteJobTimedOut", "A training job this one waits for (for example the "
+                + "cache preload) was still running after " + prerequisite.maxWaitSeconds() + " seconds of waiting"));
+        states.put(notFound, fail("PrerequisiteJobNotFound", "A training job this one waits for (for example the "
+                + "cache preload) does not exist, or its name is not a valid training job name"));
         return states;
     }
 
-    private static Map<String, Object> statusEquals(String resultPath, String status) {
-        Map<String, Object> rule = new LinkedHashMap<>();
-        rule.put("Variable", resultPath + ".Status");
-        rule.put("StringEquals", status);
+    /** Throttling, 5xx and timeouts of an SDK call: every task failure but the ones a retrier before this one takes. */
+    private static Map<String, Object> transientErrors() {
+        Map<String, Object> retry = new LinkedHashMap<>();
+        retry.put("ErrorEquals", List.of("States.TaskFailed", "States.Timeout"));
+        retry.put("IntervalSeconds", 4);
+        retry.put("MaxAttempts", RETRY_ATTEMPTS);
+        retry.put("BackoffRate", 2);
+        retry.put("MaxDelaySeconds", 60);
+        retry.put("JitterStrategy", "FULL");
+        return retry;
+    }
+
+    private String checkpointPrefix() {
+        return definition.props().getCheckpointPrefix();
+    }
+
+    /** Escapes the characters that are special in a {@code States.Format} template (not in tokens). */
+    static String formatLiteral(String text) {
+        return Token.isUnresolved(text) ? text : text.replaceAll("([{}'\\\\])", "\\\\$1");
+    }
+
+    private static Map<String, Object> fail(String error, String cause) {
+        Map<String, Object> fail = new LinkedHashMap<>();
+        fail.put("Type", "Fail");
+        fail.put("Error", error);
+        fail.put("Cause", cause);
+        return fail;
+    }
+
+    private static Map<String, Object> rule(Map<String, Object> condition, String next) {
+        Map<String, Object> rule = new LinkedHashMap<>(condition);
+        rule.put("Next", next);
         return rule;
+    }
+
+    private static Map<String, Object> variable(String path, String operator, Object value) {
+        Map<String, Object> comparison = new LinkedHashMap<>();
+        comparison.put("Variable", "$." + path);
+        comparison.put(operator, value);
+        return comparison;
+    }
+
+    private static Map<String, Object> isPresent(String path) {
+        return variable(path, "IsPresent", true);
+    }
+
+    private static Map<String, Object> not(Map<String, Object> condition) {
+        return Map.of("Not", condition);
+    }
+
+    private static Map<String, Object> and(List<Map<String, Object>> conditions) {
+        return Map.of("And", conditions);
+    }
+
+    private static Map<String, Object> or(List<Map<String, Object>> conditions) {
+        return Map.of("Or", conditions);
+    }
+
+    private record Prerequisite(String jobName, long maxWaitSeconds) {
     }
 
     /**
