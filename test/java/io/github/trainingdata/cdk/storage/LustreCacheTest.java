@@ -287,7 +287,7 @@ class LustreCacheTest {
     void rejectsAChunkSizeOutOfRange() {
         assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a")
                 .importedFileChunkSizeMiB(512_001).build())).build()), "Test/Lustre",
-                "datasets[0].importedFileChunkSizeMiB", 512001, "1 to 512000 MiB");
+                "datasets[0].importedFileChunkSizeMiB", 512001, "a whole number from 1 to 512000 MiB");
     }
 
     @Test
@@ -331,7 +331,8 @@ class LustreCacheTest {
                 .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "SharedGroup", "sg-0123456789abcdef0"))
                 .build()).build());
         IllegalStateException e = assertThrows(IllegalStateException.class, cache::getBaselineThroughputMBps);
-        assertEquals("Test/Lustre: the throughput of an existing file system is known only when "
+        assertEquals("Test/Lustre: the throughput is known at synth only for a literal storage capacity (not a "
+                + "deploy-time value), and for an existing file system only when "
                 + "ExistingLustreFileSystem.storageCapacityGiB is given", e.getMessage());
     }
 
@@ -414,7 +415,7 @@ class LustreCacheTest {
                         .mountName("abcdefgh")
                         .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "G", "sg-0123456789abcdef0"))
                         .build()).build()), "Test/Lustre", "existingFileSystem.fileSystemId", "fsap-0123456789abcdef0",
-                "an FSx file-system id fs-[0-9a-f]{8,} of 11–21 characters");
+                "an FSx file-system id, 11 to 21 characters matching ^(fs-[0-9a-f]{8,})$");
     }
 
     @Test
@@ -424,6 +425,6 @@ class LustreCacheTest {
                         .mountName("/fsx")
                         .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "G", "sg-0123456789abcdef0"))
                         .build()).build()), "Test/Lustre", "existingFileSystem.mountName", "/fsx",
-                "the Lustre mount name: 1–8 characters of [A-Za-z0-9_-]");
+                "the Lustre mount name, 1 to 8 characters matching ^([A-Za-z0-9_-]{1,8})$");
     }
 }

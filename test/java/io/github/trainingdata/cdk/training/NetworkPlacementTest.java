@@ -140,7 +140,8 @@ class NetworkPlacementTest {
     @Test
     void rejectsAMalformedRoleArn() {
         assertEquals("Test/Training: invalid role 'arn:aws:iam::12345:role/training': an IAM role ARN "
-                + "arn:aws:iam::<12-digit account>:role/<name>", f.rejection(f.props().role(Role.fromRoleArn(f.stack,
+                + "arn:aws:iam::<12-digit account>:role/<name>, 20 to 2048 characters matching "
+                + "arn:aws[a-z\\-]*:iam::\\d{12}:role/?[a-zA-Z_0-9+=,.@\\-_/]+", f.rejection(f.props().role(Role.fromRoleArn(f.stack,
                 "Given", "arn:aws:iam::12345:role/training", FromRoleArnOptions.builder().mutable(true).build()))));
     }
 

@@ -15,6 +15,7 @@ import software.amazon.awscdk.services.kms.Key;
 
 /** The CreateTrainingJob rules on the definition's own props (channels and network: other classes). */
 class TrainingJobDefinitionValidationTest {
+    private static final String TAG_CHARACTERS = "([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)";
     private final TrainingFixture f = new TrainingFixture();
 
     private static Map<String, String> entries(int count) {
@@ -50,7 +51,8 @@ class TrainingJobDefinitionValidationTest {
     void rejectsAnImageUriLongerThan255() {
         String uri = "123456789012.dkr.ecr.us-east-1.amazonaws.com/" + "r".repeat(209) + ":1";
         assertEquals(256, uri.length());
-        assertEquals("Test/Training: invalid trainingImage '" + uri + "': an image URI of at most 255 characters",
+        assertEquals("Test/Training: invalid trainingImage '" + uri
+                + "': an image URI of at most 255 characters without line breaks",
                 f.rejection(f.props().trainingImage(TrainingImage.fromUri(uri))));
     }
 
@@ -92,7 +94,8 @@ class TrainingJobDefinitionValidationTest {
     @Test
     void rejectsAnArgumentLongerThan256() {
         String arg = "a".repeat(257);
-        assertEquals("Test/Training: invalid containerArguments[1] '" + arg + "': a string of at most 256 characters",
+        assertEquals("Test/Training: invalid containerArguments[1] '" + arg
+                + "': a string of at most 256 characters without line breaks",
                 f.rejection(f.props().containerArguments(List.of("--data", arg))));
     }
 
@@ -133,12 +136,13 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsZeroInstances() {
-        assertEquals("Test/Training: invalid instanceCount '0': at least 1", f.rejection(f.props().instanceCount(0)));
+        assertEquals("Test/Training: invalid instanceCount '0': a whole number of at least 1",
+                f.rejection(f.props().instanceCount(0)));
     }
 
     @Test
     void rejectsAZeroVolume() {
-        assertEquals("Test/Training: invalid volumeSizeGiB '0': at least 1 GiB",
+        assertEquals("Test/Training: invalid volumeSizeGiB '0': a whole number of at least 1 GiB",
                 f.rejection(f.props().volumeSizeGiB(0)));
     }
 
@@ -162,21 +166,21 @@ class TrainingJobDefinitionValidationTest {
     @Test
     void rejectsAJobNamePrefixLongerThan26() {
         assertEquals("Test/Training: invalid jobNamePrefix 'abcdefghijklmnopqrstuvwxyz0': 1 to 26 characters "
-                + "matching [a-zA-Z0-9](-*[a-zA-Z0-9])*, leaving room for a unique suffix",
+                + "matching [a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}, leaving room for a unique suffix",
                 f.rejection(f.props().jobNamePrefix("abcdefghijklmnopqrstuvwxyz0")));
     }
 
     @Test
     void rejectsAJobNamePrefixWithAnUnderscore() {
         assertEquals("Test/Training: invalid jobNamePrefix 'resnet_50': 1 to 26 characters matching "
-                + "[a-zA-Z0-9](-*[a-zA-Z0-9])*, leaving room for a unique suffix",
+                + "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}, leaving room for a unique suffix",
                 f.rejection(f.props().jobNamePrefix("resnet_50")));
     }
 
     @Test
     void rejectsAJobNamePrefixEndingInAHyphen() {
         assertEquals("Test/Training: invalid jobNamePrefix 'resnet-': 1 to 26 characters matching "
-                + "[a-zA-Z0-9](-*[a-zA-Z0-9])*, leaving room for a unique suffix",
+                + "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}, leaving room for a unique suffix",
                 f.rejection(f.props().jobNamePrefix("resnet-")));
     }
 
@@ -222,14 +226,15 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsAZeroRuntime() {
-        assertEquals("Test/Training: invalid maxRuntime '0 seconds': 1 second to 28 days",
+        assertEquals("Test/Training: invalid maxRuntime '0 seconds': a whole number from 1 to 2419200 seconds",
                 f.rejection(f.props().maxRuntime(Duration.seconds(0))));
     }
 
     @Test
     void rejectsARuntimeBeyond28Days() {
         Duration tooLong = Duration.seconds(28 * 86_400 + 1);
-        assertEquals("Test/Training: invalid maxRuntime '" + tooLong.toHumanString() + "': 1 second to 28 days",
+        assertEquals("Test/Training: invalid maxRuntime '" + tooLong.toHumanString()
+                + "': a whole number from 1 to 2419200 seconds",
                 f.rejection(f.props().maxRuntime(tooLong)));
         assertEquals("28 days 1 second", tooLong.toHumanString());
     }
@@ -278,21 +283,23 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsMoreThan100HyperParameters() {
-        assertEquals("Test/Training: invalid hyperParameters '101 entries': at most 100",
+        assertEquals("Test/Training: invalid hyperParameters '101 entries': at most 100 entries",
                 f.rejection(f.props().hyperParameters(entries(101))));
     }
 
     @Test
     void rejectsAHyperParameterKeyLongerThan256() {
         String key = "k".repeat(257);
-        assertEquals("Test/Training: invalid hyperParameters key '" + key + "': 1 to 256 characters",
+        assertEquals("Test/Training: invalid hyperParameters key '" + key
+                + "': at most 256 characters without line breaks",
                 f.rejection(f.props().hyperParameters(Map.of(key, "1"))));
     }
 
     @Test
     void rejectsAHyperParameterValueLongerThan2500() {
         String value = "v".repeat(2501);
-        assertEquals("Test/Training: invalid hyperParameters['layers'] '" + value + "': 0 to 2500 characters",
+        assertEquals("Test/Training: invalid hyperParameters['layers'] '" + value
+                + "': at most 2500 characters without line breaks",
                 f.rejection(f.props().hyperParameters(Map.of("layers", value))));
     }
 
@@ -305,72 +312,75 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsMoreThan100EnvironmentVariables() {
-        assertEquals("Test/Training: invalid environment '101 entries': at most 100",
+        assertEquals("Test/Training: invalid environment '101 entries': at most 100 entries",
                 f.rejection(f.props().environment(entries(101))));
     }
 
     @Test
     void rejectsAnEnvironmentKeyStartingWithADigit() {
-        assertEquals("Test/Training: invalid environment key '1_WORKERS': a name matching [a-zA-Z_][a-zA-Z0-9_]* of "
-                + "at most 512 characters", f.rejection(f.props().environment(Map.of("1_WORKERS", "4"))));
+        assertEquals("Test/Training: invalid environment key '1_WORKERS': at most 512 characters matching "
+                + "[a-zA-Z_][a-zA-Z0-9_]*", f.rejection(f.props().environment(Map.of("1_WORKERS", "4"))));
     }
 
     @Test
     void rejectsAnEnvironmentKeyLongerThan512() {
         String key = "K".repeat(513);
-        assertEquals("Test/Training: invalid environment key '" + key + "': a name matching [a-zA-Z_][a-zA-Z0-9_]* "
-                + "of at most 512 characters", f.rejection(f.props().environment(Map.of(key, "4"))));
+        assertEquals("Test/Training: invalid environment key '" + key + "': at most 512 characters matching "
+                + "[a-zA-Z_][a-zA-Z0-9_]*", f.rejection(f.props().environment(Map.of(key, "4"))));
     }
 
     @Test
     void rejectsAnEnvironmentValueLongerThan512() {
         String value = "v".repeat(513);
-        assertEquals("Test/Training: invalid environment['WORKERS'] '" + value + "': 0 to 512 characters",
+        assertEquals("Test/Training: invalid environment['WORKERS'] '" + value + "': at most 512 characters",
                 f.rejection(f.props().environment(Map.of("WORKERS", value))));
     }
 
     @Test
     void rejectsMoreThan50Tags() {
-        assertEquals("Test/Training: invalid tags '51 entries': at most 50", f.rejection(f.props().tags(entries(51))));
+        assertEquals("Test/Training: invalid tags '51 tags': at most 50 tags", f.rejection(f.props().tags(entries(51))));
     }
 
     @Test
     void rejectsATagKeyLongerThan128() {
         String key = "t".repeat(129);
-        assertEquals("Test/Training: invalid tags key '" + key + "': 1 to 128 characters",
+        assertEquals("Test/Training: invalid tags key '" + key + "': 1 to 128 characters matching " + TAG_CHARACTERS,
                 f.rejection(f.props().tags(Map.of(key, "ml"))));
     }
 
     @Test
     void rejectsATagValueLongerThan256() {
         String value = "v".repeat(257);
-        assertEquals("Test/Training: invalid tags['team'] '" + value + "': 0 to 256 characters",
+        assertEquals("Test/Training: invalid tags['team'] '" + value + "': at most 256 characters matching "
+                + TAG_CHARACTERS,
                 f.rejection(f.props().tags(Map.of("team", value))));
     }
 
     @Test
     void rejectsMoreThan40MetricDefinitions() {
-        assertEquals("Test/Training: invalid metricDefinitions '41 entries': at most 40",
+        assertEquals("Test/Training: invalid metricDefinitions '41 entries': at most 40 entries",
                 f.rejection(f.props().metricDefinitions(entries(41))));
     }
 
     @Test
     void rejectsAMetricNameLongerThan255() {
         String name = "m".repeat(256);
-        assertEquals("Test/Training: invalid metricDefinitions name '" + name + "': 1 to 255 characters",
+        assertEquals("Test/Training: invalid metricDefinitions name '" + name
+                + "': 1 to 255 characters without line breaks",
                 f.rejection(f.props().metricDefinitions(Map.of(name, "loss=(\\S+)"))));
     }
 
     @Test
     void rejectsAnEmptyMetricRegex() {
-        assertEquals("Test/Training: invalid metricDefinitions['loss'] '': 1 to 500 characters",
+        assertEquals("Test/Training: invalid metricDefinitions['loss'] '': 1 to 500 characters without line breaks",
                 f.rejection(f.props().metricDefinitions(Map.of("loss", ""))));
     }
 
     @Test
     void rejectsAMetricRegexLongerThan500() {
         String regex = "r".repeat(501);
-        assertEquals("Test/Training: invalid metricDefinitions['loss'] '" + regex + "': 1 to 500 characters",
+        assertEquals("Test/Training: invalid metricDefinitions['loss'] '" + regex
+                + "': 1 to 500 characters without line breaks",
                 f.rejection(f.props().metricDefinitions(Map.of("loss", regex))));
     }
 

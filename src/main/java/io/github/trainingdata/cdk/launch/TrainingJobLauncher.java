@@ -46,7 +46,7 @@ public final class TrainingJobLauncher {
      * Starts a job under the name {@code <prefix>-<yyyyMMdd-HHmmss>-<4 hex>}.
      *
      * @param documentJson  the CreateTrainingJob request document, without {@code TrainingJobName}
-     * @param jobNamePrefix 1 to {@value TrainingJobNames#MAX_PREFIX_LENGTH} characters, see
+     * @param jobNamePrefix 1 to {@link TrainingJobNames#MAX_PREFIX_LENGTH} (26) characters, see
      *                      {@link TrainingJobNames#requireValidPrefix(String)}
      * @return the name of the started job
      * @throws IllegalArgumentException for a bad prefix or document

@@ -104,7 +104,9 @@ public final class ApiLimit {
     public ApiLimit narrowed(Long newMin, Long newMax, String why) {
         Long tighterMin = newMin != null ? newMin : min;
         Long tighterMax = newMax != null ? newMax : max;
-        if ((min != null && tighterMin != null && tighterMin < min) || (max != null && tighterMax != null && tighterMax > max)) {
+        boolean looser = (min != null && (tighterMin == null || tighterMin < min))
+                || (max != null && (tighterMax == null || tighterMax > max));
+        if (looser) {
             throw new IllegalArgumentException(member + ": " + tighterMin + ".." + tighterMax + " does not narrow "
                     + min + ".." + max);
         }
@@ -223,6 +225,11 @@ public final class ApiLimit {
     /** @return the greatest length, value or count, or null for none */
     public Long getMax() {
         return max;
+    }
+
+    /** @return what the bounds count: {@code characters}, a number's unit, or what a list's entries are called */
+    public String getUnit() {
+        return unit;
     }
 
     /** @return the model's pattern, verbatim (it must match the whole value), or null for none */

@@ -1,10 +1,10 @@
 package io.github.trainingdata.cdk.training;
 
+import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.EfsStore;
 import java.util.List;
 import java.util.Objects;
-import java.util.regex.Pattern;
 import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.ec2.ISubnet;
 
@@ -14,9 +14,8 @@ import software.amazon.awscdk.services.ec2.ISubnet;
  * starts. A One Zone file system pins training to its Availability Zone.
  */
 public final class EfsChannel extends FileSystemChannel {
-    /** Longest DirectoryPath the API accepts. */
-    public static final int MAX_DIRECTORY_PATH = 4096;
-    private static final Pattern FILE_SYSTEM_ID = Pattern.compile("fs-[0-9a-f]{8,}");
+    /** Longest DirectoryPath the API accepts (4096): {@link SageMakerLimits#DIRECTORY_PATH}. */
+    public static final int MAX_DIRECTORY_PATH = SageMakerLimits.DIRECTORY_PATH.getMax().intValue();
 
     private final EfsStore store;
     private final String directoryPath;
@@ -68,17 +67,17 @@ public final class EfsChannel extends FileSystemChannel {
     @Override
     void validate(ChannelRules rules, InputMode effectiveMode) {
         String id = store.getFileSystemId();
-        if (!Token.isUnresolved(id) && (!FILE_SYSTEM_ID.matcher(id).matches() || id.length() > 21)) {
-            throw rules.error("store.fileSystemId", id,
-                    "an EFS file-system id fs-[0-9a-f]{8,} of 11–21 characters (access points fsap- are not accepted)");
+        if (!Token.isUnresolved(id) && !SageMakerLimits.FILE_SYSTEM_ID.accepts(id)) {
+            throw rules.error("store.fileSystemId", id, "the id of the EFS file system " + store.getNode().getPath()
+                    + ", " + SageMakerLimits.FILE_SYSTEM_ID.allowed() + " (access points fsap- are not accepted)");
         }
         if (Token.isUnresolved(directoryPath)) {
             return;
         }
         boolean escapes = directoryPath.contains("/../") || directoryPath.endsWith("/..") || directoryPath.contains("//");
-        if (!directoryPath.startsWith("/") || escapes || directoryPath.length() > MAX_DIRECTORY_PATH) {
+        if (!directoryPath.startsWith("/") || escapes || !SageMakerLimits.DIRECTORY_PATH.accepts(directoryPath)) {
             throw rules.error("directoryPath", directoryPath, "an absolute path from the EFS root such as "
-                    + "/datasets/train, without '..' or empty segments, at most " + MAX_DIRECTORY_PATH + " characters");
+                    + "/datasets/train, without '..' or empty segments, " + SageMakerLimits.DIRECTORY_PATH.allowed());
         }
     }
 
