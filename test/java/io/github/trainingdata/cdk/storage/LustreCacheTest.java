@@ -2,6 +2,7 @@ package io.github.trainingdata.cdk.storage;
 
 import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.github.trainingdata.cdk.ConfigurationError;
@@ -10,6 +11,7 @@ import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.CfnParameter;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.assertions.Annotations;
@@ -202,6 +204,23 @@ class LustreCacheTest {
     void rejectsAnInvalidScratch2Capacity() {
         assertRule(() -> new LustreCache(stack, "Lustre", props().storageCapacityGiB(3600).build()), "Test/Lustre",
                 "storageCapacityGiB", 3600, "1200, 2400, or a multiple of 2400 GiB for SCRATCH_2");
+    }
+
+    @Test
+    void rejectsAFractionalCapacity() {
+        assertRule(() -> new LustreCache(stack, "Lustre", props().storageCapacityGiB(1200.5).build()), "Test/Lustre",
+                "storageCapacityGiB", 1200.5, "1200, 2400, or a multiple of 2400 GiB for SCRATCH_2");
+    }
+
+    @Test
+    void takesTheCapacityAsADeployTimeNumber() {
+        CfnParameter capacity = CfnParameter.Builder.create(stack, "Capacity").type("Number").build();
+        LustreCache cache = new LustreCache(stack, "Lustre", props().storageCapacityGiB(capacity.getValueAsNumber())
+                .build());
+        Template.fromStack(stack).hasResourceProperties("AWS::FSx::FileSystem",
+                Map.of("StorageCapacity", Map.of("Ref", "Capacity")));
+        assertNull(cache.getStorageCapacityGiB(), "not known at synth, and never printed as a number");
+        assertThrows(IllegalStateException.class, cache::getBaselineThroughputMBps);
     }
 
     @Test

@@ -253,4 +253,19 @@ class ChannelValidationTest {
                 List.of(f.stack.getLogicalId(shared.getResource()), "LustreMountName")), "/sets/coco/train2017"))),
                 ((Map<?, ?>) ((Map<?, ?>) channel.get("DataSource")).get("FileSystemDataSource")).get("DirectoryPath"));
     }
+
+    @Test
+    void rejectsAnEmptyAttributeName() {
+        assertRule(() -> f.define(f.props().channels(List.of(f.s3("train").path("train.manifest")
+                        .dataType(S3DataType.AUGMENTED_MANIFEST_FILE).inputMode(InputMode.PIPE)
+                        .attributeNames(List.of("source-ref", "")).build()))),
+                "Test/Training", "channels[0].attributeNames[1]", "", "1 to 256 characters without line breaks");
+    }
+
+    @Test
+    void rejectsAContentTypeWithALineBreak() {
+        assertRule(() -> f.define(f.props().channels(List.of(f.s3("train").contentType("text/csv\nx").build()))),
+                "Test/Training", "channels[0].contentType", "text/csv\nx",
+                "a MIME type of at most 256 characters without line breaks");
+    }
 }

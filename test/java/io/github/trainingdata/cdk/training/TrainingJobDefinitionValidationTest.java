@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.training;
 
+import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Collections;
@@ -11,11 +12,14 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.assertions.Annotations;
 import software.amazon.awscdk.assertions.Match;
+import software.amazon.awscdk.services.kms.IKey;
 import software.amazon.awscdk.services.kms.Key;
 
 /** The CreateTrainingJob rules on the definition's own props (channels and network: other classes). */
 class TrainingJobDefinitionValidationTest {
     private static final String TAG_CHARACTERS = "([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)";
+    private static final String ALGORITHM_NAME = "(arn:aws[a-z\\-]*:sagemaker:[a-z0-9\\-]*:[0-9]{12}:[a-z\\-]*\\/)?"
+            + "([a-zA-Z0-9]([a-zA-Z0-9-]){0,62})(?<!-)";
     private final TrainingFixture f = new TrainingFixture();
 
     private static Map<String, String> entries(int count) {
@@ -388,5 +392,116 @@ class TrainingJobDefinitionValidationTest {
     void rejectsAMissingDataBucket() {
         assertEquals("Test/Training: invalid dataBucket 'null': the bucket that receives model artifacts",
                 f.rejection(f.props().dataBucket(null)));
+    }
+
+    @Test
+    void rejectsAnAlgorithmNameEndingInAHyphen() {
+        assertRule(() -> f.define(f.props().trainingImage(null).algorithmName("my-algorithm-")), "Test/Training",
+                "algorithmName", "my-algorithm-", "an algorithm name or ARN, 1 to 170 characters matching " + ALGORITHM_NAME);
+    }
+
+    @Test
+    void acceptsAnAlgorithmArn() {
+        String arn = "arn:aws:sagemaker:us-east-1:123456789012:algorithm/my-algorithm";
+        Map<String, Object> algorithm = (Map<String, Object>) request(
+                f.props().trainingImage(null).algorithmName(arn)).get("AlgorithmSpecification");
+        assertEquals(arn, algorithm.get("AlgorithmName"));
+    }
+
+    @Test
+    void rejectsAnEntrypointStringWithALineBreak() {
+        assertRule(() -> f.define(f.props().containerEntrypoint(List.of("python", "-c\nprint(1)"))), "Test/Training",
+                "containerEntrypoint[1]", "-c\nprint(1)", "a string of at most 256 characters without line breaks");
+    }
+
+    @Test
+    void rejectsAHyperParameterKeyWithALineBreak() {
+        assertRule(() -> f.define(f.props().hyperParameters(Map.of("learning\nrate", "0.1"))), "Test/Training",
+                "hyperParameters key", "learning\nrate", "at most 256 characters without line breaks");
+    }
+
+    @Test
+    void rejectsAHyperParameterValueWithALineBreak() {
+        assertRule(() -> f.define(f.props().hyperParameters(Map.of("layers", "2\n3"))), "Test/Training",
+                "hyperParameters['layers']", "2\n3", "at most 2500 characters without line breaks");
+    }
+
+    @Test
+    void acceptsAnEnvironmentValueWithALineBreak() {
+        Map<String, Object> environment = (Map<String, Object>) request(f.props()
+                .environment(Map.of("SCRIPT", "set -e\necho ok"))).get("Environment");
+        assertEquals("set -e\necho ok", environment.get("SCRIPT"), "the model's [\\S\\s]* takes line breaks");
+    }
+
+    @Test
+    void rejectsATagKeyWithACharacterTagsDoNotTake() {
+        assertRule(() -> f.define(f.props().tags(Map.of("cost,center", "42"))), "Test/Training", "tags key",
+                "cost,center", "1 to 128 characters matching " + TAG_CHARACTERS);
+    }
+
+    @Test
+    void rejectsATagValueWithACharacterTagsDoNotTake() {
+        assertRule(() -> f.define(f.props().tags(Map.of("team", "ml!"))), "Test/Training", "tags['team']", "ml!",
+                "at most 256 characters matching " + TAG_CHARACTERS);
+    }
+
+    @Test
+    void acceptsTagsOfUnicodeLettersSpacesAndSymbols() {
+        List<?> tags = (List<?>) request(f.props().tags(Map.of("Équipe données", "vision/2026 = a+b@c:d_e.f-g")))
+                .get("Tags");
+        assertEquals(1, tags.size());
+    }
+
+    @Test
+    void rejectsAMetricNameWithALineBreak() {
+        assertRule(() -> f.define(f.props().metricDefinitions(Map.of("train\nloss", "loss=(\\S+)"))), "Test/Training",
+                "metricDefinitions name", "train\nloss", "1 to 255 characters without line breaks");
+    }
+
+    @Test
+    void rejectsAMetricRegexWithALineBreak() {
+        assertRule(() -> f.define(f.props().metricDefinitions(Map.of("loss", "loss=\n(\\S+)"))), "Test/Training",
+                "metricDefinitions['loss']", "loss=\n(\\S+)", "1 to 500 characters without line breaks");
+    }
+
+    @Test
+    void rejectsAFractionalInstanceCount() {
+        assertRule(() -> f.define(f.props().instanceCount(1.5)), "Test/Training", "instanceCount", 1.5,
+                "a whole number of at least 1");
+    }
+
+    @Test
+    void rejectsAFractionalVolumeSize() {
+        assertRule(() -> f.define(f.props().volumeSizeGiB(99.5)), "Test/Training", "volumeSizeGiB", 99.5,
+                "a whole number of at least 1 GiB");
+    }
+
+    @Test
+    void rejectsACheckpointLocalPathWithALineBreak() {
+        assertRule(() -> f.define(f.props().checkpointPrefix("checkpoints").checkpointLocalPath("/opt/ml/ck\npt")),
+                "Test/Training", "checkpointLocalPath", "/opt/ml/ck\npt",
+                "a directory of at most 4096 characters without line breaks");
+    }
+
+    @Test
+    void rejectsAVolumeKeyWhoseArnTheApiRejects() {
+        IKey key = Key.fromKeyArn(f.stack, "Given", "arn:aws:kms:us-east-1:123456789012:key/my key");
+        assertRule(() -> f.define(f.props().volumeKey(key)), "Test/Training", "volumeKey",
+                "arn:aws:kms:us-east-1:123456789012:key/my key",
+                "a KMS key ARN of at most 2048 characters matching [a-zA-Z0-9:/_-]*");
+    }
+
+    @Test
+    void rejectsARuntimeInFractionsOfASecond() {
+        assertRule(() -> f.define(f.props().maxRuntime(Duration.millis(1500))), "Test/Training", "maxRuntime",
+                "1 second 500 millis", "a whole number of seconds; a deploy-time value must be given as "
+                        + "Duration.seconds(...) ('1500 millis' cannot be converted into a whole number of seconds.)");
+    }
+
+    @Test
+    void rejectsAZeroMaxWait() {
+        assertRule(() -> f.define(f.props().managedSpot(true).checkpointPrefix("checkpoints")
+                        .maxWait(Duration.seconds(0))), "Test/Training", "maxWait", "0 seconds",
+                "a whole number of at least 1 seconds");
     }
 }

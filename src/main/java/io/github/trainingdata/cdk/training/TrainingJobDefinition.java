@@ -284,8 +284,7 @@ public class TrainingJobDefinition extends Construct {
             seconds = duration.toSeconds();
         } catch (RuntimeException e) {
             throw ConfigurationError.of(this, field, duration.toHumanString(), "a whole number of seconds; a "
-                    + "deploy-time value must be given as Duration.seconds(...) (" + e.getMessage().lines().findFirst()
-                    .orElse("") + ")");
+                    + "deploy-time value must be given as Duration.seconds(...) (" + cdkMessage(e) + ")");
         }
         if (!Token.isUnresolved(seconds) && !limit.acceptsNumber(seconds)) {
             throw ConfigurationError.of(this, field, duration.toHumanString(), limit.allowed());
@@ -427,9 +426,14 @@ public class TrainingJobDefinition extends Construct {
             return network.getVpc().selectSubnets(props.getVpcSubnets()).getSubnets();
         } catch (RuntimeException e) {
             throw ConfigurationError.of(this, "vpcSubnets", "a selection in " + network.getVpc().getNode().getPath(),
-                    "a selection of subnets the network's VPC has (" + e.getMessage().lines().findFirst().orElse("")
-                            + ")");
+                    "a selection of subnets the network's VPC has (" + cdkMessage(e) + ")");
         }
+    }
+
+    /** The first line of an aws-cdk-lib error, without its error-code prefix such as {@code ThereSubnetGroups: }. */
+    private static String cdkMessage(RuntimeException e) {
+        String first = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+        return first.replaceFirst("^[A-Za-z]+: ", "");
     }
 
     /** Every training subnet must be in an AZ where the regional EFS file system has a mount target. */
