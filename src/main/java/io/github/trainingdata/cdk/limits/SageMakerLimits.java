@@ -56,7 +56,11 @@ public final class SageMakerLimits {
     public static final ApiLimit CHANNEL_NAME = ApiLimit.string("Channel.ChannelName", 1L, 64L, "[A-Za-z0-9\\.\\-_]+");
     /** Channel.ContentType: at most 256 characters. */
     public static final ApiLimit CONTENT_TYPE = ApiLimit.string("Channel.ContentType", 0L, 256L, ".*");
-    /** S3DataSource.S3Uri: an {@code s3://} or {@code https://} URI of at most 1024 characters. */
+    /**
+     * S3DataSource.S3Uri: an {@code s3://} or {@code https://} URI of at most 1024 characters. OutputDataConfig and
+     * CheckpointConfig URIs share the shape; theirs always fit (a bucket name of at most 63 characters and a key
+     * prefix of at most 512).
+     */
     public static final ApiLimit S3_URI = ApiLimit.string("S3DataSource.S3Uri", 0L, 1024L, "(https|s3)://([^/]+)/?(.*)");
     /** S3DataSource.AttributeNames: at most 16. */
     public static final ApiLimit ATTRIBUTE_NAMES = ApiLimit.count("S3DataSource.AttributeNames", 0L, 16L, "names");
@@ -68,14 +72,8 @@ public final class SageMakerLimits {
     /** FileSystemDataSource.DirectoryPath: at most 4096 characters. */
     public static final ApiLimit DIRECTORY_PATH = ApiLimit.string("FileSystemDataSource.DirectoryPath", 0L, 4096L, ".*");
 
-    /** OutputDataConfig.S3OutputPath: as {@link #S3_URI}. */
-    public static final ApiLimit S3_OUTPUT_PATH = ApiLimit.string("OutputDataConfig.S3OutputPath", 0L, 1024L,
-            "(https|s3)://([^/]+)/?(.*)");
     /** OutputDataConfig.KmsKeyId (and ResourceConfig.VolumeKmsKeyId): a key id, alias or ARN of at most 2048. */
     public static final ApiLimit KMS_KEY_ID = ApiLimit.string("OutputDataConfig.KmsKeyId", 0L, 2048L, "[a-zA-Z0-9:/_-]*");
-    /** CheckpointConfig.S3Uri: as {@link #S3_URI}. */
-    public static final ApiLimit CHECKPOINT_S3_URI = ApiLimit.string("CheckpointConfig.S3Uri", 0L, 1024L,
-            "(https|s3)://([^/]+)/?(.*)");
     /** CheckpointConfig.LocalPath: at most 4096 characters. */
     public static final ApiLimit CHECKPOINT_LOCAL_PATH = ApiLimit.string("CheckpointConfig.LocalPath", 0L, 4096L, ".*");
 
