@@ -17,6 +17,7 @@ import io.github.cdklabs.cdknag.NagPackProps;
 import io.github.trainingdata.cdk.CfnValues;
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.TestApps;
+import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreDataset;
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.App;
 import software.amazon.awscdk.CfnElement;
+import software.amazon.awscdk.CfnParameter;
 import software.amazon.awscdk.CfnResource;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
@@ -782,12 +784,19 @@ class LustrePreloadTest {
         static Fixture f;
         static LustrePreload long26;
         static LustrePreload dashAtTheCut;
+        static TrainingJobDefinition parameterPrefixed;
+        static LustrePreload deployTimePrefix;
 
         @BeforeAll
         static void synthesize() {
             f = new Fixture();
             long26 = preloadFor("abcdefghijklmnopqrstuvwxyz");
             dashAtTheCut = preloadFor("imagenet-resnet-larg--v2");
+            CfnParameter prefix = CfnParameter.Builder.create(f.stack, "Prefix").type("String").build();
+            parameterPrefixed = new TrainingJobDefinition(f.stack, "ParameterPrefixed",
+                    f.definitionProps(prefix.getValueAsString()).build());
+            deployTimePrefix = new LustrePreload(f.stack, "ParameterPrefixedPreload",
+                    f.props().definition(parameterPrefixed).build());
             f.synth();
         }
 
@@ -809,6 +818,16 @@ class LustrePreloadTest {
         @Test
         void aCutPrefixLosesItsTrailingDashes() {
             assertEquals("warm-imagenet-resnet-larg", f.property(dashAtTheCut, "WorkerJobNamePrefix"));
+        }
+
+        @Test
+        void aDeployTimePrefixIsNeverLowerCasedAsTextButReplacedByTheDefinitionsAddress() {
+            String prefix = f.property(deployTimePrefix, "WorkerJobNamePrefix");
+            assertEquals("warm-" + parameterPrefixed.getNode().getAddr().substring(0, 21), prefix);
+            assertTrue(SageMakerLimits.JOB_NAME_PREFIX.accepts(prefix));
+            assertEquals(handlerStatements(f, deployTimePrefix, "IsComplete"),
+                    f.statements(f.handlerRole(deployTimePrefix, "IsComplete")));
+            assertTrue(handlerStatements(f, deployTimePrefix, "IsComplete").contains(watcherStatement(prefix)));
         }
     }
 

@@ -44,7 +44,7 @@ import software.constructs.IConstruct;
 class EfsDirectoriesTest {
     private static final String HANDLER = "io.github.trainingdata.cdk.storage.handler.EfsDirectoriesHandler::onEvent";
     private static final String PATH_RULE = "an absolute path from the EFS root such as /datasets/train, without '..' "
-            + "or empty segments, at most 4096 characters";
+            + "or empty segments, at most 4096 characters without line breaks";
 
     private final App app = TestApps.app();
     private final Stack stack = new Stack(app, "Test");

@@ -2,6 +2,7 @@ package io.github.trainingdata.cdk.storage;
 
 import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.github.trainingdata.cdk.ConfigurationError;
@@ -10,6 +11,7 @@ import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.CfnParameter;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.assertions.Annotations;
@@ -205,6 +207,23 @@ class LustreCacheTest {
     }
 
     @Test
+    void rejectsAFractionalCapacity() {
+        assertRule(() -> new LustreCache(stack, "Lustre", props().storageCapacityGiB(1200.5).build()), "Test/Lustre",
+                "storageCapacityGiB", 1200.5, "1200, 2400, or a multiple of 2400 GiB for SCRATCH_2");
+    }
+
+    @Test
+    void takesTheCapacityAsADeployTimeNumber() {
+        CfnParameter capacity = CfnParameter.Builder.create(stack, "Capacity").type("Number").build();
+        LustreCache cache = new LustreCache(stack, "Lustre", props().storageCapacityGiB(capacity.getValueAsNumber())
+                .build());
+        Template.fromStack(stack).hasResourceProperties("AWS::FSx::FileSystem",
+                Map.of("StorageCapacity", Map.of("Ref", "Capacity")));
+        assertNull(cache.getStorageCapacityGiB(), "not known at synth, and never printed as a number");
+        assertThrows(IllegalStateException.class, cache::getBaselineThroughputMBps);
+    }
+
+    @Test
     void rejectsCapacityTogetherWithDatasetSize() {
         assertRule(() -> new LustreCache(stack, "Lustre", props().storageCapacityGiB(2400).datasetSizeBytes(1L).build()),
                 "Test/Lustre", "storageCapacityGiB", 2400,
@@ -287,7 +306,7 @@ class LustreCacheTest {
     void rejectsAChunkSizeOutOfRange() {
         assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a")
                 .importedFileChunkSizeMiB(512_001).build())).build()), "Test/Lustre",
-                "datasets[0].importedFileChunkSizeMiB", 512001, "1 to 512000 MiB");
+                "datasets[0].importedFileChunkSizeMiB", 512001, "a whole number from 1 to 512000 MiB");
     }
 
     @Test
@@ -331,7 +350,8 @@ class LustreCacheTest {
                 .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "SharedGroup", "sg-0123456789abcdef0"))
                 .build()).build());
         IllegalStateException e = assertThrows(IllegalStateException.class, cache::getBaselineThroughputMBps);
-        assertEquals("Test/Lustre: the throughput of an existing file system is known only when "
+        assertEquals("Test/Lustre: the throughput is known at synth only for a literal storage capacity (not a "
+                + "deploy-time value), and for an existing file system only when "
                 + "ExistingLustreFileSystem.storageCapacityGiB is given", e.getMessage());
     }
 
@@ -414,7 +434,7 @@ class LustreCacheTest {
                         .mountName("abcdefgh")
                         .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "G", "sg-0123456789abcdef0"))
                         .build()).build()), "Test/Lustre", "existingFileSystem.fileSystemId", "fsap-0123456789abcdef0",
-                "an FSx file-system id fs-[0-9a-f]{8,} of 11–21 characters");
+                "an FSx file-system id, 11 to 21 characters matching ^(fs-[0-9a-f]{8,})$");
     }
 
     @Test
@@ -424,6 +444,6 @@ class LustreCacheTest {
                         .mountName("/fsx")
                         .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "G", "sg-0123456789abcdef0"))
                         .build()).build()), "Test/Lustre", "existingFileSystem.mountName", "/fsx",
-                "the Lustre mount name: 1–8 characters of [A-Za-z0-9_-]");
+                "the Lustre mount name, 1 to 8 characters matching ^([A-Za-z0-9_-]{1,8})$");
     }
 }

@@ -27,7 +27,9 @@ class ChannelValidationTest {
             + "without leading or trailing '/' and without empty, '.' or '..' segments, at most 512 characters "
             + "(empty for the root)";
     private static final String EFS_PATH_RULE = "an absolute path from the EFS root such as /datasets/train, without "
-            + "'..' or empty segments, at most 4096 characters";
+            + "'..' or empty segments, at most 4096 characters without line breaks";
+    private static final String EFS_ID_RULE = "the id of the EFS file system Test/ImportedEfs, 11 to 21 characters "
+            + "matching (fs-[0-9a-f]{8,}) (access points fsap- are not accepted)";
 
     private final TrainingFixture f = new TrainingFixture();
 
@@ -55,7 +57,7 @@ class ChannelValidationTest {
 
     @Test
     void rejectsMoreThan20Channels() {
-        assertEquals("Test/Training: invalid channels '21 channels': at most 20",
+        assertEquals("Test/Training: invalid channels '21 channels': at most 20 channels",
                 f.rejection(f.props().channels(s3Channels(21))));
     }
 
@@ -66,14 +68,16 @@ class ChannelValidationTest {
 
     @Test
     void rejectsAChannelNameWithASpace() {
-        assertEquals("Test/Training: invalid channels[0].name 'train data': 1 to 64 characters of [A-Za-z0-9.-_]",
+        assertEquals("Test/Training: invalid channels[0].name 'train data': 1 to 64 characters matching "
+                + "[A-Za-z0-9\\.\\-_]+",
                 rejection(f.s3("train data").build()));
     }
 
     @Test
     void rejectsAChannelNameLongerThan64() {
         String name = "c".repeat(65);
-        assertEquals("Test/Training: invalid channels[0].name '" + name + "': 1 to 64 characters of [A-Za-z0-9.-_]",
+        assertEquals("Test/Training: invalid channels[0].name '" + name + "': 1 to 64 characters matching "
+                + "[A-Za-z0-9\\.\\-_]+",
                 rejection(f.s3(name).build()));
     }
 
@@ -143,7 +147,7 @@ class ChannelValidationTest {
     @Test
     void rejectsMoreThan16AttributeNames() {
         List<String> names = IntStream.range(0, 17).mapToObj(i -> "a" + i).toList();
-        assertEquals("Test/Training: invalid channels[0].attributeNames '17 names': at most 16",
+        assertEquals("Test/Training: invalid channels[0].attributeNames '17 names': at most 16 names",
                 rejection(f.s3("train").path("train.manifest").dataType(S3DataType.AUGMENTED_MANIFEST_FILE)
                         .inputMode(InputMode.PIPE).attributeNames(names).build()));
     }
@@ -177,20 +181,19 @@ class ChannelValidationTest {
                 .bucket(f.data.getBucket()).datasetPrefix("d".repeat(500)).build());
         String path = "p".repeat(510);
         assertEquals("Test/Training: invalid channels[0].path '" + path + "': a path whose s3:// URI has at most "
-                + "1024 characters", rejection(S3Channel.builder("train").dataBucket(deep).path(path).build()));
+                + "1024 characters matching (https|s3)://([^/]+)/?(.*)",
+                rejection(S3Channel.builder("train").dataBucket(deep).path(path).build()));
     }
 
     @Test
     void rejectsAnEfsAccessPointId() {
-        assertEquals("Test/Training: invalid channels[0].store.fileSystemId 'fsap-0123456789abcdef0': an EFS "
-                + "file-system id fs-[0-9a-f]{8,} of 11–21 characters (access points fsap- are not accepted)",
+        assertEquals("Test/Training: invalid channels[0].store.fileSystemId 'fsap-0123456789abcdef0': " + EFS_ID_RULE,
                 rejection(importedEfsChannel("fsap-0123456789abcdef0")));
     }
 
     @Test
     void rejectsAFileSystemIdLongerThan21() {
-        assertEquals("Test/Training: invalid channels[0].store.fileSystemId 'fs-0123456789abcdef0123': an EFS "
-                + "file-system id fs-[0-9a-f]{8,} of 11–21 characters (access points fsap- are not accepted)",
+        assertEquals("Test/Training: invalid channels[0].store.fileSystemId 'fs-0123456789abcdef0123': " + EFS_ID_RULE,
                 rejection(importedEfsChannel("fs-0123456789abcdef0123")));
     }
 
@@ -249,5 +252,20 @@ class ChannelValidationTest {
         assertEquals(Map.of("Fn::Join", List.of("", List.of("/", Map.of("Fn::GetAtt",
                 List.of(f.stack.getLogicalId(shared.getResource()), "LustreMountName")), "/sets/coco/train2017"))),
                 ((Map<?, ?>) ((Map<?, ?>) channel.get("DataSource")).get("FileSystemDataSource")).get("DirectoryPath"));
+    }
+
+    @Test
+    void rejectsAnEmptyAttributeName() {
+        assertRule(() -> f.define(f.props().channels(List.of(f.s3("train").path("train.manifest")
+                        .dataType(S3DataType.AUGMENTED_MANIFEST_FILE).inputMode(InputMode.PIPE)
+                        .attributeNames(List.of("source-ref", "")).build()))),
+                "Test/Training", "channels[0].attributeNames[1]", "", "1 to 256 characters without line breaks");
+    }
+
+    @Test
+    void rejectsAContentTypeWithALineBreak() {
+        assertRule(() -> f.define(f.props().channels(List.of(f.s3("train").contentType("text/csv\nx").build()))),
+                "Test/Training", "channels[0].contentType", "text/csv\nx",
+                "a MIME type of at most 256 characters without line breaks");
     }
 }

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.training;
 
+import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
@@ -140,7 +141,8 @@ class NetworkPlacementTest {
     @Test
     void rejectsAMalformedRoleArn() {
         assertEquals("Test/Training: invalid role 'arn:aws:iam::12345:role/training': an IAM role ARN "
-                + "arn:aws:iam::<12-digit account>:role/<name>", f.rejection(f.props().role(Role.fromRoleArn(f.stack,
+                + "arn:aws:iam::<12-digit account>:role/<name>, 20 to 2048 characters matching "
+                + "arn:aws[a-z\\-]*:iam::\\d{12}:role/?[a-zA-Z_0-9+=,.@\\-_/]+", f.rejection(f.props().role(Role.fromRoleArn(f.stack,
                 "Given", "arn:aws:iam::12345:role/training", FromRoleArnOptions.builder().mutable(true).build()))));
     }
 
@@ -213,5 +215,32 @@ class NetworkPlacementTest {
                 .channels(List.of(features))
                 .vpcSubnets(SubnetSelection.builder().subnets(List.of(subnets.get(2))).build()).build());
         assertEquals(List.of(subnets.get(2)), job.vpcSubnets());
+    }
+
+    @Test
+    void rejectsAGivenSecurityGroupWhoseIdTheApiRejects() {
+        ISecurityGroup given = SecurityGroup.fromSecurityGroupId(f.stack, "Given", "sg_0123456789abcdef0");
+        assertRule(() -> f.define(f.props().network(f.network()).securityGroups(List.of(given))), "Test/Training",
+                "securityGroups[0]", "sg_0123456789abcdef0", "a security group id of at most 32 characters matching "
+                        + "[-0-9a-zA-Z]+");
+    }
+
+    @Test
+    void rejectsAGivenSubnetWhoseIdTheApiRejects() {
+        String id = "subnet-" + "0".repeat(26);
+        ISubnet imported = Subnet.fromSubnetAttributes(f.stack, "Imported", SubnetAttributes.builder()
+                .subnetId(id).availabilityZone("us-east-1a").build());
+        assertRule(() -> f.define(f.props().network(f.network())
+                        .vpcSubnets(SubnetSelection.builder().subnets(List.of(imported)).build())),
+                "Test/Training", "vpcSubnets", id, "a subnet id of at most 32 characters matching [-0-9a-zA-Z]+");
+    }
+
+    @Test
+    void namesTheVpcWhenAwsCdkLibRejectsTheSubnetSelection() {
+        assertRule(() -> f.define(f.props().network(f.network())
+                        .vpcSubnets(SubnetSelection.builder().subnetType(SubnetType.PUBLIC).build())),
+                "Test/Training", "vpcSubnets", "a selection in Test/Network/Vpc", "a selection of subnets the "
+                        + "network's VPC has (There are no 'Public' subnet groups in this VPC. Available types: "
+                        + "Isolated,Deprecated_Isolated)");
     }
 }

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.training;
 
+import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Collections;
@@ -11,10 +12,14 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.assertions.Annotations;
 import software.amazon.awscdk.assertions.Match;
+import software.amazon.awscdk.services.kms.IKey;
 import software.amazon.awscdk.services.kms.Key;
 
 /** The CreateTrainingJob rules on the definition's own props (channels and network: other classes). */
 class TrainingJobDefinitionValidationTest {
+    private static final String TAG_CHARACTERS = "([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)";
+    private static final String ALGORITHM_NAME = "(arn:aws[a-z\\-]*:sagemaker:[a-z0-9\\-]*:[0-9]{12}:[a-z\\-]*\\/)?"
+            + "([a-zA-Z0-9]([a-zA-Z0-9-]){0,62})(?<!-)";
     private final TrainingFixture f = new TrainingFixture();
 
     private static Map<String, String> entries(int count) {
@@ -50,7 +55,8 @@ class TrainingJobDefinitionValidationTest {
     void rejectsAnImageUriLongerThan255() {
         String uri = "123456789012.dkr.ecr.us-east-1.amazonaws.com/" + "r".repeat(209) + ":1";
         assertEquals(256, uri.length());
-        assertEquals("Test/Training: invalid trainingImage '" + uri + "': an image URI of at most 255 characters",
+        assertEquals("Test/Training: invalid trainingImage '" + uri
+                + "': an image URI of at most 255 characters without line breaks",
                 f.rejection(f.props().trainingImage(TrainingImage.fromUri(uri))));
     }
 
@@ -92,7 +98,8 @@ class TrainingJobDefinitionValidationTest {
     @Test
     void rejectsAnArgumentLongerThan256() {
         String arg = "a".repeat(257);
-        assertEquals("Test/Training: invalid containerArguments[1] '" + arg + "': a string of at most 256 characters",
+        assertEquals("Test/Training: invalid containerArguments[1] '" + arg
+                + "': a string of at most 256 characters without line breaks",
                 f.rejection(f.props().containerArguments(List.of("--data", arg))));
     }
 
@@ -133,12 +140,13 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsZeroInstances() {
-        assertEquals("Test/Training: invalid instanceCount '0': at least 1", f.rejection(f.props().instanceCount(0)));
+        assertEquals("Test/Training: invalid instanceCount '0': a whole number of at least 1",
+                f.rejection(f.props().instanceCount(0)));
     }
 
     @Test
     void rejectsAZeroVolume() {
-        assertEquals("Test/Training: invalid volumeSizeGiB '0': at least 1 GiB",
+        assertEquals("Test/Training: invalid volumeSizeGiB '0': a whole number of at least 1 GiB",
                 f.rejection(f.props().volumeSizeGiB(0)));
     }
 
@@ -162,21 +170,21 @@ class TrainingJobDefinitionValidationTest {
     @Test
     void rejectsAJobNamePrefixLongerThan26() {
         assertEquals("Test/Training: invalid jobNamePrefix 'abcdefghijklmnopqrstuvwxyz0': 1 to 26 characters "
-                + "matching [a-zA-Z0-9](-*[a-zA-Z0-9])*, leaving room for a unique suffix",
+                + "matching [a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}, leaving room for a unique suffix",
                 f.rejection(f.props().jobNamePrefix("abcdefghijklmnopqrstuvwxyz0")));
     }
 
     @Test
     void rejectsAJobNamePrefixWithAnUnderscore() {
         assertEquals("Test/Training: invalid jobNamePrefix 'resnet_50': 1 to 26 characters matching "
-                + "[a-zA-Z0-9](-*[a-zA-Z0-9])*, leaving room for a unique suffix",
+                + "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}, leaving room for a unique suffix",
                 f.rejection(f.props().jobNamePrefix("resnet_50")));
     }
 
     @Test
     void rejectsAJobNamePrefixEndingInAHyphen() {
         assertEquals("Test/Training: invalid jobNamePrefix 'resnet-': 1 to 26 characters matching "
-                + "[a-zA-Z0-9](-*[a-zA-Z0-9])*, leaving room for a unique suffix",
+                + "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}, leaving room for a unique suffix",
                 f.rejection(f.props().jobNamePrefix("resnet-")));
     }
 
@@ -222,14 +230,15 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsAZeroRuntime() {
-        assertEquals("Test/Training: invalid maxRuntime '0 seconds': 1 second to 28 days",
+        assertEquals("Test/Training: invalid maxRuntime '0 seconds': a whole number from 1 to 2419200 seconds",
                 f.rejection(f.props().maxRuntime(Duration.seconds(0))));
     }
 
     @Test
     void rejectsARuntimeBeyond28Days() {
         Duration tooLong = Duration.seconds(28 * 86_400 + 1);
-        assertEquals("Test/Training: invalid maxRuntime '" + tooLong.toHumanString() + "': 1 second to 28 days",
+        assertEquals("Test/Training: invalid maxRuntime '" + tooLong.toHumanString()
+                + "': a whole number from 1 to 2419200 seconds",
                 f.rejection(f.props().maxRuntime(tooLong)));
         assertEquals("28 days 1 second", tooLong.toHumanString());
     }
@@ -291,21 +300,23 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsMoreThan100HyperParameters() {
-        assertEquals("Test/Training: invalid hyperParameters '101 entries': at most 100",
+        assertEquals("Test/Training: invalid hyperParameters '101 entries': at most 100 entries",
                 f.rejection(f.props().hyperParameters(entries(101))));
     }
 
     @Test
     void rejectsAHyperParameterKeyLongerThan256() {
         String key = "k".repeat(257);
-        assertEquals("Test/Training: invalid hyperParameters key '" + key + "': 1 to 256 characters",
+        assertEquals("Test/Training: invalid hyperParameters key '" + key
+                + "': at most 256 characters without line breaks",
                 f.rejection(f.props().hyperParameters(Map.of(key, "1"))));
     }
 
     @Test
     void rejectsAHyperParameterValueLongerThan2500() {
         String value = "v".repeat(2501);
-        assertEquals("Test/Training: invalid hyperParameters['layers'] '" + value + "': 0 to 2500 characters",
+        assertEquals("Test/Training: invalid hyperParameters['layers'] '" + value
+                + "': at most 2500 characters without line breaks",
                 f.rejection(f.props().hyperParameters(Map.of("layers", value))));
     }
 
@@ -318,72 +329,75 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsMoreThan100EnvironmentVariables() {
-        assertEquals("Test/Training: invalid environment '101 entries': at most 100",
+        assertEquals("Test/Training: invalid environment '101 entries': at most 100 entries",
                 f.rejection(f.props().environment(entries(101))));
     }
 
     @Test
     void rejectsAnEnvironmentKeyStartingWithADigit() {
-        assertEquals("Test/Training: invalid environment key '1_WORKERS': a name matching [a-zA-Z_][a-zA-Z0-9_]* of "
-                + "at most 512 characters", f.rejection(f.props().environment(Map.of("1_WORKERS", "4"))));
+        assertEquals("Test/Training: invalid environment key '1_WORKERS': at most 512 characters matching "
+                + "[a-zA-Z_][a-zA-Z0-9_]*", f.rejection(f.props().environment(Map.of("1_WORKERS", "4"))));
     }
 
     @Test
     void rejectsAnEnvironmentKeyLongerThan512() {
         String key = "K".repeat(513);
-        assertEquals("Test/Training: invalid environment key '" + key + "': a name matching [a-zA-Z_][a-zA-Z0-9_]* "
-                + "of at most 512 characters", f.rejection(f.props().environment(Map.of(key, "4"))));
+        assertEquals("Test/Training: invalid environment key '" + key + "': at most 512 characters matching "
+                + "[a-zA-Z_][a-zA-Z0-9_]*", f.rejection(f.props().environment(Map.of(key, "4"))));
     }
 
     @Test
     void rejectsAnEnvironmentValueLongerThan512() {
         String value = "v".repeat(513);
-        assertEquals("Test/Training: invalid environment['WORKERS'] '" + value + "': 0 to 512 characters",
+        assertEquals("Test/Training: invalid environment['WORKERS'] '" + value + "': at most 512 characters",
                 f.rejection(f.props().environment(Map.of("WORKERS", value))));
     }
 
     @Test
     void rejectsMoreThan50Tags() {
-        assertEquals("Test/Training: invalid tags '51 entries': at most 50", f.rejection(f.props().tags(entries(51))));
+        assertEquals("Test/Training: invalid tags '51 tags': at most 50 tags", f.rejection(f.props().tags(entries(51))));
     }
 
     @Test
     void rejectsATagKeyLongerThan128() {
         String key = "t".repeat(129);
-        assertEquals("Test/Training: invalid tags key '" + key + "': 1 to 128 characters",
+        assertEquals("Test/Training: invalid tags key '" + key + "': 1 to 128 characters matching " + TAG_CHARACTERS,
                 f.rejection(f.props().tags(Map.of(key, "ml"))));
     }
 
     @Test
     void rejectsATagValueLongerThan256() {
         String value = "v".repeat(257);
-        assertEquals("Test/Training: invalid tags['team'] '" + value + "': 0 to 256 characters",
+        assertEquals("Test/Training: invalid tags['team'] '" + value + "': at most 256 characters matching "
+                + TAG_CHARACTERS,
                 f.rejection(f.props().tags(Map.of("team", value))));
     }
 
     @Test
     void rejectsMoreThan40MetricDefinitions() {
-        assertEquals("Test/Training: invalid metricDefinitions '41 entries': at most 40",
+        assertEquals("Test/Training: invalid metricDefinitions '41 entries': at most 40 entries",
                 f.rejection(f.props().metricDefinitions(entries(41))));
     }
 
     @Test
     void rejectsAMetricNameLongerThan255() {
         String name = "m".repeat(256);
-        assertEquals("Test/Training: invalid metricDefinitions name '" + name + "': 1 to 255 characters",
+        assertEquals("Test/Training: invalid metricDefinitions name '" + name
+                + "': 1 to 255 characters without line breaks",
                 f.rejection(f.props().metricDefinitions(Map.of(name, "loss=(\\S+)"))));
     }
 
     @Test
     void rejectsAnEmptyMetricRegex() {
-        assertEquals("Test/Training: invalid metricDefinitions['loss'] '': 1 to 500 characters",
+        assertEquals("Test/Training: invalid metricDefinitions['loss'] '': 1 to 500 characters without line breaks",
                 f.rejection(f.props().metricDefinitions(Map.of("loss", ""))));
     }
 
     @Test
     void rejectsAMetricRegexLongerThan500() {
         String regex = "r".repeat(501);
-        assertEquals("Test/Training: invalid metricDefinitions['loss'] '" + regex + "': 1 to 500 characters",
+        assertEquals("Test/Training: invalid metricDefinitions['loss'] '" + regex
+                + "': 1 to 500 characters without line breaks",
                 f.rejection(f.props().metricDefinitions(Map.of("loss", regex))));
     }
 
@@ -391,5 +405,116 @@ class TrainingJobDefinitionValidationTest {
     void rejectsAMissingDataBucket() {
         assertEquals("Test/Training: invalid dataBucket 'null': the bucket that receives model artifacts",
                 f.rejection(f.props().dataBucket(null)));
+    }
+
+    @Test
+    void rejectsAnAlgorithmNameEndingInAHyphen() {
+        assertRule(() -> f.define(f.props().trainingImage(null).algorithmName("my-algorithm-")), "Test/Training",
+                "algorithmName", "my-algorithm-", "an algorithm name or ARN, 1 to 170 characters matching " + ALGORITHM_NAME);
+    }
+
+    @Test
+    void acceptsAnAlgorithmArn() {
+        String arn = "arn:aws:sagemaker:us-east-1:123456789012:algorithm/my-algorithm";
+        Map<String, Object> algorithm = (Map<String, Object>) request(
+                f.props().trainingImage(null).algorithmName(arn)).get("AlgorithmSpecification");
+        assertEquals(arn, algorithm.get("AlgorithmName"));
+    }
+
+    @Test
+    void rejectsAnEntrypointStringWithALineBreak() {
+        assertRule(() -> f.define(f.props().containerEntrypoint(List.of("python", "-c\nprint(1)"))), "Test/Training",
+                "containerEntrypoint[1]", "-c\nprint(1)", "a string of at most 256 characters without line breaks");
+    }
+
+    @Test
+    void rejectsAHyperParameterKeyWithALineBreak() {
+        assertRule(() -> f.define(f.props().hyperParameters(Map.of("learning\nrate", "0.1"))), "Test/Training",
+                "hyperParameters key", "learning\nrate", "at most 256 characters without line breaks");
+    }
+
+    @Test
+    void rejectsAHyperParameterValueWithALineBreak() {
+        assertRule(() -> f.define(f.props().hyperParameters(Map.of("layers", "2\n3"))), "Test/Training",
+                "hyperParameters['layers']", "2\n3", "at most 2500 characters without line breaks");
+    }
+
+    @Test
+    void acceptsAnEnvironmentValueWithALineBreak() {
+        Map<String, Object> environment = (Map<String, Object>) request(f.props()
+                .environment(Map.of("SCRIPT", "set -e\necho ok"))).get("Environment");
+        assertEquals("set -e\necho ok", environment.get("SCRIPT"), "the model's [\\S\\s]* takes line breaks");
+    }
+
+    @Test
+    void rejectsATagKeyWithACharacterTagsDoNotTake() {
+        assertRule(() -> f.define(f.props().tags(Map.of("cost,center", "42"))), "Test/Training", "tags key",
+                "cost,center", "1 to 128 characters matching " + TAG_CHARACTERS);
+    }
+
+    @Test
+    void rejectsATagValueWithACharacterTagsDoNotTake() {
+        assertRule(() -> f.define(f.props().tags(Map.of("team", "ml!"))), "Test/Training", "tags['team']", "ml!",
+                "at most 256 characters matching " + TAG_CHARACTERS);
+    }
+
+    @Test
+    void acceptsTagsOfUnicodeLettersSpacesAndSymbols() {
+        List<?> tags = (List<?>) request(f.props().tags(Map.of("Équipe données", "vision/2026 = a+b@c:d_e.f-g")))
+                .get("Tags");
+        assertEquals(1, tags.size());
+    }
+
+    @Test
+    void rejectsAMetricNameWithALineBreak() {
+        assertRule(() -> f.define(f.props().metricDefinitions(Map.of("train\nloss", "loss=(\\S+)"))), "Test/Training",
+                "metricDefinitions name", "train\nloss", "1 to 255 characters without line breaks");
+    }
+
+    @Test
+    void rejectsAMetricRegexWithALineBreak() {
+        assertRule(() -> f.define(f.props().metricDefinitions(Map.of("loss", "loss=\n(\\S+)"))), "Test/Training",
+                "metricDefinitions['loss']", "loss=\n(\\S+)", "1 to 500 characters without line breaks");
+    }
+
+    @Test
+    void rejectsAFractionalInstanceCount() {
+        assertRule(() -> f.define(f.props().instanceCount(1.5)), "Test/Training", "instanceCount", 1.5,
+                "a whole number of at least 1");
+    }
+
+    @Test
+    void rejectsAFractionalVolumeSize() {
+        assertRule(() -> f.define(f.props().volumeSizeGiB(99.5)), "Test/Training", "volumeSizeGiB", 99.5,
+                "a whole number of at least 1 GiB");
+    }
+
+    @Test
+    void rejectsACheckpointLocalPathWithALineBreak() {
+        assertRule(() -> f.define(f.props().checkpointPrefix("checkpoints").checkpointLocalPath("/opt/ml/ck\npt")),
+                "Test/Training", "checkpointLocalPath", "/opt/ml/ck\npt",
+                "a directory of at most 4096 characters without line breaks");
+    }
+
+    @Test
+    void rejectsAVolumeKeyWhoseArnTheApiRejects() {
+        IKey key = Key.fromKeyArn(f.stack, "Given", "arn:aws:kms:us-east-1:123456789012:key/my key");
+        assertRule(() -> f.define(f.props().volumeKey(key)), "Test/Training", "volumeKey",
+                "arn:aws:kms:us-east-1:123456789012:key/my key",
+                "a KMS key ARN of at most 2048 characters matching [a-zA-Z0-9:/_-]*");
+    }
+
+    @Test
+    void rejectsARuntimeInFractionsOfASecond() {
+        assertRule(() -> f.define(f.props().maxRuntime(Duration.millis(1500))), "Test/Training", "maxRuntime",
+                "1 second 500 millis", "a whole number of seconds; a deploy-time value must be given as "
+                        + "Duration.seconds(...) ('1500 millis' cannot be converted into a whole number of seconds.)");
+    }
+
+    @Test
+    void rejectsAZeroMaxWait() {
+        assertRule(() -> f.define(f.props().managedSpot(true).checkpointPrefix("checkpoints")
+                        .maxWait(Duration.seconds(0))), "Test/Training", "maxWait", "0 seconds",
+                "a whole number of at least 1 seconds");
     }
 }

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.advisor;
 
+import io.github.trainingdata.cdk.limits.FsxLimits;
 import java.util.Collections;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -156,11 +157,11 @@ public final class PublishedFigures {
     /** SCRATCH_2 burst throughput: 1300 MB/s per TiB of storage capacity (guide). */
     public static final double LUSTRE_BURST_MBPS_PER_TIB = 1_300.0;
 
-    /** Smallest SCRATCH_2 storage capacity, 1200 GiB (FSx CreateFileSystem StorageCapacity; guide: minimum 1.2 TB). */
-    public static final int LUSTRE_MIN_CAPACITY_GIB = 1_200;
+    /** Smallest SCRATCH_2 storage capacity, 1200 GiB: {@link FsxLimits#SCRATCH_2_MIN_CAPACITY_GIB}. */
+    public static final int LUSTRE_MIN_CAPACITY_GIB = FsxLimits.SCRATCH_2_MIN_CAPACITY_GIB;
 
-    /** SCRATCH_2 capacities above the minimum are 2400 GiB or a multiple of it (FSx CreateFileSystem StorageCapacity). */
-    public static final int LUSTRE_CAPACITY_STEP_GIB = 2_400;
+    /** SCRATCH_2 capacities above the minimum are multiples of 2400 GiB: {@link FsxLimits#SCRATCH_2_CAPACITY_STEP_GIB}. */
+    public static final int LUSTRE_CAPACITY_STEP_GIB = FsxLimits.SCRATCH_2_CAPACITY_STEP_GIB;
 
     /**
      * Assumption: size a Lustre file system 20% above the dataset, for file-system metadata, files added

@@ -8,6 +8,7 @@ import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_CAPACIT
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_CAPACITY_STEP_GIB;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_MIN_CAPACITY_GIB;
 
+import io.github.trainingdata.cdk.limits.FsxLimits;
 import java.time.Duration;
 
 /**
@@ -40,13 +41,13 @@ public final class Sizing {
     }
 
     /**
-     * Whether a capacity is one SCRATCH_2 accepts.
+     * Whether a capacity is one SCRATCH_2 accepts: the storage rule {@link FsxLimits#isValidScratch2CapacityGiB}.
      *
      * @param gib a capacity in GiB
      * @return true for 1200, 2400 or a positive multiple of 2400
      */
     public static boolean isValidScratch2CapacityGiB(int gib) {
-        return gib == LUSTRE_MIN_CAPACITY_GIB || (gib > 0 && gib % LUSTRE_CAPACITY_STEP_GIB == 0);
+        return FsxLimits.isValidScratch2CapacityGiB(gib);
     }
 
     /**

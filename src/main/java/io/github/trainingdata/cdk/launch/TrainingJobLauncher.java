@@ -57,7 +57,7 @@ public final class TrainingJobLauncher {
      * {@code <base>/<job name>/}, so no job resumes another's checkpoints or deletes them.
      *
      * @param documentJson  the CreateTrainingJob request document, without {@code TrainingJobName}
-     * @param jobNamePrefix 1 to {@value TrainingJobNames#MAX_PREFIX_LENGTH} characters, see
+     * @param jobNamePrefix 1 to {@link TrainingJobNames#MAX_PREFIX_LENGTH} (26) characters, see
      *                      {@link TrainingJobNames#requireValidPrefix(String)}
      * @return the name of the started job
      * @throws IllegalArgumentException for a bad prefix or document

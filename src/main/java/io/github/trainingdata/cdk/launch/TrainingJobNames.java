@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.launch;
 
+import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -9,18 +10,18 @@ import java.time.format.DateTimeFormatter;
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
-import java.util.regex.Pattern;
 
 /**
  * SageMaker training job names: the prefix rule and the two ways this library makes a unique name
  * from a prefix (a timestamp for launches, a hash for custom-resource workers).
  */
 public final class TrainingJobNames {
-    /** Longest prefix accepted: leaves room for the longest suffix within SageMaker's 63 characters. */
-    public static final int MAX_PREFIX_LENGTH = 26;
+    /**
+     * Longest prefix accepted (26): leaves room for the longest suffix within SageMaker's 63 characters
+     * ({@link SageMakerLimits#JOB_NAME_PREFIX}).
+     */
+    public static final int MAX_PREFIX_LENGTH = SageMakerLimits.JOB_NAME_PREFIX.getMax().intValue();
 
-    private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}");
-    private static final Pattern PREFIX = Pattern.compile("[a-zA-Z0-9](-*[a-zA-Z0-9])*");
     private static final DateTimeFormatter TIMESTAMP =
             DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
     private static final int HASH_HEX_DIGITS = 12;
@@ -33,15 +34,14 @@ public final class TrainingJobNames {
      *
      * @param prefix the prefix
      * @return the prefix
-     * @throws IllegalArgumentException unless it has 1 to {@value #MAX_PREFIX_LENGTH} characters and matches
-     *                                  {@code [a-zA-Z0-9](-*[a-zA-Z0-9])*}
+     * @throws IllegalArgumentException unless {@link SageMakerLimits#JOB_NAME_PREFIX} accepts it: 1 to 26
+     *                                  characters matching {@code [a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}}
      */
     public static String requireValidPrefix(String prefix) {
-        if (prefix == null || prefix.isEmpty() || prefix.length() > MAX_PREFIX_LENGTH
-                || !PREFIX.matcher(prefix).matches()) {
+        if (!SageMakerLimits.JOB_NAME_PREFIX.accepts(prefix)) {
             throw new IllegalArgumentException("Invalid training job name prefix '" + prefix
-                    + "': use 1 to " + MAX_PREFIX_LENGTH
-                    + " letters, digits and inner hyphens, starting and ending with a letter or digit");
+                    + "': use " + SageMakerLimits.JOB_NAME_PREFIX.allowed()
+                    + " (letters, digits and inner hyphens, starting and ending with a letter or digit)");
         }
         return prefix;
     }
@@ -50,10 +50,11 @@ public final class TrainingJobNames {
      * Tells whether a string is a valid SageMaker training job name.
      *
      * @param name the candidate, may be null
-     * @return true if it matches {@code [a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}}
+     * @return true if {@link SageMakerLimits#TRAINING_JOB_NAME} accepts it: 1 to 63 characters matching
+     *     {@code [a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}}
      */
     public static boolean isValidName(String name) {
-        return name != null && NAME.matcher(name).matches();
+        return SageMakerLimits.TRAINING_JOB_NAME.accepts(name);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.github.trainingdata.cdk.preload;
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.WildcardFindings;
 import io.github.trainingdata.cdk.storage.KeyPrefix;
+import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.LustreLocation;
@@ -24,6 +25,7 @@ import software.amazon.awscdk.Acknowledgment;
 import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.Token;
 import software.amazon.awscdk.Validations;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.lambda.Code;
@@ -265,11 +267,14 @@ public class LustrePreload extends Construct {
     /**
      * {@code warm-<definition prefix>}: lowercase, as SageMaker writes names in ARNs (the handler's IAM
      * policy matches them), and outside the definition's own {@code <prefix>-*} jobs, so the training state
-     * machine cannot touch the workers nor the workers' handler the training jobs.
+     * machine cannot touch the workers nor the workers' handler the training jobs. A deploy-time prefix cannot
+     * be lower-cased at synth: the workers are then named after the definition's construct address instead.
      */
     private static String workerPrefix(TrainingJobDefinition definition) {
-        String base = definition != null ? definition.getJobNamePrefix().toLowerCase(Locale.ROOT) : "preload";
-        String trimmed = base.length() > 21 ? base.substring(0, 21).replaceAll("-+$", "") : base;
+        String prefix = definition != null ? definition.getJobNamePrefix() : "preload";
+        String base = Token.isUnresolved(prefix) ? definition.getNode().getAddr() : prefix.toLowerCase(Locale.ROOT);
+        int room = SageMakerLimits.JOB_NAME_PREFIX.getMax().intValue() - "warm-".length();
+        String trimmed = base.length() > room ? base.substring(0, room).replaceAll("-+$", "") : base;
         return "warm-" + trimmed;
     }
 

@@ -1,17 +1,18 @@
 package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import software.amazon.awscdk.Token;
 import software.constructs.IConstruct;
 
 /**
  * Checks directories of an EFS file system as SageMaker's {@code DirectoryPath} takes them: absolute from the
- * file system's root (e.g. {@code /datasets/train}), without {@code ..} or empty segments, at most
- * {@value #MAX_LENGTH} characters. Unresolved tokens are accepted as they are.
+ * file system's root (e.g. {@code /datasets/train}), without {@code ..} or empty segments, within
+ * {@link SageMakerLimits#DIRECTORY_PATH}. Unresolved tokens are accepted as they are.
  */
 public final class EfsDirectoryPath {
-    /** Longest DirectoryPath the SageMaker API accepts. */
-    public static final int MAX_LENGTH = 4096;
+    /** Longest DirectoryPath the SageMaker API accepts (4096). */
+    public static final int MAX_LENGTH = SageMakerLimits.DIRECTORY_PATH.getMax().intValue();
 
     private EfsDirectoryPath() {
     }
@@ -33,9 +34,9 @@ public final class EfsDirectoryPath {
             return path;
         }
         boolean escapes = path.contains("/../") || path.endsWith("/..") || path.contains("//");
-        if (!path.startsWith("/") || escapes || path.length() > MAX_LENGTH) {
+        if (!path.startsWith("/") || escapes || !SageMakerLimits.DIRECTORY_PATH.accepts(path)) {
             throw ConfigurationError.of(scope, field, path, "an absolute path from the EFS root such as "
-                    + "/datasets/train, without '..' or empty segments, at most " + MAX_LENGTH + " characters");
+                    + "/datasets/train, without '..' or empty segments, " + SageMakerLimits.DIRECTORY_PATH.allowed());
         }
         return path;
     }

@@ -2,6 +2,7 @@ package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.advisor.Sizing;
+import io.github.trainingdata.cdk.limits.FsxLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,7 +10,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.CfnResource;
@@ -50,8 +50,6 @@ public class LustreCache extends Construct implements IConnectable {
     static final int DEFAULT_CAPACITY_GIB = 1200;
     private static final Port LUSTRE = Port.tcp(988);
     private static final Port LUSTRE_CLIENTS = Port.tcpRange(1018, 1023);
-    private static final Pattern FILE_SYSTEM_ID = Pattern.compile("fs-[0-9a-f]{8,}");
-    private static final Pattern MOUNT_NAME = Pattern.compile("[A-Za-z0-9_-]{1,8}");
     private static final List<DataRepositoryEvent> ALL_EVENTS = List.of(DataRepositoryEvent.NEW,
             DataRepositoryEvent.CHANGED, DataRepositoryEvent.DELETED);
 
@@ -82,7 +80,8 @@ public class LustreCache extends Construct implements IConnectable {
         }
         this.availabilityZone = existing != null && existing.getAvailabilityZone() != null
                 ? existing.getAvailabilityZone() : network.getDataAvailabilityZone();
-        this.storageCapacityGiB = existing != null ? existing.getStorageCapacityGiB() : Integer.valueOf(capacity(props));
+        Number capacity = existing != null ? existing.getStorageCapacityGiB() : capacity(props);
+        this.storageCapacityGiB = capacity == null || Token.isUnresolved(capacity) ? null : capacity.intValue();
 
         this.securityGroup = existing != null ? existing.getSecurityGroup() : SecurityGroup.Builder.create(this, "SecurityGroup")
                 .vpc(network.getVpc())
@@ -114,7 +113,7 @@ public class LustreCache extends Construct implements IConnectable {
                 .fileSystemType("LUSTRE")
                 .fileSystemTypeVersion((props.getLustreVersion() != null ? props.getLustreVersion() : LustreVersion.V2_15)
                         .apiValue())
-                .storageCapacity(storageCapacityGiB)
+                .storageCapacity(capacity)
                 .subnetIds(List.of(network.getDataSubnet().getSubnetId()))
                 .securityGroupIds(List.of(securityGroup.getSecurityGroupId()))
                 .lustreConfiguration(CfnFileSystem.LustreConfigurationProperty.builder()
@@ -234,14 +233,14 @@ public class LustreCache extends Construct implements IConnectable {
 
     private void validateExisting(ExistingLustreFileSystem existing) {
         String id = existing.getFileSystemId();
-        if (!Token.isUnresolved(id) && (!FILE_SYSTEM_ID.matcher(id).matches() || id.length() > 21)) {
+        if (!Token.isUnresolved(id) && !FsxLimits.FILE_SYSTEM_ID.accepts(id)) {
             throw ConfigurationError.of(this, "existingFileSystem.fileSystemId", id,
-                    "an FSx file-system id fs-[0-9a-f]{8,} of 11–21 characters");
+                    "an FSx file-system id, " + FsxLimits.FILE_SYSTEM_ID.allowed());
         }
         String mount = existing.getMountName();
-        if (!Token.isUnresolved(mount) && !MOUNT_NAME.matcher(mount).matches()) {
+        if (!Token.isUnresolved(mount) && !FsxLimits.MOUNT_NAME.accepts(mount)) {
             throw ConfigurationError.of(this, "existingFileSystem.mountName", mount,
-                    "the Lustre mount name: 1–8 characters of [A-Za-z0-9_-]");
+                    "the Lustre mount name, " + FsxLimits.MOUNT_NAME.allowed());
         }
         if (existing.getAvailabilityZone() == null) {
             Annotations.of(this).addWarningV2("@trainingdata/storage:existingLustreZone", getNode().getPath()
@@ -261,8 +260,8 @@ public class LustreCache extends Construct implements IConnectable {
                 newOnly);
     }
 
-    private int capacity(LustreCacheProps props) {
-        Integer given = props.getStorageCapacityGiB();
+    private Number capacity(LustreCacheProps props) {
+        Number given = props.getStorageCapacityGiB();
         Long datasetBytes = props.getDatasetSizeBytes();
         if (given != null && datasetBytes != null) {
             throw ConfigurationError.of(this, "storageCapacityGiB", given,
@@ -282,9 +281,9 @@ public class LustreCache extends Construct implements IConnectable {
         if (given == null) {
             return DEFAULT_CAPACITY_GIB;
         }
-        if (!Token.isUnresolved(given) && !Sizing.isValidScratch2CapacityGiB(given)) {
-            throw ConfigurationError.of(this, "storageCapacityGiB", given,
-                    "1200, 2400, or a multiple of 2400 GiB for SCRATCH_2");
+        if (!Token.isUnresolved(given) && !(FsxLimits.STORAGE_CAPACITY.acceptsNumber(given)
+                && FsxLimits.isValidScratch2CapacityGiB(given.longValue()))) {
+            throw ConfigurationError.of(this, "storageCapacityGiB", given, FsxLimits.SCRATCH_2_CAPACITIES + " for SCRATCH_2");
         }
         return given;
     }
@@ -348,7 +347,10 @@ public class LustreCache extends Construct implements IConnectable {
         return network;
     }
 
-    /** @return the storage capacity in GiB, or null for an existing file system whose capacity was not given */
+    /**
+     * @return the storage capacity in GiB, or null when it is not known at synth: a deploy-time value, or an
+     *     existing file system whose capacity was not given
+     */
     public Integer getStorageCapacityGiB() {
         return storageCapacityGiB;
     }
@@ -365,8 +367,9 @@ public class LustreCache extends Construct implements IConnectable {
 
     private int knownCapacity() {
         if (storageCapacityGiB == null) {
-            throw new IllegalStateException(getNode().getPath() + ": the throughput of an existing file system is "
-                    + "known only when ExistingLustreFileSystem.storageCapacityGiB is given");
+            throw new IllegalStateException(getNode().getPath() + ": the throughput is known at synth only for a "
+                    + "literal storage capacity (not a deploy-time value), and for an existing file system only when "
+                    + "ExistingLustreFileSystem.storageCapacityGiB is given");
         }
         return storageCapacityGiB;
     }

@@ -12,7 +12,7 @@ public final class LustreCacheProps {
     private final List<LustreDataset> datasets;
     private final LustreVersion lustreVersion;
     private final LustreDataCompressionType dataCompression;
-    private final Integer storageCapacityGiB;
+    private final Number storageCapacityGiB;
     private final Long datasetSizeBytes;
     private final RemovalPolicy removalPolicy;
     private final ExistingLustreFileSystem existingFileSystem;
@@ -53,8 +53,8 @@ public final class LustreCacheProps {
         return dataCompression;
     }
 
-    /** @return the storage capacity in GiB, or null */
-    public Integer getStorageCapacityGiB() {
+    /** @return the storage capacity in GiB (may be a number token), or null */
+    public Number getStorageCapacityGiB() {
         return storageCapacityGiB;
     }
 
@@ -79,7 +79,7 @@ public final class LustreCacheProps {
         private List<LustreDataset> datasets;
         private LustreVersion lustreVersion;
         private LustreDataCompressionType dataCompression;
-        private Integer storageCapacityGiB;
+        private Number storageCapacityGiB;
         private Long datasetSizeBytes;
         private RemovalPolicy removalPolicy;
         private ExistingLustreFileSystem existingFileSystem;
@@ -128,11 +128,12 @@ public final class LustreCacheProps {
 
         /**
          * Storage capacity: 1200, 2400, or a multiple of 2400 GiB. Not together with datasetSizeBytes. FSx
-         * only grows capacity, at most once every 6 hours.
+         * only grows capacity, at most once every 6 hours. May be a deploy-time number (for example a
+         * {@code CfnParameter}'s {@code getValueAsNumber()}), checked by FSx instead of at synth.
          *
          * @default derived from datasetSizeBytes, else 1200
          */
-        public Builder storageCapacityGiB(Integer storageCapacityGiB) {
+        public Builder storageCapacityGiB(Number storageCapacityGiB) {
             this.storageCapacityGiB = storageCapacityGiB;
             return this;
         }

@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.limits.FsxLimits;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -16,12 +17,10 @@ import software.constructs.IConstruct;
  * The data repository association rules a {@link LustreCache}'s datasets must follow (FSx API reference,
  * CreateDataRepositoryAssociation): 1 to 8 per file system, a unique file-system path and a unique S3
  * location each, file-system paths that do not nest, {@code /} only for a single association, chunk sizes
- * of 1–512000 MiB. Tokens are never rejected.
+ * of 1–512000 MiB ({@link FsxLimits}). Tokens are never rejected.
  */
 final class LustreDatasetRules {
     static final int MAX_DATASETS = 8;
-    private static final int MAX_FILE_SYSTEM_PATH = 4096;
-    private static final int MAX_CHUNK_SIZE_MIB = 512_000;
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,31}");
     private static final Pattern PATH_CHARACTERS = Pattern.compile("[^\\x00-\\x1f\\x7f\\u0085\\u2028\\u2029]*");
 
@@ -88,13 +87,13 @@ final class LustreDatasetRules {
         }
         boolean root = path.equals("/");
         boolean wellFormed = path.startsWith("/") && (root || !path.endsWith("/"))
-                && PATH_CHARACTERS.matcher(path).matches() && path.length() <= MAX_FILE_SYSTEM_PATH
+                && PATH_CHARACTERS.matcher(path).matches() && FsxLimits.FILE_SYSTEM_PATH.accepts(path)
                 && (root || Arrays.stream(path.substring(1).split("/", -1))
                         .noneMatch(s -> s.isEmpty() || s.equals(".") || s.equals("..")));
         if (!wellFormed) {
             throw ConfigurationError.of(scope, field, path, "'/' or an absolute path /<segment>[/<segment>...] "
                     + "without a trailing '/', empty, '.' or '..' segments or control characters, at most "
-                    + MAX_FILE_SYSTEM_PATH + " characters");
+                    + FsxLimits.FILE_SYSTEM_PATH.getMax() + " characters");
         }
     }
 
@@ -118,8 +117,8 @@ final class LustreDatasetRules {
     }
 
     private void checkChunkSize(String field, Integer chunkMiB) {
-        if (chunkMiB != null && !Token.isUnresolved(chunkMiB) && (chunkMiB < 1 || chunkMiB > MAX_CHUNK_SIZE_MIB)) {
-            throw ConfigurationError.of(scope, field, chunkMiB, "1 to " + MAX_CHUNK_SIZE_MIB + " MiB");
+        if (chunkMiB != null && !Token.isUnresolved(chunkMiB) && !FsxLimits.IMPORTED_FILE_CHUNK_SIZE.accepts(chunkMiB)) {
+            throw ConfigurationError.of(scope, field, chunkMiB, FsxLimits.IMPORTED_FILE_CHUNK_SIZE.allowed());
         }
     }
 

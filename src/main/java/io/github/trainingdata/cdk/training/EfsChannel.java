@@ -1,11 +1,11 @@
 package io.github.trainingdata.cdk.training;
 
+import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.EfsDirectoryPath;
 import io.github.trainingdata.cdk.storage.EfsStore;
 import java.util.List;
 import java.util.Objects;
-import java.util.regex.Pattern;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
@@ -21,7 +21,6 @@ import software.constructs.IConstruct;
 public final class EfsChannel extends FileSystemChannel {
     /** Longest DirectoryPath the API accepts. */
     public static final int MAX_DIRECTORY_PATH = EfsDirectoryPath.MAX_LENGTH;
-    private static final Pattern FILE_SYSTEM_ID = Pattern.compile("fs-[0-9a-f]{8,}");
 
     private final EfsStore store;
     private final String directoryPath;
@@ -73,9 +72,9 @@ public final class EfsChannel extends FileSystemChannel {
     @Override
     void validate(ChannelRules rules, InputMode effectiveMode) {
         String id = store.getFileSystemId();
-        if (!Token.isUnresolved(id) && (!FILE_SYSTEM_ID.matcher(id).matches() || id.length() > 21)) {
-            throw rules.error("store.fileSystemId", id,
-                    "an EFS file-system id fs-[0-9a-f]{8,} of 11–21 characters (access points fsap- are not accepted)");
+        if (!Token.isUnresolved(id) && !SageMakerLimits.FILE_SYSTEM_ID.accepts(id)) {
+            throw rules.error("store.fileSystemId", id, "the id of the EFS file system " + store.getNode().getPath()
+                    + ", " + SageMakerLimits.FILE_SYSTEM_ID.allowed() + " (access points fsap- are not accepted)");
         }
         EfsDirectoryPath.check(rules.scope(), rules.field("directoryPath"), directoryPath);
         // The definition validates each channel once, with itself as scope: the place to bind the two.

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.training;
 
+import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.KeyPrefix;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
@@ -8,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import software.amazon.awscdk.Token;
 
 /**
  * An S3 channel (the SageMaker Python SDK's {@code TrainingInput}): objects under a prefix of the
@@ -15,9 +17,8 @@ import java.util.Objects;
  * The execution role may read the channel's prefix only.
  */
 public final class S3Channel extends Channel {
-    /** Most attribute names an augmented manifest channel may name. */
-    public static final int MAX_ATTRIBUTE_NAMES = 16;
-    private static final int MAX_S3_URI = 1024;
+    /** Most attribute names an augmented manifest channel may name (16): {@link SageMakerLimits#ATTRIBUTE_NAMES}. */
+    public static final int MAX_ATTRIBUTE_NAMES = SageMakerLimits.ATTRIBUTE_NAMES.getMax().intValue();
 
     private final TrainingDataBucket dataBucket;
     private final String path;
@@ -102,12 +103,21 @@ public final class S3Channel extends Channel {
         if (!attributeNames.isEmpty() && dataType != S3DataType.AUGMENTED_MANIFEST_FILE) {
             throw rules.error("attributeNames", attributeNames, "empty unless dataType is AugmentedManifestFile");
         }
-        if (attributeNames.size() > MAX_ATTRIBUTE_NAMES) {
-            throw rules.error("attributeNames", attributeNames.size() + " names", "at most " + MAX_ATTRIBUTE_NAMES);
+        if (!SageMakerLimits.ATTRIBUTE_NAMES.accepts(attributeNames.size())) {
+            throw rules.error("attributeNames", attributeNames.size() + " names", SageMakerLimits.ATTRIBUTE_NAMES.allowed());
+        }
+        for (int i = 0; i < attributeNames.size(); i++) {
+            String name = attributeNames.get(i);
+            if (!Token.isUnresolved(name) && !SageMakerLimits.ATTRIBUTE_NAME.accepts(name)) {
+                throw rules.error("attributeNames[" + i + "]", name, SageMakerLimits.ATTRIBUTE_NAME.allowed());
+            }
+        }
+        if (contentType != null && !Token.isUnresolved(contentType) && !SageMakerLimits.CONTENT_TYPE.accepts(contentType)) {
+            throw rules.error("contentType", contentType, "a MIME type of " + SageMakerLimits.CONTENT_TYPE.allowed());
         }
         String uri = getS3Uri();
-        if (!software.amazon.awscdk.Token.isUnresolved(dataBucket.getBucketName()) && uri.length() > MAX_S3_URI) {
-            throw rules.error("path", path, "a path whose s3:// URI has at most " + MAX_S3_URI + " characters");
+        if (!Token.isUnresolved(uri) && !SageMakerLimits.S3_URI.accepts(uri)) {
+            throw rules.error("path", path, "a path whose s3:// URI has " + SageMakerLimits.S3_URI.allowed());
         }
     }
 

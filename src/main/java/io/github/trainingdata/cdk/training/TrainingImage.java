@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.training;
 
+import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -11,8 +12,8 @@ import software.amazon.awscdk.services.ecr.IRepository;
  * example an AWS Deep Learning Container). The execution role may pull from that repository only.
  */
 public final class TrainingImage {
-    /** Longest TrainingImage the API accepts. */
-    public static final int MAX_LENGTH = 255;
+    /** Longest TrainingImage the API accepts (255): {@link SageMakerLimits#TRAINING_IMAGE}. */
+    public static final int MAX_LENGTH = SageMakerLimits.TRAINING_IMAGE.getMax().intValue();
     private static final Pattern ECR_URI = Pattern.compile(
             "(\\d{12})\\.dkr\\.ecr(?:-fips)?\\.([a-z0-9-]+)\\.amazonaws\\.com(?:\\.cn)?/([a-z0-9._/-]+)(?::[\\w.-]+|@sha256:[0-9a-f]{64})?");
 

@@ -1,6 +1,8 @@
 package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.limits.ApiLimit;
+import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.KeyPrefix;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
@@ -41,12 +43,15 @@ import software.constructs.Construct;
  * subnets of the file system's Availability Zone.
  */
 public class TrainingJobDefinition extends Construct {
-    /** Most channels a job may have. */
-    public static final int MAX_CHANNELS = 20;
-    /** Longest job-name prefix: leaves room for a unique 37-character suffix within the 63-character limit. */
-    public static final int MAX_JOB_NAME_PREFIX = 26;
-    /** Longest training time SageMaker allows: 28 days. */
-    public static final Duration MAX_RUNTIME = Duration.days(28);
+    /** Most channels a job may have (20): {@link SageMakerLimits#INPUT_DATA_CONFIG}. */
+    public static final int MAX_CHANNELS = SageMakerLimits.INPUT_DATA_CONFIG.getMax().intValue();
+    /**
+     * Longest job-name prefix (26): leaves room for a unique 37-character suffix within the 63-character limit
+     * ({@link SageMakerLimits#JOB_NAME_PREFIX}).
+     */
+    public static final int MAX_JOB_NAME_PREFIX = SageMakerLimits.JOB_NAME_PREFIX.getMax().intValue();
+    /** Longest training time SageMaker allows, 28 days: {@link SageMakerLimits#MAX_RUNTIME_IN_SECONDS}. */
+    public static final Duration MAX_RUNTIME = Duration.seconds(SageMakerLimits.MAX_RUNTIME_IN_SECONDS.getMax());
     /** How long {@link #waitForTrainingJob(String)} waits at most: the longest a job may run, 28 days. */
     public static final Duration MAX_PREREQUISITE_WAIT = MAX_RUNTIME;
     private static final Duration MAX_WAIT_LIMIT = Duration.days(365);
@@ -60,11 +65,7 @@ public class TrainingJobDefinition extends Construct {
 
     /** The longest warm-pool keep-alive (SageMaker guide, "Managed warm pools": 3600 s; the API model allows 21600). */
     private static final long MAX_KEEP_ALIVE_SECONDS = 3600;
-    private static final Pattern JOB_NAME_PREFIX = Pattern.compile("[a-zA-Z0-9](-*[a-zA-Z0-9])*");
-    private static final Pattern CHANNEL_NAME = Pattern.compile("[A-Za-z0-9.\\-_]{1,64}");
-    private static final Pattern ENV_KEY = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
     private static final Pattern INSTANCE_TYPE = Pattern.compile("ml\\.([a-z0-9-]+)\\.[a-z0-9]+");
-    private static final Pattern ROLE_ARN = Pattern.compile("arn:aws[a-z-]*:iam::\\d{12}:role/?[a-zA-Z_0-9+=,.@\\-_/]+");
 
     private final TrainingJobDefinitionProps props;
     private final String jobNamePrefix;
@@ -193,9 +194,9 @@ public class TrainingJobDefinition extends Construct {
                     : "set together with algorithmName", "exactly one of trainingImage and algorithmName");
         }
         if (image != null && !Token.isUnresolved(image.getUri())) {
-            if (image.getUri().length() > TrainingImage.MAX_LENGTH) {
+            if (!SageMakerLimits.TRAINING_IMAGE.accepts(image.getUri())) {
                 throw ConfigurationError.of(this, "trainingImage", image.getUri(),
-                        "an image URI of at most " + TrainingImage.MAX_LENGTH + " characters");
+                        "an image URI of " + SageMakerLimits.TRAINING_IMAGE.allowed());
             }
             if (image.getRepository() == null && image.parseUri() == null) {
                 throw ConfigurationError.of(this, "trainingImage", image.getUri(),
@@ -203,22 +204,36 @@ public class TrainingJobDefinition extends Construct {
                                 + "@sha256:<digest>]");
             }
         }
-        checkStrings("containerEntrypoint", props.getContainerEntrypoint());
-        checkStrings("containerArguments", props.getContainerArguments());
+        if (algorithm != null) {
+            checkString("algorithmName", algorithm, SageMakerLimits.ALGORITHM_NAME, "an algorithm name or ARN, ");
+        }
+        checkStrings("containerEntrypoint", props.getContainerEntrypoint(), SageMakerLimits.CONTAINER_ENTRYPOINT,
+                SageMakerLimits.CONTAINER_ENTRYPOINT_STRING);
+        checkStrings("containerArguments", props.getContainerArguments(), SageMakerLimits.CONTAINER_ARGUMENTS,
+                SageMakerLimits.CONTAINER_ARGUMENT);
     }
 
-    private void checkStrings(String field, List<String> values) {
+    private void checkStrings(String field, List<String> values, ApiLimit count, ApiLimit item) {
         if (values == null) {
             return;
         }
-        if (values.isEmpty() || values.size() > 100) {
-            throw ConfigurationError.of(this, field, values.size() + " strings", "1 to 100 strings");
-        }
+        checkCount(field, values.size(), count);
         for (int i = 0; i < values.size(); i++) {
-            String v = values.get(i);
-            if (!Token.isUnresolved(v) && v.length() > 256) {
-                throw ConfigurationError.of(this, field + "[" + i + "]", v, "a string of at most 256 characters");
-            }
+            checkString(field + "[" + i + "]", values.get(i), item, "a string of ");
+        }
+    }
+
+    /** Rejects a literal value (null included) that {@code limit} does not accept; tokens pass. */
+    private void checkString(String field, String value, ApiLimit limit, String what) {
+        if (value == null || (!Token.isUnresolved(value) && !limit.accepts(value))) {
+            throw ConfigurationError.of(this, field, value, what + limit.allowed());
+        }
+    }
+
+    /** Rejects a literal number that {@code limit} does not accept; unset values and number tokens pass. */
+    private void checkNumber(String field, Number value, ApiLimit limit) {
+        if (value != null && !Token.isUnresolved(value) && !limit.acceptsNumber(value)) {
+            throw ConfigurationError.of(this, field, value, limit.allowed());
         }
     }
 
@@ -231,25 +246,28 @@ public class TrainingJobDefinition extends Construct {
         if (!Token.isUnresolved(type) && !typeMatch.matches()) {
             throw ConfigurationError.of(this, "instanceType", type, "a SageMaker instance type ml.<family>.<size>");
         }
-        if (props.getInstanceCount() != null && props.getInstanceCount() < 1) {
-            throw ConfigurationError.of(this, "instanceCount", props.getInstanceCount(), "at least 1");
+        checkNumber("instanceCount", props.getInstanceCount(), SageMakerLimits.INSTANCE_COUNT);
+        checkNumber("volumeSizeGiB", props.getVolumeSizeGiB(), SageMakerLimits.VOLUME_SIZE_IN_GB);
+        if (props.getVolumeKey() != null) {
+            checkString("volumeKey", props.getVolumeKey().getKeyArn(), SageMakerLimits.KMS_KEY_ID, "a KMS key ARN of ");
         }
-        if (props.getVolumeSizeGiB() != null && props.getVolumeSizeGiB() < 1) {
-            throw ConfigurationError.of(this, "volumeSizeGiB", props.getVolumeSizeGiB(), "at least 1 GiB");
+        if (props.getDataBucket().getBucket().getEncryptionKey() != null) {
+            checkString("dataBucket.encryptionKey", props.getDataBucket().getBucket().getEncryptionKey().getKeyArn(),
+                    SageMakerLimits.KMS_KEY_ID, "a KMS key ARN of ");
         }
         if (props.getVolumeKey() != null && !Token.isUnresolved(type) && LOCAL_STORAGE_FAMILIES.contains(typeMatch.group(1))) {
             throw ConfigurationError.of(this, "volumeKey", "set for " + type, "unset for instance families with "
                     + "local NVMe storage (" + String.join(", ", new java.util.TreeSet<>(LOCAL_STORAGE_FAMILIES))
                     + "): their volumes are encrypted by the instance hardware");
         }
-        if (!Token.isUnresolved(jobNamePrefix) && (jobNamePrefix.length() > MAX_JOB_NAME_PREFIX
-                || !JOB_NAME_PREFIX.matcher(jobNamePrefix).matches())) {
-            throw ConfigurationError.of(this, "jobNamePrefix", jobNamePrefix, "1 to " + MAX_JOB_NAME_PREFIX
-                    + " characters matching [a-zA-Z0-9](-*[a-zA-Z0-9])*, leaving room for a unique suffix");
-        }
+        checkString("jobNamePrefix", jobNamePrefix, SageMakerLimits.JOB_NAME_PREFIX, "");
         checkPrefix("outputPrefix", outputPrefix());
         if (props.getCheckpointPrefix() != null) {
             checkPrefix("checkpointPrefix", props.getCheckpointPrefix());
+            if (props.getCheckpointLocalPath() != null) {
+                checkString("checkpointLocalPath", props.getCheckpointLocalPath(), SageMakerLimits.CHECKPOINT_LOCAL_PATH,
+                        "a directory of ");
+            }
         } else if (props.getCheckpointLocalPath() != null) {
             throw ConfigurationError.of(this, "checkpointLocalPath", props.getCheckpointLocalPath(),
                     "unset unless checkpointPrefix is set (CheckpointConfig needs its S3 location)");
@@ -265,16 +283,17 @@ public class TrainingJobDefinition extends Construct {
 
     private void validateStopping() {
         Duration runtime = maxRuntime();
-        long seconds = runtime.toSeconds().longValue();
-        if (seconds < 1 || seconds > MAX_RUNTIME.toSeconds().longValue()) {
-            throw ConfigurationError.of(this, "maxRuntime", runtime.toHumanString(), "1 second to 28 days");
-        }
-        if (props.getMaxWait() != null && !isSpot()) {
-            throw ConfigurationError.of(this, "maxWait", props.getMaxWait().toHumanString(),
+        Number seconds = checkSeconds("maxRuntime", runtime, SageMakerLimits.MAX_RUNTIME_IN_SECONDS);
+        Duration maxWait = props.getMaxWait();
+        if (maxWait != null && !isSpot()) {
+            throw ConfigurationError.of(this, "maxWait", maxWait.toHumanString(),
                     "unset unless managedSpot is true (it bounds waiting for spot capacity)");
         }
-        if (props.getMaxWait() != null && props.getMaxWait().toSeconds().longValue() < seconds) {
-            throw ConfigurationError.of(this, "maxWait", props.getMaxWait().toHumanString(),
+        Number waitSeconds = maxWait == null ? null
+                : checkSeconds("maxWait", maxWait, SageMakerLimits.MAX_WAIT_TIME_IN_SECONDS);
+        if (waitSeconds != null && !Token.isUnresolved(waitSeconds) && !Token.isUnresolved(seconds)
+                && waitSeconds.longValue() < seconds.longValue()) {
+            throw ConfigurationError.of(this, "maxWait", maxWait.toHumanString(),
                     "at least maxRuntime (" + runtime.toHumanString() + ")");
         }
         Duration keepAlive = props.getKeepAlivePeriod();
@@ -296,66 +315,64 @@ public class TrainingJobDefinition extends Construct {
         }
     }
 
+    /**
+     * The duration in whole seconds, as the request renders it, checked against {@code limit} when literal.
+     * aws-cdk-lib cannot convert a fractional second, nor a token given in another unit: either becomes a
+     * ConfigurationError here.
+     */
+    private Number checkSeconds(String field, Duration duration, ApiLimit limit) {
+        Number seconds;
+        try {
+            seconds = duration.toSeconds();
+        } catch (RuntimeException e) {
+            throw ConfigurationError.of(this, field, duration.toHumanString(), "a whole number of seconds; a "
+                    + "deploy-time value must be given as Duration.seconds(...) (" + cdkMessage(e) + ")");
+        }
+        if (!Token.isUnresolved(seconds) && !limit.acceptsNumber(seconds)) {
+            throw ConfigurationError.of(this, field, duration.toHumanString(), limit.allowed());
+        }
+        return seconds;
+    }
+
     private void validateMaps() {
-        Map<String, String> hp = props.getHyperParameters();
-        if (hp != null) {
-            checkCount("hyperParameters", hp.size(), 100);
-            hp.forEach((k, v) -> {
-                checkLength("hyperParameters key", k, 1, 256);
-                checkLength("hyperParameters['" + k + "']", v, 0, 2500);
-            });
-        }
-        Map<String, String> env = props.getEnvironment();
-        if (env != null) {
-            checkCount("environment", env.size(), 100);
-            env.forEach((k, v) -> {
-                if (!ENV_KEY.matcher(k).matches() || k.length() > 512) {
-                    throw ConfigurationError.of(this, "environment key", k,
-                            "a name matching [a-zA-Z_][a-zA-Z0-9_]* of at most 512 characters");
-                }
-                checkLength("environment['" + k + "']", v, 0, 512);
-            });
-        }
-        Map<String, String> tags = props.getTags();
-        if (tags != null) {
-            checkCount("tags", tags.size(), 50);
-            tags.forEach((k, v) -> {
-                checkLength("tags key", k, 1, 128);
-                checkLength("tags['" + k + "']", v, 0, 256);
-            });
-        }
-        Map<String, String> metrics = props.getMetricDefinitions();
-        if (metrics != null) {
-            checkCount("metricDefinitions", metrics.size(), 40);
-            metrics.forEach((k, v) -> {
-                checkLength("metricDefinitions name", k, 1, 255);
-                checkLength("metricDefinitions['" + k + "']", v, 1, 500);
-            });
-        }
+        checkMap("hyperParameters", "key", props.getHyperParameters(), SageMakerLimits.HYPER_PARAMETERS,
+                SageMakerLimits.HYPER_PARAMETER_KEY, SageMakerLimits.HYPER_PARAMETER_VALUE);
+        checkMap("environment", "key", props.getEnvironment(), SageMakerLimits.ENVIRONMENT,
+                SageMakerLimits.ENVIRONMENT_KEY, SageMakerLimits.ENVIRONMENT_VALUE);
+        checkMap("tags", "key", props.getTags(), SageMakerLimits.TAGS, SageMakerLimits.TAG_KEY, SageMakerLimits.TAG_VALUE);
+        checkMap("metricDefinitions", "name", props.getMetricDefinitions(), SageMakerLimits.METRIC_DEFINITIONS,
+                SageMakerLimits.METRIC_NAME, SageMakerLimits.METRIC_REGEX);
     }
 
-    private void checkCount(String field, int count, int max) {
-        if (count > max) {
-            throw ConfigurationError.of(this, field, count + " entries", "at most " + max);
+    private void checkMap(String field, String keyNoun, Map<String, String> map, ApiLimit count, ApiLimit key,
+            ApiLimit value) {
+        if (map == null) {
+            return;
         }
+        checkCount(field, map.size(), count);
+        map.forEach((k, v) -> {
+            checkString(field + " " + keyNoun, k, key, "");
+            checkString(field + "['" + k + "']", v, value, "");
+        });
     }
 
-    private void checkLength(String field, String value, int min, int max) {
-        if (value == null || (!Token.isUnresolved(value) && (value.length() < min || value.length() > max))) {
-            throw ConfigurationError.of(this, field, value, min + " to " + max + " characters");
+    private void checkCount(String field, int size, ApiLimit count) {
+        if (!count.accepts(size)) {
+            throw ConfigurationError.of(this, field, size + " " + count.getUnit(), count.allowed());
         }
     }
 
     private void validateChannels() {
-        if (channels.size() > MAX_CHANNELS) {
-            throw ConfigurationError.of(this, "channels", channels.size() + " channels", "at most " + MAX_CHANNELS);
+        if (!SageMakerLimits.INPUT_DATA_CONFIG.accepts(channels.size()) && !channels.isEmpty()) {
+            throw ConfigurationError.of(this, "channels", channels.size() + " channels", "at most " + MAX_CHANNELS
+                    + " channels");
         }
         Set<String> names = new HashSet<>();
         for (int i = 0; i < channels.size(); i++) {
             Channel channel = channels.get(i);
             ChannelRules rules = new ChannelRules(this, i);
-            if (!CHANNEL_NAME.matcher(channel.getName()).matches()) {
-                throw rules.error("name", channel.getName(), "1 to 64 characters of [A-Za-z0-9.-_]");
+            if (!Token.isUnresolved(channel.getName()) && !SageMakerLimits.CHANNEL_NAME.accepts(channel.getName())) {
+                throw rules.error("name", channel.getName(), SageMakerLimits.CHANNEL_NAME.allowed());
             }
             if (!names.add(channel.getName())) {
                 throw rules.error("name", channel.getName(), "a name no other channel of the job uses");
@@ -396,19 +413,25 @@ public class TrainingJobDefinition extends Construct {
         if (props.getSecurityGroups() != null) {
             groups.addAll(props.getSecurityGroups());
         }
-        if (groups.size() > 5) {
+        long most = SageMakerLimits.SECURITY_GROUP_IDS.getMax();
+        if (!SageMakerLimits.SECURITY_GROUP_IDS.accepts(groups.size())) {
             throw ConfigurationError.of(this, "securityGroups", groups.size() + " groups with the training group",
-                    "at most 4 more than the network's training group (5 in all)");
+                    "at most " + (most - 1) + " more than the network's training group (" + most + " in all)");
+        }
+        for (int i = 1; i < groups.size(); i++) {
+            checkString("securityGroups[" + (i - 1) + "]", groups.get(i).getSecurityGroupId(),
+                    SageMakerLimits.SECURITY_GROUP_ID, "a security group id of ");
         }
         return groups;
     }
 
     private List<ISubnet> subnets() {
-        List<ISubnet> chosen = props.getVpcSubnets() != null
-                ? network.getVpc().selectSubnets(props.getVpcSubnets()).getSubnets()
-                : List.of(network.getDataSubnet());
-        if (chosen.isEmpty() || chosen.size() > 16) {
-            throw ConfigurationError.of(this, "vpcSubnets", chosen.size() + " subnets", "1 to 16 subnets");
+        List<ISubnet> chosen = props.getVpcSubnets() != null ? selectSubnets() : List.of(network.getDataSubnet());
+        if (!SageMakerLimits.SUBNETS.accepts(chosen.size())) {
+            throw ConfigurationError.of(this, "vpcSubnets", chosen.size() + " subnets", SageMakerLimits.SUBNETS.allowed());
+        }
+        for (ISubnet subnet : chosen) {
+            checkString("vpcSubnets", subnet.getSubnetId(), SageMakerLimits.SUBNET_ID, "a subnet id of ");
         }
         for (int c = 0; c < channels.size(); c++) {
             String zone = channels.get(c).pinnedAvailabilityZone();
@@ -439,6 +462,22 @@ public class TrainingJobDefinition extends Construct {
         return chosen;
     }
 
+    /** The subnets {@code vpcSubnets} selects; aws-cdk-lib's rejection of the selection becomes a ConfigurationError. */
+    private List<ISubnet> selectSubnets() {
+        try {
+            return network.getVpc().selectSubnets(props.getVpcSubnets()).getSubnets();
+        } catch (RuntimeException e) {
+            throw ConfigurationError.of(this, "vpcSubnets", "a selection in " + network.getVpc().getNode().getPath(),
+                    "a selection of subnets the network's VPC has (" + cdkMessage(e) + ")");
+        }
+    }
+
+    /** The first line of an aws-cdk-lib error, without its error-code prefix such as {@code ThereSubnetGroups: }. */
+    private static String cdkMessage(RuntimeException e) {
+        String first = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+        return first.replaceFirst("^[A-Za-z]+: ", "");
+    }
+
     /** Every training subnet must be in an AZ where the regional EFS file system has a mount target. */
     private void checkMountTargets(List<ISubnet> chosen, String channel, List<String> zones) {
         for (ISubnet subnet : chosen) {
@@ -458,10 +497,8 @@ public class TrainingJobDefinition extends Construct {
     }
 
     private void validateRoleArn() {
-        String arn = role.getRoleArn();
-        if (!Token.isUnresolved(arn) && !ROLE_ARN.matcher(arn).matches()) {
-            throw ConfigurationError.of(this, "role", arn, "an IAM role ARN arn:aws:iam::<12-digit account>:role/<name>");
-        }
+        checkString("role", role.getRoleArn(), SageMakerLimits.ROLE_ARN, "an IAM role ARN arn:aws:iam::<12-digit "
+                + "account>:role/<name>, ");
     }
 
     private void grantExecutionRole() {

@@ -19,8 +19,8 @@ public final class TrainingJobDefinitionProps {
     private final TrainingImage trainingImage;
     private final String algorithmName;
     private final String instanceType;
-    private final Integer instanceCount;
-    private final Integer volumeSizeGiB;
+    private final Number instanceCount;
+    private final Number volumeSizeGiB;
     private final IKey volumeKey;
     private final InputMode inputMode;
     private final List<Channel> channels;
@@ -100,13 +100,13 @@ public final class TrainingJobDefinitionProps {
         return instanceType;
     }
 
-    /** @return instanceCount, or null when not set */
-    public Integer getInstanceCount() {
+    /** @return instanceCount (may be a number token), or null when not set */
+    public Number getInstanceCount() {
         return instanceCount;
     }
 
-    /** @return volumeSizeGiB, or null when not set */
-    public Integer getVolumeSizeGiB() {
+    /** @return volumeSizeGiB (may be a number token), or null when not set */
+    public Number getVolumeSizeGiB() {
         return volumeSizeGiB;
     }
 
@@ -240,8 +240,8 @@ public final class TrainingJobDefinitionProps {
         private TrainingImage trainingImage;
         private String algorithmName;
         private String instanceType;
-        private Integer instanceCount;
-        private Integer volumeSizeGiB;
+        private Number instanceCount;
+        private Number volumeSizeGiB;
         private IKey volumeKey;
         private InputMode inputMode;
         private List<Channel> channels;
@@ -300,21 +300,23 @@ public final class TrainingJobDefinitionProps {
         }
 
         /**
-         * How many instances train (at least 1).
+         * How many instances train: a whole number, at least 1, or a deploy-time number (for example a
+         * {@code CfnParameter}'s {@code getValueAsNumber()}).
          *
          * @default 1
          */
-        public Builder instanceCount(Integer instanceCount) {
+        public Builder instanceCount(Number instanceCount) {
             this.instanceCount = instanceCount;
             return this;
         }
 
         /**
-         * The EBS volume per instance in GiB (at least 1); File-mode channels are copied onto it.
+         * The EBS volume per instance in GiB: a whole number, at least 1, or a deploy-time number; File-mode
+         * channels are copied onto it.
          *
          * @default 50
          */
-        public Builder volumeSizeGiB(Integer volumeSizeGiB) {
+        public Builder volumeSizeGiB(Number volumeSizeGiB) {
             this.volumeSizeGiB = volumeSizeGiB;
             return this;
         }
@@ -400,7 +402,8 @@ public final class TrainingJobDefinitionProps {
         }
 
         /**
-         * The longest a job may train (at most 28 days).
+         * The longest a job may train (1 second to 28 days, in whole seconds). A deploy-time value must be given
+         * as {@code Duration.seconds(...)}, the unit the request takes.
          *
          * @default 1 day
          */
@@ -420,7 +423,8 @@ public final class TrainingJobDefinitionProps {
         }
 
         /**
-         * With managed spot: the longest a job may wait for and run on spot capacity (at least maxRuntime).
+         * With managed spot: the longest a job may wait for and run on spot capacity (at least maxRuntime, in
+         * whole seconds; a deploy-time value as {@code Duration.seconds(...)}).
          *
          * @default maxRuntime
          */

@@ -1,0 +1,140 @@
+package io.github.trainingdata.cdk.limits;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.github.trainingdata.cdk.launch.JsonTrees;
+import io.github.trainingdata.cdk.preload.ShellRun;
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every limit in the table equals the API model's constraint: botocore's {@code sagemaker/2017-07-24} and
+ * {@code fsx/2018-03-01}, read by {@code python3}. Skips when python3 or botocore is missing, unless CI=true.
+ */
+class ApiModelLimitsTest {
+    /** Resolves each member path to its shape and prints the shape's min, max and pattern as JSON. */
+    private static final String MODEL_READER = String.join("\n",
+            "import json, sys",
+            "try:",
+            "    import botocore",
+            "    from botocore.loaders import Loader",
+            "except ImportError:",
+            "    sys.exit(3)",
+            "versions = {'sagemaker': '2017-07-24', 'fsx': '2018-03-01'}",
+            "loader, models, out = Loader(), {}, {'botocore': botocore.__version__}",
+            "for query in json.loads(sys.argv[1]):",
+            "    service, path = query.split(':')",
+            "    if service not in models:",
+            "        models[service] = loader.load_service_model(service, 'service-2', versions[service])['shapes']",
+            "    shapes, parts = models[service], path.split('.')",
+            "    shape = parts[0]",
+            "    for part in parts[1:]:",
+            "        s = shapes[shape]",
+            "        ref = s[part] if s['type'] in ('list', 'map') and part in ('member', 'key', 'value') else s['members'][part]",
+            "        shape = ref['shape']",
+            "    s = shapes[shape]",
+            "    out[query] = {'shape': shape, 'min': s.get('min'), 'max': s.get('max'), 'pattern': s.get('pattern')}",
+            "print(json.dumps(out))");
+
+    @TempDir
+    Path scratch;
+
+    private static Map<String, ApiLimit> table() throws IllegalAccessException {
+        Map<String, ApiLimit> limits = new LinkedHashMap<>();
+        Map<Class<?>, String> services = new LinkedHashMap<>();
+        services.put(SageMakerLimits.class, "sagemaker");
+        services.put(FsxLimits.class, "fsx");
+        for (var entry : services.entrySet()) {
+            for (Field field : entry.getKey().getFields()) {
+                if (Modifier.isStatic(field.getModifiers()) && field.getType() == ApiLimit.class) {
+                    ApiLimit limit = (ApiLimit) field.get(null);
+                    limits.put(entry.getKey().getSimpleName() + "." + field.getName() + " (" + entry.getValue() + ":"
+                            + limit.getMember() + ")", limit);
+                }
+            }
+        }
+        return limits;
+    }
+
+    private static String query(String name) {
+        return name.substring(name.indexOf('(') + 1, name.length() - 1);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> readModel(List<String> queries) throws Exception {
+        String json = "[" + String.join(",", queries.stream().map(q -> "\"" + q + "\"").toList()) + "]";
+        boolean ci = "true".equals(System.getenv("CI"));
+        ShellRun run;
+        try {
+            run = ShellRun.run(List.of("python3", "-c", MODEL_READER, json), System.getenv(), scratch);
+        } catch (IOException e) {
+            return unavailable(ci, "python3 is not installed: " + e.getMessage());
+        }
+        if (run.exitCode() == 3) {
+            return unavailable(ci, "python3 has no botocore");
+        }
+        assertEquals(0, run.exitCode(), run.stderr());
+        return (Map<String, Object>) JsonTrees.tree(run.stdout());
+    }
+
+    private static Map<String, Object> unavailable(boolean ci, String why) {
+        if (ci) {
+            fail(why + " (CI=true: the model check must run)");
+        }
+        Assumptions.abort(why + ": the limits are not compared with the API model");
+        return null;
+    }
+
+    private static Long number(Object value) {
+        return value == null ? null : ((BigDecimal) value).longValueExact();
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyLimitEqualsTheApiModel() throws Exception {
+        Map<String, ApiLimit> table = table();
+        assertTrue(table.size() > 40, "the table lists " + table.size() + " limits");
+        Map<String, Object> model = readModel(table.keySet().stream().map(ApiModelLimitsTest::query).toList());
+        List<String> differences = new ArrayList<>();
+        table.forEach((name, limit) -> {
+            Map<String, Object> shape = (Map<String, Object>) model.get(query(name));
+            ApiLimit stated = limit.getModelLimit();
+            List<Object> ours = Arrays.asList(stated.getMin(), stated.getMax(), stated.getPattern());
+            List<Object> theirs = Arrays.asList(number(shape.get("min")), number(shape.get("max")),
+                    shape.get("pattern"));
+            if (!ours.equals(theirs)) {
+                differences.add(name + " [shape " + shape.get("shape") + "]: ours " + ours + ", model " + theirs);
+            }
+        });
+        assertEquals(List.of(), differences, "botocore " + model.get("botocore"));
+    }
+
+    @Test
+    void narrowedLimitsStayWithinTheModel() throws Exception {
+        for (var entry : table().entrySet()) {
+            ApiLimit limit = entry.getValue();
+            ApiLimit stated = limit.getModelLimit();
+            if (stated.getMin() != null) {
+                assertFalse(limit.getMin() < stated.getMin(), entry.getKey());
+            }
+            if (stated.getMax() != null) {
+                assertFalse(limit.getMax() > stated.getMax(), entry.getKey());
+            }
+            assertEquals(stated.getPattern(), limit.getPattern(), entry.getKey());
+        }
+    }
+}
