@@ -3,6 +3,7 @@ package io.github.trainingdata.cdk.preload;
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.WildcardFindings;
 import io.github.trainingdata.cdk.storage.KeyPrefix;
+import io.github.trainingdata.cdk.storage.LogGroups;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.training.Channel;
 import io.github.trainingdata.cdk.training.LustreChannel;
@@ -28,7 +29,6 @@ import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.lambda.IFunction;
 import software.amazon.awscdk.services.lambda.Runtime;
 import software.amazon.awscdk.services.logs.LogGroup;
-import software.amazon.awscdk.services.logs.RetentionDays;
 import software.amazon.awscdk.services.stepfunctions.LogLevel;
 import software.amazon.awscdk.customresources.LogOptions;
 import software.amazon.awscdk.customresources.Provider;
@@ -233,8 +233,10 @@ public class LustrePreload extends Construct {
                 .totalTimeout(Duration.minutes(60))
                 .disableWaiterStateMachineLogging(false)
                 .waiterStateMachineLogOptions(LogOptions.builder().level(LogLevel.ALL).destination(
-                        LogGroup.Builder.create(this, "WaiterLogs").retention(RetentionDays.ONE_YEAR).build()).build())
+                        LogGroups.create(this, "WaiterLogs", cache.getDataBucket().getEncryptionKey())).build())
+                .logGroup(LogGroups.create(this, "ProviderLogs", cache.getDataBucket().getEncryptionKey()))
                 .build();
+        WaiterTracing.enable(provider);
         acknowledgeFramework(provider, List.of(onEvent, isComplete));
         return provider;
     }
@@ -262,9 +264,6 @@ public class LustrePreload extends Construct {
                     + "execution policy grants only logs:CreateLogGroup, CreateLogStream and PutLogEvents, which the "
                     + "custom-resource functions need to log.").build());
         }
-        Validations.of(provider).acknowledge(Acknowledgment.builder().id("AwsSolutions-SF2").reason("The Provider "
-                + "framework's waiter state machine only polls isComplete; aws-cdk-lib offers no way to enable X-Ray "
-                + "on it. Its executions are logged at level ALL.").build());
     }
 
     private void grantWorkerJobs(Function function, String workers, List<String> actions, String what) {
@@ -276,7 +275,7 @@ public class LustrePreload extends Construct {
     }
 
     private Function handler(String id, String method, Code code) {
-        LogGroup logs = LogGroup.Builder.create(this, id + "Logs").retention(RetentionDays.ONE_YEAR).build();
+        LogGroup logs = LogGroups.create(this, id + "Logs", cache.getDataBucket().getEncryptionKey());
         return Function.Builder.create(this, id)
                 .description("Lustre preload custom resource (" + method + ") of " + getNode().getPath())
                 .runtime(Runtime.JAVA_25)
