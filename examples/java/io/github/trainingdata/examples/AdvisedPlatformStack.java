@@ -5,6 +5,7 @@ import io.github.trainingdata.cdk.advisor.ByteSize;
 import io.github.trainingdata.cdk.advisor.DatasetProfile;
 import io.github.trainingdata.cdk.platform.TrainingDataPlatform;
 import io.github.trainingdata.cdk.platform.TrainingDataPlatformProps;
+import io.github.trainingdata.cdk.storage.DataEncryption;
 import io.github.trainingdata.cdk.training.TrainingImage;
 import java.time.Duration;
 import software.amazon.awscdk.Stack;
@@ -15,7 +16,8 @@ import software.constructs.Construct;
 /**
  * Advisor-driven: a 1.2 TB image dataset of 12 million small files read in random order for 20 epochs.
  * The advisor recommends FSx for Lustre (too large for File mode, too many small files for FastFile),
- * and the platform builds the cache sized for the dataset, its preload, and the training definition.
+ * and the platform builds the cache sized for the dataset, its preload, and the training definition, with
+ * one KMS key for the bucket and every log group.
  */
 public class AdvisedPlatformStack extends Stack {
     private final TrainingDataPlatform platform;
@@ -42,8 +44,10 @@ public class AdvisedPlatformStack extends Stack {
                 .trainingImage(TrainingImage.fromEcrRepository(
                         Repository.fromRepositoryName(this, "ImageRepository", "training"), "latest"))
                 .jobNamePrefix("advised")
+                .encryption(DataEncryption.KMS)
                 .datasetPrefix("datasets/images")
                 .build());
+        KeyGrantFindings.acknowledge(platform.getDefinition());
     }
 
     /** @return the platform */

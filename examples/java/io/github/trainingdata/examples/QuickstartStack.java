@@ -3,8 +3,10 @@ package io.github.trainingdata.examples;
 import io.github.trainingdata.cdk.monitoring.TrainingDataDashboard;
 import io.github.trainingdata.cdk.monitoring.TrainingDataDashboardProps;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.network.TrainingNetworkProps;
 import io.github.trainingdata.cdk.preload.LustrePreload;
 import io.github.trainingdata.cdk.preload.LustrePreloadProps;
+import io.github.trainingdata.cdk.storage.DataEncryption;
 import io.github.trainingdata.cdk.storage.EfsStore;
 import io.github.trainingdata.cdk.storage.EfsStoreProps;
 import io.github.trainingdata.cdk.storage.LustreCache;
@@ -30,9 +32,9 @@ import software.amazon.awscdk.services.efs.ThroughputMode;
 import software.constructs.Construct;
 
 /**
- * The quickstart: a training network, the training-data bucket, a SCRATCH_2 Lustre cache linked to the
- * dataset and warmed by a preload, an EFS file system, and a training-job definition that reads one
- * channel from each store, with a dashboard of the data path.
+ * The quickstart: the training-data bucket with a KMS key that also encrypts every log group, a training
+ * network, a SCRATCH_2 Lustre cache linked to the dataset and warmed by a preload, an EFS file system, and a
+ * training-job definition that reads one channel from each store, with a dashboard of the data path.
  */
 public class QuickstartStack extends Stack {
     private final TrainingNetwork network;
@@ -51,9 +53,14 @@ public class QuickstartStack extends Stack {
     /** Creates the stack. */
     public QuickstartStack(Construct scope, String id, StackProps props) {
         super(scope, id, props);
-        network = new TrainingNetwork(this, "Network");
+        // One key for the data layer: the bucket's new KMS key also encrypts every log group (flow logs here,
+        // the state machine's and the preload's through the bucket).
         dataBucket = new TrainingDataBucket(this, "DataBucket", TrainingDataBucketProps.builder()
                 .datasetPrefix("datasets/imagenet")
+                .encryption(DataEncryption.KMS)
+                .build());
+        network = new TrainingNetwork(this, "Network", TrainingNetworkProps.builder()
+                .flowLogsKey(dataBucket.getEncryptionKey())
                 .build());
         lustre = new LustreCache(this, "Lustre", LustreCacheProps.builder()
                 .network(network)
@@ -64,6 +71,7 @@ public class QuickstartStack extends Stack {
                 .network(network)
                 .performanceMode(PerformanceMode.GENERAL_PURPOSE)
                 .throughputMode(ThroughputMode.ELASTIC)
+                .logsKey(dataBucket.getEncryptionKey())
                 .build());
         training = new TrainingJobDefinition(this, "Training", TrainingJobDefinitionProps.builder()
                 .jobNamePrefix("quickstart")
@@ -91,6 +99,7 @@ public class QuickstartStack extends Stack {
                 .preloads(List.of(preload))
                 .definitions(List.of(training))
                 .build());
+        KeyGrantFindings.acknowledge(training);
     }
 
     /** @return the network */

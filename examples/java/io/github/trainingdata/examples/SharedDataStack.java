@@ -17,12 +17,14 @@ import software.amazon.awscdk.services.ec2.Vpc;
 import software.amazon.awscdk.services.ec2.VpcAttributes;
 import software.amazon.awscdk.services.efs.FileSystem;
 import software.amazon.awscdk.services.efs.FileSystemAttributes;
+import software.amazon.awscdk.services.kms.Key;
 import software.amazon.awscdk.services.s3.Bucket;
+import software.amazon.awscdk.services.s3.BucketAttributes;
 import software.constructs.Construct;
 
 /**
  * The data layer a platform team owns, built on resources that already exist: their VPC, their dataset
- * bucket and their EFS file system (where a labelling tool writes features). It adds a Lustre cache linked
+ * bucket (SSE-KMS with their key) and their EFS file system (where a labelling tool writes features). It adds a Lustre cache linked
  * to the bucket and the training security group. Training stacks reference it across stacks.
  */
 public class SharedDataStack extends Stack {
@@ -43,7 +45,13 @@ public class SharedDataStack extends Stack {
                         .build()))
                 .build());
         dataBucket = new TrainingDataBucket(this, "DataBucket", TrainingDataBucketProps.builder()
-                .bucket(Bucket.fromBucketName(this, "TeamBucket", "team-training-data"))
+                // The team's bucket is SSE-KMS with the team's key, whose policy the platform team manages: the
+                // training stack's log groups use the same key (its policy must admit CloudWatch Logs: a warning).
+                .bucket(Bucket.fromBucketAttributes(this, "TeamBucket", BucketAttributes.builder()
+                        .bucketName("team-training-data")
+                        .encryptionKey(Key.fromKeyArn(this, "TeamKey",
+                                "arn:aws:kms:us-east-1:123456789012:key/0f1e2d3c-4b5a-4978-8899-aabbccddeeff"))
+                        .build()))
                 .datasetPrefix("vision")
                 .build());
         lustre = new LustreCache(this, "Lustre", LustreCacheProps.builder()
@@ -60,6 +68,7 @@ public class SharedDataStack extends Stack {
                         .securityGroup(SecurityGroup.fromSecurityGroupId(this, "LabellingEfsGroup",
                                 "sg-0f1e2d3c4b5a69788"))
                         .build()))
+                .logsKey(dataBucket.getEncryptionKey())
                 .build());
     }
 

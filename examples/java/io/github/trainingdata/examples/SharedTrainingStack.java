@@ -38,6 +38,7 @@ public class SharedTrainingStack extends Stack {
                 .datasetVersion("2026-11-01")
                 .build());
         vit.deployAfter(preload.getResource());
+        KeyGrantFindings.acknowledge(this); // the team role's policy lives in this stack, outside the definitions
     }
 
     private TrainingJobDefinition definition(String id, String prefix, TrainingImage image, SharedDataStack data,

@@ -9,6 +9,7 @@ import io.github.trainingdata.cdk.TestApps;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.CfnElement;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
 import software.amazon.awscdk.Environment;
@@ -20,6 +21,7 @@ import software.amazon.awscdk.services.ec2.SubnetConfiguration;
 import software.amazon.awscdk.services.ec2.SubnetSelection;
 import software.amazon.awscdk.services.ec2.SubnetType;
 import software.amazon.awscdk.services.ec2.Vpc;
+import software.amazon.awscdk.services.kms.Key;
 
 class TrainingNetworkTest {
 
@@ -39,6 +41,29 @@ class TrainingNetworkTest {
                 "ServiceName", Match.objectLike(Map.of("Fn::Join", Match.arrayWith(List.of(
                         Match.arrayWith(List.of(".s3"))))))));
         t.hasResourceProperties("AWS::EC2::FlowLog", Map.of("TrafficType", "ALL", "ResourceType", "VPC"));
+    }
+
+    @Test
+    void flowLogsUseTheDataKeyAndTheDefaultSecurityGroupIsRestricted() {
+        Stack stack = TestApps.stack();
+        Key key = Key.Builder.create(stack, "DataKey").enableKeyRotation(true).build();
+        new TrainingNetwork(stack, "Network", TrainingNetworkProps.builder().flowLogsKey(key).build());
+        Template t = Template.fromStack(stack);
+
+        t.hasResourceProperties("AWS::Logs::LogGroup", Map.of("RetentionInDays", 365, "KmsKeyId", Map.of(
+                "Fn::GetAtt", List.of(stack.getLogicalId((CfnElement) key.getNode().getDefaultChild()), "Arn"))));
+        t.resourceCountIs("Custom::VpcRestrictDefaultSG", 1);
+    }
+
+    @Test
+    void rejectsAFlowLogsKeyWithAnExistingVpc() {
+        Stack stack = TestApps.stack();
+        Vpc vpc = Vpc.Builder.create(stack, "Platform").build();
+        Key key = Key.Builder.create(stack, "DataKey").enableKeyRotation(true).build();
+        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingNetwork(stack, "Network",
+                TrainingNetworkProps.builder().vpc(vpc).flowLogsKey(key).build()));
+        assertEquals("Test/Network: invalid flowLogsKey 'set': only for a new VPC; this construct adds no flow "
+                + "logs to an existing vpc", e.getMessage());
     }
 
     @Test

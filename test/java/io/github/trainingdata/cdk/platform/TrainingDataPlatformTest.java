@@ -11,12 +11,14 @@ import io.github.trainingdata.cdk.advisor.AccessPattern;
 import io.github.trainingdata.cdk.advisor.DataLocation;
 import io.github.trainingdata.cdk.advisor.DataSourceOption;
 import io.github.trainingdata.cdk.advisor.DatasetProfile;
+import io.github.trainingdata.cdk.storage.DataEncryption;
 import io.github.trainingdata.cdk.training.TrainingImage;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awscdk.CfnElement;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.assertions.Annotations;
 import software.amazon.awscdk.assertions.Match;
@@ -24,6 +26,7 @@ import software.amazon.awscdk.assertions.Template;
 import software.amazon.awscdk.services.ec2.SecurityGroup;
 import software.amazon.awscdk.services.efs.FileSystem;
 import software.amazon.awscdk.services.efs.FileSystemAttributes;
+import software.amazon.awscdk.services.s3.Bucket;
 
 class TrainingDataPlatformTest {
     private static final TrainingImage IMAGE =
@@ -76,6 +79,31 @@ class TrainingDataPlatformTest {
         assertNotNull(((Map<?, ?>) channel.get("DataSource")).get("FileSystemDataSource"));
         Annotations.fromStack(stack).hasInfo("/Test/Platform",
                 Match.stringLikeRegexp("Training data source: FSX_LUSTRE \\(File\\), recommended: .*"));
+    }
+
+    @Test
+    void oneKmsChoiceEncryptsTheBucketTheFlowLogsAndEveryLogGroupWithTheSameKey() {
+        Stack stack = TestApps.stack();
+        TrainingDataPlatform p = platform(stack, TrainingDataPlatformProps.builder()
+                .profile(profile(3_000 * GB, 30_000_000, AccessPattern.RANDOM, DataLocation.S3))
+                .encryption(DataEncryption.KMS));
+        Template t = Template.fromStack(stack);
+
+        t.resourceCountIs("AWS::KMS::Key", 1);
+        Map<String, Object> theKey = Map.of("Fn::GetAtt", List.of(stack.getLogicalId(
+                (CfnElement) p.getDataBucket().getEncryptionKey().getNode().getDefaultChild()), "Arn"));
+        t.allResourcesProperties("AWS::Logs::LogGroup", Map.of("KmsKeyId", theKey));
+        t.resourceCountIs("AWS::Logs::LogGroup", 7);
+    }
+
+    @Test
+    void rejectsEncryptionWithAnExistingBucket() {
+        Stack stack = TestApps.stack();
+        ConfigurationError e = assertThrows(ConfigurationError.class, () -> platform(stack,
+                TrainingDataPlatformProps.builder().source(DataSourceOption.S3_FILE).instanceType("ml.g5.xlarge")
+                        .bucket(Bucket.fromBucketName(stack, "Team", "team-data")).encryption(DataEncryption.KMS)));
+        assertEquals("Test/Platform/DataBucket: invalid encryption 'set together with bucket': either an existing "
+                + "bucket or settings for a new one, not both (new-bucket settings given: encryption)", e.getMessage());
     }
 
     @Test

@@ -62,6 +62,68 @@ class TrainingDataBucketTest {
     }
 
     @Test
+    void theKmsKeyIsTheDataLayersKeyAndAdmitsGrantsOnlyForAwsServices() {
+        Stack stack = TestApps.stack();
+        TrainingDataBucket data = new TrainingDataBucket(stack, "Data", TrainingDataBucketProps.builder()
+                .encryption(DataEncryption.KMS).build());
+        Template t = Template.fromStack(stack);
+
+        assertSame(data.getBucket().getEncryptionKey(), data.getEncryptionKey());
+        t.hasResourceProperties("AWS::KMS::Key", Map.of("KeyPolicy", Map.of("Statement", Match.arrayWith(List.of(
+                Map.of("Effect", "Deny", "Principal", Map.of("AWS", "*"), "Action", "kms:CreateGrant",
+                        "Resource", "*", "Condition", Map.of("BoolIfExists", Map.of(
+                                "kms:GrantIsForAWSResource", "false", "aws:PrincipalIsAWSService", "false"))))))));
+    }
+
+    @Test
+    void s3ManagedEncryptionHasNoDataKey() {
+        TrainingDataBucket data = new TrainingDataBucket(TestApps.stack(), "Data");
+        assertEquals(null, data.getEncryptionKey());
+    }
+
+    @Test
+    void dataBucketHasObjectLockWithoutDefaultRetentionAndSendsEventsToEventBridge() {
+        Stack stack = TestApps.stack();
+        new TrainingDataBucket(stack, "Data");
+        Template t = Template.fromStack(stack);
+
+        t.hasResourceProperties("AWS::S3::Bucket", Map.of(
+                "ObjectLockEnabled", true,
+                "ObjectLockConfiguration", Match.absent(),
+                "LoggingConfiguration", Match.anyValue(),
+                "NotificationConfiguration", Map.of("EventBridgeConfiguration", Map.of("EventBridgeEnabled", true))));
+    }
+
+    @Test
+    void accessLogBucketIsVersionedSseS3WithoutObjectLockAndAdmitsLogDeliveryByPolicyOnly() {
+        Stack stack = TestApps.stack();
+        new TrainingDataBucket(stack, "Data", TrainingDataBucketProps.builder()
+                .encryption(DataEncryption.KMS).build());
+        Template t = Template.fromStack(stack);
+
+        // S3 delivers server access logs only to SSE-S3 buckets without Object Lock.
+        t.hasResourceProperties("AWS::S3::Bucket", Map.of(
+                "LoggingConfiguration", Match.absent(),
+                "ObjectLockEnabled", Match.absent(),
+                "AccessControl", Match.absent(),
+                "OwnershipControls", Map.of("Rules", List.of(Map.of("ObjectOwnership", "BucketOwnerEnforced"))),
+                "BucketEncryption", Map.of("ServerSideEncryptionConfiguration", List.of(Map.of(
+                        "ServerSideEncryptionByDefault", Map.of("SSEAlgorithm", "AES256")))),
+                "VersioningConfiguration", Map.of("Status", "Enabled"),
+                "NotificationConfiguration", Map.of("EventBridgeConfiguration", Map.of("EventBridgeEnabled", true)),
+                "LifecycleConfiguration", Map.of("Rules", List.of(Map.of(
+                        "Id", "ExpireAccessLogs",
+                        "ExpirationInDays", 365,
+                        "NoncurrentVersionExpiration", Map.of("NoncurrentDays", 30),
+                        "Status", "Enabled")))));
+        t.hasResourceProperties("AWS::S3::BucketPolicy", Map.of("PolicyDocument", Map.of("Statement",
+                Match.arrayWith(List.of(Match.objectLike(Map.of(
+                        "Effect", "Allow",
+                        "Principal", Map.of("Service", "logging.s3.amazonaws.com"),
+                        "Action", "s3:PutObject")))))));
+    }
+
+    @Test
     void destroyPolicyEmptiesTheBucketsSoDeletionNeverGetsStuck() {
         Stack stack = TestApps.stack();
         new TrainingDataBucket(stack, "Data", TrainingDataBucketProps.builder()

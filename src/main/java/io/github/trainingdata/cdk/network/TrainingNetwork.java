@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.network;
 
 import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.storage.LogGroups;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.Annotations;
@@ -20,7 +21,6 @@ import software.amazon.awscdk.services.ec2.SubnetSelection;
 import software.amazon.awscdk.services.ec2.SubnetType;
 import software.amazon.awscdk.services.ec2.Vpc;
 import software.amazon.awscdk.services.logs.LogGroup;
-import software.amazon.awscdk.services.logs.RetentionDays;
 import software.constructs.Construct;
 
 /**
@@ -29,8 +29,9 @@ import software.constructs.Construct;
  * in that AZ to mount it), and the security group training jobs use.
  *
  * <p>By default it creates a VPC with isolated subnets in two AZs, no NAT gateway, an S3 gateway
- * endpoint (training in isolated subnets reads S3 through it) and flow logs to CloudWatch Logs. Given an
- * existing {@link IVpc}, it creates nothing in it but the training security group (unless one is given).
+ * endpoint (training in isolated subnets reads S3 through it), a default security group without rules, and
+ * flow logs to CloudWatch Logs (encrypted with {@code flowLogsKey} when given). Given an existing
+ * {@link IVpc}, it creates nothing in it but the training security group (unless one is given).
  */
 public class TrainingNetwork extends Construct {
     private static final int DEFAULT_MAX_AZS = 2;
@@ -76,15 +77,19 @@ public class TrainingNetwork extends Construct {
             throw ConfigurationError.of(this, props.getVpcSubnets() != null ? "vpcSubnets" : "dataSubnet",
                     "set", "only with an existing vpc; a new VPC chooses its own isolated subnets");
         }
+        if (props.getVpc() != null && props.getFlowLogsKey() != null) {
+            throw ConfigurationError.of(this, "flowLogsKey", "set",
+                    "only for a new VPC; this construct adds no flow logs to an existing vpc");
+        }
     }
 
     private IVpc createVpc(TrainingNetworkProps props) {
-        LogGroup flowLogs = LogGroup.Builder.create(this, "FlowLogs")
-                .retention(RetentionDays.ONE_YEAR)
-                .build();
+        LogGroup flowLogs = LogGroups.create(this, "FlowLogs", props.getFlowLogsKey());
         return Vpc.Builder.create(this, "Vpc")
                 .maxAzs(props.getMaxAzs() != null ? props.getMaxAzs() : DEFAULT_MAX_AZS)
                 .natGateways(0)
+                // Explicit, not left to the app's feature flags: the default group admits nothing.
+                .restrictDefaultSecurityGroup(true)
                 .subnetConfiguration(List.of(SubnetConfiguration.builder()
                         .name("Data")
                         .subnetType(SubnetType.PRIVATE_ISOLATED)

@@ -4,6 +4,7 @@ import software.amazon.awscdk.services.ec2.ISecurityGroup;
 import software.amazon.awscdk.services.ec2.ISubnet;
 import software.amazon.awscdk.services.ec2.IVpc;
 import software.amazon.awscdk.services.ec2.SubnetSelection;
+import software.amazon.awscdk.services.kms.IKey;
 
 /** Properties of a {@link TrainingNetwork}: a new VPC by default, or an existing one. */
 public final class TrainingNetworkProps {
@@ -12,6 +13,7 @@ public final class TrainingNetworkProps {
     private final ISubnet dataSubnet;
     private final ISecurityGroup trainingSecurityGroup;
     private final Integer maxAzs;
+    private final IKey flowLogsKey;
 
     private TrainingNetworkProps(Builder b) {
         this.vpc = b.vpc;
@@ -19,6 +21,7 @@ public final class TrainingNetworkProps {
         this.dataSubnet = b.dataSubnet;
         this.trainingSecurityGroup = b.trainingSecurityGroup;
         this.maxAzs = b.maxAzs;
+        this.flowLogsKey = b.flowLogsKey;
     }
 
     /** @return a builder; every property is optional. */
@@ -51,6 +54,11 @@ public final class TrainingNetworkProps {
         return maxAzs;
     }
 
+    /** @return the KMS key of a new VPC's flow-log group, or null for CloudWatch Logs' own encryption */
+    public IKey getFlowLogsKey() {
+        return flowLogsKey;
+    }
+
     /** Builder of {@link TrainingNetworkProps}. */
     public static final class Builder {
         private IVpc vpc;
@@ -58,6 +66,7 @@ public final class TrainingNetworkProps {
         private ISubnet dataSubnet;
         private ISecurityGroup trainingSecurityGroup;
         private Integer maxAzs;
+        private IKey flowLogsKey;
 
         private Builder() {
         }
@@ -110,6 +119,18 @@ public final class TrainingNetworkProps {
          */
         public Builder maxAzs(Integer maxAzs) {
             this.maxAzs = maxAzs;
+            return this;
+        }
+
+        /**
+         * The KMS key that encrypts a new VPC's flow-log group: the data layer's key
+         * ({@code TrainingDataBucket.getEncryptionKey()}), so one key covers every bucket and log group. Only
+         * for a new VPC (an existing one gets no flow logs from this construct).
+         *
+         * @default none: CloudWatch Logs' own encryption
+         */
+        public Builder flowLogsKey(IKey flowLogsKey) {
+            this.flowLogsKey = flowLogsKey;
             return this;
         }
 

@@ -12,6 +12,7 @@ import io.github.trainingdata.cdk.advisor.Recommendation;
 import io.github.trainingdata.cdk.monitoring.TrainingDataDashboard;
 import io.github.trainingdata.cdk.monitoring.TrainingDataDashboardProps;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.network.TrainingNetworkProps;
 import io.github.trainingdata.cdk.preload.LustrePreload;
 import io.github.trainingdata.cdk.preload.LustrePreloadProps;
 import io.github.trainingdata.cdk.storage.EfsStore;
@@ -86,11 +87,14 @@ public class TrainingDataPlatform extends Construct {
         this.source = props.getSource() != null ? props.getSource() : recommendation.option();
         report();
 
-        this.network = props.getNetwork() != null ? props.getNetwork() : new TrainingNetwork(this, "Network");
         this.dataBucket = new TrainingDataBucket(this, "DataBucket", TrainingDataBucketProps.builder()
                 .bucket(props.getBucket())
+                .encryption(props.getEncryption())
                 .datasetPrefix(props.getDatasetPrefix())
                 .build());
+        // One key choice covers the data and every log group: the bucket's key (if any) encrypts the flow logs.
+        this.network = props.getNetwork() != null ? props.getNetwork() : new TrainingNetwork(this, "Network",
+                TrainingNetworkProps.builder().flowLogsKey(dataBucket.getEncryptionKey()).build());
         String channelName = props.getChannelName() != null ? props.getChannelName() : "train";
         String channelPath = props.getChannelPath() != null ? props.getChannelPath() : "train";
 
@@ -105,7 +109,7 @@ public class TrainingDataPlatform extends Construct {
                     + "the source is EFS (EFS is chosen because the data already lives there)");
         }
         this.efsStore = source == DataSourceOption.EFS
-                ? new EfsStore(this, "Efs", EfsStoreProps.builder().network(network)
+                ? new EfsStore(this, "Efs", EfsStoreProps.builder().network(network).logsKey(dataBucket.getEncryptionKey())
                         .fileSystem(props.getEfsFileSystem()).build())
                 : null;
         Channel channel = channel(channelName, channelPath);

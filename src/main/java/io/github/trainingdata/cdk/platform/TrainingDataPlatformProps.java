@@ -3,6 +3,7 @@ package io.github.trainingdata.cdk.platform;
 import io.github.trainingdata.cdk.advisor.DataSourceOption;
 import io.github.trainingdata.cdk.advisor.DatasetProfile;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.storage.DataEncryption;
 import io.github.trainingdata.cdk.training.TrainingImage;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.services.efs.IFileSystem;
@@ -23,6 +24,7 @@ public final class TrainingDataPlatformProps {
     private final String jobNamePrefix;
     private final TrainingNetwork network;
     private final IBucket bucket;
+    private final DataEncryption encryption;
     private final String datasetPrefix;
     private final String channelName;
     private final String channelPath;
@@ -41,6 +43,7 @@ public final class TrainingDataPlatformProps {
         this.jobNamePrefix = b.jobNamePrefix;
         this.network = b.network;
         this.bucket = b.bucket;
+        this.encryption = b.encryption;
         this.datasetPrefix = b.datasetPrefix;
         this.channelName = b.channelName;
         this.channelPath = b.channelPath;
@@ -104,6 +107,11 @@ public final class TrainingDataPlatformProps {
         return bucket;
     }
 
+    /** @return how a new bucket is encrypted, or null for the default */
+    public DataEncryption getEncryption() {
+        return encryption;
+    }
+
     /** @return the dataset prefix, or null for the default */
     public String getDatasetPrefix() {
         return datasetPrefix;
@@ -146,6 +154,7 @@ public final class TrainingDataPlatformProps {
         private String jobNamePrefix;
         private TrainingNetwork network;
         private IBucket bucket;
+        private DataEncryption encryption;
         private String datasetPrefix;
         private String channelName;
         private String channelPath;
@@ -250,6 +259,18 @@ public final class TrainingDataPlatformProps {
          */
         public Builder bucket(IBucket bucket) {
             this.bucket = bucket;
+            return this;
+        }
+
+        /**
+         * How a new bucket encrypts the data. {@link DataEncryption#KMS} makes the bucket's new key the data
+         * layer's key: it also encrypts the new network's flow logs and every log group of the platform. Only for
+         * a new bucket.
+         *
+         * @default {@link DataEncryption#S3_MANAGED}
+         */
+        public Builder encryption(DataEncryption encryption) {
+            this.encryption = encryption;
             return this;
         }
 

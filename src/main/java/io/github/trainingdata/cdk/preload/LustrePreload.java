@@ -4,6 +4,7 @@ import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.WildcardFindings;
 import io.github.trainingdata.cdk.storage.KeyPrefix;
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
+import io.github.trainingdata.cdk.storage.LogGroups;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.LustreLocation;
@@ -121,7 +122,7 @@ public class LustrePreload extends Construct {
                 .build());
         List<DataLocation> dataLocations = dataLocations(locations);
         this.stateMachine = new PreloadStateMachine(this, "StateMachine", worker, dataLocations, importTimeout,
-                timeout);
+                timeout, cache.getEncryptionKey());
 
         Provider provider = provider();
         Map<String, Object> properties = new LinkedHashMap<>();
@@ -313,8 +314,10 @@ public class LustrePreload extends Construct {
                 .totalTimeout(Duration.minutes(60))
                 .disableWaiterStateMachineLogging(false)
                 .waiterStateMachineLogOptions(LogOptions.builder().level(LogLevel.ALL).destination(
-                        LogGroup.Builder.create(this, "WaiterLogs").retention(RetentionDays.ONE_YEAR).build()).build())
+                        LogGroups.create(this, "WaiterLogs", cache.getEncryptionKey())).build())
+                .logGroup(LogGroups.create(this, "ProviderLogs", cache.getEncryptionKey()))
                 .build();
+        WaiterTracing.enable(provider);
         acknowledgeFramework(provider, List.of(onEvent, isComplete));
         return provider;
     }
@@ -342,13 +345,10 @@ public class LustrePreload extends Construct {
                     + "execution policy grants only logs:CreateLogGroup, CreateLogStream and PutLogEvents, which the "
                     + "custom-resource functions need to log.").build());
         }
-        Validations.of(provider).acknowledge(Acknowledgment.builder().id("AwsSolutions-SF2").reason("The Provider "
-                + "framework's waiter state machine only polls isComplete; aws-cdk-lib offers no way to enable X-Ray "
-                + "on it. Its executions are logged at level ALL.").build());
     }
 
     private Function handler(String id, String method, Code code) {
-        LogGroup logs = LogGroup.Builder.create(this, id + "Logs").retention(RetentionDays.ONE_YEAR).build();
+        LogGroup logs = LogGroups.create(this, id + "Logs", cache.getEncryptionKey());
         return Function.Builder.create(this, id)
                 .description("Lustre preload custom resource (" + method + ") of " + getNode().getPath())
                 .runtime(Runtime.JAVA_25)

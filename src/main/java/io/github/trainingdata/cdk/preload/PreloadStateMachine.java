@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.preload;
 
+import io.github.trainingdata.cdk.storage.LogGroups;
 import io.github.trainingdata.cdk.WildcardFindings;
 import io.github.trainingdata.cdk.preload.handler.PreloadExecutionInput;
 import io.github.trainingdata.cdk.preload.handler.PreloadStatus;
@@ -15,8 +16,8 @@ import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.kms.IKey;
 import software.amazon.awscdk.services.logs.LogGroup;
-import software.amazon.awscdk.services.logs.RetentionDays;
 import software.amazon.awscdk.services.s3.IBucket;
 import software.amazon.awscdk.services.stepfunctions.DefinitionBody;
 import software.amazon.awscdk.services.stepfunctions.LogLevel;
@@ -58,12 +59,12 @@ final class PreloadStateMachine extends Construct {
     private final StateMachine stateMachine;
 
     PreloadStateMachine(Construct scope, String id, TrainingJobDefinition worker, List<DataLocation> locations,
-            Duration importTimeout, Duration workerTimeout) {
+            Duration importTimeout, Duration workerTimeout, IKey logsKey) {
         super(scope, id);
         Stack stack = Stack.of(this);
         long importSeconds = importTimeout.toSeconds().longValue();
         long timeoutSeconds = importSeconds + workerTimeout.toSeconds().longValue() + MARGIN.toSeconds().longValue();
-        LogGroup logs = LogGroup.Builder.create(this, "Logs").retention(RetentionDays.ONE_YEAR).build();
+        LogGroup logs = LogGroups.create(this, "Logs", logsKey);
         this.stateMachine = StateMachine.Builder.create(this, "Resource")
                 .definitionBody(DefinitionBody.fromString(stack.toJsonString(
                         definition(worker, importSeconds, timeoutSeconds))))

@@ -25,8 +25,7 @@ import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.lambda.FileSystemConfig;
 import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.lambda.Runtime;
-import software.amazon.awscdk.services.logs.LogGroup;
-import software.amazon.awscdk.services.logs.RetentionDays;
+import software.amazon.awscdk.services.kms.IKey;
 import software.constructs.Construct;
 
 /**
@@ -48,7 +47,7 @@ final class EfsDirectories extends Construct {
 
     private final CustomResource resource;
 
-    EfsDirectories(EfsStore store, String id, Supplier<List<String>> directories) {
+    EfsDirectories(EfsStore store, String id, Supplier<List<String>> directories, IKey logsKey) {
         super(store, id);
         TrainingNetwork network = store.getNetwork();
         IFileSystem fileSystem = store.getFileSystem();
@@ -86,12 +85,12 @@ final class EfsDirectories extends Construct {
                                         accessPoint.getAccessPointArn())))
                                 .build()))
                         .build()))
-                .logGroup(LogGroup.Builder.create(this, "FunctionLogs").retention(RetentionDays.ONE_YEAR).build())
+                .logGroup(LogGroups.create(this, "FunctionLogs", logsKey))
                 .build();
         group.getNode().addDependency(function.getRole());
         Provider provider = Provider.Builder.create(this, "Provider")
                 .onEventHandler(function)
-                .logGroup(LogGroup.Builder.create(this, "ProviderLogs").retention(RetentionDays.ONE_YEAR).build())
+                .logGroup(LogGroups.create(this, "ProviderLogs", logsKey))
                 .build();
 
         Map<String, Object> properties = new LinkedHashMap<>();

@@ -16,6 +16,7 @@ import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Size;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
+import software.amazon.awscdk.services.kms.IKey;
 import software.amazon.awscdk.services.ec2.Connections;
 import software.amazon.awscdk.services.ec2.IConnectable;
 import software.amazon.awscdk.services.ec2.SecurityGroup;
@@ -60,6 +61,7 @@ public class EfsStore extends Construct implements IConnectable {
     private final boolean oneZone;
     private final boolean existing;
     private final boolean createDirectories;
+    private final IKey logsKey;
     private final Set<String> directories = new TreeSet<>();
     private final DependencyGroup directoriesCreated = new DependencyGroup();
 
@@ -70,6 +72,7 @@ public class EfsStore extends Construct implements IConnectable {
         this.oneZone = Boolean.TRUE.equals(props.getOneZone());
         this.existing = props.getFileSystem() != null;
         this.createDirectories = !Boolean.FALSE.equals(props.getCreateDirectories());
+        this.logsKey = props.getLogsKey() != null ? props.getLogsKey() : props.getEncryptionKey();
         if (props.getFileSystem() != null) {
             rejectNewFileSystemSettings(props);
             this.fileSystem = props.getFileSystem();
@@ -193,7 +196,7 @@ public class EfsStore extends Construct implements IConnectable {
                     + ": Lambda cannot mount EFS in " + region + ", so the directories cannot be created during the "
                     + "deploy; set createDirectories(false) and create them yourself");
         }
-        EfsDirectories creator = new EfsDirectories(this, "Directories", () -> new ArrayList<>(directories));
+        EfsDirectories creator = new EfsDirectories(this, "Directories", () -> new ArrayList<>(directories), logsKey);
         directoriesCreated.add(creator.getResource());
     }
 

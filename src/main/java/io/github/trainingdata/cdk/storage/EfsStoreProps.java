@@ -22,6 +22,7 @@ public final class EfsStoreProps {
     private final IKey encryptionKey;
     private final RemovalPolicy removalPolicy;
     private final Boolean createDirectories;
+    private final IKey logsKey;
 
     private EfsStoreProps(Builder b) {
         this.network = Objects.requireNonNull(b.network, "EfsStoreProps.network is required");
@@ -33,6 +34,7 @@ public final class EfsStoreProps {
         this.encryptionKey = b.encryptionKey;
         this.removalPolicy = b.removalPolicy;
         this.createDirectories = b.createDirectories;
+        this.logsKey = b.logsKey;
     }
 
     /** @return a builder */
@@ -85,6 +87,11 @@ public final class EfsStoreProps {
         return createDirectories;
     }
 
+    /** @return the key of the directory function's log groups, or null for the default */
+    public IKey getLogsKey() {
+        return logsKey;
+    }
+
     /** Builder of {@link EfsStoreProps}. */
     public static final class Builder {
         private TrainingNetwork network;
@@ -96,6 +103,7 @@ public final class EfsStoreProps {
         private IKey encryptionKey;
         private RemovalPolicy removalPolicy;
         private Boolean createDirectories;
+        private IKey logsKey;
 
         private Builder() {
         }
@@ -193,6 +201,18 @@ public final class EfsStoreProps {
          */
         public Builder createDirectories(Boolean createDirectories) {
             this.createDirectories = createDirectories;
+            return this;
+        }
+
+        /**
+         * The data layer's KMS key (e.g. {@code TrainingDataBucket.getEncryptionKey()}) for the log groups of the
+         * function that creates the directories, so one key covers every log group; also for an existing file
+         * system.
+         *
+         * @default {@code encryptionKey}, else CloudWatch Logs' own encryption
+         */
+        public Builder logsKey(IKey logsKey) {
+            this.logsKey = logsKey;
             return this;
         }
 

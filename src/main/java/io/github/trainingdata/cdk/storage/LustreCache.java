@@ -317,6 +317,15 @@ public class LustreCache extends Construct implements IConnectable {
         return "one of the cache's datasets " + String.join(", ", datasets.stream().map(LustreDataset::getName).toList());
     }
 
+    /**
+     * The data layer's KMS key, for the cache's log groups and the like: the key of its first dataset's bucket.
+     *
+     * @return the key, or null when that bucket uses SSE-S3
+     */
+    public IKey getEncryptionKey() {
+        return datasets.get(0).getDataBucket().getEncryptionKey();
+    }
+
     /** @return the datasets, in order */
     public List<LustreDataset> getDatasets() {
         return datasets;

@@ -6,11 +6,15 @@ import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.RemovalPolicy;
+import software.amazon.awscdk.services.iam.AnyPrincipal;
+import software.amazon.awscdk.services.iam.Effect;
+import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.kms.IKey;
 import software.amazon.awscdk.services.kms.Key;
 import software.amazon.awscdk.services.s3.BlockPublicAccess;
 import software.amazon.awscdk.services.s3.Bucket;
 import software.amazon.awscdk.services.s3.BucketEncryption;
+import software.amazon.awscdk.services.s3.CfnBucket;
 import software.amazon.awscdk.services.s3.IBucket;
 import software.amazon.awscdk.services.s3.LifecycleRule;
 import software.amazon.awscdk.services.s3.ObjectOwnership;
@@ -20,15 +24,22 @@ import software.constructs.Construct;
  * The S3 bucket that holds the training data, and the dataset prefix inside it.
  *
  * <p>A new bucket gets secure defaults: encryption at rest (S3-managed or KMS), TLS-only access, all
- * public access blocked, versioning with noncurrent versions expiring, server access logs to a log
- * bucket, and retention when the stack is deleted. An existing bucket is used as it is. Either way
- * the construct hands out {@code s3://} URIs and key prefixes under the dataset prefix, which the file
- * systems, channels and IAM policies are scoped to.
+ * public access blocked, versioning with noncurrent versions expiring, Object Lock enabled (no default
+ * retention), object events to Amazon EventBridge, server access logs to a versioned log bucket that admits
+ * S3's log delivery by bucket policy (never ACLs, whatever the app's feature flags), and retention when the
+ * stack is deleted. An existing bucket is used as it is. Either way the construct hands out {@code s3://}
+ * URIs and key prefixes under the dataset prefix, which the file systems, channels and IAM policies are
+ * scoped to.
+ *
+ * <p>With {@link DataEncryption#KMS} the bucket's key is the data layer's key: the log groups of the
+ * definitions and preloads on this bucket use it too ({@link LogGroups}), and so can the network's flow logs.
  */
 public class TrainingDataBucket extends Construct {
     static final String DEFAULT_DATASET_PREFIX = "datasets";
     private static final Duration DEFAULT_NONCURRENT_EXPIRATION = Duration.days(30);
     private static final long DAY_MILLIS = 86_400_000L;
+    /** aws-cdk-lib's feature flag: log delivery by bucket policy instead of the LogDeliveryWrite ACL. */
+    private static final String LOG_DELIVERY_BY_BUCKET_POLICY = "@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy";
 
     private final IBucket bucket;
     private final String datasetPrefix;
@@ -41,6 +52,9 @@ public class TrainingDataBucket extends Construct {
     /** Creates a new bucket, or adopts {@code props.bucket}. */
     public TrainingDataBucket(Construct scope, String id, TrainingDataBucketProps props) {
         super(scope, id);
+        // The access-log bucket admits log delivery by bucket policy, not by the LogDeliveryWrite ACL, also in an
+        // app without aws-cdk-lib's recommended flags (platform repos bring their own app). Set before any child.
+        getNode().setContext(LOG_DELIVERY_BY_BUCKET_POLICY, true);
         this.datasetPrefix = props.getDatasetPrefix() != null ? props.getDatasetPrefix() : DEFAULT_DATASET_PREFIX;
         KeyPrefix.check(this, "datasetPrefix", datasetPrefix);
         if (props.getBucket() != null) {
@@ -78,23 +92,34 @@ public class TrainingDataBucket extends Construct {
         RemovalPolicy removal = props.getRemovalPolicy() != null ? props.getRemovalPolicy() : RemovalPolicy.RETAIN;
         boolean destroy = removal == RemovalPolicy.DESTROY;
 
-        IBucket logs = props.getAccessLogsBucket() != null ? props.getAccessLogsBucket()
-                : Bucket.Builder.create(this, "AccessLogs")
-                        .encryption(BucketEncryption.S3_MANAGED)
-                        .enforceSsl(true)
-                        .blockPublicAccess(BlockPublicAccess.BLOCK_ALL)
-                        .objectOwnership(ObjectOwnership.BUCKET_OWNER_ENFORCED)
-                        .lifecycleRules(List.of(LifecycleRule.builder()
-                                .id("ExpireAccessLogs").expiration(Duration.days(365)).build()))
-                        .removalPolicy(removal)
-                        .autoDeleteObjects(destroy)
-                        .build();
+        // S3 delivers server access logs only to a bucket with SSE-S3 and without Object Lock (S3 User Guide,
+        // "Enabling Amazon S3 server access logging"): the log bucket stays SSE-S3, whatever the data's key.
+        IBucket logs = props.getAccessLogsBucket();
+        if (logs == null) {
+            Bucket logBucket = Bucket.Builder.create(this, "AccessLogs")
+                    .encryption(BucketEncryption.S3_MANAGED)
+                    .enforceSsl(true)
+                    .blockPublicAccess(BlockPublicAccess.BLOCK_ALL)
+                    .objectOwnership(ObjectOwnership.BUCKET_OWNER_ENFORCED)
+                    .versioned(true)
+                    .lifecycleRules(List.of(LifecycleRule.builder()
+                            .id("ExpireAccessLogs")
+                            .expiration(Duration.days(365))
+                            .noncurrentVersionExpiration(DEFAULT_NONCURRENT_EXPIRATION)
+                            .build()))
+                    .removalPolicy(removal)
+                    .autoDeleteObjects(destroy)
+                    .build();
+            sendEventsToEventBridge(logBucket);
+            logs = logBucket;
+        }
 
         Bucket.Builder data = Bucket.Builder.create(this, "Resource")
                 .enforceSsl(true)
                 .blockPublicAccess(BlockPublicAccess.BLOCK_ALL)
                 .objectOwnership(ObjectOwnership.BUCKET_OWNER_ENFORCED)
                 .versioned(true)
+                .objectLockEnabled(true)
                 .serverAccessLogsBucket(logs)
                 .serverAccessLogsPrefix("training-data/")
                 .lifecycleRules(List.of(LifecycleRule.builder()
@@ -105,22 +130,67 @@ public class TrainingDataBucket extends Construct {
                 .removalPolicy(removal)
                 .autoDeleteObjects(destroy);
         if (encryption == DataEncryption.KMS) {
-            IKey key = props.getEncryptionKey() != null ? props.getEncryptionKey()
-                    : Key.Builder.create(this, "Key")
-                            .description("Encrypts the training data bucket " + getNode().getPath())
-                            .enableKeyRotation(true)
-                            .removalPolicy(removal)
-                            .build();
+            IKey key = props.getEncryptionKey() != null ? props.getEncryptionKey() : createKey(removal);
             data.encryption(BucketEncryption.KMS).encryptionKey(key).bucketKeyEnabled(true);
         } else {
             data.encryption(BucketEncryption.S3_MANAGED);
         }
-        return data.build();
+        Bucket bucket = data.build();
+        sendEventsToEventBridge(bucket);
+        return bucket;
+    }
+
+    /**
+     * The data layer's new key: rotated yearly, and grants on it only for AWS services (a Deny of
+     * {@code kms:CreateGrant} unless the grant is for an AWS resource or the caller is an AWS service, as AWS
+     * Control Tower's control CT.KMS.PR.3 asks). S3, CloudWatch Logs and FSx use the key without grants; EBS-style
+     * grants for AWS resources stay possible.
+     */
+    private Key createKey(RemovalPolicy removal) {
+        Key key = Key.Builder.create(this, "Key")
+                .description("Encrypts the training data bucket " + getNode().getPath() + " and its log groups")
+                .enableKeyRotation(true)
+                .removalPolicy(removal)
+                .build();
+        Map<String, Object> notForAws = new LinkedHashMap<>();
+        notForAws.put("kms:GrantIsForAWSResource", "false");
+        notForAws.put("aws:PrincipalIsAWSService", "false");
+        key.addToResourcePolicy(PolicyStatement.Builder.create()
+                .effect(Effect.DENY)
+                .principals(List.of(new AnyPrincipal()))
+                .actions(List.of("kms:CreateGrant"))
+                .resources(List.of("*"))
+                .conditions(Map.of("BoolIfExists", notForAws))
+                .build());
+        return key;
+    }
+
+    /**
+     * Object events to the account's default EventBridge bus, as a plain CloudFormation property (aws-cdk-lib's
+     * {@code eventBridgeEnabled} would add a custom resource and a Lambda function). React to them with
+     * EventBridge rules; {@code addEventNotification} on this bucket would replace the configuration.
+     */
+    private static void sendEventsToEventBridge(Bucket bucket) {
+        ((CfnBucket) bucket.getNode().getDefaultChild()).setNotificationConfiguration(
+                CfnBucket.NotificationConfigurationProperty.builder()
+                        .eventBridgeConfiguration(CfnBucket.EventBridgeConfigurationProperty.builder()
+                                .eventBridgeEnabled(true).build())
+                        .build());
     }
 
     /** @return the bucket (new or existing) */
     public IBucket getBucket() {
         return bucket;
+    }
+
+    /**
+     * The data layer's KMS key: the key the bucket is encrypted with (new or given with {@link DataEncryption#KMS},
+     * or the one an existing bucket was imported with). {@link LogGroups} encrypts this library's log groups with it.
+     *
+     * @return the key, or null for SSE-S3 (or an existing bucket imported without its key)
+     */
+    public IKey getEncryptionKey() {
+        return bucket.getEncryptionKey();
     }
 
     /** @return the bucket's name (a token for a new bucket) */

@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.WildcardFindings;
+import io.github.trainingdata.cdk.storage.LogGroups;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +15,6 @@ import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.logs.LogGroup;
-import software.amazon.awscdk.services.logs.RetentionDays;
 import software.amazon.awscdk.services.stepfunctions.DefinitionBody;
 import software.amazon.awscdk.services.stepfunctions.LogLevel;
 import software.amazon.awscdk.services.stepfunctions.LogOptions;
@@ -73,7 +73,7 @@ final class TrainingStateMachine extends Construct {
         super(scope, id);
         this.definition = definition;
         Stack stack = Stack.of(this);
-        LogGroup logs = LogGroup.Builder.create(this, "Logs").retention(RetentionDays.ONE_YEAR).build();
+        LogGroup logs = LogGroups.create(this, "Logs", definition.getDataBucket().getEncryptionKey());
         this.stateMachine = StateMachine.Builder.create(this, "Resource")
                 .definitionBody(DefinitionBody.fromString(
                         Lazy.string((IStableStringProducer) () -> stack.toJsonString(definitionJson()))))

@@ -1,0 +1,335 @@
+"""Runs four independent validators on every template of one or more CDK output directories.
+
+1. cfn-lint (AWS's CloudFormation linter): no errors; warnings only those kept in the config, with a reason.
+2. AWS Control Tower proactive controls (cfn-guard rules from @cdklabs/cdk-validator-cfnguard): no failure
+   outside the config's reasoned exceptions, each limited to the resources it names.
+3. Amazon States Language: every state machine definition, resolved to JSON, passes asl-validator and
+   @wmfs/statelint.
+4. The SageMaker API model: every CreateTrainingJob request the templates define (state machine tasks, the SSM
+   request document, the preload worker's request) validates against botocore's model, with realistic values in
+   place of deploy-time tokens (cfn_resolve.py).
+
+Usage: python3 validate.py --tools NODE_MODULES [--config FILE] CDK_OUT_DIR [CDK_OUT_DIR ...]
+Prints a table per template and every problem; exits 1 if any validator fails.
+"""
+import argparse
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import cfn_resolve  # noqa: E402
+import sagemaker_model  # noqa: E402
+
+CREATE_TRAINING_JOB = re.compile(r"^arn:aws[a-z-]*:states:::sagemaker:createTrainingJob(\.sync)?$")
+CONTROL = re.compile(r"\[(CT\.[A-Z0-9]+\.PR\.\d+)\]")
+EXECUTION_NAME = "a1b2c3d4-e5f6-4789-8abc-def012345678"
+LAUNCH_NAME_SUFFIX = "-20261122-041503-a1b2"
+
+
+class Report:
+    """Problems and counts per template."""
+
+    def __init__(self, templates):
+        self.rows = {t.path: {"lint": "", "guard": "", "asl": "", "sagemaker": ""} for t in templates}
+        self.problems = []
+        self.notes = []
+
+    def fail(self, template, validator, message):
+        self.problems.append(f"{template.path}: {validator}: {message}")
+
+
+# ------------------------------------------------------------------------------------------------ cfn-lint
+def run_cfn_lint(templates, config, report):
+    kept = config.get("cfnLint", {}).get("keptWarnings", {})
+    runner = "import sys; from cfnlint.runner import main; sys.exit(main())"  # the cfn-lint command's entry point
+    out = subprocess.run([sys.executable, "-c", runner, "--format", "json", *[str(t.path) for t in templates]],
+                         capture_output=True, text=True)
+    if out.returncode not in (0, 2, 4, 6, 8, 10, 12, 14):
+        raise SystemExit(f"cfn-lint did not run: {out.stderr.strip()}")
+    findings = json.loads(out.stdout or "[]")
+    for template in templates:
+        mine = [f for f in findings if Path(f["Filename"]).resolve() == template.path.resolve()]
+        errors = [f for f in mine if f["Level"] == "Error"]
+        warnings = [f for f in mine if f["Level"] == "Warning"]
+        kept_here = [f for f in warnings if f["Rule"]["Id"] in kept]
+        for f in errors + [w for w in warnings if w not in kept_here]:
+            where = "/".join(str(p) for p in f["Location"]["Path"])
+            report.fail(template, "cfn-lint", f"{f['Rule']['Id']} {where}: {f['Message']}")
+        kept_ids = sorted({f["Rule"]["Id"] for f in kept_here})
+        report.rows[template.path]["lint"] = (f"{len(errors)} E, {len(warnings) - len(kept_here)} W"
+                                              + (f" (+{len(kept_here)} kept {','.join(kept_ids)})" if kept_here else ""))
+
+
+# ------------------------------------------------------------------------------------------------ Control Tower
+def guard_failures(result):
+    """(control, logical id) pairs of one cfn-guard file result."""
+    pairs = set()
+    for entry in result.get("not_compliant", []):
+        controls, resources = set(), set()
+        stack = [entry]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                for key, value in node.items():
+                    if key == "custom_message" and isinstance(value, str):
+                        controls.update(CONTROL.findall(value))
+                    elif key == "path" and isinstance(value, str):
+                        match = re.match(r"^/Resources/([^/]+)", value)
+                        if match:
+                            resources.add(match.group(1))
+                    else:
+                        stack.append(value)
+            elif isinstance(node, list):
+                stack.extend(node)
+        for control in controls or {entry["Rule"]["name"]}:
+            pairs.update((control, resource) for resource in resources or {"(template)"})
+    return pairs
+
+
+def log_destinations(template):
+    """Buckets of this template that another bucket's server access logs go to."""
+    targets = set()
+    for resource in template.resources.values():
+        if resource["Type"] == "AWS::S3::Bucket":
+            target = resource.get("Properties", {}).get("LoggingConfiguration", {}).get("DestinationBucketName")
+            if isinstance(target, dict) and "Ref" in target:
+                targets.add(target["Ref"])
+    return targets
+
+
+def matches(template, logical, selector):
+    """Whether a resource is one an exception names (see validate.json)."""
+    resource = template.resources.get(logical, {})
+    if selector == "log-destination-buckets":
+        return logical in log_destinations(template)
+    if resource.get("Type") != selector.get("type"):
+        return False
+    path = resource.get("Metadata", {}).get("aws:cdk:path", "")
+    props = resource.get("Properties", {})
+    for option in selector["anyOf"]:
+        if "path" in option and re.search(option["path"], path):
+            return True
+        if "property" in option and isinstance(props.get(option["property"]), str) \
+                and re.search(option["matches"], props[option["property"]]):
+            return True
+    return False
+
+
+def run_control_tower(templates, config, tools, report):
+    package = Path(tools) / "@cdklabs" / "cdk-validator-cfnguard"
+    guard = package / "bin" / ("macos" if sys.platform == "darwin" else "ubuntu") / \
+        ("aarch64" if os.uname().machine in ("arm64", "aarch64") else "x86_64") / "cfn-guard"
+    args = [str(guard), "validate", "-r", str(package / "rules" / "control-tower" / "cfn-guard"),
+            "-o", "json", "-S", "none", "-z"]
+    for template in templates:
+        args += ["-d", str(template.path)]
+    out = subprocess.run(args, capture_output=True, text=True)
+    if out.returncode not in (0, 19):
+        raise SystemExit(f"cfn-guard did not run (exit {out.returncode}): {out.stderr.strip()}")
+    results = {Path(r["name"]).resolve(): r for r in json.loads(out.stdout)}
+    exceptions = config.get("controlTower", {}).get("exceptions", [])
+    for template in templates:
+        failures = sorted(guard_failures(results[template.path.resolve()]))
+        excepted = [(c, r) for c, r in failures
+                    if any(e["control"] == c and matches(template, r, e["resources"]) for e in exceptions)]
+        for control, logical in failures:
+            if (control, logical) not in excepted:
+                path = template.resources.get(logical, {}).get("Metadata", {}).get("aws:cdk:path", logical)
+                report.fail(template, "Control Tower", f"{control} fails on {path}")
+        controls = sorted({c for c, _ in excepted})
+        report.rows[template.path]["guard"] = (f"{len(failures) - len(excepted)} failed"
+                                               + (f" (+{len(excepted)} excepted: {','.join(controls)})"
+                                                  if excepted else ""))
+
+
+# ------------------------------------------------------------------------------------------------ ASL
+def state_machines(template, resolved):
+    """(logical id, definition object) of every state machine."""
+    for logical, resource in resolved["Resources"].items():
+        if resource["Type"] != "AWS::StepFunctions::StateMachine":
+            continue
+        props = resource["Properties"]
+        definition = props.get("Definition") or json.loads(props["DefinitionString"])
+        yield logical, definition
+
+
+def run_asl(templates, resolved, tools, report):
+    definitions = {}
+    for template in templates:
+        for logical, definition in state_machines(template, resolved[template.path]):
+            definitions[f"{template.path}#{logical}"] = definition
+    counts = {t.path: [0, 0] for t in templates}
+    if definitions:
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump(definitions, f)
+        env = dict(os.environ, NODE_PATH=str(tools))
+        out = subprocess.run(["node", str(Path(__file__).with_name("asl-check.js")), f.name],
+                             capture_output=True, text=True, env=env)
+        os.unlink(f.name)
+        if out.returncode != 0:
+            raise SystemExit(f"asl-check.js did not run: {out.stderr.strip()}")
+        for line in out.stdout.splitlines():
+            result = json.loads(line)
+            path, logical = result["name"].split("#")
+            template = next(t for t in templates if str(t.path) == path)
+            counts[template.path][0] += 1
+            counts[template.path][1] += len(result["errors"])
+            for error in result["errors"]:
+                report.fail(template, result["validator"], f"{logical}: {error}")
+    for template in templates:
+        checked, errors = counts[template.path]
+        report.rows[template.path]["asl"] = f"{checked // 2} machines, {errors} errors"
+
+
+# ------------------------------------------------------------------------------------------------ SageMaker
+class Evaluator:
+    """Evaluates the parameters of a state that start with '.$' for one realistic execution."""
+
+    def __init__(self):
+        self.uuids = (str(uuid.UUID(hashlib.sha256(f"uuid-{i}".encode()).hexdigest()[:32], version=4))
+                      for i in range(1000))
+
+    def value(self, expression):
+        expression = expression.strip()
+        if expression == "$$.Execution.Name":
+            return EXECUTION_NAME
+        if expression == "States.UUID()":
+            return next(self.uuids)
+        match = re.fullmatch(r"States\.Format\((.*)\)", expression, re.S)
+        if match:
+            args = self.arguments(match.group(1))
+            template, values = args[0], [str(v) for v in args[1:]]
+            for v in values:
+                template = template.replace("{}", v, 1)
+            return template
+        raise ValueError(f"cannot evaluate {expression!r} without running the state machine")
+
+    def arguments(self, text):
+        args, depth, quoted, current = [], 0, False, ""
+        for ch in text:
+            if ch == "'" and depth == 0:
+                quoted = not quoted
+            if ch in "(" and not quoted:
+                depth += 1
+            if ch in ")" and not quoted:
+                depth -= 1
+            if ch == "," and depth == 0 and not quoted:
+                args.append(current)
+                current = ""
+            else:
+                current += ch
+        args.append(current)
+        return [a.strip()[1:-1].replace("\\'", "'") if a.strip().startswith("'") else self.value(a) for a in args]
+
+    def parameters(self, node):
+        if isinstance(node, list):
+            return [self.parameters(v) for v in node]
+        if not isinstance(node, dict):
+            return node
+        out = {}
+        for key, value in node.items():
+            if key.endswith(".$"):
+                out[key[:-2]] = self.value(value)
+            else:
+                out[key] = self.parameters(value)
+        return out
+
+
+def training_tasks(states):
+    for name, state in states.items():
+        if state.get("Type") == "Task" and CREATE_TRAINING_JOB.match(str(state.get("Resource", ""))):
+            yield name, state
+        for branch in state.get("Branches", []):
+            yield from training_tasks(branch["States"])
+        processor = state.get("ItemProcessor") or state.get("Iterator")
+        if processor:
+            yield from training_tasks(processor["States"])
+
+
+def training_requests(template, resolved):
+    """(description, CreateTrainingJob request) of every request the template defines."""
+    for logical, definition in state_machines(template, resolved):
+        for state, task in training_tasks(definition["States"]):
+            try:
+                yield f"{logical} state {state}", Evaluator().parameters(task.get("Parameters", {}))
+            except ValueError as e:
+                yield f"{logical} state {state}", str(e)
+    for logical, resource in resolved["Resources"].items():
+        props = resource.get("Properties", {})
+        if resource["Type"] == "AWS::SSM::Parameter":
+            try:
+                document = json.loads(props.get("Value", ""))
+            except ValueError:
+                continue
+            if isinstance(document, dict) and "AlgorithmSpecification" in document:
+                # The launcher's rule: <prefix>-<yyyyMMdd-HHmmss>-<4 hex> (TrainingJobNames.timestamped).
+                yield f"{logical} (SSM request document)", {"TrainingJobName": "launch" + LAUNCH_NAME_SUFFIX,
+                                                             **document}
+        if resource["Type"] == "Custom::LustrePreload":
+            # The handler's rule: <WorkerJobNamePrefix>-<12 hex> (TrainingJobNames.hashed), then the request.
+            yield f"{logical} (preload worker)", {"TrainingJobName": template.worker_job_name(logical),
+                                                   **json.loads(props["WorkerRequest"])}
+
+
+def run_sagemaker(templates, resolved, report):
+    for template in templates:
+        checked = problems = 0
+        for what, request in training_requests(template, resolved[template.path]):
+            checked += 1
+            found = [request] if isinstance(request, str) else sagemaker_model.validate("CreateTrainingJob", request)
+            problems += len(found)
+            for problem in found:
+                report.fail(template, "SageMaker model", f"{what}: {problem}")
+        report.rows[template.path]["sagemaker"] = f"{checked} requests, {problems} problems"
+
+
+# ------------------------------------------------------------------------------------------------ main
+def templates_of(directory):
+    found = sorted(p for p in Path(directory).rglob("*.template.json")
+                   if not any(part.startswith("asset.") for part in p.relative_to(directory).parts))
+    if not found:
+        raise SystemExit(f"{directory}: no *.template.json (is it a cdk.out directory?)")
+    return found
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tools", required=True, help="node_modules with the pinned npm validators")
+    parser.add_argument("--config", default=str(Path(__file__).with_name("validate.json")))
+    parser.add_argument("dirs", nargs="+")
+    args = parser.parse_args()
+    config = json.loads(Path(args.config).read_text())
+
+    templates, resolved = [], {}
+    for directory in args.dirs:
+        loaded = cfn_resolve.load(templates_of(directory))
+        templates += loaded
+        for template in loaded:
+            resolved[template.path] = cfn_resolve.resolved(template)
+    report = Report(templates)
+    run_cfn_lint(templates, config, report)
+    run_control_tower(templates, config, args.tools, report)
+    run_asl(templates, resolved, args.tools, report)
+    run_sagemaker(templates, resolved, report)
+
+    header = ("template", "cfn-lint", "Control Tower", "ASL (2 validators)", "SageMaker CreateTrainingJob")
+    rows = [header] + [(str(p), r["lint"], r["guard"], r["asl"], r["sagemaker"]) for p, r in report.rows.items()]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+    for problem in report.problems:
+        print("FAIL " + problem)
+    print(f"validate: {len(templates)} templates, " + (f"{len(report.problems)} problems" if report.problems
+                                                         else "all validators pass"))
+    return 1 if report.problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,74 @@
+package io.github.trainingdata.cdk.storage;
+
+import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.Annotations;
+import software.amazon.awscdk.Aws;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.iam.ServicePrincipal;
+import software.amazon.awscdk.services.kms.IKey;
+import software.amazon.awscdk.services.logs.LogGroup;
+import software.amazon.awscdk.services.logs.RetentionDays;
+import software.constructs.Construct;
+
+/**
+ * The CloudWatch log groups of this library's constructs (flow logs, state machines, the preload's functions
+ * and waiter): kept one year and, when the data layer has a KMS key (the {@link TrainingDataBucket}'s key, see
+ * {@link TrainingDataBucket#getEncryptionKey()}), encrypted with that key, so one key choice covers every
+ * bucket and log group.
+ *
+ * <p>CloudWatch Logs encrypts with a customer managed key only when the key policy lets the Regional service
+ * principal {@code logs.<region>.amazonaws.com} use it; the statement added here is limited by the encryption
+ * context {@code kms:EncryptionContext:aws:logs:arn} to log groups of the stack's account and Region
+ * (CloudWatch Logs User Guide, "Encrypt log data in CloudWatch Logs using AWS KMS"). An imported key's policy
+ * cannot be changed here: the log group then gets a warning saying what the key policy needs.
+ */
+public final class LogGroups {
+    private LogGroups() {
+    }
+
+    /**
+     * Creates a log group kept one year, encrypted with {@code key} when one is given.
+     *
+     * @param scope the scope
+     * @param id    the log group's id
+     * @param key   the data layer's KMS key, or null for CloudWatch Logs' own encryption
+     * @return the log group
+     */
+    public static LogGroup create(Construct scope, String id, IKey key) {
+        LogGroup.Builder builder = LogGroup.Builder.create(scope, id).retention(RetentionDays.ONE_YEAR);
+        if (key == null) {
+            return builder.build();
+        }
+        LogGroup logGroup = builder.encryptionKey(key).build();
+        if (!allowCloudWatchLogs(logGroup, key)) {
+            Annotations.of(logGroup).addWarningV2("@trainingdata/storage:logsKeyPolicy", logGroup.getNode().getPath()
+                    + ": the KMS key is imported, so its key policy cannot be changed here; allow the service "
+                    + "principal logs.<region>.amazonaws.com kms:Encrypt*, kms:Decrypt*, kms:ReEncrypt*, "
+                    + "kms:GenerateDataKey* and kms:Describe* for log groups of this account "
+                    + "(kms:EncryptionContext:aws:logs:arn), or the log group cannot be created");
+        }
+        return logGroup;
+    }
+
+    /**
+     * Lets CloudWatch Logs in the stack's Region use the key for log groups of the stack's account. The statement
+     * is the same for every log group, so a key used by many log groups carries it once (aws-cdk-lib removes
+     * duplicate statements).
+     *
+     * @return whether the statement could be added (false for an imported key)
+     */
+    private static boolean allowCloudWatchLogs(Construct scope, IKey key) {
+        Stack stack = Stack.of(scope);
+        String logGroups = "arn:" + stack.getPartition() + ":logs:" + stack.getRegion() + ":" + stack.getAccount()
+                + ":log-group:*";
+        return key.addToResourcePolicy(PolicyStatement.Builder.create()
+                .principals(List.of(new ServicePrincipal("logs." + stack.getRegion() + "." + Aws.URL_SUFFIX)))
+                .actions(List.of("kms:Encrypt*", "kms:Decrypt*", "kms:ReEncrypt*", "kms:GenerateDataKey*",
+                        "kms:Describe*"))
+                .resources(List.of("*"))
+                .conditions(Map.of("ArnLike", Map.of("kms:EncryptionContext:aws:logs:arn", logGroups)))
+                .build()).getStatementAdded();
+    }
+}
