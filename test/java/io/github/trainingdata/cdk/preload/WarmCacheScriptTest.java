@@ -323,6 +323,25 @@ class WarmCacheScriptTest {
     }
 
     @Test
+    void bashAsShRunsBothPathsToo() throws Exception {
+        generateTree(200);
+        addFile(root.resolve("val/line\nbreak.bin"), 5);
+        install("fake-lfs.sh", "lfs");
+        List<String> bash = List.of("/bin/bash", "--posix", script.toString());
+
+        ShellRun withLfs = ShellRun.run(bash, environment("FAKE_LFS_LOSE", "/shard 2/"), dir);
+        Files.delete(bin.resolve("lfs"));
+        installLoggingHead();
+        ShellRun withoutLfs = ShellRun.run(bash, environment("PRELOAD_PARALLELISM", "7", "FAKE_FLAKY", "/part-4"), dir);
+
+        assertEveryFileWarmed(withLfs);
+        assertEquals(new TreeSet<>(files.stream().filter(file -> !file.contains("\n")).toList()),
+                new TreeSet<>(lfsSet("noop")));
+        assertEveryFileWarmed(withoutLfs);
+        assertEquals(new TreeSet<>(files), new TreeSet<>(headReads()));
+    }
+
+    @Test
     void anEmptyTreeIsDoneAtOnce() throws Exception {
         install("fake-lfs.sh", "lfs");
 

@@ -70,14 +70,25 @@ gather() {
 
 # Reads the first byte of the files in $1 (NUL-terminated "SIZE PATH" records), $2 files per head
 # process, $par at once; appends "COUNT BYTES" of each batch read to $WORK/read and the records of a
-# batch that failed to $WORK/failed.PID.
+# batch that failed to $WORK/failed.PID. A batch of n records cuts the paths and sizes of records 1
+# to n out of the expansions that write_expansions wrote, instead of looping over its records.
 read_batches() {
   xargs -0 -r -n "$2" -P "$par" sh -c '
     [ $# -eq 1 ] || exec 2> /dev/null
-    i=0 b=0 files=
-    for r do i=$((i + 1)) b=$((b + ${r%% *})) files="$files \"\${$i#* }\""; done
-    if eval "head -q -c 1 -- $files" > /dev/null; then echo "$# $b" >> "$WORK/read"
+    . "$WORK/expansions"
+    n=$(($# + 1))
+    paths=${paths%%" \"\${$n#"*} sizes=${sizes%%"+\${$n%"*}
+    eval "b=\$((0$sizes))"
+    if eval "head -q -c 1 --$paths" > /dev/null; then echo "$# $b" >> "$WORK/read"
     else printf "%s\0" "$@" >> "$WORK/failed.$$"; fi' sh < "$1"
+}
+
+# Writes $WORK/expansions, which sets paths to ' "${1#* }" "${2#* }" ...' and sizes to
+# '+${1%% *}+${2%% *}...', for records 1 to $1.
+write_expansions() {
+  set -- $(seq "$1")
+  printf "paths='%s'\nsizes='%s'\n" "$(printf ' "${%s#* }"' "$@")" "$(printf '+${%s%%%% *}' "$@")" \
+    > "$WORK/expansions"
 }
 
 # Reads the files in $1 in batches, then the files of failed batches once more one at a time; those
@@ -149,6 +160,7 @@ if [ "$read_files" -gt 0 ]; then
     report progress "$2" "$4"
   done) &
   reporter=$!
+  write_expansions "$size"
   read_files "$WORK/read-list" "$size"
   kill "$reporter" 2> /dev/null
   wait "$reporter" 2> /dev/null
