@@ -114,7 +114,7 @@ check_unread() { # TOTAL
 # Runs lfs $1 on the NUL-separated paths on stdin, $batch at a time, $par at once; output goes to
 # $WORK/$1.PID, errors to $WORK/errors.PID.
 lfs_batches() {
-  xargs -0 -r -n "$batch" -P "$par" sh -c 'lfs "$0" "$@" >> "$WORK/$0.$$" 2>> "$WORK/errors.$$"' "$1"
+  xargs -0 -r -n "$batch" -P "$par" sh -c 'exec lfs "$0" "$@" >> "$WORK/$0.$$" 2>> "$WORK/errors.$$"' "$1"
 }
 
 restore() { # FILE: restores the newline-separated paths in FILE
@@ -171,17 +171,16 @@ fi
 
 if [ "$lfs_files" -gt 0 ]; then
   sort -t '\0' -k 1,1 "$WORK/lfs" > "$WORK/pending"
-  # lfs hsm_state lines: "PATH: (0x0000000d) released exists archived, archive_id:1"
-  state=': (0x[0-9a-f]\{8\})'
-  flags='[ a-z_]*\(, archive_id:[0-9]*\)\{0,1\}$'
+  # lfs hsm_state lines: "PATH: (0x0000000d) released exists archived, archive_id:1"; the flag
+  # 0x00000004 is "released".
+  released=': (0x[0-9a-f]\{7\}[4-7c-f])[ a-z_,:0-9]*$' state=': (0x[0-9a-f]\{8\})[ a-z_,:0-9]*$'
   polls=0
   while :; do
     # Done: hsm_action shows NOOP and hsm_state shows it not released. A file without an answer (an
     # lfs call failed or was killed) is asked again next time.
     cut -d '' -f 1 "$WORK/pending" | tr '\n' '\0' | lfs_batches hsm_action
     gather hsm_action | sed -n 's/: NOOP$//p' | tr '\n' '\0' | lfs_batches hsm_state
-    gather hsm_state | sed -n -e "s/$state released$flags//w $WORK/released" -e t -e "s/$state$flags//p" |
-      sort > "$WORK/loaded"
+    gather hsm_state | sed -n -e "s/$released//w $WORK/released" -e t -e "s/$state//p" | sort > "$WORK/loaded"
     restore "$WORK/released" > /dev/null 2>> "$WORK/errors.restore"
     error=$(gather errors | head -n 1)
     [ -z "$error" ] || echo "preload: some lfs calls failed; their files are checked again, e.g.: $error" >&2
