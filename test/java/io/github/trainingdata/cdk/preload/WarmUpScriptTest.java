@@ -117,4 +117,12 @@ class WarmUpScriptTest {
             assertTrue(warmUp.script().contains("${" + variable + ":-"), variable);
         }
     }
+
+    @Test
+    void theScriptsDefaultsAreThePublishedOnes() {
+        assertTrue(warmUp.script().contains("\npar=${PRELOAD_PARALLELISM:-" + WarmUpScript.DEFAULT_PARALLELISM + "}\n"));
+        assertTrue(warmUp.script().contains("\nbatch=${PRELOAD_BATCH_SIZE:-" + WarmUpScript.DEFAULT_BATCH_SIZE + "}\n"));
+        assertTrue(warmUp.script().contains("\nrestore_batch=" + WarmUpScript.MAX_RESTORE_BATCH + "\n"));
+        assertTrue(WarmUpScript.DEFAULT_PARALLELISM <= WarmUpScript.MAX_PARALLELISM);
+    }
 }

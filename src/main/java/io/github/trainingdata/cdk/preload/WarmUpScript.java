@@ -13,26 +13,58 @@ import java.util.Map;
 
 /**
  * The preload worker's warm-up script ({@code warm-cache.sh}) and the pieces of a CreateTrainingJob request
- * that run it in a training image with GNU coreutils and findutils (e.g. the Ubuntu-based AWS Deep
- * Learning Containers) without building one: a container entrypoint that rebuilds the
+ * that run it in any image with {@code /bin/sh}, GNU coreutils and findutils (and sed where {@code lfs} is
+ * installed), such as Debian's slim image ({@code examples/worker-image}) or the Ubuntu-based AWS Deep
+ * Learning Containers, without building the script into it: a container entrypoint that rebuilds the
  * script from environment variables, those variables, and the metric definitions that turn the script's
  * log lines into the preload metrics. JDK only.
  *
- * <p>The script reads {@value #ROOT_VARIABLE} (required: the mounted channel directory),
- * {@value #PARALLELISM_VARIABLE} (default 8), {@value #BATCH_SIZE_VARIABLE} (default 256),
- * {@value #POLL_SECONDS_VARIABLE} (default 10) and {@value #MAX_POLLS_VARIABLE} (default 8640).
+ * <p>The script works in batches (one {@code lfs} or {@code head} process per batch of files, never one
+ * per file). It reads {@value #ROOT_VARIABLE} (required: the mounted channel directory),
+ * {@value #PARALLELISM_VARIABLE} (default {@value #DEFAULT_PARALLELISM}), {@value #BATCH_SIZE_VARIABLE}
+ * (default {@value #DEFAULT_BATCH_SIZE}), {@value #POLL_SECONDS_VARIABLE} (default 10) and
+ * {@value #MAX_POLLS_VARIABLE} (default 8640).
  */
 public final class WarmUpScript {
     /** The directory whose files are warmed, e.g. {@code /opt/ml/input/data/cache}. */
     public static final String ROOT_VARIABLE = "PRELOAD_ROOT";
-    /** How many lfs or read processes run at once. */
+    /** How many reader or lfs processes run at once. */
     public static final String PARALLELISM_VARIABLE = "PRELOAD_PARALLELISM";
-    /** How many files one {@code lfs hsm_restore} call or one reader process handles. */
+    /**
+     * How many files one reader process or one {@code lfs hsm_action}/{@code hsm_state} call handles; an
+     * {@code lfs hsm_restore} call takes at most {@value #MAX_RESTORE_BATCH} of them.
+     */
     public static final String BATCH_SIZE_VARIABLE = "PRELOAD_BATCH_SIZE";
     /** Seconds between polls of {@code lfs hsm_action}, and between progress lines. */
     public static final String POLL_SECONDS_VARIABLE = "PRELOAD_POLL_SECONDS";
     /** How many polls the script makes before it gives up on files that are still loading. */
     public static final String MAX_POLLS_VARIABLE = "PRELOAD_MAX_POLLS";
+
+    /**
+     * Readers (or lfs calls) at once by default. Without {@code lfs}, each first read of a file waits while
+     * FSx loads the whole file from S3 (tens of ms for a small object), so a reader handles only ~10–50
+     * files/s and throughput is readers / latency (Little's law): 128 readers give ~2,500 files/s at 50 ms
+     * and ~1,300 at 100 ms, i.e. 1.5 million small files in 10–20 minutes instead of hours at 8. Each is
+     * a {@code sh} and a {@code head} process, mostly asleep: a few hundred MB of memory in all.
+     */
+    public static final int DEFAULT_PARALLELISM = 128;
+    /**
+     * The most readers that make sense: S3 serves at least 5,500 GET requests per second per partitioned
+     * prefix, which 512 readers reach at ~100 ms per load; more would mostly add throttling (503 Slow
+     * Down) and processes.
+     */
+    public static final int MAX_PARALLELISM = 512;
+    /**
+     * Files per reader process or {@code lfs} poll call by default (the script makes batches smaller when
+     * there are too few files to give every reader one).
+     */
+    public static final int DEFAULT_BATCH_SIZE = 256;
+    /**
+     * The most files one {@code lfs hsm_restore} call gets, whatever the batch size: the Lustre client
+     * refuses an HSM request of 1,706 bytes or more ({@code MDS_MAXREQSIZE / 3}; 24 bytes plus 32 per
+     * file) with E2BIG, i.e. more than 52 files.
+     */
+    public static final int MAX_RESTORE_BATCH = 50;
 
     /** Picks {@value PreloadMetrics#FILES} out of a line such as {@code preload done: files=3 bytes=42 seconds=7}. */
     public static final String FILES_REGEX = "files=([0-9]+) bytes=[0-9]+ seconds=[0-9]+";

@@ -1,18 +1,26 @@
 #!/bin/sh
 # Warms an FSx for Lustre cache: makes the file system load every file under PRELOAD_ROOT from its S3
-# data repository. Runs in the preload worker's training container (POSIX sh, GNU coreutils, findutils).
-# With lfs on PATH: lfs hsm_restore in batches, then poll lfs hsm_action until every file shows NOOP
-# (a file that is NOOP but still released is restored again). Without lfs: read one byte of every
-# file, which makes FSx load the whole file. Logs "files=N bytes=B seconds=S" lines; the last one is
-# the result that the preload:files, preload:bytes and preload:seconds metrics pick up.
-# Settings: PRELOAD_ROOT (required), PRELOAD_PARALLELISM (8), PRELOAD_BATCH_SIZE (256),
+# data repository. Runs in the preload worker's container: POSIX sh, GNU coreutils and findutils (and sed
+# on the lfs path).
+# Every step works in batches (one lfs, head or sed process for many files), never a process per file.
+# With lfs on PATH: lfs hsm_restore, at most 50 files a call (Lustre refuses larger HSM requests), then
+# poll lfs hsm_action until a file shows NOOP and lfs hsm_state no longer shows it released (NOOP but
+# released: restored again). Without lfs, and for names with a newline (lfs prints a line per file):
+# read one byte of each file, which makes FSx load the whole file from S3. A read waits for that load
+# (tens of ms), so reads are latency-bound: readers in flight = files/s x latency (Little's law); the
+# default 128 readers give ~2,500 files/s at 50 ms. Batches shrink so that every reader has work.
+# Logs "files=N bytes=B seconds=S" lines; the last one is the result that the preload:files,
+# preload:bytes and preload:seconds metrics pick up.
+# Settings: PRELOAD_ROOT (required), PRELOAD_PARALLELISM (128), PRELOAD_BATCH_SIZE (256),
 # PRELOAD_POLL_SECONDS (10), PRELOAD_MAX_POLLS (8640).
 set -u
+export LC_ALL=C
 root=${PRELOAD_ROOT:-}
-par=${PRELOAD_PARALLELISM:-8}
+par=${PRELOAD_PARALLELISM:-128}
 batch=${PRELOAD_BATCH_SIZE:-256}
 poll=${PRELOAD_POLL_SECONDS:-10}
 max_polls=${PRELOAD_MAX_POLLS:-8640}
+restore_batch=50
 start=$(date +%s)
 
 fail() {
@@ -33,6 +41,7 @@ number PRELOAD_POLL_SECONDS "$poll" 0
 number PRELOAD_MAX_POLLS "$max_polls" 1
 [ -n "$root" ] || fail "PRELOAD_ROOT is not set: set it to the mounted channel directory"
 [ -d "$root" ] || fail "PRELOAD_ROOT $root is not a directory: is the channel mounted?"
+[ "$batch" -ge "$restore_batch" ] || restore_batch=$batch
 
 WORK=$(mktemp -d) || fail "cannot create a work directory"
 export WORK
@@ -42,98 +51,148 @@ report() { # WHAT FILES BYTES
   echo "preload $1: files=$2 bytes=$3 seconds=$(($(date +%s) - start))"
 }
 
-# Adds up "COUNT BYTES" lines.
-sum() {
-  n=0 b=0
-  while read -r cn cb; do n=$((n + ${cn:-0})) b=$((b + ${cb:-0})); done
-  echo "$n $b"
+# Sizes, one a line, on stdin: prints "COUNT BYTES".
+total() {
+  set -- $(paste -s -d ' ' -)
+  IFS=+
+  echo "$# $(($* + 0))"
+  unset IFS
 }
 
-# Records are "SIZE PATH", NUL-terminated. Prints "COUNT BYTES" of a record file.
-tally() {
-  xargs -0 -r sh -c 'n=0 b=0; for r do n=$((n + 1)) b=$((b + ${r%% *})); done; echo "$n $b"' sh < "$1" | sum
+# Prints, then removes, the files $WORK/NAME.PID that batch processes appended to. Processes that run
+# at the same time have different ids, so a batch's lines stay whole.
+gather() {
+  set -- "$WORK/$1".*
+  [ -e "$1" ] || return 0
+  cat -- "$@"
+  rm -f -- "$@"
 }
 
-first_path() {
-  r=$(head -z -n 1 "$1" | tr -d '\0')
-  echo "${r#* }"
+# Reads the first byte of the files in $1 (NUL-terminated "SIZE PATH" records), $2 files per head
+# process, $par at once; appends "COUNT BYTES" of each batch read to $WORK/read and the records of a
+# batch that failed to $WORK/failed.PID. A batch of n records cuts the paths and sizes of records 1
+# to n out of the expansions that write_expansions wrote, instead of looping over its records.
+read_batches() {
+  xargs -0 -r -n "$2" -P "$par" sh -c '
+    [ $# -eq 1 ] || exec 2> /dev/null
+    . "$WORK/expansions"
+    n=$(($# + 1))
+    paths=${paths%%" \"\${$n#"*} sizes=${sizes%%"+\${$n%"*}
+    eval "b=\$((0$sizes))"
+    if eval "head -q -c 1 --$paths" > /dev/null; then echo "$# $b" >> "$WORK/read"
+    else printf "%s\0" "$@" >> "$WORK/failed.$$"; fi' sh < "$1"
 }
 
-find "$root" -type f -printf '%s %p\0' > "$WORK/all" || fail "cannot list every file under $root"
-set -- $(tally "$WORK/all")
-total_files=$1 total_bytes=$2
+# Writes $WORK/expansions, which sets paths to ' "${1#* }" "${2#* }" ...' and sizes to
+# '+${1%% *}+${2%% *}...', for records 1 to $1.
+write_expansions() {
+  set -- $(seq "$1")
+  printf "paths='%s'\nsizes='%s'\n" "$(printf ' "${%s#* }"' "$@")" "$(printf '+${%s%%%% *}' "$@")" \
+    > "$WORK/expansions"
+}
 
+# Reads the files in $1 in batches, then the files of failed batches once more one at a time; those
+# that fail again end up in $WORK/unread.
+read_files() {
+  read_batches "$1" "$2"
+  gather failed > "$WORK/retry"
+  if [ -s "$WORK/retry" ]; then
+    echo "preload: reading $(tr -cd '\0' < "$WORK/retry" | wc -c) files of failed batches once more," \
+      "one at a time" >&2
+    read_batches "$WORK/retry" 1
+  fi
+  gather failed > "$WORK/unread"
+}
+
+# Fails naming a file that could not be read, if any.
+check_unread() { # TOTAL
+  [ -s "$WORK/unread" ] || return 0
+  fail "$(tr -cd '\0' < "$WORK/unread" | wc -c) of $1 files could not be read, e.g." \
+    "$(tr '\0\n' '\n\0' < "$WORK/unread" | head -n 1 | cut -d ' ' -f 2- | tr '\0' '\n')"
+}
+
+# Runs lfs $1 on the NUL-separated paths on stdin, $batch at a time, $par at once; output goes to
+# $WORK/$1.PID, errors to $WORK/errors.PID.
+lfs_batches() {
+  xargs -0 -r -n "$batch" -P "$par" sh -c 'exec lfs "$0" "$@" >> "$WORK/$0.$$" 2>> "$WORK/errors.$$"' "$1"
+}
+
+restore() { # FILE: restores the newline-separated paths in FILE
+  tr '\n' '\0' < "$1" | xargs -0 -r -n "$restore_batch" -P "$par" lfs hsm_restore
+}
+
+# Lists every file: with lfs, "PATH<NUL>SIZE" lines to restore in $WORK/lfs, and "SIZE PATH<NUL>"
+# records to read in $WORK/read-list; without lfs, every file is read.
+: > "$WORK/lfs"
+: > "$WORK/read"
+why=
 if command -v lfs > /dev/null 2>&1; then
-  echo "preload: restoring $total_files files ($total_bytes bytes) under $root with lfs hsm_restore," \
-    "batches of $batch, $par at a time"
-  xargs -0 -r -n "$batch" -P "$par" sh -c \
-    'for r do shift; set -- "$@" "${r#* }"; done; lfs hsm_restore "$@"' sh < "$WORK/all" ||
+  nl='
+'
+  why=" (names with a newline: lfs prints one line per file)"
+  find "$root" -type f \( -path "*$nl*" -fprintf "$WORK/read-list" '%s %p\0' \
+    -o -fprintf "$WORK/lfs" '%p\0%s\n' \)
+else
+  find "$root" -type f -printf '%s %p\0' > "$WORK/read-list"
+fi || fail "cannot list every file under $root"
+set -- $(tr '\n\0' ' \n' < "$WORK/read-list" | cut -d ' ' -f 1 | total) $(cut -d '' -f 2 "$WORK/lfs" | total)
+read_files=$1 read_bytes=$2 lfs_files=$3 lfs_bytes=$4
+total_files=$((read_files + lfs_files)) total_bytes=$((read_bytes + lfs_bytes))
+
+if [ "$lfs_files" -gt 0 ]; then
+  echo "preload: restoring $lfs_files files ($lfs_bytes bytes) under $root with lfs hsm_restore," \
+    "batches of $restore_batch, $par at a time"
+  cut -d '' -f 1 "$WORK/lfs" > "$WORK/paths"
+  restore "$WORK/paths" ||
     echo "preload: some lfs hsm_restore calls failed; their files are restored again while polling" >&2
-  cp "$WORK/all" "$WORK/pending"
+fi
+
+if [ "$read_files" -gt 0 ]; then
+  size=$(((read_files + par - 1) / par))
+  [ "$size" -le "$batch" ] || size=$batch
+  echo "preload: reading the first byte of $read_files files ($read_bytes bytes) under $root$why," \
+    "batches of $size, $par at a time"
+  interval=$poll
+  [ "$interval" -ge 1 ] || interval=1
+  # Progress while reading (when there is nothing to restore; otherwise the polls report it).
+  (while [ "$lfs_files" -eq 0 ] && sleep "$interval" > /dev/null 2>&1; do
+    set -- $(cut -d ' ' -f 1 "$WORK/read" | total) $(cut -d ' ' -f 2 "$WORK/read" | total)
+    report progress "$2" "$4"
+  done) &
+  reporter=$!
+  write_expansions "$size"
+  read_files "$WORK/read-list" "$size"
+  kill "$reporter" 2> /dev/null
+  wait "$reporter" 2> /dev/null
+  check_unread "$read_files"
+  set -- $(cut -d ' ' -f 1 "$WORK/read" | total)
+  [ "$2" -eq "$read_files" ] || fail "read $2 of $read_files files"
+fi
+
+if [ "$lfs_files" -gt 0 ]; then
+  sort -t '\0' -k 1,1 "$WORK/lfs" > "$WORK/pending"
+  # lfs hsm_state lines: "PATH: (0x0000000d) released exists archived, archive_id:1"; the flag
+  # 0x00000004 is "released".
+  released=': (0x[0-9a-f]\{7\}[4-7c-f])[ a-z_,:0-9]*$' state=': (0x[0-9a-f]\{8\})[ a-z_,:0-9]*$'
   polls=0
   while :; do
-    : > "$WORK/next"
-    # A file is done when hsm_action shows NOOP and hsm_state does not show released. A round that
-    # did not run to the end (a checker was killed) says nothing about the files it skipped: repeat it.
-    xargs -0 -r -n "$batch" -P "$par" sh -c '
-      for r do
-        f=${r#* }
-        a=$(lfs hsm_action "$f" 2> /dev/null) || a=failed
-        case $a in
-          *NOOP)
-            s=$(lfs hsm_state "$f" 2> /dev/null) || s=" released"
-            case ${s#"$f: "} in
-              *" released"*) lfs hsm_restore "$f" > /dev/null 2>&1 ;;
-              *) continue ;;
-            esac ;;
-        esac
-        printf "%s\0" "$r" >> "$WORK/next"
-      done' sh < "$WORK/pending" && mv "$WORK/next" "$WORK/pending" ||
-      echo "preload: a poll round did not finish; repeating it" >&2
-    set -- $(tally "$WORK/pending")
+    # Done: hsm_action shows NOOP and hsm_state shows it not released. A file without an answer (an
+    # lfs call failed or was killed) is asked again next time.
+    cut -d '' -f 1 "$WORK/pending" | tr '\n' '\0' | lfs_batches hsm_action
+    gather hsm_action | sed -n 's/: NOOP$//p' | tr '\n' '\0' | lfs_batches hsm_state
+    gather hsm_state | sed -n -e "s/$released//w $WORK/released" -e t -e "s/$state//p" | sort > "$WORK/loaded"
+    restore "$WORK/released" > /dev/null 2>> "$WORK/errors.restore"
+    error=$(gather errors | head -n 1)
+    [ -z "$error" ] || echo "preload: some lfs calls failed; their files are checked again, e.g.: $error" >&2
+    join -t '\0' -v 1 "$WORK/pending" "$WORK/loaded" > "$WORK/next"
+    mv "$WORK/next" "$WORK/pending"
+    set -- $(cut -d '' -f 2 "$WORK/pending" | total)
     report progress $((total_files - $1)) $((total_bytes - $2))
     [ "$1" -eq 0 ] && break
     polls=$((polls + 1))
-    [ "$polls" -lt "$max_polls" ] ||
-      fail "$1 files still have an HSM action or are released after $polls polls, e.g. $(first_path "$WORK/pending")"
+    [ "$polls" -lt "$max_polls" ] || fail "$1 files still have an HSM action or are released after" \
+      "$polls polls, e.g. $(head -n 1 "$WORK/pending" | cut -d '' -f 1)"
     sleep "$poll"
   done
-else
-  echo "preload: reading the first byte of $total_files files ($total_bytes bytes) under $root," \
-    "batches of $batch, $par at a time"
-  # Reads one byte of each file in $1; appends "COUNT BYTES" per batch to $WORK/read and the records
-  # that could not be read to $WORK/unread.
-  read_all() {
-    : > "$WORK/unread"
-    xargs -0 -r -n "$batch" -P "$par" sh -c '
-      n=0 b=0
-      for r do
-        if head -c 1 -- "${r#* }" > /dev/null; then
-          n=$((n + 1)) b=$((b + ${r%% *}))
-        else
-          printf "%s\0" "$r" >> "$WORK/unread"
-        fi
-      done
-      echo "$n $b" >> "$WORK/read"' sh < "$1"
-  }
-  : > "$WORK/read"
-  interval=$poll
-  [ "$interval" -ge 1 ] || interval=1
-  (while sleep "$interval" > /dev/null 2>&1; do report progress $(sum < "$WORK/read"); done) &
-  reporter=$!
-  read_all "$WORK/all"
-  if [ -s "$WORK/unread" ]; then
-    mv "$WORK/unread" "$WORK/retry"
-    echo "preload: $(tally "$WORK/retry" | cut -d ' ' -f 1) files could not be read; trying them once more" >&2
-    read_all "$WORK/retry"
-  fi
-  kill "$reporter" 2> /dev/null
-  wait "$reporter" 2> /dev/null
-  if [ -s "$WORK/unread" ]; then
-    set -- $(tally "$WORK/unread")
-    fail "$1 of $total_files files could not be read, e.g. $(first_path "$WORK/unread")"
-  fi
-  set -- $(sum < "$WORK/read")
-  [ "$1" -eq "$total_files" ] || fail "read $1 of $total_files files"
 fi
 report done "$total_files" "$total_bytes"
