@@ -347,7 +347,8 @@ class LustrePreloadTest {
             assertEquals(TRAIN_IMAGE, request.at("/AlgorithmSpecification/TrainingImage").asText());
             assertEquals(WarmUpScript.load().containerEntrypoint(),
                     JSON.convertValue(request.at("/AlgorithmSpecification/ContainerEntrypoint"), List.class));
-            assertEquals(workerEnvironment(8, 256), map(request.get("Environment")));
+            assertEquals(workerEnvironment(WarmUpScript.DEFAULT_PARALLELISM, WarmUpScript.DEFAULT_BATCH_SIZE),
+                    map(request.get("Environment")));
             assertEquals(WarmUpScript.metricDefinitions(), metricDefinitions(request));
             assertEquals(3, request.at("/AlgorithmSpecification/MetricDefinitions").size());
         }
@@ -556,11 +557,13 @@ class LustrePreloadTest {
         }
 
         @Test
-        void trainingIsDeployedAfterThePreloadAndStartsAtTrain() throws IOException {
+        void trainingIsDeployedAfterThePreloadAndStillWaitsForItsExecution() throws IOException {
             assertTrue(f.dependsOn(f.definition.getStateMachine()).contains(f.preloadId()));
             assertTrue(f.dependsOn(f.definition.getRequestParameter()).contains(f.preloadId()));
-            JsonNode asl = f.trainingDefinition();
-            assertEquals(List.of("RejectResume", "ResumeWithoutCheckpoints", "Train"), fieldNames(asl.get("States")));
+            // A waiting deploy goes on after 55 minutes (STARTED): training then waits for the rest.
+            JsonNode states = f.trainingDefinition().get("States");
+            assertEquals("arn:aws:states:::aws-sdk:sfn:describeExecution",
+                    states.at("/DescribePrerequisite0/Resource").asText());
         }
 
         @Test
@@ -611,27 +614,34 @@ class LustrePreloadTest {
         }
 
         @Test
-        void trainingFirstWaitsUntilTheWorkerHasCompleted() throws IOException {
+        void trainingFirstWaitsUntilThePreloadExecutionHasSucceeded() throws IOException {
             JsonNode asl = f.trainingDefinition();
             JsonNode states = asl.get("States");
             assertEquals("StartWaitingForPrerequisites", states.at("/RejectResume/Default").asText());
             assertEquals("DescribePrerequisite0", states.at("/StartWaitingForPrerequisites/Next").asText());
             JsonNode describe = states.get("DescribePrerequisite0");
-            assertEquals("arn:aws:states:::aws-sdk:sagemaker:describeTrainingJob", describe.get("Resource").asText());
-            assertEquals(JSON.readTree("{\"TrainingJobName\": \"%s.WorkerJobName\"}".formatted(f.preloadId())),
+            assertEquals("arn:aws:states:::aws-sdk:sfn:describeExecution", describe.get("Resource").asText());
+            assertEquals(JSON.readTree("{\"ExecutionArn\": \"%s.ExecutionArn\"}".formatted(f.preloadId())),
                     describe.get("Parameters"));
             assertEquals(JSON.readTree("""
-                    {"Variable": "$.prerequisite0.Status", "StringEquals": "Completed", "Next": "Train"}"""),
+                    {"Variable": "$.prerequisite0.Status", "StringEquals": "SUCCEEDED", "Next": "Train"}"""),
                     states.at("/CheckPrerequisite0/Choices/0"));
-            assertEquals("PrerequisiteJobNotCompleted", states.at("/PrerequisiteFailed0/Error").asText());
+            assertEquals(JSON.readTree("""
+                    {"Or": [{"Variable": "$.prerequisite0.Status", "StringEquals": "RUNNING"},
+                            {"Variable": "$.prerequisite0.Status", "StringEquals": "PENDING_REDRIVE"}]}"""),
+                    ((ObjectNode) states.at("/CheckPrerequisite0/Choices/3").deepCopy()).without(List.of("Next", "Assign")));
+            assertEquals("PreloadFailed", states.at("/PrerequisiteFailed0/Error").asText());
+            // A gone record (Step Functions keeps executions 90 days) means it is over: train.
+            assertEquals("Train", states.at("/DescribePrerequisite0/Catch/0/Next").asText());
+            assertEquals("Sfn.ExecutionDoesNotExistException",
+                    states.at("/DescribePrerequisite0/Catch/0/ErrorEquals/0").asText());
             assertEquals("arn:aws:states:::sagemaker:createTrainingJob.sync", states.at("/Train/Resource").asText());
         }
 
         @Test
-        void trainingMayDescribeTheWorkerJob() {
-            Map<String, Object> describe = Map.of("Action", "sagemaker:DescribeTrainingJob", "Effect", "Allow",
-                    "Resource", "arn:aws:sagemaker:us-east-1:123456789012:training-job/" + f.preloadId()
-                            + ".WorkerJobName");
+        void trainingMayDescribeThePreloadExecution() {
+            Map<String, Object> describe = Map.of("Action", "states:DescribeExecution", "Effect", "Allow",
+                    "Resource", f.preloadId() + ".ExecutionArn");
             StateMachine training = (StateMachine) f.definition.getStateMachine();
             List<Map<String, Object>> statements = f.statements(f.id(training.getRole()));
             assertTrue(statements.contains(describe), statements.toString());
@@ -989,9 +999,39 @@ class LustrePreloadTest {
         }
 
         @Test
-        void parallelismIsOneTo64() {
-            assertEquals("Test/Preload: invalid parallelism '0': 1 to 64", rejectedStandalone(p -> p.parallelism(0)));
-            assertEquals("Test/Preload: invalid parallelism '65': 1 to 64", rejectedStandalone(p -> p.parallelism(65)));
+        void parallelismIsOneTo512() {
+            assertEquals("Test/Preload: invalid parallelism '0': 1 to 512", rejectedStandalone(p -> p.parallelism(0)));
+            assertEquals("Test/Preload: invalid parallelism '513': 1 to 512", rejectedStandalone(p -> p.parallelism(513)));
+        }
+
+        @Test
+        void aForcedWaitForAWarmUpBeyondWhatADeployCanWaitIsRefused() {
+            Fixture f = new Fixture();
+            assertRule(() -> new LustrePreload(f.stack, "Preload", standalone(f).waitForCompletion(true)
+                    .fileCount(12_000_000L).totalBytes(1_200_000_000_000L).build()), "Test/Preload", "waitForCompletion",
+                    true, "false: 12,000,000 files (1.2 TB) are estimated to take 8.6 h to import and warm (advisor "
+                            + "model: metadata import, then 128 readers), beyond the 55 minutes a deploy can wait");
+        }
+
+        @Test
+        void aWarmUpBeyondWhatADeployCanWaitDoesNotHoldTheDeploy() {
+            Fixture f = new Fixture();
+            LustrePreload preload = new LustrePreload(f.stack, "Preload", standalone(f)
+                    .fileCount(12_000_000L).totalBytes(1_200_000_000_000L).build());
+            f.synth();
+            assertEquals("0", f.property(preload, "WaitSeconds"));
+            software.amazon.awscdk.assertions.Annotations.fromStack(f.stack).hasInfo("/Test/Preload",
+                    Match.stringLikeRegexp("Test/Preload: the deploy does not wait for the preload: 12,000,000 files .*"
+                            + "training executions wait for it instead"));
+        }
+
+        @Test
+        void aWarmUpThatFitsADeployIsWaitedFor() {
+            Fixture f = new Fixture();
+            LustrePreload preload = new LustrePreload(f.stack, "Preload", standalone(f)
+                    .fileCount(30_000L).totalBytes(1_000_000_000L).build());
+            f.synth();
+            assertEquals("3300", f.property(preload, "WaitSeconds"));
         }
 
         @Test

@@ -132,6 +132,8 @@ public class TrainingDataPlatform extends Construct {
                 .cache(lustreCache)
                 .definition(definition)
                 .waitForCompletion(props.getWaitForPreload())
+                .fileCount(profile != null ? Long.valueOf(profile.fileCount()) : null)
+                .totalBytes(profile != null ? Long.valueOf(profile.totalBytes()) : null)
                 .build());
         this.dashboard = new TrainingDataDashboard(this, "Dashboard", TrainingDataDashboardProps.builder()
                 .lustreCaches(lustreCache == null ? List.of() : List.of(lustreCache))

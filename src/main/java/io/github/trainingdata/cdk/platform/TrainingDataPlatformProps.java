@@ -306,9 +306,10 @@ public final class TrainingDataPlatformProps {
         }
 
         /**
-         * For Lustre: whether {@code cdk deploy} waits for the cache to be warm.
+         * For Lustre: whether {@code cdk deploy} waits for the cache to be warm (training executions wait for the
+         * preload either way).
          *
-         * @default true
+         * @default true, unless the profile's warm-up is estimated beyond what a deploy can wait (55 minutes)
          */
         public Builder waitForPreload(Boolean waitForPreload) {
             this.waitForPreload = waitForPreload;

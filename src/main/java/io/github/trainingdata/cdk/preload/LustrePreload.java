@@ -1,6 +1,9 @@
 package io.github.trainingdata.cdk.preload;
 
 import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.advisor.ByteSize;
+import io.github.trainingdata.cdk.advisor.EstimateModel;
+import io.github.trainingdata.cdk.limits.FsxLimits;
 import io.github.trainingdata.cdk.WildcardFindings;
 import io.github.trainingdata.cdk.storage.KeyPrefix;
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
@@ -23,6 +26,7 @@ import java.util.Set;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Acknowledgment;
+import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
@@ -73,6 +77,7 @@ public class LustrePreload extends Construct {
 
     private final LustreCache cache;
     private final boolean waitForCompletion;
+    private final Duration maxTrainingWait;
     private final TrainingJobDefinition worker;
     private final PreloadStateMachine stateMachine;
     private final CustomResource resource;
@@ -81,13 +86,16 @@ public class LustrePreload extends Construct {
     public LustrePreload(Construct scope, String id, LustrePreloadProps props) {
         super(scope, id);
         this.cache = props.getCache();
-        this.waitForCompletion = !Boolean.FALSE.equals(props.getWaitForCompletion());
         TrainingJobDefinition definition = props.getDefinition();
         TrainingImage image = workerImage(props, definition);
         Duration timeout = limit("timeout", props.getTimeout());
         Duration importTimeout = limit("importTimeout", props.getImportTimeout());
-        int parallelism = bounded("parallelism", props.getParallelism(), 8, 1, 64);
-        int batchSize = bounded("batchSize", props.getBatchSize(), 256, 1, 10_000);
+        int parallelism = bounded("parallelism", props.getParallelism(), WarmUpScript.DEFAULT_PARALLELISM, 1,
+                WarmUpScript.MAX_PARALLELISM);
+        int batchSize = bounded("batchSize", props.getBatchSize(), WarmUpScript.DEFAULT_BATCH_SIZE, 1, 10_000);
+        this.waitForCompletion = waitForCompletion(props, parallelism);
+        this.maxTrainingWait = Duration.seconds(importTimeout.toSeconds().longValue() + timeout.toSeconds().longValue()
+                + PreloadStateMachine.MARGIN.toSeconds().longValue() * 2);
         if (definition != null) {
             requireReads(definition);
             if (definition.getStateMachine() == null) {
@@ -173,12 +181,52 @@ public class LustrePreload extends Construct {
      * Keeps training off a cold cache: a deploy that waits deploys the definition's state machine only after
      * the preload; otherwise every training execution first waits for the worker job.
      */
+    /**
+     * Training deploys after the preload when the deploy waits, and in every case each training execution first
+     * waits for the preload's execution: it may still be importing or warming (no-wait, or a waiting deploy that
+     * went on after {@link #MAX_WAITING_TIMEOUT}); an EMPTY preload has succeeded and holds nothing back.
+     */
     private void holdBackTraining(TrainingJobDefinition definition) {
         if (waitForCompletion) {
             definition.deployAfter(resource);
-        } else {
-            definition.waitForTrainingJob(getWorkerJobName());
         }
+        definition.waitForExecution(getExecutionArn(), maxTrainingWait);
+    }
+
+    /**
+     * Whether the deploy waits: as given, else by the estimated warm-up (FSx's metadata import of the files, then
+     * the worker, by the advisor's model) against what a deploy can wait. Waiting is refused at synth when it is
+     * forced for a warm-up estimated beyond that.
+     */
+    private boolean waitForCompletion(LustrePreloadProps props, int parallelism) {
+        Boolean given = props.getWaitForCompletion();
+        Long files = props.getFileCount();
+        Long bytes = props.getTotalBytes();
+        if (files == null || bytes == null || Boolean.FALSE.equals(given)) {
+            return !Boolean.FALSE.equals(given);
+        }
+        if (files < 0 || bytes < 0) {
+            throw ConfigurationError.of(this, files < 0 ? "fileCount" : "totalBytes", files < 0 ? files : bytes,
+                    "0 or more");
+        }
+        Integer capacity = cache.getStorageCapacityGiB();
+        double seconds = EstimateModel.lustreIndexingSeconds(files) + EstimateModel.preloadSeconds(files, bytes,
+                capacity != null ? capacity : FsxLimits.SCRATCH_2_MIN_CAPACITY_GIB, parallelism);
+        long limit = MAX_WAITING_TIMEOUT.toSeconds().longValue();
+        if (seconds <= limit) {
+            return true;
+        }
+        String estimate = String.format(Locale.ROOT, "%,d files (%s) are estimated to take %.1f h to import and warm "
+                + "(advisor model: metadata import, then %d readers)", files, ByteSize.format(bytes), seconds / 3600,
+                parallelism);
+        if (Boolean.TRUE.equals(given)) {
+            throw ConfigurationError.of(this, "waitForCompletion", true, "false: " + estimate + ", beyond the "
+                    + MAX_WAITING_TIMEOUT.toMinutes().longValue() + " minutes a deploy can wait");
+        }
+        Annotations.of(this).addInfo(getNode().getPath() + ": the deploy does not wait for the preload: " + estimate
+                + ", beyond the " + MAX_WAITING_TIMEOUT.toMinutes().longValue() + " minutes a deploy can wait; "
+                + "training executions wait for it instead");
+        return false;
     }
 
     private TrainingImage workerImage(LustrePreloadProps props, TrainingJobDefinition definition) {

@@ -152,12 +152,31 @@ public class TrainingJobDefinition extends Construct {
      */
     public void waitForTrainingJob(String trainingJobName, Duration maxWait) {
         requireDeployed("waitForTrainingJob");
+        stateMachine.waitFor(trainingJobName, maxWaitSeconds("waitForTrainingJob", maxWait));
+    }
+
+    private long maxWaitSeconds(String method, Duration maxWait) {
         long seconds = maxWait.toSeconds().longValue();
         if (seconds < 60 || seconds > MAX_WAIT_LIMIT.toSeconds().longValue()) {
-            throw ConfigurationError.of(this, "maxWait (waitForTrainingJob)", maxWait.toHumanString(),
+            throw ConfigurationError.of(this, "maxWait (" + method + ")", maxWait.toHumanString(),
                     "1 minute to 365 days (a standard Step Functions execution runs for at most a year)");
         }
-        stateMachine.waitFor(trainingJobName, seconds);
+        return seconds;
+    }
+
+    /**
+     * Makes every execution wait, before training, until the Step Functions execution {@code executionArn} has
+     * succeeded (polling with the same history-safe backoff and retries as {@link #waitForTrainingJob(String,
+     * Duration)}), and fail with {@code PreloadFailed} if it failed, timed out or was aborted. An execution whose
+     * record is gone (Step Functions keeps them 90 days after they end) counts as over. The Lustre preload uses this
+     * so that no job reads a cache still importing or warming, whether or not the deploy waited.
+     *
+     * @param executionArn the execution to wait for (may be a deploy-time token)
+     * @param maxWait how long to wait at most, 1 minute to 365 days
+     */
+    public void waitForExecution(String executionArn, Duration maxWait) {
+        requireDeployed("waitForExecution");
+        stateMachine.waitForExecution(executionArn, maxWaitSeconds("waitForExecution", maxWait));
     }
 
     /**

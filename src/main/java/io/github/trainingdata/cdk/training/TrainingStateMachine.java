@@ -123,12 +123,24 @@ final class TrainingStateMachine extends Construct {
 
     /** Adds a wait, before training, until {@code jobName} has completed, giving up after {@code maxWaitSeconds}. */
     void waitFor(String jobName, long maxWaitSeconds) {
-        prerequisites.add(new Prerequisite(jobName, maxWaitSeconds));
+        prerequisites.add(new Prerequisite(PrerequisiteKind.TRAINING_JOB, jobName, maxWaitSeconds));
         stateMachine.addToRolePolicy(PolicyStatement.Builder.create()
                 .actions(List.of("sagemaker:DescribeTrainingJob"))
                 .resources(List.of(Stack.of(this).formatArn(ArnComponents.builder().service("sagemaker")
                         .resource("training-job").resourceName(jobName).arnFormat(ArnFormat.SLASH_RESOURCE_NAME)
                         .build())))
+                .build());
+    }
+
+    /**
+     * Adds a wait, before training, until the Step Functions execution {@code executionArn} (for example a cache
+     * preload) has succeeded, giving up after {@code maxWaitSeconds}.
+     */
+    void waitForExecution(String executionArn, long maxWaitSeconds) {
+        prerequisites.add(new Prerequisite(PrerequisiteKind.EXECUTION, executionArn, maxWaitSeconds));
+        stateMachine.addToRolePolicy(PolicyStatement.Builder.create()
+                .actions(List.of("states:DescribeExecution"))
+                .resources(List.of(executionArn))
                 .build());
     }
 
@@ -275,26 +287,34 @@ final class TrainingStateMachine extends Construct {
         String notFound = "PrerequisiteNotFound" + index;
         String status = "prerequisite" + index + ".Status";
 
+        PrerequisiteKind kind = prerequisite.kind();
         Map<String, Object> notFoundRetry = new LinkedHashMap<>();
-        notFoundRetry.put("ErrorEquals", JOB_NOT_FOUND);
-        notFoundRetry.put("MaxAttempts", 0);
+        notFoundRetry.put("ErrorEquals", kind.notFoundErrors);
+        if (kind.notFoundGoesOn) {
+            // DescribeExecution is eventually consistent: look again a few times before trusting "gone".
+            notFoundRetry.put("IntervalSeconds", 5);
+            notFoundRetry.put("MaxAttempts", 3);
+            notFoundRetry.put("BackoffRate", 2);
+        } else {
+            notFoundRetry.put("MaxAttempts", 0);
+        }
         Map<String, Object> notFoundCatch = new LinkedHashMap<>();
-        notFoundCatch.put("ErrorEquals", JOB_NOT_FOUND);
-        notFoundCatch.put("Next", notFound);
+        notFoundCatch.put("ErrorEquals", kind.notFoundErrors);
+        notFoundCatch.put("ResultPath", null);
+        notFoundCatch.put("Next", kind.notFoundGoesOn ? next : notFound);
         Map<String, Object> describeState = new LinkedHashMap<>();
         describeState.put("Type", "Task");
-        describeState.put("Resource", "arn:" + Stack.of(this).getPartition()
-                + ":states:::aws-sdk:sagemaker:describeTrainingJob");
-        describeState.put("Parameters", Map.of("TrainingJobName", prerequisite.jobName()));
-        describeState.put("ResultSelector", Map.of("Status.$", "$.TrainingJobStatus"));
+        describeState.put("Resource", "arn:" + Stack.of(this).getPartition() + ":states:::aws-sdk:" + kind.describeAction);
+        describeState.put("Parameters", Map.of(kind.nameParameter, prerequisite.name()));
+        describeState.put("ResultSelector", Map.of("Status.$", "$." + kind.statusMember));
         describeState.put("ResultPath", "$.prerequisite" + index);
         describeState.put("TimeoutSeconds", CALL_TIMEOUT_SECONDS);
         describeState.put("Retry", List.of(notFoundRetry, transientErrors()));
         describeState.put("Catch", List.of(notFoundCatch));
         describeState.put("Next", check);
 
-        Map<String, Object> running = or(List.of(variable(status, "StringEquals", "InProgress"),
-                variable(status, "StringEquals", "Stopping")));
+        Map<String, Object> running = or(kind.runningStatuses.stream()
+                .map(value -> variable(status, "StringEquals", value)).toList());
         Map<String, Object> waitedEnough = new LinkedHashMap<>();
         waitedEnough.put("Variable", "$" + WAITED);
         waitedEnough.put("NumericGreaterThanEquals", prerequisite.maxWaitSeconds());
@@ -313,7 +333,7 @@ final class TrainingStateMachine extends Construct {
         Map<String, Object> checkState = new LinkedHashMap<>();
         checkState.put("Type", "Choice");
         checkState.put("Choices", List.of(
-                rule(variable(status, "StringEquals", "Completed"), next),
+                rule(variable(status, "StringEquals", kind.successStatus), next),
                 rule(and(List.of(running, waitedEnough)), timedOut),
                 backoff,
                 poll));
@@ -328,12 +348,13 @@ final class TrainingStateMachine extends Construct {
         states.put(describe, describeState);
         states.put(check, checkState);
         states.put(wait, waitState);
-        states.put(failed, fail("PrerequisiteJobNotCompleted", "A training job this one waits for (for example the "
-                + "cache preload) failed or was stopped; see its FailureReason in SageMaker"));
-        states.put(timedOut, fail("PrerequisiteJobTimedOut", "A training job this one waits for (for example the "
-                + "cache preload) was still running after " + prerequisite.maxWaitSeconds() + " seconds of waiting"));
-        states.put(notFound, fail("PrerequisiteJobNotFound", "A training job this one waits for (for example the "
-                + "cache preload) does not exist, or its name is not a valid training job name"));
+        states.put(failed, fail(kind.failedError, kind.failedCause));
+        states.put(timedOut, fail(kind.timedOutError, kind.what + " was still running after "
+                + prerequisite.maxWaitSeconds() + " seconds of waiting"));
+        if (!kind.notFoundGoesOn) {
+            states.put(notFound, fail("PrerequisiteJobNotFound", kind.what + " does not exist, or its name is not a "
+                    + "valid training job name"));
+        }
         return states;
     }
 
@@ -395,7 +416,51 @@ final class TrainingStateMachine extends Construct {
         return Map.of("Or", conditions);
     }
 
-    private record Prerequisite(String jobName, long maxWaitSeconds) {
+    /** What training can wait for, and how each is described and judged. */
+    private enum PrerequisiteKind {
+        /** A SageMaker training job; one that does not exist fails the wait. */
+        TRAINING_JOB("sagemaker:describeTrainingJob", "TrainingJobName", "TrainingJobStatus", "Completed",
+                List.of("InProgress", "Stopping"), JOB_NOT_FOUND, false, "PrerequisiteJobNotCompleted",
+                "PrerequisiteJobTimedOut", "A training job this one waits for (for example the cache preload)"),
+        /**
+         * A Step Functions execution, such as a cache preload's (SUCCEEDED: warmed, or nothing to warm). One whose
+         * record is gone (Step Functions keeps them 90 days after they end) is over: training goes on.
+         */
+        EXECUTION("sfn:describeExecution", "ExecutionArn", "Status", "SUCCEEDED", List.of("RUNNING", "PENDING_REDRIVE"),
+                List.of("Sfn.ExecutionDoesNotExistException"), true, "PreloadFailed", "PreloadTimedOut",
+                "An execution this job waits for (the cache preload)");
+
+        private final String describeAction;
+        private final String nameParameter;
+        private final String statusMember;
+        private final String successStatus;
+        private final List<String> runningStatuses;
+        private final List<String> notFoundErrors;
+        private final boolean notFoundGoesOn;
+        private final String failedError;
+        private final String timedOutError;
+        private final String what;
+        private final String failedCause;
+
+        PrerequisiteKind(String describeAction, String nameParameter, String statusMember, String successStatus,
+                List<String> runningStatuses, List<String> notFoundErrors, boolean notFoundGoesOn, String failedError,
+                String timedOutError, String what) {
+            this.describeAction = describeAction;
+            this.nameParameter = nameParameter;
+            this.statusMember = statusMember;
+            this.successStatus = successStatus;
+            this.runningStatuses = runningStatuses;
+            this.notFoundErrors = notFoundErrors;
+            this.notFoundGoesOn = notFoundGoesOn;
+            this.failedError = failedError;
+            this.timedOutError = timedOutError;
+            this.what = what;
+            this.failedCause = what + (notFoundGoesOn ? " failed, timed out or was aborted; see its execution in Step "
+                    + "Functions" : " failed or was stopped; see its FailureReason in SageMaker");
+        }
+    }
+
+    private record Prerequisite(PrerequisiteKind kind, String name, long maxWaitSeconds) {
     }
 
     /**
@@ -403,6 +468,9 @@ final class TrainingStateMachine extends Construct {
      * SageMaker has written names lowercase in training-job ARNs and IAM matches ARNs case-sensitively.
      */
     static List<String> arnNames(String name) {
+        if (Token.isUnresolved(name)) {
+            return List.of(name);
+        }
         String lower = name.toLowerCase(Locale.ROOT);
         return lower.equals(name) ? List.of(name) : List.of(name, lower);
     }
