@@ -37,7 +37,7 @@ public class SharedTrainingStack extends Stack {
                 .definition(resnet)
                 .datasetVersion("2026-11-01")
                 .build());
-        vit.deployAfter(preload.getResource());
+        preload.holdBack(vit);
         KeyGrantFindings.acknowledge(this); // the team role's policy lives in this stack, outside the definitions
     }
 

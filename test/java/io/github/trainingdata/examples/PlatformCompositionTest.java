@@ -1,12 +1,20 @@
 package io.github.trainingdata.examples;
 
+import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.cdklabs.cdknag.AwsSolutionsChecks;
 import io.github.cdklabs.cdknag.NagPackProps;
 import io.github.trainingdata.cdk.Snapshots;
 import io.github.trainingdata.cdk.TestApps;
+import io.github.trainingdata.cdk.preload.LustrePreload;
+import io.github.trainingdata.cdk.preload.LustrePreloadProps;
+import io.github.trainingdata.cdk.training.LustreChannel;
+import io.github.trainingdata.cdk.training.TrainingImage;
+import io.github.trainingdata.cdk.training.TrainingJobDefinition;
+import io.github.trainingdata.cdk.training.TrainingJobDefinitionProps;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -19,6 +27,7 @@ import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
+import software.amazon.awscdk.services.ecr.Repository;
 
 class PlatformCompositionTest {
     private static App app;
@@ -99,5 +108,55 @@ class PlatformCompositionTest {
                     .collect(Collectors.joining("\n"));
             assertEquals("", findings, stack.getStackName());
         }
+    }
+
+    @Test
+    void aDataStackMayHoldTheCacheAndItsPreloadAndATrainingStackTheDefinitionsItHoldsBack() {
+        App app = TestApps.app();
+        Environment env = Environment.builder().account("123456789012").region("us-east-1").build();
+        SharedDataStack dataStack = new SharedDataStack(app, "Data", StackProps.builder().env(env).build());
+        LustrePreload preload = new LustrePreload(dataStack, "Preload", LustrePreloadProps.builder()
+                .cache(dataStack.getLustre())
+                .image(TrainingImage.fromUri("123456789012.dkr.ecr.us-east-1.amazonaws.com/preload-worker:1"))
+                .locations(List.of(dataStack.getLustre().location("imagenet", "train")))
+                .build());
+        Stack trainingStack = new Stack(app, "Training", StackProps.builder().env(env).build());
+        TrainingJobDefinition definition = new TrainingJobDefinition(trainingStack, "Resnet",
+                TrainingJobDefinitionProps.builder()
+                        .trainingImage(TrainingImage.fromEcrRepository(
+                                Repository.fromRepositoryName(trainingStack, "Repo", "training"), "1"))
+                        .instanceType("ml.p4d.24xlarge")
+                        .dataBucket(dataStack.getDataBucket())
+                        .channels(List.of(LustreChannel.builder("train").cache(dataStack.getLustre())
+                                .dataset("imagenet").path("train").build()))
+                        .build());
+        preload.holdBack(definition);
+
+        app.synth(); // a dependency cycle between the stacks would fail here
+        assertTrue(trainingStack.getDependencies().contains(dataStack));
+        assertFalse(dataStack.getDependencies().contains(trainingStack));
+        String states = Template.fromStack(trainingStack).findResources("AWS::StepFunctions::StateMachine").toString();
+        assertTrue(states.contains("describeExecution"), "training waits for the preload's execution");
+    }
+
+    @Test
+    void aPreloadCannotBorrowADeployTimeImageFromAnotherStack() {
+        App app = TestApps.app();
+        SharedDataStack dataStack = new SharedDataStack(app, "Data", StackProps.builder().env(Environment.builder()
+                .account("123456789012").region("us-east-1").build()).build());
+        Stack trainingStack = new Stack(app, "Training");
+        TrainingJobDefinition definition = new TrainingJobDefinition(trainingStack, "Resnet",
+                TrainingJobDefinitionProps.builder()
+                        .trainingImage(TrainingImage.fromEcrRepository(
+                                Repository.fromRepositoryName(trainingStack, "Repo", "training"), "1"))
+                        .instanceType("ml.p4d.24xlarge")
+                        .dataBucket(dataStack.getDataBucket())
+                        .channels(List.of(LustreChannel.builder("train").cache(dataStack.getLustre())
+                                .dataset("imagenet").path("train").build()))
+                        .build());
+        assertRule(() -> new LustrePreload(dataStack, "Preload", LustrePreloadProps.builder()
+                .cache(dataStack.getLustre()).definition(definition).build()), "Data/Preload", "image", null,
+                "a worker image given here: the definition Training/Resnet is in another stack and its image is a "
+                        + "deploy-time value of that stack, which this stack cannot reference without a dependency cycle");
     }
 }

@@ -87,6 +87,9 @@ public class LustrePreload extends Construct {
         super(scope, id);
         this.cache = props.getCache();
         TrainingJobDefinition definition = props.getDefinition();
+        // A definition in another stack lends nothing that would make this stack depend on it: the worker gets its
+        // own role and output location here, and its image must be given or literal (else a dependency cycle).
+        boolean ownStack = definition != null && Stack.of(definition) == Stack.of(this);
         TrainingImage image = workerImage(props, definition);
         Duration timeout = limit("timeout", props.getTimeout());
         Duration importTimeout = limit("importTimeout", props.getImportTimeout());
@@ -97,12 +100,7 @@ public class LustrePreload extends Construct {
         this.maxTrainingWait = Duration.seconds(importTimeout.toSeconds().longValue() + timeout.toSeconds().longValue()
                 + PreloadStateMachine.MARGIN.toSeconds().longValue() * 2);
         if (definition != null) {
-            requireReads(definition);
-            if (definition.getStateMachine() == null) {
-                throw ConfigurationError.of(this, "definition", definition.getNode().getPath(),
-                        "a deployed definition (deploy is false, so there is no state machine to hold back until "
-                                + "the cache is warm)");
-            }
+            requireHoldable(definition);
         }
 
         List<LustreLocation> locations = locations(props, definition);
@@ -116,9 +114,9 @@ public class LustrePreload extends Construct {
                 .deploy(false)
                 .jobNamePrefix(workerPrefix(definition))
                 .trainingImage(image)
-                .role(definition != null ? definition.getRole() : null)
-                .dataBucket(definition != null ? definition.getDataBucket() : locations.get(0).getDataset().getDataBucket())
-                .outputPrefix(definition != null ? definition.getOutputPrefix() + "/preload-worker" : "preload-worker")
+                .role(ownStack ? definition.getRole() : null)
+                .dataBucket(ownStack ? definition.getDataBucket() : locations.get(0).getDataset().getDataBucket())
+                .outputPrefix(ownStack ? definition.getOutputPrefix() + "/preload-worker" : "preload-worker")
                 .instanceType(props.getWorkerInstanceType() != null ? props.getWorkerInstanceType() : "ml.m5.xlarge")
                 .volumeSizeGiB(30)
                 .maxRuntime(timeout)
@@ -182,6 +180,19 @@ public class LustrePreload extends Construct {
      * the preload; otherwise every training execution first waits for the worker job.
      */
     /**
+     * Holds back another definition that reads this cache, also one in another stack (for example a training
+     * stack beside the data stack that holds the cache and its preload): it deploys after the preload when the
+     * deploy waits, and each of its executions waits for the preload's execution. The definition given in the props
+     * is held back already.
+     *
+     * @param definition a deployed definition with a Lustre channel on this cache
+     */
+    public void holdBack(TrainingJobDefinition definition) {
+        requireHoldable(definition);
+        holdBackTraining(definition);
+    }
+
+    /**
      * Training deploys after the preload when the deploy waits, and in every case each training execution first
      * waits for the preload's execution: it may still be importing or warming (no-wait, or a waiting deploy that
      * went on after {@link #MAX_WAITING_TIMEOUT}); an EMPTY preload has succeeded and holds nothing back.
@@ -234,6 +245,12 @@ public class LustrePreload extends Construct {
             return props.getImage();
         }
         if (definition != null && definition.getTrainingImage() != null) {
+            String uri = definition.getTrainingImage().getUri();
+            if (Token.isUnresolved(uri) && Stack.of(definition) != Stack.of(this)) {
+                throw ConfigurationError.of(this, "image", null, "a worker image given here: the definition "
+                        + definition.getNode().getPath() + " is in another stack and its image is a deploy-time value "
+                        + "of that stack, which this stack cannot reference without a dependency cycle");
+            }
             return definition.getTrainingImage();
         }
         throw ConfigurationError.of(this, "image", null, definition == null
@@ -301,6 +318,15 @@ public class LustrePreload extends Construct {
             throw ConfigurationError.of(this, field, v, min + " to " + max);
         }
         return v;
+    }
+
+    private void requireHoldable(TrainingJobDefinition definition) {
+        requireReads(definition);
+        if (definition.getStateMachine() == null) {
+            throw ConfigurationError.of(this, "definition", definition.getNode().getPath(),
+                    "a deployed definition (deploy is false, so there is no state machine to hold back until "
+                            + "the cache is warm)");
+        }
     }
 
     private void requireReads(TrainingJobDefinition definition) {

@@ -300,7 +300,7 @@ final class TrainingStateMachine extends Construct {
         }
         Map<String, Object> notFoundCatch = new LinkedHashMap<>();
         notFoundCatch.put("ErrorEquals", kind.notFoundErrors);
-        notFoundCatch.put("ResultPath", null);
+        notFoundCatch.put("ResultPath", "$.prerequisite" + index + ".NotFound"); // keep the execution's input
         notFoundCatch.put("Next", kind.notFoundGoesOn ? next : notFound);
         Map<String, Object> describeState = new LinkedHashMap<>();
         describeState.put("Type", "Task");
