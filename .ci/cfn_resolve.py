@@ -99,7 +99,7 @@ class Template:
         if rtype == "AWS::SSM::Parameter":
             return f"CFN-{logical}-{_hex(self._seed(logical), 12).upper()}"
         if rtype == "AWS::StepFunctions::StateMachine":
-            return f"arn:aws:states:{self.region}:{self.account}:stateMachine:{logical}-{_hex(logical, 12).upper()}"
+            return f"arn:aws:states:{self.region}:{self.account}:stateMachine:{logical}-{_hex(self._seed(logical), 12).upper()}"
         if rtype == "AWS::KMS::Key":
             return str(uuid.UUID(_hex(self._seed(logical), 32)))
         prefixed = {
@@ -116,9 +116,15 @@ class Template:
         return f"{logical.lower()}-{_hex(self._seed(logical), 8)}"
 
     def worker_job_name(self, logical):
-        """The preload worker's name: the handler's rule, ``<WorkerJobNamePrefix>-<12 hex>``."""
+        """The preload worker's name: the handler's rule, ``<WorkerJobNamePrefix>-<12 hex>``. The preload's
+        execution has the same name."""
         prefix = self.resolve(self.resources[logical]["Properties"]["WorkerJobNamePrefix"])
         return f"{prefix}-{_hex(self._seed(logical) + '|request', 12)}"
+
+    def preload_execution_arn(self, logical):
+        """The preload's execution: named like its worker, on the preload's state machine (the handler's rule)."""
+        state_machine = self.resolve(self.resources[logical]["Properties"]["StateMachineArn"])
+        return state_machine.replace(":stateMachine:", ":execution:") + ":" + self.worker_job_name(logical)
 
     def attribute(self, logical, attr):
         """What ``Fn::GetAtt [logical, attr]`` returns."""
@@ -155,6 +161,8 @@ class Template:
             ("AWS::EFS::FileSystem", "FileSystemId"): lambda: ref,
             ("AWS::EFS::FileSystem", "Arn"): lambda: f"arn:aws:elasticfilesystem:{r}:{a}:file-system/{ref}",
             ("Custom::LustrePreload", "WorkerJobName"): lambda: ref,
+            ("Custom::LustrePreload", "ExecutionArn"): lambda: self.preload_execution_arn(logical),
+            ("Custom::LustrePreload", "Status"): lambda: "WARMED",
             ("Custom::LustrePreload", "FilesWarmed"): lambda: "1500000",
             ("Custom::LustrePreload", "BytesWarmed"): lambda: "150000000000",
             ("Custom::LustrePreload", "Seconds"): lambda: "1800",

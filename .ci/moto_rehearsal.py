@@ -7,16 +7,34 @@ command per line and answers one JSON line:
 - ``{"cmd": "resolve", "templates": [PATH, ...]}``: the templates with intrinsics resolved (cfn_resolve.py).
 - ``{"cmd": "script-status", "job": NAME, "statuses": [S, ...]}``: the next DescribeTrainingJob calls of job NAME
   report these statuses in turn, then the last one (moto's jobs are Completed at once and cannot be stopped).
+- ``{"cmd": "record-only", "stateMachineArn": ARN}``: executions of this state machine are recorded, RUNNING,
+  but not interpreted (for the JSONata preload state machine: moto 5.2.1 cannot evaluate JSONata). StopExecution
+  aborts them; ``script-execution`` gives them any other status.
+- ``{"cmd": "script-execution", "arn": ARN, "statuses": [S, ...], "output": JSON}``: the next DescribeExecution
+  calls of execution ARN (also those a state machine makes) report these statuses in turn, then the last one;
+  a SUCCEEDED one has ``output`` (optional).
+- ``{"cmd": "execution-describes", "arn": ARN}``: ``count``, the DescribeExecution calls of ARN since it was
+  scripted.
+- ``{"cmd": "forget-execution", "arn": ARN}``: the execution's record is gone, as Step Functions removes it 90 days
+  after it ended (DescribeExecution then raises ExecutionDoesNotExist).
 - ``{"cmd": "await-execution", "arn": ARN, "timeout": SECONDS}``: waits until the execution ends; its status,
   ``failure`` (the execution's error) and cause.
 - ``{"cmd": "training-requests"}``: every CreateTrainingJob request body the server received, in order, and the
   problems botocore's SageMaker model finds in them (sagemaker_model.py).
 
 A command that fails answers ``{"commandError": MESSAGE}``. End of input stops the server.
+
+moto 5.2.1's Step Functions interpreter has three gaps that the training state machines meet; each is closed
+here, narrowly, with the behaviour the Step Functions documentation describes (see the functions below):
+workflow variables (it evaluates ``$name`` references through a JSONata engine it does not ship), the Assign of
+a Choice rule (it evaluates it against the rule's boolean instead of the state input), and AWS SDK integrations
+of APIs whose members are camelCase (it sends PascalCase parameters unchanged and returns camelCase results).
 """
+import datetime
 import json
 import logging
 import os
+import re
 import socket
 import sys
 import time
@@ -28,13 +46,25 @@ import cfn_resolve  # noqa: E402
 import sagemaker_model  # noqa: E402
 
 import boto3  # noqa: E402
+import botocore.session  # noqa: E402
 from moto.sagemaker.models import SageMakerModelBackend  # noqa: E402
 from moto.sagemaker.responses import SageMakerResponse  # noqa: E402
 from moto.server import ThreadedMotoServer  # noqa: E402
-from moto.stepfunctions.parser.models import StepFunctionsParserBackend  # noqa: E402
+from moto.stepfunctions.models import StepFunctionBackend  # noqa: E402
+from moto.stepfunctions.parser.asl.component.state.choice.choice_rule import ChoiceRule  # noqa: E402
+from moto.stepfunctions.parser.asl.component.state.exec.state_task.service.state_task_service_aws_sdk import (  # noqa: E402,E501
+    StateTaskServiceAwsSdk,
+)
+from moto.stepfunctions.parser.asl.jsonata import jsonata as moto_jsonata  # noqa: E402
+from moto.stepfunctions.parser.models import StepFunctionsParserBackend, stepfunctions_parser_backends  # noqa: E402
 
 received = []
-scripted = {}
+scripted_jobs = {}
+scripted_executions = {}
+record_only = set()
+
+VARIABLE_DECLARATION = re.compile(r"\s*(\$[A-Za-z_][A-Za-z0-9_]*)\s*:=\s*")
+VARIABLE_REFERENCE = re.compile(r"\$[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
 def record_create_training_job(original):
@@ -46,7 +76,7 @@ def record_create_training_job(original):
 
 def scripted_describe_training_job(original):
     def describe_training_job(self, training_job_name):
-        statuses = scripted.get(training_job_name)
+        statuses = scripted_jobs.get(training_job_name)
         if statuses and training_job_name in self.training_jobs:
             status = statuses.pop(0) if len(statuses) > 1 else statuses[0]
             self.training_jobs[training_job_name].training_job_status = status
@@ -57,17 +87,111 @@ def scripted_describe_training_job(original):
 def start_execution_without_copying_history(original):
     """moto 5.2.1 deep-copies the state machine, which reaches (through its backend) every machine's earlier
     executions, whose worker threads hold locks that cannot be copied: any execution after the first fails. The
-    earlier executions are set aside during the call."""
-    def start_execution(self, *args, **kwargs):
+    earlier executions are set aside during the call. Executions of a record-only state machine are recorded as
+    moto does without its interpreter (RUNNING until stopped or scripted)."""
+    def start_execution(self, state_machine_arn, name=None, execution_input=None, trace_header=None):
+        if state_machine_arn in record_only:
+            return StepFunctionBackend.start_execution(self, state_machine_arn, name, execution_input or "{}")
         earlier = {machine.arn: machine.executions for machine in self.state_machines}
         for machine in self.state_machines:
             machine.executions = []
         try:
-            return original(self, *args, **kwargs)
+            return original(self, state_machine_arn, name, execution_input, trace_header)
         finally:
             for machine in self.state_machines:
                 machine.executions = earlier.get(machine.arn, []) + machine.executions
     return start_execution
+
+
+def scripted_describe_execution(original):
+    def describe_execution(self, execution_arn):
+        execution = original(self, execution_arn)
+        script = scripted_executions.get(execution_arn)
+        if script:
+            script["describes"] += 1
+        if script and script["statuses"]:
+            statuses = script["statuses"]
+            execution.status = statuses.pop(0) if len(statuses) > 1 else statuses[0]
+            ended = execution.status not in ("RUNNING", "PENDING_REDRIVE")
+            execution.stop_date = datetime.datetime.now(datetime.timezone.utc) if ended else None
+            execution.output = script.get("output") if execution.status == "SUCCEEDED" else None
+        return execution
+    return describe_execution
+
+
+def evaluate_variable_reference(expression):
+    """moto evaluates every ``$variable`` reference, also in JSONPath states, as the JSONata expression
+    ``($a := <json>; $b := <json>; <reference>)`` with an engine it does not ship. This evaluates exactly that
+    form: the declarations, then one reference ``$name`` or ``$name.field...``; anything else is refused, so no
+    real JSONata is ever evaluated by a stand-in."""
+    text = expression.strip()
+    if not (text.startswith("(") and text.endswith(")")):
+        raise ValueError(f"the rehearsal evaluates variable references only, not JSONata: {expression}")
+    body, bound, decoder = text[1:-1], {}, json.JSONDecoder()
+    while True:
+        declaration = VARIABLE_DECLARATION.match(body)
+        if not declaration:
+            break
+        value, end = decoder.raw_decode(body, declaration.end())
+        if body[end:end + 1] != ";":
+            raise ValueError(f"malformed variable declaration in {expression}")
+        bound[declaration.group(1)] = value
+        body = body[end + 1:]
+    reference = body.strip()
+    if not VARIABLE_REFERENCE.fullmatch(reference):
+        raise ValueError(f"the rehearsal evaluates variable references only, not JSONata: {reference}")
+    name, *fields = reference.split(".")
+    value = bound[name]
+    for field in fields:
+        value = value[field]
+    return value
+
+
+def choice_rule_assigning_from_the_state_input(self, env):
+    """A Choice rule that matches assigns its variables from the state's input (Step Functions guide, "Passing
+    data between states with variables"); moto evaluates them against the rule's boolean result."""
+    self.comparison.eval(env)
+    if env.stack[-1] is not True:
+        return
+    matched = env.stack.pop()
+    if self.assign:
+        self.assign.eval(env=env)
+    env.stack.append(matched)
+    if self.output:
+        self.output.eval(env=env)
+
+
+SDK_MODELS = botocore.session.get_session()
+
+
+def sdk_operation(task):
+    action = task.resource.api_action
+    return SDK_MODELS.get_service_model(task._get_boto_service_name()).operation_model(action[0].upper() + action[1:])
+
+
+def sdk_parameters_as_the_api_names_them(self, parameters, boto_service_name=None, service_action_name=None):
+    """AWS SDK integrations take parameters in PascalCase even where the API is camelCase (Step Functions guide,
+    "AWS SDK service integrations"): mapped to the API's member names, as moto's optimised integrations do."""
+    shape = sdk_operation(self).input_shape
+    if shape is not None:
+        self._to_boto_request(parameters, shape)
+
+
+def sdk_result_in_pascal_case(self, response, boto_service_name=None, service_action_name=None):
+    """...and return results with PascalCase member names; timestamps as ISO 8601 strings (JSON has no dates)."""
+    shape = sdk_operation(self).output_shape
+    if shape is not None:
+        self._from_boto_response(response, shape)
+    timestamps_as_text(response)
+
+
+def timestamps_as_text(node):
+    entries = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else []
+    for key, value in list(entries):
+        if isinstance(value, datetime.datetime):
+            node[key] = value.isoformat()
+        else:
+            timestamps_as_text(value)
 
 
 def free_port():
@@ -85,13 +209,53 @@ def await_execution(sfn, arn, timeout):
         time.sleep(0.05)
 
 
-def main():
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no line per request
+def patch_moto():
     SageMakerResponse.create_training_job = record_create_training_job(SageMakerResponse.create_training_job)
     SageMakerModelBackend.describe_training_job = scripted_describe_training_job(
         SageMakerModelBackend.describe_training_job)
     StepFunctionsParserBackend.start_execution = start_execution_without_copying_history(
         StepFunctionsParserBackend.start_execution)
+    StepFunctionBackend.describe_execution = scripted_describe_execution(StepFunctionBackend.describe_execution)
+    moto_jsonata._eval_jsonata = evaluate_variable_reference
+    ChoiceRule._eval_body = choice_rule_assigning_from_the_state_input
+    StateTaskServiceAwsSdk._normalise_parameters = sdk_parameters_as_the_api_names_them
+    StateTaskServiceAwsSdk._normalise_response = sdk_result_in_pascal_case
+
+
+def answer(command, sfn):
+    if command["cmd"] == "resolve":
+        return {"templates": [cfn_resolve.resolved(t) for t in cfn_resolve.load(command["templates"])]}
+    if command["cmd"] == "script-status":
+        scripted_jobs[command["job"]] = list(command["statuses"])
+        return {}
+    if command["cmd"] == "record-only":
+        record_only.add(command["stateMachineArn"])
+        return {}
+    if command["cmd"] == "script-execution":
+        output = command.get("output")
+        scripted_executions[command["arn"]] = {"statuses": list(command["statuses"]), "describes": 0,
+                                               "output": None if output is None else json.dumps(output)}
+        return {}
+    if command["cmd"] == "execution-describes":
+        return {"count": scripted_executions[command["arn"]]["describes"]}
+    if command["cmd"] == "forget-execution":
+        backend = stepfunctions_parser_backends[cfn_resolve.DEFAULT_ACCOUNT][cfn_resolve.DEFAULT_REGION]
+        for machine in backend.state_machines:
+            machine.executions = [e for e in machine.executions if e.execution_arn != command["arn"]]
+        scripted_executions.pop(command["arn"], None)
+        return {}
+    if command["cmd"] == "await-execution":
+        return await_execution(sfn, command["arn"], command.get("timeout", 60))
+    if command["cmd"] == "training-requests":
+        return {"requests": received, "problems": [
+            f"{r.get('TrainingJobName')}: {p}" for r in received
+            for p in sagemaker_model.validate("CreateTrainingJob", r)]}
+    return {"commandError": f"unknown command {command['cmd']}"}
+
+
+def main():
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no line per request
+    patch_moto()
     port = free_port()
     os.environ["MOTO_PORT"] = str(port)  # where moto's Step Functions sends service tasks
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
@@ -103,24 +267,11 @@ def main():
                        aws_access_key_id="test", aws_secret_access_key="test")
     print(json.dumps({"port": port}), flush=True)
     for line in sys.stdin:
-        command = json.loads(line)
         try:
-            if command["cmd"] == "resolve":
-                answer = {"templates": [cfn_resolve.resolved(t) for t in cfn_resolve.load(command["templates"])]}
-            elif command["cmd"] == "script-status":
-                scripted[command["job"]] = list(command["statuses"])
-                answer = {}
-            elif command["cmd"] == "await-execution":
-                answer = await_execution(sfn, command["arn"], command.get("timeout", 60))
-            elif command["cmd"] == "training-requests":
-                answer = {"requests": received, "problems": [
-                    f"{r.get('TrainingJobName')}: {p}" for r in received
-                    for p in sagemaker_model.validate("CreateTrainingJob", r)]}
-            else:
-                answer = {"commandError": f"unknown command {command['cmd']}"}
+            reply = answer(json.loads(line), sfn)
         except Exception as e:  # noqa: BLE001 - the test reads the error and fails with it
-            answer = {"commandError": f"{type(e).__name__}: {e}"}
-        print(json.dumps(answer), flush=True)
+            reply = {"commandError": f"{type(e).__name__}: {e}"}
+        print(json.dumps(reply), flush=True)
     server.stop()
 
 
