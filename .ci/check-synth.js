@@ -9,8 +9,16 @@ const lustre = ofType('AWS::FSx::FileSystem');
 if (lustre.length !== 1) fail(`expected 1 FSx file system, found ${lustre.length}`);
 const fsx = lustre[0];
 if (fsx.Properties.LustreConfiguration.DeploymentType !== 'SCRATCH_2') fail('FSx is not SCRATCH_2');
-if (!fsx.Properties.LustreConfiguration.ImportPath) fail('FSx is not linked to S3 (no ImportPath)');
 if (fsx.Properties.SubnetIds.length !== 1) fail('FSx must be in exactly one subnet');
+const fsxId = Object.keys(resources).find((k) => resources[k].Type === 'AWS::FSx::FileSystem');
+const links = ofType('AWS::FSx::DataRepositoryAssociation')
+  .filter((a) => JSON.stringify(a.Properties.FileSystemId) === JSON.stringify({ Ref: fsxId }));
+if (links.length === 0) fail('FSx is not linked to S3 (no data repository association)');
+// S3 holds the only copy of a cache that does not export: it is deleted with the stack; one that exports is kept.
+const exporting = links.some((a) => a.Properties.S3 && a.Properties.S3.AutoExportPolicy);
+if (fsx.DeletionPolicy !== (exporting ? 'Retain' : 'Delete')) {
+  fail(`FSx DeletionPolicy is ${fsx.DeletionPolicy}, expected ${exports ? 'Retain (it exports)' : 'Delete (S3 holds its data)'}`);
+}
 
 const efs = ofType('AWS::EFS::FileSystem');
 if (efs.length !== 1) fail(`expected 1 EFS file system, found ${efs.length}`);
@@ -18,7 +26,7 @@ if (!efs[0].Properties.PerformanceMode || !efs[0].Properties.ThroughputMode) fai
 if (efs[0].Properties.Encrypted !== true) fail('EFS is not encrypted');
 
 for (const [name, r] of Object.entries(resources)) {
-  if (['AWS::FSx::FileSystem', 'AWS::EFS::FileSystem', 'AWS::S3::Bucket'].includes(r.Type)
+  if (['AWS::EFS::FileSystem', 'AWS::S3::Bucket'].includes(r.Type)
       && r.DeletionPolicy !== 'Retain') fail(`${name} (${r.Type}) is not retained`);
   if (r.Type === 'AWS::S3::Bucket' && !r.Properties.BucketEncryption) fail(`${name} is not encrypted`);
   const ingress = r.Type === 'AWS::EC2::SecurityGroupIngress' ? [r.Properties]
@@ -27,16 +35,22 @@ for (const [name, r] of Object.entries(resources)) {
     if (rule.CidrIp === '0.0.0.0/0' || rule.CidrIpv6 === '::/0') fail(`${name} admits the whole internet`);
   }
 }
-// The preload: a custom resource that references the file system, whose handler class is in its asset,
-// and the training state machine deployed only after it.
-const fsxId = Object.keys(resources).find((k) => resources[k].Type === 'AWS::FSx::FileSystem');
+// The preload: a custom resource that starts executions of the preload state machine on the file system, whose
+// Warm state runs the worker on that file system; the handler class is in its asset; the training state machine
+// deploys after it and waits for its execution.
 const preloads = Object.entries(resources).filter(([, r]) => r.Type === 'Custom::LustrePreload');
 if (preloads.length !== 1) fail(`expected 1 Custom::LustrePreload, found ${preloads.length}`);
 const [preloadId, preload] = preloads[0];
-if (!JSON.stringify(preload.Properties.WorkerRequest).includes(`"Ref":"${fsxId}"`)) {
-  fail('the preload worker does not mount the Lustre file system');
+if (JSON.stringify(preload.Properties.FileSystemId) !== JSON.stringify({ Ref: fsxId })) {
+  fail('the preload does not warm the Lustre file system');
 }
-if (!JSON.stringify(preload.DependsOn || []).includes(fsxId)) fail('the preload does not depend on the file system');
+const preloadMachineId = preload.Properties.StateMachineArn && preload.Properties.StateMachineArn.Ref;
+const preloadMachine = resources[preloadMachineId];
+if (!preloadMachine || preloadMachine.Type !== 'AWS::StepFunctions::StateMachine') {
+  fail('the preload names no state machine of this template');
+}
+const definitionOf = (machine) => JSON.stringify(machine.Properties.DefinitionString);
+if (!definitionOf(preloadMachine).includes(`{"Ref":"${fsxId}"}`)) fail('the preload worker does not mount the Lustre file system');
 const path = require('path');
 const handlers = ofType('AWS::Lambda::Function').filter((f) => (f.Properties.Handler || '').includes('PreloadHandler'));
 if (handlers.length !== 2) fail(`expected the onEvent and isComplete handlers, found ${handlers.length}`);
@@ -47,11 +61,15 @@ for (const f of handlers) {
   const cls = f.Properties.Handler.split('::')[0].replace(/\./g, '/') + '.class';
   if (!listing.includes(cls)) fail(`${cls} is not inside the handler asset ${asset}`);
 }
-const machines = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::StepFunctions::StateMachine'
-  && JSON.stringify(r.Properties.DefinitionString).includes('createTrainingJob.sync'));
+const machines = Object.entries(resources).filter(([id, r]) => r.Type === 'AWS::StepFunctions::StateMachine'
+  && id !== preloadMachineId && definitionOf(r).includes('createTrainingJob.sync'));
 if (machines.length !== 1) fail(`expected 1 training state machine, found ${machines.length}`);
-if (!(machines[0][1].DependsOn || []).includes(preloadId)) fail('the training state machine does not wait for the preload');
+if (!(machines[0][1].DependsOn || []).includes(preloadId)) fail('the training state machine does not deploy after the preload');
+if (!definitionOf(machines[0][1]).includes(`{"Fn::GetAtt":["${preloadId}","ExecutionArn"]}`)) {
+  fail('the training state machine does not wait for the preload execution');
+}
 
 console.log(`check-synth: ${file}: ${Object.keys(resources).length} resources, SCRATCH_2 in one subnet, `
-  + 'explicit EFS modes, data stores retained and encrypted, no ingress from 0.0.0.0/0, preload with its '
-  + 'handler in its asset before the training state machine');
+  + 'FSx linked to S3 (deleted with the stack unless it exports), explicit EFS modes, EFS and buckets retained, encrypted, no ingress from 0.0.0.0/0, preload '
+  + 'state machine warming the file system with its handler in its asset, before the training state machine, '
+  + 'which waits for its execution');

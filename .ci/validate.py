@@ -4,10 +4,12 @@
 2. AWS Control Tower proactive controls (cfn-guard rules from @cdklabs/cdk-validator-cfnguard): no failure
    outside the config's reasoned exceptions, each limited to the resources it names.
 3. Amazon States Language: every state machine definition, resolved to JSON, passes asl-validator and
-   @wmfs/statelint.
-4. The SageMaker API model: every CreateTrainingJob request the templates define (state machine tasks, the SSM
-   request document, the preload worker's request) validates against botocore's model, with realistic values in
-   place of deploy-time tokens (cfn_resolve.py).
+   @wmfs/statelint, each given the definition as the config's "asl" section says (statelint predates JSONata
+   and workflow variables).
+4. The SageMaker API model: every CreateTrainingJob request the templates define (each state machine's task: the
+   training jobs and the preload worker in the preload state machine's Warm state, evaluated for one realistic
+   execution; the SSM request document) validates against botocore's model, with realistic values in place of
+   deploy-time tokens (cfn_resolve.py).
 
 Usage: python3 validate.py --tools NODE_MODULES [--config FILE] CDK_OUT_DIR [CDK_OUT_DIR ...]
 Prints a table per template and every problem; exits 1 if any validator fails.
@@ -160,15 +162,16 @@ def state_machines(template, resolved):
         yield logical, definition
 
 
-def run_asl(templates, resolved, tools, report):
+def run_asl(templates, resolved, config, tools, report):
     definitions = {}
     for template in templates:
         for logical, definition in state_machines(template, resolved[template.path]):
             definitions[f"{template.path}#{logical}"] = definition
-    counts = {t.path: [0, 0] for t in templates}
+    counts = {t.path: {"machines": set(), "asl-validator": 0, "statelint": 0, "skipped": 0, "errors": 0}
+              for t in templates}
     if definitions:
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-            json.dump(definitions, f)
+            json.dump({"asl": config.get("asl", {}), "definitions": definitions}, f)
         env = dict(os.environ, NODE_PATH=str(tools))
         out = subprocess.run(["node", str(Path(__file__).with_name("asl-check.js")), f.name],
                              capture_output=True, text=True, env=env)
@@ -179,22 +182,45 @@ def run_asl(templates, resolved, tools, report):
             result = json.loads(line)
             path, logical = result["name"].split("#")
             template = next(t for t in templates if str(t.path) == path)
-            counts[template.path][0] += 1
-            counts[template.path][1] += len(result["errors"])
+            count = counts[template.path]
+            count["machines"].add(logical)
+            validator = result["validator"].split("@")[-2].split("/")[-1]
+            if "skipped" in result:
+                count["skipped"] += 1
+                continue
+            count[validator] += 1
+            count["errors"] += len(result["errors"])
             for error in result["errors"]:
                 report.fail(template, result["validator"], f"{logical}: {error}")
     for template in templates:
-        checked, errors = counts[template.path]
-        report.rows[template.path]["asl"] = f"{checked // 2} machines, {errors} errors"
+        count = counts[template.path]
+        skipped = f" ({count['skipped']} JSONata not)" if count["skipped"] else ""
+        report.rows[template.path]["asl"] = (f"{len(count['machines'])} machines: asl-validator "
+                                             f"{count['asl-validator']}, statelint {count['statelint']}{skipped}; "
+                                             f"{count['errors']} errors")
 
 
 # ------------------------------------------------------------------------------------------------ SageMaker
 class Evaluator:
-    """Evaluates the parameters of a state that start with '.$' for one realistic execution."""
+    """Evaluates a state's dynamic values for one realistic execution: in JSONPath, the parameters whose names end
+    in '.$' (the context's execution name, States.UUID/Format, and workflow variables as a fresh execution assigns
+    them); in JSONata, the expressions that read the execution input (the input a preload execution is started
+    with). Anything else cannot be known without running the state machine and is reported."""
 
-    def __init__(self):
+    JSONATA_INPUT = re.compile(r"^\{%\s*\$states\.context\.Execution\.Input\.([A-Za-z0-9_]+)\s*%\}$")
+    VARIABLE = re.compile(r"^\$([A-Za-z_][A-Za-z0-9_]*)$")
+
+    def __init__(self, definition, execution_input=None):
         self.uuids = (str(uuid.UUID(hashlib.sha256(f"uuid-{i}".encode()).hexdigest()[:32], version=4))
                       for i in range(1000))
+        self.execution_input = execution_input or {}
+        self.variables = {}
+        for name, expression in assignments(definition):
+            if name not in self.variables:
+                try:
+                    self.variables[name] = self.value(expression)
+                except ValueError:
+                    pass  # assigned from the input (e.g. resumeFrom): another assignment gives the fresh run's
 
     def value(self, expression):
         expression = expression.strip()
@@ -202,6 +228,9 @@ class Evaluator:
             return EXECUTION_NAME
         if expression == "States.UUID()":
             return next(self.uuids)
+        variable = self.VARIABLE.fullmatch(expression)
+        if variable and variable.group(1) in self.variables:
+            return self.variables[variable.group(1)]
         match = re.fullmatch(r"States\.Format\((.*)\)", expression, re.S)
         if match:
             args = self.arguments(match.group(1))
@@ -241,6 +270,33 @@ class Evaluator:
                 out[key] = self.parameters(value)
         return out
 
+    def arguments_jsonata(self, node):
+        if isinstance(node, list):
+            return [self.arguments_jsonata(v) for v in node]
+        if isinstance(node, dict):
+            return {key: self.arguments_jsonata(value) for key, value in node.items()}
+        if isinstance(node, str) and node.startswith("{%") and node.endswith("%}"):
+            match = self.JSONATA_INPUT.fullmatch(node)
+            if not match or match.group(1) not in self.execution_input:
+                raise ValueError(f"cannot evaluate the JSONata {node!r} without running the state machine")
+            return self.execution_input[match.group(1)]
+        return node
+
+
+def assignments(node):
+    """(variable, expression) of every JSONPath Assign in a definition, in document order."""
+    if isinstance(node, list):
+        for value in node:
+            yield from assignments(value)
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            if key == "Assign" and isinstance(value, dict):
+                for name, expression in value.items():
+                    if name.endswith(".$") and isinstance(expression, str):
+                        yield name[:-2], expression
+            else:
+                yield from assignments(value)
+
 
 def training_tasks(states):
     for name, state in states.items():
@@ -253,14 +309,35 @@ def training_tasks(states):
             yield from training_tasks(processor["States"])
 
 
+def preload_inputs(template, resolved):
+    """State machine ARN to the input its preload custom resource starts executions with (PreloadExecution.input):
+    the worker's name (the handler's rule), the file system and the data locations."""
+    inputs = {}
+    for logical, resource in resolved["Resources"].items():
+        if resource["Type"] == "Custom::LustrePreload":
+            props = resource["Properties"]
+            inputs[props["StateMachineArn"]] = {"WorkerJobName": template.worker_job_name(logical),
+                                                "FileSystemId": props["FileSystemId"],
+                                                "DataLocations": props["DataLocations"]}
+    return inputs
+
+
 def training_requests(template, resolved):
     """(description, CreateTrainingJob request) of every request the template defines."""
+    inputs = preload_inputs(template, resolved)
     for logical, definition in state_machines(template, resolved):
+        execution_input = inputs.get(template.physical_id(logical))
         for state, task in training_tasks(definition["States"]):
+            what = f"{logical} state {state}"
             try:
-                yield f"{logical} state {state}", Evaluator().parameters(task.get("Parameters", {}))
+                evaluator = Evaluator(definition, execution_input)
+                jsonata = (task.get("QueryLanguage") or definition.get("QueryLanguage")) == "JSONata"
+                if jsonata and execution_input is None:
+                    raise ValueError("no preload custom resource starts this JSONata state machine: its input is unknown")
+                yield what, (evaluator.arguments_jsonata(task.get("Arguments", {})) if jsonata
+                             else evaluator.parameters(task.get("Parameters", {})))
             except ValueError as e:
-                yield f"{logical} state {state}", str(e)
+                yield what, str(e)
     for logical, resource in resolved["Resources"].items():
         props = resource.get("Properties", {})
         if resource["Type"] == "AWS::SSM::Parameter":
@@ -272,10 +349,6 @@ def training_requests(template, resolved):
                 # The launcher's rule: <prefix>-<yyyyMMdd-HHmmss>-<4 hex> (TrainingJobNames.timestamped).
                 yield f"{logical} (SSM request document)", {"TrainingJobName": "launch" + LAUNCH_NAME_SUFFIX,
                                                              **document}
-        if resource["Type"] == "Custom::LustrePreload":
-            # The handler's rule: <WorkerJobNamePrefix>-<12 hex> (TrainingJobNames.hashed), then the request.
-            yield f"{logical} (preload worker)", {"TrainingJobName": template.worker_job_name(logical),
-                                                   **json.loads(props["WorkerRequest"])}
 
 
 def run_sagemaker(templates, resolved, report):
@@ -316,7 +389,7 @@ def main():
     report = Report(templates)
     run_cfn_lint(templates, config, report)
     run_control_tower(templates, config, args.tools, report)
-    run_asl(templates, resolved, args.tools, report)
+    run_asl(templates, resolved, config, args.tools, report)
     run_sagemaker(templates, resolved, report)
 
     header = ("template", "cfn-lint", "Control Tower", "ASL (2 validators)", "SageMaker CreateTrainingJob")
