@@ -126,20 +126,23 @@ class EfsDirectoriesTest {
     }
 
     @Test
-    void theFunctionMountsTheRootThroughAnAccessPointActingAsRootInTheDataSubnet() {
+    void theFunctionMountsTheDirectoriesTopLevelDirectoryThroughAnAccessPointActingAsRootInTheDataSubnet() {
         EfsStore efs = store();
-        efs.addDirectory("/features");
+        efs.addDirectory("/features/imagenet");
+        efs.addDirectory("/features/coco");
         Template t = Template.fromStack(stack);
         String accessPoint = logicalId(t, "AWS::EFS::AccessPoint");
 
         t.hasResourceProperties("AWS::EFS::AccessPoint", Map.of(
                 "FileSystemId", resolve(efs.getFileSystemId()),
-                "RootDirectory", Map.of("Path", "/"),
+                "RootDirectory", Map.of("Path", "/features",
+                        "CreationInfo", Map.of("OwnerUid", "0", "OwnerGid", "0", "Permissions", "755")),
                 "PosixUser", Map.of("Uid", "0", "Gid", "0")));
         t.hasResourceProperties("AWS::Lambda::Function", Map.of(
                 "Handler", HANDLER,
                 "Runtime", "java25",
                 "Timeout", 60,
+                "Environment", Map.of("Variables", Map.of("ACCESS_POINT_ROOT", "/features")),
                 "FileSystemConfigs", List.of(Map.of(
                         "Arn", Match.objectLike(Map.of("Fn::Join", List.of("", Match.arrayWith(List.of(
                                 ":access-point/", Map.of("Ref", accessPoint)))))),
@@ -148,6 +151,31 @@ class EfsDirectoriesTest {
                         "SubnetIds", List.of(resolve(network.getDataSubnet().getSubnetId())),
                         "SecurityGroupIds", List.of(Map.of("Fn::GetAtt",
                                 List.of(logicalId(t, "AWS::EC2::SecurityGroup", "Efs/Directories/SecurityGroup"), "GroupId"))))));
+    }
+
+    @Test
+    void directoriesUnderDifferentTopLevelDirectoriesNeedTheFileSystemsRoot() {
+        EfsStore efs = store();
+        efs.addDirectory("/features/imagenet");
+        efs.addDirectory("/labels");
+        Template t = Template.fromStack(stack);
+
+        t.hasResourceProperties("AWS::EFS::AccessPoint", Map.of("RootDirectory", Map.of("Path", "/")));
+        t.hasResourceProperties("AWS::Lambda::Function", Map.of(
+                "Environment", Map.of("Variables", Map.of("ACCESS_POINT_ROOT", "/"))));
+    }
+
+    @Test
+    void theAccessPointRootIsTheSharedTopLevelDirectoryWhenItIsAValidRoot() {
+        assertEquals("/features", EfsDirectories.accessPointRoot(List.of("/features")));
+        assertEquals("/features", EfsDirectories.accessPointRoot(List.of("/features/a", "/./features/b/c")));
+        assertEquals("/", EfsDirectories.accessPointRoot(List.of("/features/a", "/labels/a")));
+        assertEquals("/", EfsDirectories.accessPointRoot(List.of("/.hidden/a")));
+        assertEquals("/", EfsDirectories.accessPointRoot(List.of("/a$b/c")));
+        assertEquals("/" + "d".repeat(99), EfsDirectories.accessPointRoot(List.of("/" + "d".repeat(99) + "/x")));
+        assertEquals("/", EfsDirectories.accessPointRoot(List.of("/" + "d".repeat(100) + "/x")));
+        CfnParameter path = CfnParameter.Builder.create(stack, "Path").build();
+        assertEquals("/", EfsDirectories.accessPointRoot(List.of("/features/a", path.getValueAsString())));
     }
 
     /** The logical id of the resource at {@code path} (below the stack; a construct stands for its default child). */

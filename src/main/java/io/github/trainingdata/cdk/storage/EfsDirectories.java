@@ -4,20 +4,26 @@ import io.github.trainingdata.cdk.BundledAsset;
 import io.github.trainingdata.cdk.WildcardFindings;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.handler.EfsDirectoriesHandler;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import software.amazon.awscdk.Acknowledgment;
 import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.IStableAnyProducer;
 import software.amazon.awscdk.IStableListProducer;
+import software.amazon.awscdk.IStableStringProducer;
 import software.amazon.awscdk.Lazy;
 import software.amazon.awscdk.RemovalPolicy;
+import software.amazon.awscdk.Token;
 import software.amazon.awscdk.Validations;
 import software.amazon.awscdk.customresources.Provider;
 import software.amazon.awscdk.services.ec2.SecurityGroup;
 import software.amazon.awscdk.services.efs.AccessPoint;
+import software.amazon.awscdk.services.efs.CfnAccessPoint;
 import software.amazon.awscdk.services.efs.IFileSystem;
 import software.amazon.awscdk.services.efs.PosixUser;
 import software.amazon.awscdk.services.iam.PolicyStatement;
@@ -30,10 +36,16 @@ import software.constructs.Construct;
 
 /**
  * The custom resource that makes an {@link EfsStore}'s directories exist: a Java function on the plain JDK
- * ({@code efs-directories-handler.zip}) that runs in the network's data subnet, mounts the file system's
- * root through an access point acting as root (POSIX user 0:0; Lambda mounts EFS only through an access
- * point), and creates each directory with {@code mkdir -p} semantics (mode 755, never deleting). aws-cdk-lib's
- * Provider framework calls it from outside the VPC, so the isolated subnet needs no internet access.
+ * ({@code efs-directories-handler.zip}) that runs in the network's data subnet, mounts the file system through
+ * an access point acting as root (POSIX user 0:0; Lambda mounts EFS only through an access point), and creates
+ * each directory with {@code mkdir -p} semantics (mode 755, never deleting). aws-cdk-lib's Provider framework
+ * calls it from outside the VPC, so the isolated subnet needs no internet access.
+ *
+ * <p>The access point's root is the top-level directory that all the directories share (e.g. {@code /features}
+ * for {@code /features/imagenet} and {@code /features/coco}), which EFS creates owned by root with mode 755 when
+ * it does not exist, so the function reaches nothing else (and AWS Control Tower's CT.ELASTICFILESYSTEM.PR.3,
+ * an access point root other than {@code /}, holds). Only directories under different top-level directories, or
+ * a deploy-time directory, need the file system's root {@code /}.
  *
  * <p>Deletion: the custom resource is retained (CloudFormation never asks it to delete, so a stack delete or
  * rollback never needs the function to mount), and the function's security group depends on the function's
@@ -44,6 +56,8 @@ final class EfsDirectories extends Construct {
     static final String RESOURCE_TYPE = "Custom::EfsDirectories";
     static final String BUNDLE = "efs-directories-handler.zip";
     static final String HANDLER = EfsDirectoriesHandler.class.getName() + "::onEvent";
+    /** One directory an access point may have as its root (EFS API reference, RootDirectory Path). */
+    private static final Pattern ROOT_SEGMENT = Pattern.compile("(?!\\.)[^$#<>;`|&?{}^*/\\n]{1,99}");
 
     private final CustomResource resource;
 
@@ -51,11 +65,13 @@ final class EfsDirectories extends Construct {
         super(store, id);
         TrainingNetwork network = store.getNetwork();
         IFileSystem fileSystem = store.getFileSystem();
+        String root = Lazy.string((IStableStringProducer) () -> accessPointRoot(directories.get()));
         AccessPoint accessPoint = AccessPoint.Builder.create(this, "AccessPoint")
                 .fileSystem(fileSystem)
-                .path("/")
                 .posixUser(PosixUser.builder().uid("0").gid("0").build())
                 .build();
+        ((CfnAccessPoint) accessPoint.getNode().getDefaultChild()).addPropertyOverride("RootDirectory",
+                Lazy.any((IStableAnyProducer) () -> rootDirectory(accessPointRoot(directories.get()))));
         SecurityGroup group = SecurityGroup.Builder.create(this, "SecurityGroup")
                 .vpc(network.getVpc())
                 .description("Function that creates the directories of " + store.getNode().getPath()
@@ -69,6 +85,7 @@ final class EfsDirectories extends Construct {
                 .code(Code.fromAsset(BundledAsset.path(EfsDirectories.class, BUNDLE).toString()))
                 .memorySize(512)
                 .timeout(Duration.minutes(1))
+                .environment(Map.of(EfsDirectoriesHandler.ROOT_VARIABLE, root))
                 .vpc(network.getVpc())
                 .vpcSubnets(network.getTrainingSubnets())
                 .securityGroups(List.of(group))
@@ -103,6 +120,41 @@ final class EfsDirectories extends Construct {
                 .removalPolicy(RemovalPolicy.RETAIN)
                 .build();
         acknowledge(function, provider);
+    }
+
+    /**
+     * The top-level directory all {@code directories} are under, if it is a valid access point root (EFS API
+     * reference, RootDirectory: no leading '.', none of {@code $#<>;`|&?{}^*}, at most 100 characters), else
+     * {@code /}, also when a directory is a deploy-time value.
+     */
+    static String accessPointRoot(List<String> directories) {
+        String shared = null;
+        for (String directory : directories) {
+            if (Token.isUnresolved(directory)) {
+                return "/";
+            }
+            String top = Arrays.stream(directory.split("/")).filter(s -> !s.isEmpty() && !s.equals(".")).findFirst()
+                    .orElse("");
+            if (shared != null && !shared.equals(top)) {
+                return "/";
+            }
+            shared = top;
+        }
+        return shared != null && ROOT_SEGMENT.matcher(shared).matches() ? "/" + shared : "/";
+    }
+
+    /** The access point's RootDirectory: below {@code /}, created (owner root, mode 755) when it does not exist. */
+    private static Map<String, Object> rootDirectory(String root) {
+        Map<String, Object> rootDirectory = new LinkedHashMap<>();
+        rootDirectory.put("Path", root);
+        if (!root.equals("/")) {
+            Map<String, Object> creation = new LinkedHashMap<>();
+            creation.put("OwnerUid", "0");
+            creation.put("OwnerGid", "0");
+            creation.put("Permissions", "755");
+            rootDirectory.put("CreationInfo", creation);
+        }
+        return rootDirectory;
     }
 
     /** cdk-nag findings on the function's and the framework's roles, each with why it is acceptable. */

@@ -123,6 +123,31 @@ class EfsDirectoriesHandlerTest {
     }
 
     @Test
+    void underAnAccessPointRootedBelowTheRootItCreatesBelowThatDirectoryAndLeavesOthersAsTheyAre() throws IOException {
+        EfsDirectoriesHandler handler = new EfsDirectoriesHandler(root, "/features", log::add);
+
+        handler.onEvent(event("Update", List.of("/features", "/features/imagenet/v2", "/labels")));
+
+        assertTrue(Files.isDirectory(root.resolve("imagenet/v2")));
+        assertEquals("rwxr-xr-x", mode(root.resolve("imagenet")));
+        assertFalse(Files.exists(root.resolve("labels")));
+        assertFalse(Files.exists(root.resolve("features")));
+        assertEquals(List.of("Exists: /features", "Created: /features/imagenet/v2 (missing components with mode 755)",
+                "Outside the mounted directory /features, left as it is: /labels",
+                "Directories no longer listed are kept: nothing is ever removed"), log);
+    }
+
+    @Test
+    void underAnAccessPointRootedBelowTheRootAFileInTheWayIsNamedFromTheFileSystemsRoot() throws IOException {
+        Files.writeString(root.resolve("imagenet"), "not a directory");
+
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> new EfsDirectoriesHandler(root,
+                "/features/", log::add).onEvent(event("Create", List.of("/features/imagenet/v2"))));
+        assertEquals("/features/imagenet exists on the file system but is not a directory, so /features/imagenet/v2 "
+                + "cannot be created: rename or remove that file, or read another directory", e.getMessage());
+    }
+
+    @Test
     void aFileInTheWayFailsWithWhatToFix() throws IOException {
         Files.writeString(root.resolve("features"), "not a directory");
 

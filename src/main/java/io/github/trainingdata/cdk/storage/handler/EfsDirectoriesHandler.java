@@ -19,43 +19,61 @@ import java.util.function.Consumer;
 /**
  * Lambda handler of the EFS directories custom resource (aws-cdk-lib's Provider framework, onEvent only).
  *
- * <p>Lambda mounts the file system's root at {@value #MOUNT_PATH} through an access point that acts as root
- * (POSIX user 0:0), so the handler may create directories under {@code /}, which EFS creates owned by root
- * with mode 755. Create and Update make every directory listed in {@value #DIRECTORIES} exist, with
- * {@code mkdir -p} semantics: each missing component is created with mode 755 (owned by the access point's
- * user, readable by every user of a training container), and existing ones are left exactly as they are.
- * Nothing is ever removed: a directory no longer listed stays, and Delete does nothing. A component that
+ * <p>Lambda mounts the access point's root directory (the environment variable {@value #ROOT_VARIABLE}, from
+ * the file system's root; {@code /} when unset) at {@value #MOUNT_PATH}, acting as root (POSIX user 0:0), so
+ * the handler may create directories under it. Create and Update make every directory listed in
+ * {@value #DIRECTORIES} exist, with {@code mkdir -p} semantics: each missing component is created with mode 755
+ * (owned by the access point's user, readable by every user of a training container), and existing ones are
+ * left exactly as they are. Nothing is ever removed: a directory no longer listed stays, and Delete does nothing. A component that
  * exists but is not a directory, or is a symbolic link that does not resolve to a directory inside the file
  * system, fails the request with a message saying what to fix.
  */
 public final class EfsDirectoriesHandler {
-    /** Where the function mounts the file system (Lambda requires a path under {@code /mnt/}). */
+    /** Where the function mounts the access point (Lambda requires a path under {@code /mnt/}). */
     public static final String MOUNT_PATH = "/mnt/efs";
     /** ResourceProperties key: the file system's id (names the physical resource). */
     public static final String FILE_SYSTEM_ID = "FileSystemId";
     /** ResourceProperties key: the absolute directories, from the file system's root, that must exist. */
     public static final String DIRECTORIES = "Directories";
+    /** Environment variable: the access point's root directory (absolute), which is mounted at {@value #MOUNT_PATH}. */
+    public static final String ROOT_VARIABLE = "ACCESS_POINT_ROOT";
     /** Longest directory path SageMaker accepts as a channel's DirectoryPath. */
     public static final int MAX_PATH = 4096;
 
     private static final Set<PosixFilePermission> MODE = PosixFilePermissions.fromString("rwxr-xr-x");
 
     private final Path mountRoot;
+    private final List<String> mountedSegments;
     private final Consumer<String> log;
 
-    /** The handler Lambda instantiates: the file system mounted at {@value #MOUNT_PATH}, logging to stdout. */
+    /**
+     * The handler Lambda instantiates: the access point's root ({@value #ROOT_VARIABLE}) mounted at
+     * {@value #MOUNT_PATH}, logging to stdout.
+     */
     public EfsDirectoriesHandler() {
-        this(Path.of(MOUNT_PATH), System.out::println);
+        this(Path.of(MOUNT_PATH), Objects.requireNonNullElse(System.getenv(ROOT_VARIABLE), "/"), System.out::println);
     }
 
     /**
-     * A handler working under another mount point.
+     * A handler working under another mount point that shows the file system's root.
      *
      * @param mountRoot where the file system's root is mounted
      * @param log       receives one line per directory and per decision
      */
     public EfsDirectoriesHandler(Path mountRoot, Consumer<String> log) {
+        this(mountRoot, "/", log);
+    }
+
+    /**
+     * A handler working under another mount point that shows a directory of the file system.
+     *
+     * @param mountRoot   where {@code mountedPath} is mounted
+     * @param mountedPath the mounted directory, absolute from the file system's root
+     * @param log         receives one line per directory and per decision
+     */
+    public EfsDirectoriesHandler(Path mountRoot, String mountedPath, Consumer<String> log) {
         this.mountRoot = Objects.requireNonNull(mountRoot, "mountRoot");
+        this.mountedSegments = segments(Objects.requireNonNull(mountedPath, "mountedPath"));
         this.log = Objects.requireNonNull(log, "log");
     }
 
@@ -109,37 +127,50 @@ public final class EfsDirectoriesHandler {
         for (int i = 0; i < list.size(); i++) {
             Object value = list.get(i);
             String path = value instanceof String s ? s : null;
-            List<String> segments = new ArrayList<>();
-            boolean valid = path != null && path.startsWith("/") && path.length() <= MAX_PATH && path.indexOf('\0') < 0;
-            if (valid) {
-                for (String segment : path.split("/")) {
-                    valid &= !segment.equals("..");
-                    if (!segment.isEmpty() && !segment.equals(".")) {
-                        segments.add(segment);
-                    }
-                }
-            }
+            boolean valid = path != null && path.startsWith("/") && path.length() <= MAX_PATH && path.indexOf('\0') < 0
+                    && !List.of(path.split("/")).contains("..");
             if (!valid) {
                 throw new IllegalArgumentException("ResourceProperties." + DIRECTORIES + "[" + i + "] '" + value
                         + "' is not an absolute path from the file system's root without '..' of at most " + MAX_PATH
                         + " characters");
             }
-            checked.add(segments);
+            checked.add(segments(path));
         }
         return checked;
     }
 
-    /** Makes {@code /segments...} exist, creating only what is missing. */
+    /** The non-empty segments of an absolute path other than {@code .}. */
+    private static List<String> segments(String path) {
+        List<String> segments = new ArrayList<>();
+        for (String segment : path.split("/")) {
+            if (!segment.isEmpty() && !segment.equals(".")) {
+                segments.add(segment);
+            }
+        }
+        return segments;
+    }
+
+    /**
+     * Makes {@code /segments...} exist, creating only what is missing below the mounted directory. A directory
+     * outside it is left as it is: the construct mounts the directory all listed ones share, so this happens
+     * only when CloudFormation rolls back to the list an earlier access point served, whose directories exist.
+     */
     private void ensure(List<String> segments) {
         String shown = "/" + String.join("/", segments);
-        Path target = segments.stream().reduce(mountRoot, Path::resolve, (a, b) -> b);
+        String mounted = "/" + String.join("/", mountedSegments);
+        if (segments.size() < mountedSegments.size() || !segments.subList(0, mountedSegments.size()).equals(mountedSegments)) {
+            log.accept("Outside the mounted directory " + mounted + ", left as it is: " + shown);
+            return;
+        }
+        List<String> below = segments.subList(mountedSegments.size(), segments.size());
+        Path target = below.stream().reduce(mountRoot, Path::resolve, (a, b) -> b);
         if (Files.isDirectory(target)) {
             log.accept("Exists: " + shown);
             return;
         }
         Path current = mountRoot;
-        StringBuilder walked = new StringBuilder();
-        for (String segment : segments) {
+        StringBuilder walked = new StringBuilder(mounted.equals("/") ? "" : mounted);
+        for (String segment : below) {
             current = current.resolve(segment);
             walked.append('/').append(segment);
             if (Files.isSymbolicLink(current)) {
