@@ -121,15 +121,7 @@ class PlatformCompositionTest {
                 .locations(List.of(dataStack.getLustre().location("imagenet", "train")))
                 .build());
         Stack trainingStack = new Stack(app, "Training", StackProps.builder().env(env).build());
-        TrainingJobDefinition definition = new TrainingJobDefinition(trainingStack, "Resnet",
-                TrainingJobDefinitionProps.builder()
-                        .trainingImage(TrainingImage.fromEcrRepository(
-                                Repository.fromRepositoryName(trainingStack, "Repo", "training"), "1"))
-                        .instanceType("ml.p4d.24xlarge")
-                        .dataBucket(dataStack.getDataBucket())
-                        .channels(List.of(LustreChannel.builder("train").cache(dataStack.getLustre())
-                                .dataset("imagenet").path("train").build()))
-                        .build());
+        TrainingJobDefinition definition = readingTheSharedCache(trainingStack, dataStack);
         preload.holdBack(definition);
 
         app.synth(); // a dependency cycle between the stacks would fail here
@@ -145,18 +137,22 @@ class PlatformCompositionTest {
         SharedDataStack dataStack = new SharedDataStack(app, "Data", StackProps.builder().env(Environment.builder()
                 .account("123456789012").region("us-east-1").build()).build());
         Stack trainingStack = new Stack(app, "Training");
-        TrainingJobDefinition definition = new TrainingJobDefinition(trainingStack, "Resnet",
-                TrainingJobDefinitionProps.builder()
-                        .trainingImage(TrainingImage.fromEcrRepository(
-                                Repository.fromRepositoryName(trainingStack, "Repo", "training"), "1"))
-                        .instanceType("ml.p4d.24xlarge")
-                        .dataBucket(dataStack.getDataBucket())
-                        .channels(List.of(LustreChannel.builder("train").cache(dataStack.getLustre())
-                                .dataset("imagenet").path("train").build()))
-                        .build());
+        TrainingJobDefinition definition = readingTheSharedCache(trainingStack, dataStack);
         assertRule(() -> new LustrePreload(dataStack, "Preload", LustrePreloadProps.builder()
                 .cache(dataStack.getLustre()).definition(definition).build()), "Data/Preload", "image", null,
                 "a worker image given here: the definition Training/Resnet is in another stack and its image is a "
                         + "deploy-time value of that stack, which this stack cannot reference without a dependency cycle");
+    }
+
+    /** A definition in its own stack whose image is a repository of that stack, reading the shared cache. */
+    private static TrainingJobDefinition readingTheSharedCache(Stack trainingStack, SharedDataStack dataStack) {
+        return new TrainingJobDefinition(trainingStack, "Resnet", TrainingJobDefinitionProps.builder()
+                .trainingImage(TrainingImage.fromEcrRepository(
+                        Repository.fromRepositoryName(trainingStack, "Repo", "training"), "1"))
+                .instanceType("ml.p4d.24xlarge")
+                .dataBucket(dataStack.getDataBucket())
+                .channels(List.of(LustreChannel.builder("train").cache(dataStack.getLustre())
+                        .dataset("imagenet").path("train").build()))
+                .build());
     }
 }

@@ -4,6 +4,7 @@ import io.github.trainingdata.cdk.storage.LogGroups;
 import io.github.trainingdata.cdk.WildcardFindings;
 import io.github.trainingdata.cdk.preload.handler.PreloadExecutionInput;
 import io.github.trainingdata.cdk.preload.handler.PreloadStatus;
+import io.github.trainingdata.cdk.training.SyncTrainingPermissions;
 import io.github.trainingdata.cdk.training.TrainingJobDefinition;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -52,7 +53,6 @@ final class PreloadStateMachine extends Construct {
     static final Duration MIN_POLL_INTERVAL = Duration.minutes(1);
     /** Time beyond the import and worker limits: the data check, the worker's start-up and stop. */
     static final Duration MARGIN = Duration.hours(1);
-    private static final String SYNC_RULE = "StepFunctionsGetEventsForSageMakerTrainingJobsRule";
     private static final String IMPORT_TASK_TYPE = "IMPORT_METADATA_FROM_REPOSITORY";
     private static final String INPUT = "$states.context.Execution.Input.";
 
@@ -87,16 +87,7 @@ final class PreloadStateMachine extends Construct {
                 .resources(List.of(workers)).build());
         findings.add(List.of(workers), "Each execution runs one worker named '" + worker.getJobNamePrefix()
                 + "-<12 hex>'; the state machine may manage only jobs with that prefix.");
-        stateMachine.addToRolePolicy(PolicyStatement.Builder.create()
-                .actions(List.of("iam:PassRole"))
-                .resources(List.of(worker.getRole().getRoleArn()))
-                .conditions(Map.of("StringEquals", Map.of("iam:PassedToService", "sagemaker.amazonaws.com")))
-                .build());
-        stateMachine.addToRolePolicy(PolicyStatement.Builder.create()
-                .actions(List.of("events:PutTargets", "events:PutRule", "events:DescribeRule"))
-                .resources(List.of(stack.formatArn(ArnComponents.builder().service("events").resource("rule")
-                        .resourceName(SYNC_RULE).arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build())))
-                .build());
+        SyncTrainingPermissions.grant(stateMachine, worker.getRole());
         findings.acknowledge();
     }
 

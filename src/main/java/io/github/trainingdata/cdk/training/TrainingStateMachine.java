@@ -43,7 +43,6 @@ final class TrainingStateMachine extends Construct {
     /** Retries of a describe (or list) call that failed transiently. */
     static final int RETRY_ATTEMPTS = 5;
     private static final int CALL_TIMEOUT_SECONDS = 60;
-    private static final String SYNC_RULE = "StepFunctionsGetEventsForSageMakerTrainingJobsRule";
     /**
      * What a describe of a missing job raises: the API reference names ResourceNotFound, the service answers
      * ValidationException ("Requested resource not found"); neither is ever worth retrying.
@@ -91,16 +90,7 @@ final class TrainingStateMachine extends Construct {
             jobActions.add("sagemaker:AddTags");
         }
         stateMachine.addToRolePolicy(PolicyStatement.Builder.create().actions(jobActions).resources(jobs).build());
-        stateMachine.addToRolePolicy(PolicyStatement.Builder.create()
-                .actions(List.of("iam:PassRole"))
-                .resources(List.of(definition.getRole().getRoleArn()))
-                .conditions(Map.of("StringEquals", Map.of("iam:PassedToService", "sagemaker.amazonaws.com")))
-                .build());
-        stateMachine.addToRolePolicy(PolicyStatement.Builder.create()
-                .actions(List.of("events:PutTargets", "events:PutRule", "events:DescribeRule"))
-                .resources(List.of(stack.formatArn(ArnComponents.builder().service("events").resource("rule")
-                        .resourceName(SYNC_RULE).arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build())))
-                .build());
+        SyncTrainingPermissions.grant(stateMachine, definition.getRole());
         if (checkpointPrefix() != null) {
             // Only to check, before resuming, that the earlier execution left checkpoints.
             stateMachine.addToRolePolicy(PolicyStatement.Builder.create()
