@@ -4,7 +4,8 @@
 //  - Maven runs only when the build is missing or older than pom.xml, src/, examples/ or test/ (a fresh clone
 //    compiles on the first synth); it writes the dependency classpath to target/cdk-app/classpath.txt.
 //  - The JVM runs C1-only with the serial collector, and with a class-data-sharing archive of the classes the
-//    app loaded (target/cdk-app/app.jsa, made after the first successful run following a build).
+//    app loaded (target/cdk-app/app.jsa, made after the first successful run following a build); jsii's node
+//    runs with one GC thread and without optimizing WebAssembly (see README, "Synth cost").
 // Node runs it because the CDK CLI needs Node anyway: no sh/cmd pair, the same on Linux, macOS and Windows.
 'use strict';
 const fs = require('fs');
@@ -67,8 +68,12 @@ const classpath = [...jars, ...OUTPUTS.map(dir => path.join(ROOT, dir))].join(pa
 const hasArchive = fs.existsSync(ARCHIVE);
 const jvm = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xshare:auto'];
 jvm.push(hasArchive ? `-XX:SharedArchiveFile=${ARCHIVE}` : `-XX:DumpLoadedClassList=${CLASS_LIST}`);
+// jsii's node (unless JSII_NODE is set): one GC thread and baseline-compiled WebAssembly (aws-cdk-lib validates
+// templates in WebAssembly). On a short run these save more CPU than they cost.
+const env = { ...process.env };
+env.JSII_NODE = env.JSII_NODE || 'node --single-threaded-gc --liftoff-only';
 const [main = DEFAULT_MAIN, ...args] = process.argv.slice(2);
-const status = run(JAVA, [...jvm, '-cp', classpath, main, ...args], { stdio: 'inherit' });
+const status = run(JAVA, [...jvm, '-cp', classpath, main, ...args], { stdio: 'inherit', env });
 if (status === 0 && !hasArchive && fs.existsSync(CLASS_LIST)) {
   // Once per build: archive the loaded classes for the next runs (a few seconds; a failure only costs speed).
   const partial = `${ARCHIVE}.${process.pid}`;
