@@ -214,4 +214,25 @@ class TrainingDataPlatformTest {
         assertEquals("Test/Platform: invalid instanceType 'null': an instance type (or a profile, which carries one)",
                 e.getMessage());
     }
+
+    @Test
+    void numberSettingsMayBeDeployTimeParameters() {
+        Stack stack = TestApps.stack();
+        software.amazon.awscdk.CfnParameter count = software.amazon.awscdk.CfnParameter.Builder.create(stack, "Count")
+                .type("Number").build();
+        software.amazon.awscdk.CfnParameter volume = software.amazon.awscdk.CfnParameter.Builder.create(stack, "Volume")
+                .type("Number").build();
+        software.amazon.awscdk.CfnParameter capacity = software.amazon.awscdk.CfnParameter.Builder.create(stack,
+                "Capacity").type("Number").build();
+        platform(stack, TrainingDataPlatformProps.builder().source(DataSourceOption.FSX_LUSTRE).instanceType("ml.p4d.24xlarge")
+                .instanceCount(count.getValueAsNumber()).volumeSizeGiB(volume.getValueAsNumber())
+                .lustreCapacityGiB(capacity.getValueAsNumber()));
+        Template t = Template.fromStack(stack);
+        t.hasResourceProperties("AWS::FSx::FileSystem", Match.objectLike(Map.of("StorageCapacity",
+                Map.of("Ref", "Capacity"))));
+        String request = t.findResources("AWS::SSM::Parameter").toString();
+        assertEquals(true, request.contains("Ref=Count") && request.contains("Ref=Volume"), request);
+        String template = t.toJSON().toString();
+        assertEquals(false, template.contains("Token[") || template.contains("E+289") || template.contains("-2147483648"));
+    }
 }

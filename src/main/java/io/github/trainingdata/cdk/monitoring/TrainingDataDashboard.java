@@ -95,19 +95,21 @@ public class TrainingDataDashboard extends Construct {
      */
     public void addLustreCache(LustreCache cache) {
         Map<String, String> dimensions = Map.of(FILE_SYSTEM_ID, cache.getFileSystemId());
-        double baseline = cache.getBaselineThroughputMBps();
-        double burst = cache.getBurstThroughputMBps();
+        // A deploy-time capacity (or an existing file system's unknown one) buys a throughput unknown at synth.
+        boolean known = cache.getStorageCapacityGiB() != null;
+        double baseline = known ? cache.getBaselineThroughputMBps() : 0;
+        double burst = known ? cache.getBurstThroughputMBps() : 0;
+        String links = String.join(", ", cache.getDatasets().stream().map(d -> "`" + d.getS3Uri() + "`").toList());
         dashboard.addWidgets(header("FSx for Lustre cache `" + cache.getNode().getPath() + "`",
                 "File system `" + cache.getFileSystemId() + "`, " + LustreCache.DEPLOYMENT_TYPE + ", "
-                        + cache.getStorageCapacityGiB() + " GiB, linked to " + String.join(", ", cache.getDatasets().stream()
-                                .map(d -> "`" + d.getS3Uri() + "`").toList()) + ": baseline "
-                        + mbps(baseline) + ", burst " + mbps(burst) + ". Files not yet loaded are read from S3 "
-                        + "first."));
+                        + (known ? cache.getStorageCapacityGiB() + " GiB, linked to " + links + ": baseline "
+                                + mbps(baseline) + ", burst " + mbps(burst) : "linked to " + links)
+                        + ". Files not yet loaded are read from S3 first."));
         dashboard.addWidgets(
                 graph("Lustre read throughput (bytes/s)", 8,
                         List.of(perSecond("read", FSX, "DataReadBytes", dimensions, "Data read")),
-                        List.of(line(baseline * BYTES_PER_MB, "Baseline " + mbps(baseline)),
-                                line(burst * BYTES_PER_MB, "Burst " + mbps(burst)))),
+                        known ? List.of(line(baseline * BYTES_PER_MB, "Baseline " + mbps(baseline)),
+                                line(burst * BYTES_PER_MB, "Burst " + mbps(burst))) : List.of()),
                 graph("Lustre write throughput (bytes/s)", 8,
                         List.of(perSecond("write", FSX, "DataWriteBytes", dimensions, "Data written")),
                         List.of()),

@@ -119,7 +119,7 @@ public class TrainingDataPlatform extends Construct {
                 .trainingImage(props.getTrainingImage())
                 .instanceType(instanceType)
                 .instanceCount(props.getInstanceCount() != null ? props.getInstanceCount()
-                        : profile != null ? Integer.valueOf(profile.instanceCount()) : null)
+                        : profile != null ? (Number) profile.instanceCount() : null)
                 .volumeSizeGiB(props.getVolumeSizeGiB() != null ? props.getVolumeSizeGiB() : volumeSize(profile))
                 .maxRuntime(props.getMaxRuntime() != null ? props.getMaxRuntime() : maxRuntime(estimate))
                 .keepAlivePeriod(estimate != null && estimate.warmPool()
@@ -183,7 +183,7 @@ public class TrainingDataPlatform extends Construct {
      * The given capacity, else the advisor's for the profile (null without one: the cache's default). FSx only grows a file
      * system, so a later profile that derives less would fail the update: a warning says to pin it.
      */
-    private Integer lustreCapacity(TrainingDataPlatformProps props, DatasetProfile profile) {
+    private Number lustreCapacity(TrainingDataPlatformProps props, DatasetProfile profile) {
         if (props.getLustreCapacityGiB() != null || profile == null) {
             return props.getLustreCapacityGiB();
         }

@@ -18,8 +18,8 @@ public final class TrainingDataPlatformProps {
     private final DataSourceOption source;
     private final TrainingImage trainingImage;
     private final String instanceType;
-    private final Integer instanceCount;
-    private final Integer volumeSizeGiB;
+    private final Number instanceCount;
+    private final Number volumeSizeGiB;
     private final Duration maxRuntime;
     private final String jobNamePrefix;
     private final TrainingNetwork network;
@@ -29,7 +29,7 @@ public final class TrainingDataPlatformProps {
     private final String channelName;
     private final String channelPath;
     private final Boolean waitForPreload;
-    private final Integer lustreCapacityGiB;
+    private final Number lustreCapacityGiB;
     private final IFileSystem efsFileSystem;
 
     private TrainingDataPlatformProps(Builder b) {
@@ -78,12 +78,12 @@ public final class TrainingDataPlatformProps {
     }
 
     /** @return the instance count, or null for the profile's */
-    public Integer getInstanceCount() {
+    public Number getInstanceCount() {
         return instanceCount;
     }
 
     /** @return the volume size, or null for the default */
-    public Integer getVolumeSizeGiB() {
+    public Number getVolumeSizeGiB() {
         return volumeSizeGiB;
     }
 
@@ -133,7 +133,7 @@ public final class TrainingDataPlatformProps {
     }
 
     /** @return the Lustre cache's capacity, or null to derive it from the profile */
-    public Integer getLustreCapacityGiB() {
+    public Number getLustreCapacityGiB() {
         return lustreCapacityGiB;
     }
 
@@ -148,8 +148,8 @@ public final class TrainingDataPlatformProps {
         private DataSourceOption source;
         private TrainingImage trainingImage;
         private String instanceType;
-        private Integer instanceCount;
-        private Integer volumeSizeGiB;
+        private Number instanceCount;
+        private Number volumeSizeGiB;
         private Duration maxRuntime;
         private String jobNamePrefix;
         private TrainingNetwork network;
@@ -159,7 +159,7 @@ public final class TrainingDataPlatformProps {
         private String channelName;
         private String channelPath;
         private Boolean waitForPreload;
-        private Integer lustreCapacityGiB;
+        private Number lustreCapacityGiB;
         private IFileSystem efsFileSystem;
 
         private Builder() {
@@ -207,7 +207,7 @@ public final class TrainingDataPlatformProps {
          *
          * @default the profile's instance count, else 1
          */
-        public Builder instanceCount(Integer instanceCount) {
+        public Builder instanceCount(Number instanceCount) {
             this.instanceCount = instanceCount;
             return this;
         }
@@ -217,7 +217,7 @@ public final class TrainingDataPlatformProps {
          *
          * @default 50, or for S3 File mode enough to hold the profile's dataset with 20% headroom
          */
-        public Builder volumeSizeGiB(Integer volumeSizeGiB) {
+        public Builder volumeSizeGiB(Number volumeSizeGiB) {
             this.volumeSizeGiB = volumeSizeGiB;
             return this;
         }
@@ -323,7 +323,7 @@ public final class TrainingDataPlatformProps {
          * @default derived from the profile by the advisor (holds the data, feeds the instances, loads within the
          *     preload deadline), else 1200
          */
-        public Builder lustreCapacityGiB(Integer lustreCapacityGiB) {
+        public Builder lustreCapacityGiB(Number lustreCapacityGiB) {
             this.lustreCapacityGiB = lustreCapacityGiB;
             return this;
         }

@@ -176,10 +176,6 @@ public class LustrePreload extends Construct {
     }
 
     /**
-     * Keeps training off a cold cache: a deploy that waits deploys the definition's state machine only after
-     * the preload; otherwise every training execution first waits for the worker job.
-     */
-    /**
      * Holds back another definition that reads this cache, also one in another stack (for example a training
      * stack beside the data stack that holds the cache and its preload): it deploys after the preload when the
      * deploy waits, and each of its executions waits for the preload's execution. The definition given in the props
