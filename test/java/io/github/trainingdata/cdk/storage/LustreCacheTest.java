@@ -310,6 +310,16 @@ class LustreCacheTest {
     }
 
     @Test
+    void aChunkSizeMayBeADeployTimeNumber() {
+        software.amazon.awscdk.CfnParameter chunk = software.amazon.awscdk.CfnParameter.Builder.create(stack, "Chunk")
+                .type("Number").build();
+        new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a")
+                .importedFileChunkSizeMiB(chunk.getValueAsNumber()).build())).build());
+        Template.fromStack(stack).hasResourceProperties("AWS::FSx::DataRepositoryAssociation", Match.objectLike(
+                Map.of("ImportedFileChunkSize", Map.of("Ref", "Chunk"))));
+    }
+
+    @Test
     void rejectsAnEventTwice() {
         assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a")
                 .autoExport(List.of(DataRepositoryEvent.NEW, DataRepositoryEvent.NEW)).build())).build()), "Test/Lustre",

@@ -268,4 +268,17 @@ class ChannelValidationTest {
                 "Test/Training", "channels[0].contentType", "text/csv\nx",
                 "a MIME type of at most 256 characters without line breaks");
     }
+
+    @Test
+    void aShuffleSeedIsRenderedAndMayBeADeployTimeNumber() {
+        Map<String, Object> literal = rendered(f.props().channels(List.of(f.s3("train").shuffleSeed(42L).build()))).get(0);
+        assertEquals(Map.of("Seed", 42), literal.get("ShuffleConfig"));
+        TrainingFixture other = new TrainingFixture();
+        software.amazon.awscdk.CfnParameter otherSeed = software.amazon.awscdk.CfnParameter.Builder.create(other.stack,
+                "Seed").type("Number").build();
+        Map<String, Object> token = (Map<String, Object>) ((List<?>) ((Map<String, Object>) other.stack.resolve(
+                other.define(other.props().channels(List.of(other.s3("train").shuffleSeed(otherSeed.getValueAsNumber())
+                        .build()))).getRequest())).get("InputDataConfig")).get(0);
+        assertEquals(Map.of("Seed", Map.of("Ref", "Seed")), token.get("ShuffleConfig"));
+    }
 }

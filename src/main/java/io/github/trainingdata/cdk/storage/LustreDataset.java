@@ -20,7 +20,7 @@ public final class LustreDataset {
     private final String fileSystemPath;
     private final List<DataRepositoryEvent> autoImport;
     private final List<DataRepositoryEvent> autoExport;
-    private final Integer importedFileChunkSizeMiB;
+    private final Number importedFileChunkSizeMiB;
 
     private LustreDataset(Builder b) {
         this.name = b.name;
@@ -84,7 +84,7 @@ public final class LustreDataset {
     }
 
     /** @return the imported file chunk size in MiB, or null for the service default */
-    public Integer getImportedFileChunkSizeMiB() {
+    public Number getImportedFileChunkSizeMiB() {
         return importedFileChunkSizeMiB;
     }
 
@@ -96,7 +96,7 @@ public final class LustreDataset {
         private String fileSystemPath;
         private List<DataRepositoryEvent> autoImport;
         private List<DataRepositoryEvent> autoExport;
-        private Integer importedFileChunkSizeMiB;
+        private Number importedFileChunkSizeMiB;
 
         private Builder(String name) {
             this.name = name;
@@ -151,11 +151,11 @@ public final class LustreDataset {
         }
 
         /**
-         * Stripe size of imported files, 1–512000 MiB.
+         * Stripe size of imported files, 1–512000 MiB (may be a deploy-time number).
          *
          * @default the service default, 1024 MiB
          */
-        public Builder importedFileChunkSizeMiB(Integer importedFileChunkSizeMiB) {
+        public Builder importedFileChunkSizeMiB(Number importedFileChunkSizeMiB) {
             this.importedFileChunkSizeMiB = importedFileChunkSizeMiB;
             return this;
         }

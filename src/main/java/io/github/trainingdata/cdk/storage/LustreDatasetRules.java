@@ -116,8 +116,8 @@ final class LustreDatasetRules {
         }
     }
 
-    private void checkChunkSize(String field, Integer chunkMiB) {
-        if (chunkMiB != null && !Token.isUnresolved(chunkMiB) && !FsxLimits.IMPORTED_FILE_CHUNK_SIZE.accepts(chunkMiB)) {
+    private void checkChunkSize(String field, Number chunkMiB) {
+        if (chunkMiB != null && !Token.isUnresolved(chunkMiB) && !FsxLimits.IMPORTED_FILE_CHUNK_SIZE.acceptsNumber(chunkMiB)) {
             throw ConfigurationError.of(scope, field, chunkMiB, FsxLimits.IMPORTED_FILE_CHUNK_SIZE.allowed());
         }
     }

@@ -25,7 +25,7 @@ public final class S3Channel extends Channel {
     private final S3DataType dataType;
     private final InputMode inputMode;
     private final S3DataDistribution distribution;
-    private final Long shuffleSeed;
+    private final Number shuffleSeed;
     private final Compression compression;
     private final RecordWrapper recordWrapper;
     private final String contentType;
@@ -166,7 +166,7 @@ public final class S3Channel extends Channel {
         private S3DataType dataType = S3DataType.S3_PREFIX;
         private InputMode inputMode;
         private S3DataDistribution distribution = S3DataDistribution.FULLY_REPLICATED;
-        private Long shuffleSeed;
+        private Number shuffleSeed;
         private Compression compression;
         private RecordWrapper recordWrapper;
         private String contentType;
@@ -227,7 +227,7 @@ public final class S3Channel extends Channel {
          *
          * @default no shuffling
          */
-        public Builder shuffleSeed(Long shuffleSeed) {
+        public Builder shuffleSeed(Number shuffleSeed) {
             this.shuffleSeed = shuffleSeed;
             return this;
         }
