@@ -49,7 +49,7 @@ function run(command, args, options) {
 }
 
 function build() {
-  fs.rmSync(DIR, { recursive: true, force: true });
+  fs.rmSync(DIR, { recursive: true, force: true }); // a new build, a new archive (the JDK may have changed too)
   // Maven's stdout goes to stderr: the CDK CLI's stdout is for the CLI.
   const status = run('mvn', ['-B', '-q', 'test-compile', 'dependency:build-classpath',
     '-Dmdep.outputFile=target/cdk-app/classpath.txt'], { stdio: ['ignore', process.stderr, 'inherit'] });
@@ -65,7 +65,9 @@ if (!jars) {
 // Jars first: a class-data-sharing archive holds only classes from jars, and the run's classpath must start with
 // the archive's.
 const classpath = [...jars, ...OUTPUTS.map(dir => path.join(ROOT, dir))].join(path.delimiter);
-const hasArchive = fs.existsSync(ARCHIVE);
+// The archive holds these jars' classes as they were: made again when a jar is newer (the JVM would ignore it).
+const archived = fs.statSync(ARCHIVE, { throwIfNoEntry: false });
+const hasArchive = !!archived && jars.every(jar => fs.statSync(jar).mtimeMs <= archived.mtimeMs);
 const jvm = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xshare:auto'];
 jvm.push(hasArchive ? `-XX:SharedArchiveFile=${ARCHIVE}` : `-XX:DumpLoadedClassList=${CLASS_LIST}`);
 // jsii's node (unless JSII_NODE is set): one GC thread and baseline-compiled WebAssembly (aws-cdk-lib validates
@@ -79,7 +81,14 @@ if (status === 0 && !hasArchive && fs.existsSync(CLASS_LIST)) {
   const partial = `${ARCHIVE}.${process.pid}`;
   const dump = run(JAVA, ['-Xshare:dump', `-XX:SharedClassListFile=${CLASS_LIST}`, `-XX:SharedArchiveFile=${partial}`,
     '-cp', jars.join(path.delimiter)], { stdio: 'ignore' });
-  if (dump === 0) fs.renameSync(partial, ARCHIVE);
-  else fs.rmSync(partial, { force: true });
+  try {
+    if (dump === 0) {
+      fs.rmSync(ARCHIVE, { force: true });
+      fs.renameSync(partial, ARCHIVE);
+    }
+  } catch (e) {
+    console.error(`cdk-app.js: no class-data-sharing archive (${e.message}); the next synth tries again`);
+  }
+  fs.rmSync(partial, { force: true });
 }
 process.exit(status);

@@ -83,6 +83,10 @@ public final class ColdSynthBenchmark {
     record Variant(String name, String appArgument) {
     }
 
+    /** One synth of a round: a variant through a runner (its index). */
+    record Slot(int runner, Variant variant) {
+    }
+
     /**
      * One synth: wall time, CPU time of the whole process tree (-1 where unknown), launch and end (epoch ms), the
      * app's steps, aws-cdk-lib's counters, the template's resources and SHA-256.
@@ -120,26 +124,25 @@ public final class ColdSynthBenchmark {
         double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
 
         Map<String, List<Sample>> samples = new LinkedHashMap<>();
-        List<String[]> order = new ArrayList<>();
+        List<Slot> order = new ArrayList<>();
         for (int r = 0; r < runners.size(); r++) {
             for (Variant v : VARIANTS) {
-                order.add(new String[] {Integer.toString(r), v.name()});
+                order.add(new Slot(r, v));
                 samples.put(key(runners, r, v.name()), new ArrayList<>());
             }
         }
         long start = System.nanoTime();
         for (int round = 0; round <= rounds; round++) {
-            List<String[]> roundOrder = new ArrayList<>(order);
+            List<Slot> roundOrder = new ArrayList<>(order);
             if (round % 2 == 1) {
                 Collections.reverse(roundOrder);
             }
             long roundStart = System.nanoTime();
-            for (String[] entry : roundOrder) {
-                int r = Integer.parseInt(entry[0]);
-                Variant variant = VARIANTS.stream().filter(v -> v.name().equals(entry[1])).findFirst().orElseThrow();
-                Sample s = synth(runners.get(r), variant, "r" + r + "-" + round, Map.of(), false);
+            for (Slot slot : roundOrder) {
+                Sample s = synth(runners.get(slot.runner()), slot.variant(), "r" + slot.runner() + "-" + round,
+                        Map.of(), false);
                 if (round > 0) {
-                    samples.get(key(runners, r, variant.name())).add(s);
+                    samples.get(key(runners, slot.runner(), slot.variant().name())).add(s);
                 }
             }
             System.out.printf(Locale.ROOT, "cold round %d/%d (%s): %.0f s%n", round + 1, rounds + 1,
