@@ -7,6 +7,7 @@ import io.github.trainingdata.cdk.platform.TrainingDataPlatform;
 import io.github.trainingdata.cdk.platform.TrainingDataPlatformProps;
 import io.github.trainingdata.cdk.storage.DataEncryption;
 import io.github.trainingdata.cdk.training.TrainingImage;
+import io.github.trainingdata.cdk.training.TrainingJobDefinitionProps;
 import java.time.Duration;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
@@ -41,9 +42,11 @@ public class AdvisedPlatformStack extends Stack {
                 .build();
         platform = new TrainingDataPlatform(this, "Platform", TrainingDataPlatformProps.builder()
                 .profile(profile)
-                .trainingImage(TrainingImage.fromEcrRepository(
-                        Repository.fromRepositoryName(this, "ImageRepository", "training"), "latest"))
-                .jobNamePrefix("advised")
+                .trainingJob(TrainingJobDefinitionProps.builder()
+                        .trainingImage(TrainingImage.fromEcrRepository(
+                                Repository.fromRepositoryName(this, "ImageRepository", "training"), "latest"))
+                        .jobNamePrefix("advised")
+                        .build())
                 .encryption(DataEncryption.KMS)
                 .datasetPrefix("datasets/images")
                 .build());

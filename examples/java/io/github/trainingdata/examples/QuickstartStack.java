@@ -80,7 +80,7 @@ public class QuickstartStack extends Stack {
                 .instanceType("ml.p3.2xlarge")
                 .volumeSizeGiB(100)
                 .maxRuntime(Duration.hours(8))
-                .dataBucket(dataBucket)
+                .outputBucket(dataBucket)
                 .checkpointPrefix("checkpoints/quickstart")
                 .channels(List.of(
                         LustreChannel.builder("train").cache(lustre).dataset("imagenet").path("train").build(),

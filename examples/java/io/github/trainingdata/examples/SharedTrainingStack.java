@@ -49,7 +49,7 @@ public class SharedTrainingStack extends Stack {
                 .role(role)
                 .instanceType("ml.p4d.24xlarge")
                 .instanceCount(2)
-                .dataBucket(data.getDataBucket())
+                .outputBucket(data.getDataBucket())
                 .outputPrefix("training-output/" + prefix)
                 .channels(List.of(
                         LustreChannel.builder("train").cache(data.getLustre()).dataset("imagenet").path("train")

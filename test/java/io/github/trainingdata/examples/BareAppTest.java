@@ -134,7 +134,7 @@ class BareAppTest {
         return new TrainingJobDefinition(scope, "Training", TrainingJobDefinitionProps.builder()
                 .trainingImage(TrainingImage.fromUri("123456789012.dkr.ecr.us-east-1.amazonaws.com/training:1"))
                 .instanceType("ml.m5.xlarge")
-                .dataBucket(data)
+                .outputBucket(data)
                 .channels(List.of(cache != null ? LustreChannel.builder("train").cache(cache).build()
                         : S3Channel.builder("train").dataBucket(data).build()))
                 .build());

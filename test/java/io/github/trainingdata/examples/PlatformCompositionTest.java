@@ -150,7 +150,7 @@ class PlatformCompositionTest {
                 .trainingImage(TrainingImage.fromEcrRepository(
                         Repository.fromRepositoryName(trainingStack, "Repo", "training"), "1"))
                 .instanceType("ml.p4d.24xlarge")
-                .dataBucket(dataStack.getDataBucket())
+                .outputBucket(dataStack.getDataBucket())
                 .channels(List.of(LustreChannel.builder("train").cache(dataStack.getLustre())
                         .dataset("imagenet").path("train").build()))
                 .build());

@@ -179,7 +179,7 @@ final class BenchmarkStacks {
             new TrainingJobDefinition(stack, "Training" + i, TrainingJobDefinitionProps.builder()
                     .trainingImage(TrainingImage.fromEcrRepository(images, "latest"))
                     .instanceType("ml.p3.2xlarge")
-                    .dataBucket(layer.bucket())
+                    .outputBucket(layer.bucket())
                     .channels(List.of(
                             LustreChannel.builder("train").cache(layer.lustre()).path("train").build(),
                             S3Channel.builder("validation").dataBucket(layer.bucket()).path("validation").build()))

@@ -213,22 +213,6 @@ class TrainingDataDashboardTest {
                 + "(these metrics are published once a minute)", e.getMessage());
     }
 
-    @Test
-    void rejectsADefinitionWithoutAStateMachine() {
-        Fixture efsOnly = new Fixture(false);
-        TrainingJobDefinition undeployed = new TrainingJobDefinition(efsOnly.stack, "Undeployed",
-                TrainingJobDefinitionProps.builder()
-                        .trainingImage(TrainingImage.fromUri("123456789012.dkr.ecr.us-east-1.amazonaws.com/train:1"))
-                        .instanceType("ml.m5.xlarge")
-                        .dataBucket(efsOnly.data)
-                        .deploy(false)
-                        .build());
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingDataDashboard(efsOnly.stack,
-                "Dashboard", TrainingDataDashboardProps.builder().definitions(List.of(undeployed)).build()));
-        assertEquals("Test/Dashboard: invalid definitions 'Test/Undeployed': deployed definitions (this one has "
-                + "deploy(false), so no state machine whose executions to count)", e.getMessage());
-    }
-
     /** The quickstart's wiring, on an existing bucket; with Lustre, also a definition reading it and a preload. */
     private static final class Fixture {
         final Stack stack = TestApps.stack();
@@ -253,7 +237,7 @@ class TrainingDataDashboardTest {
                     .jobNamePrefix("train")
                     .trainingImage(TrainingImage.fromUri("123456789012.dkr.ecr.us-east-1.amazonaws.com/train:1"))
                     .instanceType("ml.p3.2xlarge")
-                    .dataBucket(data)
+                    .outputBucket(data)
                     .channels(List.of(LustreChannel.builder("train").cache(lustre).path("train").build()))
                     .build());
             preload = new LustrePreload(stack, "Preload", LustrePreloadProps.builder()

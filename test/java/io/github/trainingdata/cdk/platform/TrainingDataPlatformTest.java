@@ -1,8 +1,10 @@
 package io.github.trainingdata.cdk.platform;
 
+import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.github.trainingdata.cdk.ConfigurationError;
@@ -12,7 +14,12 @@ import io.github.trainingdata.cdk.advisor.DataLocation;
 import io.github.trainingdata.cdk.advisor.DataSourceOption;
 import io.github.trainingdata.cdk.advisor.DatasetProfile;
 import io.github.trainingdata.cdk.storage.DataEncryption;
+import io.github.trainingdata.cdk.storage.TrainingDataBucket;
+import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
+import io.github.trainingdata.cdk.training.S3Channel;
 import io.github.trainingdata.cdk.training.TrainingImage;
+import io.github.trainingdata.cdk.training.TrainingJobDefinitionProps;
+import io.github.trainingdata.cdk.training.TrainingJobSpec;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -33,8 +40,15 @@ class TrainingDataPlatformTest {
             TrainingImage.fromUri("123456789012.dkr.ecr.us-east-1.amazonaws.com/training:1");
     private static final long GB = 1_000_000_000L;
 
+    /** The platform; its training job gets the test image when the props give no job settings. */
     private static TrainingDataPlatform platform(Stack stack, TrainingDataPlatformProps.Builder props) {
-        return new TrainingDataPlatform(stack, "Platform", props.trainingImage(IMAGE).build());
+        TrainingDataPlatformProps given = props.build();
+        return new TrainingDataPlatform(stack, "Platform",
+                given.getTrainingJob() != null ? given : props.trainingJob(job().build()).build());
+    }
+
+    private static TrainingJobDefinitionProps.Builder job() {
+        return TrainingJobDefinitionProps.builder().trainingImage(IMAGE);
     }
 
     private static DatasetProfile profile(long bytes, long files, AccessPattern access, DataLocation location) {
@@ -47,7 +61,7 @@ class TrainingDataPlatformTest {
     void s3ChoicesBuildTheBucketAndAnS3ChannelInTheirMode(DataSourceOption source, String mode) {
         Stack stack = TestApps.stack();
         TrainingDataPlatform p = platform(stack, TrainingDataPlatformProps.builder().source(source)
-                .instanceType("ml.g5.xlarge"));
+                .trainingJob(job().instanceType("ml.g5.xlarge").build()));
         Template t = Template.fromStack(stack);
 
         t.resourceCountIs("AWS::FSx::FileSystem", 0);
@@ -100,7 +114,7 @@ class TrainingDataPlatformTest {
     void rejectsEncryptionWithAnExistingBucket() {
         Stack stack = TestApps.stack();
         ConfigurationError e = assertThrows(ConfigurationError.class, () -> platform(stack,
-                TrainingDataPlatformProps.builder().source(DataSourceOption.S3_FILE).instanceType("ml.g5.xlarge")
+                TrainingDataPlatformProps.builder().source(DataSourceOption.S3_FILE).trainingJob(job().instanceType("ml.g5.xlarge").build())
                         .bucket(Bucket.fromBucketName(stack, "Team", "team-data")).encryption(DataEncryption.KMS)));
         assertEquals("Test/Platform/DataBucket: invalid encryption 'set together with bucket': either an existing "
                 + "bucket or settings for a new one, not both (new-bucket settings given: encryption)", e.getMessage());
@@ -132,7 +146,7 @@ class TrainingDataPlatformTest {
     @Test
     void rejectsTheEfsChoiceWithoutTheFileSystemThatHoldsTheData() {
         ConfigurationError e = assertThrows(ConfigurationError.class, () -> platform(TestApps.stack(),
-                TrainingDataPlatformProps.builder().source(DataSourceOption.EFS).instanceType("ml.g5.xlarge")));
+                TrainingDataPlatformProps.builder().source(DataSourceOption.EFS).trainingJob(job().instanceType("ml.g5.xlarge").build())));
         assertEquals("Test/Platform: invalid efsFileSystem 'null': the EFS file system that holds the data when the "
                 + "source is EFS (EFS is chosen because the data already lives there)", e.getMessage());
     }
@@ -194,25 +208,50 @@ class TrainingDataPlatformTest {
     @Test
     void rejectsNeitherProfileNorSource() {
         ConfigurationError e = assertThrows(ConfigurationError.class, () -> platform(TestApps.stack(),
-                TrainingDataPlatformProps.builder().instanceType("ml.g5.xlarge")));
+                TrainingDataPlatformProps.builder().trainingJob(job().instanceType("ml.g5.xlarge").build())));
         assertEquals("Test/Platform: invalid profile 'null': a dataset profile (the advisor picks the source) or an "
                 + "explicit source", e.getMessage());
     }
 
     @Test
-    void rejectsAMissingImage() {
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingDataPlatform(TestApps.stack(),
-                "Platform", TrainingDataPlatformProps.builder().source(DataSourceOption.S3_FILE)
-                        .instanceType("ml.g5.xlarge").build()));
-        assertEquals("Test/Platform: invalid trainingImage 'null': the image to train with", e.getMessage());
+    void rejectsAMissingImageAsTheDefinitionDoes() {
+        assertRule(() -> new TrainingDataPlatform(TestApps.stack(), "Platform", TrainingDataPlatformProps.builder()
+                        .source(DataSourceOption.S3_FILE)
+                        .trainingJob(TrainingJobDefinitionProps.builder().instanceType("ml.g5.xlarge").build()).build()),
+                "Test/Platform/Training", "trainingImage", "unset (and algorithmName unset)",
+                "exactly one of trainingImage and algorithmName");
     }
 
     @Test
-    void rejectsAMissingInstanceTypeWithoutAProfile() {
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> platform(TestApps.stack(),
-                TrainingDataPlatformProps.builder().source(DataSourceOption.S3_FILE)));
-        assertEquals("Test/Platform: invalid instanceType 'null': an instance type (or a profile, which carries one)",
-                e.getMessage());
+    void rejectsAMissingInstanceTypeWithoutAProfileAsTheDefinitionDoes() {
+        assertRule(() -> platform(TestApps.stack(), TrainingDataPlatformProps.builder().source(DataSourceOption.S3_FILE)),
+                "Test/Platform/Training", "instanceType", null, "an instance type such as ml.p3.2xlarge");
+    }
+
+    @Test
+    void passesTheJobSettingsWholeAndFillsInOnlyWhatIsUnset() {
+        Stack stack = TestApps.stack();
+        TrainingDataBucket output = new TrainingDataBucket(stack, "Output", TrainingDataBucketProps.builder().build());
+        S3Channel validation = S3Channel.builder("validation").dataBucket(output).path("validation").build();
+        TrainingDataPlatform p = platform(stack, TrainingDataPlatformProps.builder()
+                .profile(profile(54 * GB, 1_500_000, AccessPattern.RANDOM, DataLocation.S3))
+                .source(DataSourceOption.S3_FAST_FILE)
+                .trainingJob(job().jobNamePrefix("resnet").hyperParameters(Map.of("epochs", "10"))
+                        .environment(Map.of("MODE", "train")).managedSpot(true).checkpointPrefix("checkpoints")
+                        .tags(Map.of("team", "vision")).outputBucket(output).channels(List.of(validation)).build()));
+        TrainingJobSpec spec = p.getDefinition().getSpec();
+        assertEquals("resnet", spec.getJobNamePrefix());
+        assertEquals(Map.of("epochs", "10"), spec.getHyperParameters());
+        assertEquals(Map.of("MODE", "train"), spec.getEnvironment());
+        assertEquals(Map.of("team", "vision"), spec.getTags());
+        assertEquals(true, spec.isManagedSpot());
+        assertEquals("checkpoints", spec.getCheckpointPrefix());
+        assertSame(output, spec.getOutputBucket());
+        assertEquals(List.of("train", "validation"), spec.getChannels().stream().map(c -> c.getName()).toList());
+        // From the profile, since the job left them unset; never a warm pool with spot.
+        assertEquals("ml.p3.2xlarge", spec.getInstanceType());
+        assertSame(p.getNetwork(), p.getDefinition().getNetwork());
+        assertNull(spec.getKeepAlivePeriod());
     }
 
     @Test
@@ -224,8 +263,9 @@ class TrainingDataPlatformTest {
                 .type("Number").build();
         software.amazon.awscdk.CfnParameter capacity = software.amazon.awscdk.CfnParameter.Builder.create(stack,
                 "Capacity").type("Number").build();
-        platform(stack, TrainingDataPlatformProps.builder().source(DataSourceOption.FSX_LUSTRE).instanceType("ml.p4d.24xlarge")
-                .instanceCount(count.getValueAsNumber()).volumeSizeGiB(volume.getValueAsNumber())
+        platform(stack, TrainingDataPlatformProps.builder().source(DataSourceOption.FSX_LUSTRE)
+                .trainingJob(job().instanceType("ml.p4d.24xlarge").instanceCount(count.getValueAsNumber())
+                        .volumeSizeGiB(volume.getValueAsNumber()).build())
                 .lustreCapacityGiB(capacity.getValueAsNumber()));
         Template t = Template.fromStack(stack);
         t.hasResourceProperties("AWS::FSx::FileSystem", Match.objectLike(Map.of("StorageCapacity",

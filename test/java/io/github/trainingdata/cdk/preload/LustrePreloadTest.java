@@ -103,7 +103,7 @@ class LustrePreloadTest {
                     .jobNamePrefix(jobNamePrefix)
                     .trainingImage(TrainingImage.fromUri(TRAIN_IMAGE))
                     .instanceType("ml.p3.2xlarge")
-                    .dataBucket(data)
+                    .outputBucket(data)
                     .channels(List.of(LustreChannel.builder("train").cache(cache).path("train").build()));
         }
 
@@ -938,14 +938,6 @@ class LustrePreloadTest {
                     .channels(List.of(LustreChannel.builder("train").cache(other).path("train").build())));
             assertEquals("Test/Preload: invalid definition 'Test/Training': a definition with a LustreChannel on "
                     + "Test/Lustre (warming a cache the job does not read would only delay it)", f.rejected(f.props()));
-        }
-
-        @Test
-        void theDefinitionMustBeDeployed() {
-            Fixture f = new Fixture();
-            f.define(f.definitionProps("resnet").deploy(false));
-            assertEquals("Test/Preload: invalid definition 'Test/Training': a deployed definition (deploy is false, so "
-                    + "there is no state machine to hold back until the cache is warm)", f.rejected(f.props()));
         }
 
         @Test

@@ -68,7 +68,7 @@ class EfsDirectoriesTest {
         return new TrainingJobDefinition(scope, id, TrainingJobDefinitionProps.builder()
                 .trainingImage(TrainingImage.fromUri("123456789012.dkr.ecr.us-east-1.amazonaws.com/trainer:1.0"))
                 .instanceType("ml.m5.xlarge")
-                .dataBucket(new TrainingDataBucket(scope, id + "Data", TrainingDataBucketProps.builder()
+                .outputBucket(new TrainingDataBucket(scope, id + "Data", TrainingDataBucketProps.builder()
                         .bucket(Bucket.fromBucketName(stack, id + "Bucket", "team-datasets")).build()))
                 .channels(channels)
                 .build());

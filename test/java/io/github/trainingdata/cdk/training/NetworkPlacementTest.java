@@ -13,6 +13,7 @@ import io.github.trainingdata.cdk.storage.LustreCacheProps;
 import io.github.trainingdata.cdk.storage.LustreDataset;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.Fn;
@@ -79,8 +80,9 @@ class NetworkPlacementTest {
     @Test
     void acceptsFiveSecurityGroupsInAll() {
         TrainingJobDefinition job = f.define(f.props().network(f.network()).securityGroups(extraGroups(4)));
-        assertEquals(5, job.vpcSecurityGroups().size());
-        assertSame(f.network().getTrainingSecurityGroup(), job.vpcSecurityGroups().get(0));
+        List<?> groups = (List<?>) vpcConfig(job).get("SecurityGroupIds");
+        assertEquals(5, groups.size());
+        assertEquals(f.network().getTrainingSecurityGroup().getSecurityGroupId(), groups.get(0));
     }
 
     @Test
@@ -104,7 +106,8 @@ class NetworkPlacementTest {
     void acceptsAnySubnetForARegionalEfs() {
         TrainingJobDefinition job = f.define(f.props().vpcSubnets(secondSubnet())
                 .channels(List.of(f.efsChannel("features", "/features"))));
-        assertEquals(List.of(f.network().getVpc().getIsolatedSubnets().get(1)), job.vpcSubnets());
+        assertEquals(List.of(f.network().getVpc().getIsolatedSubnets().get(1).getSubnetId()),
+                vpcConfig(job).get("Subnets"));
     }
 
     @Test
@@ -159,7 +162,7 @@ class NetworkPlacementTest {
                 .build());
         TrainingJobDefinition job = f.define(f.props().channels(List.of(f.lustreChannel("train", "train"),
                 EfsChannel.builder("features").store(oneZone).directoryPath("/features").build())));
-        assertEquals(List.of(f.network().getDataSubnet()), job.vpcSubnets());
+        assertEquals(ids(List.of(f.network().getDataSubnet())), subnetIds(job));
         Annotations.fromStack(f.stack).hasNoWarning("/Test/Training", Match.anyValue());
     }
 
@@ -188,7 +191,7 @@ class NetworkPlacementTest {
         TrainingJobDefinition job = new TrainingJobDefinition(f.stack, "SameZone", f.props().channels(List.of(train))
                 .vpcSubnets(SubnetSelection.builder().subnets(List.of(subnets.get(0), subnets.get(2))).build())
                 .build());
-        assertEquals(List.of(subnets.get(0), subnets.get(2)), job.vpcSubnets());
+        assertEquals(ids(List.of(subnets.get(0), subnets.get(2))), subnetIds(job));
     }
 
     @Test
@@ -214,7 +217,7 @@ class NetworkPlacementTest {
         TrainingJobDefinition job = new TrainingJobDefinition(f.stack, "MountTargetZone", f.props()
                 .channels(List.of(features))
                 .vpcSubnets(SubnetSelection.builder().subnets(List.of(subnets.get(2))).build()).build());
-        assertEquals(List.of(subnets.get(2)), job.vpcSubnets());
+        assertEquals(ids(List.of(subnets.get(2))), subnetIds(job));
     }
 
     @Test
@@ -242,5 +245,17 @@ class NetworkPlacementTest {
                 "Test/Training", "vpcSubnets", "a selection in Test/Network/Vpc", "a selection of subnets the "
                         + "network's VPC has (There are no 'Public' subnet groups in this VPC. Available types: "
                         + "Isolated,Deprecated_Isolated)");
+    }
+
+    private static Map<?, ?> vpcConfig(TrainingJobDefinition job) {
+        return (Map<?, ?>) job.getRequest().get("VpcConfig");
+    }
+
+    private static Object subnetIds(TrainingJobDefinition job) {
+        return vpcConfig(job).get("Subnets");
+    }
+
+    private static List<String> ids(List<ISubnet> subnets) {
+        return subnets.stream().map(ISubnet::getSubnetId).toList();
     }
 }

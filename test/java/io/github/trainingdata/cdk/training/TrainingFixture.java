@@ -61,7 +61,7 @@ final class TrainingFixture {
         return TrainingJobDefinitionProps.builder()
                 .trainingImage(TrainingImage.fromUri(IMAGE))
                 .instanceType("ml.m5.xlarge")
-                .dataBucket(data);
+                .outputBucket(data);
     }
 
     S3Channel.Builder s3(String name) {

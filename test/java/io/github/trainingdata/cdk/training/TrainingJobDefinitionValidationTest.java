@@ -402,9 +402,9 @@ class TrainingJobDefinitionValidationTest {
     }
 
     @Test
-    void rejectsAMissingDataBucket() {
-        assertEquals("Test/Training: invalid dataBucket 'null': the bucket that receives model artifacts",
-                f.rejection(f.props().dataBucket(null)));
+    void rejectsAMissingOutputBucket() {
+        assertEquals("Test/Training: invalid outputBucket 'null': the bucket that receives model artifacts",
+                f.rejection(f.props().outputBucket(null)));
     }
 
     @Test

@@ -205,7 +205,7 @@ class TrainingJobRequestTest {
                 .bucket(Bucket.fromBucketAttributes(f.stack, "EncryptedBucket", BucketAttributes.builder()
                         .bucketName("secure-datasets").encryptionKey(key).build()))
                 .build());
-        Map<String, Object> request = resolved(f.define(f.props().dataBucket(encrypted)));
+        Map<String, Object> request = resolved(f.define(f.props().outputBucket(encrypted)));
         assertEquals(Map.of("S3OutputPath", "s3://secure-datasets/training-output/",
                 "KmsKeyId", f.stack.resolve(key.getKeyArn())), request.get("OutputDataConfig"));
     }

@@ -161,7 +161,7 @@ class TrainingStateMachineTest {
     void theCheckpointBucketMayBeATokenAndThePrefixIsEscapedForStatesFormat() {
         TrainingFixture g = new TrainingFixture();
         TrainingDataBucket created = new TrainingDataBucket(g.stack, "Created", TrainingDataBucketProps.builder().build());
-        g.define(g.props().dataBucket(created).checkpointPrefix("runs/it's"));
+        g.define(g.props().outputBucket(created).checkpointPrefix("runs/it's"));
         JsonNode definition = AslSimulator.definitionOf(g.stack);
         String bucket = "REF(" + g.stack.getLogicalId(
                 (software.amazon.awscdk.CfnElement) created.getBucket().getNode().getDefaultChild()) + ")";

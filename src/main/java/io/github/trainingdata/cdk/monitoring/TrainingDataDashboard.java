@@ -212,14 +212,10 @@ public class TrainingDataDashboard extends Construct {
      * job-name prefix: they show jobs with data from the last two weeks, one line per {@code <job>/algo-<n>}
      * (including the definition's preload worker, {@code warm-<prefix>-…}).
      *
-     * @param definition a deployed definition (one with a state machine)
+     * @param definition the definition
      */
     public void addDefinition(TrainingJobDefinition definition) {
         IStateMachine stateMachine = definition.getStateMachine();
-        if (stateMachine == null) {
-            throw ConfigurationError.of(this, "definitions", definition.getNode().getPath(),
-                    "deployed definitions (this one has deploy(false), so no state machine whose executions to count)");
-        }
         String prefix = definition.getJobNamePrefix();
         dashboard.addWidgets(header("Training `" + definition.getNode().getPath() + "`",
                 "Each execution of the state machine runs one job named `" + prefix + "-<UUID>`; the SDK launcher "

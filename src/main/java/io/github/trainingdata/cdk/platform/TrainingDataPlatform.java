@@ -29,6 +29,7 @@ import io.github.trainingdata.cdk.training.LustreChannel;
 import io.github.trainingdata.cdk.training.S3Channel;
 import io.github.trainingdata.cdk.training.TrainingJobDefinition;
 import io.github.trainingdata.cdk.training.TrainingJobDefinitionProps;
+import java.util.ArrayList;
 import java.util.List;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.CfnOutput;
@@ -74,15 +75,8 @@ public class TrainingDataPlatform extends Construct {
             throw ConfigurationError.of(this, "profile", null,
                     "a dataset profile (the advisor picks the source) or an explicit source");
         }
-        if (props.getTrainingImage() == null) {
-            throw ConfigurationError.of(this, "trainingImage", null, "the image to train with");
-        }
-        String instanceType = props.getInstanceType() != null ? props.getInstanceType()
-                : profile != null ? profile.instanceType() : null;
-        if (instanceType == null) {
-            throw ConfigurationError.of(this, "instanceType", null,
-                    "an instance type (or a profile, which carries one)");
-        }
+        TrainingJobDefinitionProps job = props.getTrainingJob() != null ? props.getTrainingJob()
+                : TrainingJobDefinitionProps.builder().build();
         this.recommendation = profile != null ? Advisor.recommend(profile) : null;
         this.source = props.getSource() != null ? props.getSource() : recommendation.option();
         report();
@@ -114,20 +108,8 @@ public class TrainingDataPlatform extends Construct {
                 : null;
         Channel channel = channel(channelName, channelPath);
 
-        this.definition = new TrainingJobDefinition(this, "Training", TrainingJobDefinitionProps.builder()
-                .jobNamePrefix(props.getJobNamePrefix())
-                .trainingImage(props.getTrainingImage())
-                .instanceType(instanceType)
-                .instanceCount(props.getInstanceCount() != null ? props.getInstanceCount()
-                        : profile != null ? (Number) profile.instanceCount() : null)
-                .volumeSizeGiB(props.getVolumeSizeGiB() != null ? props.getVolumeSizeGiB() : volumeSize(profile))
-                .maxRuntime(props.getMaxRuntime() != null ? props.getMaxRuntime() : maxRuntime(estimate))
-                .keepAlivePeriod(estimate != null && estimate.warmPool()
-                        ? Duration.seconds(PublishedFigures.WARM_POOL_KEEP_ALIVE_SECONDS) : null)
-                .dataBucket(dataBucket)
-                .network(network)
-                .channels(List.of(channel))
-                .build());
+        this.definition = new TrainingJobDefinition(this, "Training", withPlatformDefaults(job, channel, profile,
+                estimate));
         this.preload = lustreCache == null ? null : new LustrePreload(this, "Preload", LustrePreloadProps.builder()
                 .cache(lustreCache)
                 .definition(definition)
@@ -141,6 +123,44 @@ public class TrainingDataPlatform extends Construct {
                 .preloads(preload == null ? List.of() : List.of(preload))
                 .definitions(List.of(definition))
                 .build());
+    }
+
+    /**
+     * The user's job settings with what they left unset filled in: the platform's channel first, its bucket for
+     * the output, its network, and from the profile's estimate the instances, the File-mode volume, the runtime and
+     * a warm pool (never with spot, which cannot use one).
+     */
+    private TrainingJobDefinitionProps withPlatformDefaults(TrainingJobDefinitionProps job, Channel channel,
+            DatasetProfile profile, OptionEstimate estimate) {
+        List<Channel> channels = new ArrayList<>();
+        channels.add(channel);
+        if (job.getChannels() != null) {
+            channels.addAll(job.getChannels());
+        }
+        TrainingJobDefinitionProps.Builder filled = job.toBuilder().channels(channels);
+        if (job.getOutputBucket() == null) {
+            filled.outputBucket(dataBucket);
+        }
+        if (job.getNetwork() == null) {
+            filled.network(network);
+        }
+        if (job.getInstanceType() == null && profile != null) {
+            filled.instanceType(profile.instanceType());
+        }
+        if (job.getInstanceCount() == null && profile != null) {
+            filled.instanceCount(profile.instanceCount());
+        }
+        if (job.getVolumeSizeGiB() == null) {
+            filled.volumeSizeGiB(volumeSize(profile));
+        }
+        if (job.getMaxRuntime() == null) {
+            filled.maxRuntime(maxRuntime(estimate));
+        }
+        if (job.getKeepAlivePeriod() == null && estimate != null && estimate.warmPool()
+                && !Boolean.TRUE.equals(job.getManagedSpot())) {
+            filled.keepAlivePeriod(Duration.seconds(PublishedFigures.WARM_POOL_KEEP_ALIVE_SECONDS));
+        }
+        return filled.build();
     }
 
     private void report() {
@@ -239,7 +259,7 @@ public class TrainingDataPlatform extends Construct {
         return efsStore;
     }
 
-    /** @return the training-job definition */
+    /** @return the training-job definition (its settings as resolved: {@code getDefinition().getSpec()}) */
     public TrainingJobDefinition getDefinition() {
         return definition;
     }

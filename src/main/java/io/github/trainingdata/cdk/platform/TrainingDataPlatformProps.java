@@ -4,24 +4,19 @@ import io.github.trainingdata.cdk.advisor.DataSourceOption;
 import io.github.trainingdata.cdk.advisor.DatasetProfile;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.DataEncryption;
-import io.github.trainingdata.cdk.training.TrainingImage;
-import software.amazon.awscdk.Duration;
+import io.github.trainingdata.cdk.training.TrainingJobDefinitionProps;
 import software.amazon.awscdk.services.efs.IFileSystem;
 import software.amazon.awscdk.services.s3.IBucket;
 
 /**
  * Properties of a {@link TrainingDataPlatform}: a dataset profile (the advisor picks the source) and/or
- * an explicit source, plus the training image. Everything else has a documented default.
+ * an explicit source, plus the training job's settings (at least its image). Everything else has a documented
+ * default.
  */
 public final class TrainingDataPlatformProps {
     private final DatasetProfile profile;
     private final DataSourceOption source;
-    private final TrainingImage trainingImage;
-    private final String instanceType;
-    private final Number instanceCount;
-    private final Number volumeSizeGiB;
-    private final Duration maxRuntime;
-    private final String jobNamePrefix;
+    private final TrainingJobDefinitionProps trainingJob;
     private final TrainingNetwork network;
     private final IBucket bucket;
     private final DataEncryption encryption;
@@ -35,12 +30,7 @@ public final class TrainingDataPlatformProps {
     private TrainingDataPlatformProps(Builder b) {
         this.profile = b.profile;
         this.source = b.source;
-        this.trainingImage = b.trainingImage;
-        this.instanceType = b.instanceType;
-        this.instanceCount = b.instanceCount;
-        this.volumeSizeGiB = b.volumeSizeGiB;
-        this.maxRuntime = b.maxRuntime;
-        this.jobNamePrefix = b.jobNamePrefix;
+        this.trainingJob = b.trainingJob;
         this.network = b.network;
         this.bucket = b.bucket;
         this.encryption = b.encryption;
@@ -67,34 +57,9 @@ public final class TrainingDataPlatformProps {
         return source;
     }
 
-    /** @return the training image */
-    public TrainingImage getTrainingImage() {
-        return trainingImage;
-    }
-
-    /** @return the instance type, or null for the profile's */
-    public String getInstanceType() {
-        return instanceType;
-    }
-
-    /** @return the instance count, or null for the profile's */
-    public Number getInstanceCount() {
-        return instanceCount;
-    }
-
-    /** @return the volume size, or null for the default */
-    public Number getVolumeSizeGiB() {
-        return volumeSizeGiB;
-    }
-
-    /** @return the longest training time, or null for the default */
-    public Duration getMaxRuntime() {
-        return maxRuntime;
-    }
-
-    /** @return the job-name prefix, or null for the default */
-    public String getJobNamePrefix() {
-        return jobNamePrefix;
+    /** @return the training job's settings as given, or null */
+    public TrainingJobDefinitionProps getTrainingJob() {
+        return trainingJob;
     }
 
     /** @return the existing network, or null for a new one */
@@ -146,12 +111,7 @@ public final class TrainingDataPlatformProps {
     public static final class Builder {
         private DatasetProfile profile;
         private DataSourceOption source;
-        private TrainingImage trainingImage;
-        private String instanceType;
-        private Number instanceCount;
-        private Number volumeSizeGiB;
-        private Duration maxRuntime;
-        private String jobNamePrefix;
+        private TrainingJobDefinitionProps trainingJob;
         private TrainingNetwork network;
         private IBucket bucket;
         private DataEncryption encryption;
@@ -169,7 +129,7 @@ public final class TrainingDataPlatformProps {
          * The dataset's profile: the advisor recommends the source from it, and it sizes the Lustre cache,
          * the instances and the runtime.
          *
-         * @default none (then {@code source} and {@code instanceType} are required)
+         * @default none (then {@code source} and the training job's {@code instanceType} are required)
          */
         public Builder profile(DatasetProfile profile) {
             this.profile = profile;
@@ -186,59 +146,18 @@ public final class TrainingDataPlatformProps {
             return this;
         }
 
-        /** The training image. Required. */
-        public Builder trainingImage(TrainingImage trainingImage) {
-            this.trainingImage = trainingImage;
-            return this;
-        }
-
         /**
-         * The training instance type.
+         * The training job's settings, whole: image, hyperparameters, environment, spot, checkpoints, tags, job-name
+         * prefix and every other {@link TrainingJobDefinitionProps} setting. The platform fills in only what is left
+         * unset: its data channel goes first (channels given here follow it), the bucket receives the output, the
+         * job runs in the platform's network, and with a profile the instance type and count, the File-mode volume,
+         * the runtime and (when the estimate finds it pays, without spot) a warm pool come from the advisor.
+         * A trainingImage (or algorithmName) is required.
          *
-         * @default the profile's instance type
+         * @default none (a trainingImage is required)
          */
-        public Builder instanceType(String instanceType) {
-            this.instanceType = instanceType;
-            return this;
-        }
-
-        /**
-         * How many instances train.
-         *
-         * @default the profile's instance count, else 1
-         */
-        public Builder instanceCount(Number instanceCount) {
-            this.instanceCount = instanceCount;
-            return this;
-        }
-
-        /**
-         * The EBS volume per instance in GiB.
-         *
-         * @default 50, or for S3 File mode enough to hold the profile's dataset with 20% headroom
-         */
-        public Builder volumeSizeGiB(Number volumeSizeGiB) {
-            this.volumeSizeGiB = volumeSizeGiB;
-            return this;
-        }
-
-        /**
-         * The longest a job may train.
-         *
-         * @default twice the profile's expected training time (at most 28 days), else 1 day
-         */
-        public Builder maxRuntime(Duration maxRuntime) {
-            this.maxRuntime = maxRuntime;
-            return this;
-        }
-
-        /**
-         * The training job-name prefix.
-         *
-         * @default the construct id, made valid
-         */
-        public Builder jobNamePrefix(String jobNamePrefix) {
-            this.jobNamePrefix = jobNamePrefix;
+        public Builder trainingJob(TrainingJobDefinitionProps trainingJob) {
+            this.trainingJob = trainingJob;
             return this;
         }
 

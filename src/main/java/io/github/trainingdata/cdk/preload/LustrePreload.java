@@ -14,6 +14,7 @@ import io.github.trainingdata.cdk.storage.LustreLocation;
 import io.github.trainingdata.cdk.training.Channel;
 import io.github.trainingdata.cdk.training.LustreChannel;
 import io.github.trainingdata.cdk.training.TrainingImage;
+import io.github.trainingdata.cdk.training.TrainingJobBlueprint;
 import io.github.trainingdata.cdk.training.TrainingJobDefinition;
 import io.github.trainingdata.cdk.training.TrainingJobDefinitionProps;
 import java.util.ArrayList;
@@ -78,7 +79,7 @@ public class LustrePreload extends Construct {
     private final LustreCache cache;
     private final boolean waitForCompletion;
     private final Duration maxTrainingWait;
-    private final TrainingJobDefinition worker;
+    private final TrainingJobBlueprint worker;
     private final PreloadStateMachine stateMachine;
     private final CustomResource resource;
 
@@ -110,13 +111,13 @@ public class LustrePreload extends Construct {
         environment.put(WarmUpScript.ROOT_VARIABLE, WORKER_ROOT);
         environment.put(WarmUpScript.PARALLELISM_VARIABLE, Integer.toString(parallelism));
         environment.put(WarmUpScript.BATCH_SIZE_VARIABLE, Integer.toString(batchSize));
-        this.worker = new TrainingJobDefinition(this, "Worker", TrainingJobDefinitionProps.builder()
-                .deploy(false)
+        this.worker = TrainingJobBlueprint.create(new Construct(this, "Worker"), TrainingJobDefinitionProps.builder()
                 .jobNamePrefix(workerPrefix(definition))
                 .trainingImage(image)
                 .role(ownStack ? definition.getRole() : null)
-                .dataBucket(ownStack ? definition.getDataBucket() : locations.get(0).getDataset().getDataBucket())
-                .outputPrefix(ownStack ? definition.getOutputPrefix() + "/preload-worker" : "preload-worker")
+                .outputBucket(ownStack ? definition.getSpec().getOutputBucket()
+                        : locations.get(0).getDataset().getDataBucket())
+                .outputPrefix(ownStack ? definition.getSpec().getOutputPrefix() + "/preload-worker" : "preload-worker")
                 .instanceType(props.getWorkerInstanceType() != null ? props.getWorkerInstanceType() : "ml.m5.xlarge")
                 .volumeSizeGiB(30)
                 .maxRuntime(timeout)
@@ -240,14 +241,14 @@ public class LustrePreload extends Construct {
         if (props.getImage() != null) {
             return props.getImage();
         }
-        if (definition != null && definition.getTrainingImage() != null) {
-            String uri = definition.getTrainingImage().getUri();
+        if (definition != null && definition.getSpec().getTrainingImage() != null) {
+            String uri = definition.getSpec().getTrainingImage().getUri();
             if (Token.isUnresolved(uri) && Stack.of(definition) != Stack.of(this)) {
                 throw ConfigurationError.of(this, "image", null, "a worker image given here: the definition "
                         + definition.getNode().getPath() + " is in another stack and its image is a deploy-time value "
                         + "of that stack, which this stack cannot reference without a dependency cycle");
             }
-            return definition.getTrainingImage();
+            return definition.getSpec().getTrainingImage();
         }
         throw ConfigurationError.of(this, "image", null, definition == null
                 ? "a worker image when the preload belongs to no definition (a Linux image with /bin/sh and GNU coreutils "
@@ -262,7 +263,7 @@ public class LustrePreload extends Construct {
      */
     private List<LustreLocation> locations(LustrePreloadProps props, TrainingJobDefinition definition) {
         List<LustreLocation> locations = props.getLocations() != null ? props.getLocations()
-                : definition != null ? definition.getChannels().stream()
+                : definition != null ? definition.getSpec().getChannels().stream()
                         .filter(c -> c instanceof LustreChannel l && l.getCache() == cache)
                         .map(c -> ((LustreChannel) c).location()).toList()
                 : cache.getDatasets().stream().map(d -> cache.location(d.getName(), "")).toList();
@@ -317,16 +318,7 @@ public class LustrePreload extends Construct {
     }
 
     private void requireHoldable(TrainingJobDefinition definition) {
-        requireReads(definition);
-        if (definition.getStateMachine() == null) {
-            throw ConfigurationError.of(this, "definition", definition.getNode().getPath(),
-                    "a deployed definition (deploy is false, so there is no state machine to hold back until "
-                            + "the cache is warm)");
-        }
-    }
-
-    private void requireReads(TrainingJobDefinition definition) {
-        boolean reads = definition.getChannels().stream()
+        boolean reads = definition.getSpec().getChannels().stream()
                 .anyMatch(c -> c instanceof LustreChannel l && l.getCache() == cache);
         if (!reads) {
             throw ConfigurationError.of(this, "definition", definition.getNode().getPath(),
@@ -482,8 +474,8 @@ public class LustrePreload extends Construct {
         return cache;
     }
 
-    /** @return the worker's definition (request and execution role; not deployed on its own) */
-    public TrainingJobDefinition getWorker() {
+    /** @return the worker's blueprint: its request and execution role, run by the preload's state machine */
+    public TrainingJobBlueprint getWorker() {
         return worker;
     }
 

@@ -5,7 +5,7 @@ import io.github.trainingdata.cdk.WildcardFindings;
 import io.github.trainingdata.cdk.preload.handler.PreloadExecutionInput;
 import io.github.trainingdata.cdk.preload.handler.PreloadStatus;
 import io.github.trainingdata.cdk.training.SyncTrainingPermissions;
-import io.github.trainingdata.cdk.training.TrainingJobDefinition;
+import io.github.trainingdata.cdk.training.TrainingJobBlueprint;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -58,7 +58,7 @@ final class PreloadStateMachine extends Construct {
 
     private final StateMachine stateMachine;
 
-    PreloadStateMachine(Construct scope, String id, TrainingJobDefinition worker, List<DataLocation> locations,
+    PreloadStateMachine(Construct scope, String id, TrainingJobBlueprint worker, List<DataLocation> locations,
             Duration importTimeout, Duration workerTimeout, IKey logsKey) {
         super(scope, id);
         Stack stack = Stack.of(this);
@@ -112,7 +112,7 @@ final class PreloadStateMachine extends Construct {
         return Math.max(MIN_POLL_INTERVAL.toSeconds().longValue(), (importSeconds + MAX_POLLS - 1) / MAX_POLLS);
     }
 
-    private Map<String, Object> definition(TrainingJobDefinition worker, long importSeconds, long timeoutSeconds) {
+    private Map<String, Object> definition(TrainingJobBlueprint worker, long importSeconds, long timeoutSeconds) {
         String partition = Stack.of(this).getPartition();
         Map<String, Object> states = new LinkedHashMap<>();
 

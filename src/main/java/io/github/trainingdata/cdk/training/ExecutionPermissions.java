@@ -18,7 +18,7 @@ import software.amazon.awscdk.services.iam.Policy;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.kms.IKey;
 import software.amazon.awscdk.services.s3.IBucket;
-import software.constructs.Construct;
+import software.constructs.IConstruct;
 
 /**
  * Collects what a training job's execution role needs — S3 prefixes to read, write and keep in sync,
@@ -78,12 +78,28 @@ final class ExecutionPermissions {
         volumeKeys.add(key);
     }
 
-    boolean usesVpc() {
-        return !lustre.isEmpty() || !efs.isEmpty();
+    /**
+     * Grants {@code role} what the job of {@code spec} needs: its channels' stores, its output and checkpoint
+     * prefixes, its volume key, its image, its logs and metrics, and (in a VPC) the network-interface actions.
+     */
+    static void grant(IConstruct scope, IRole role, TrainingJobSpec spec, JobPlacement placement) {
+        ExecutionPermissions permissions = new ExecutionPermissions();
+        for (Channel channel : spec.getChannels()) {
+            channel.addPermissions(permissions);
+        }
+        IBucket output = spec.getOutputBucket().getBucket();
+        permissions.write(output, spec.getOutputPrefix());
+        if (spec.getCheckpointPrefix() != null) {
+            permissions.sync(output, spec.getCheckpointPrefix());
+        }
+        if (spec.getVolumeKey() != null) {
+            permissions.volumeKey(spec.getVolumeKey());
+        }
+        permissions.applyTo(scope, role, spec.getTrainingImage(), placement.network() != null);
     }
 
     /** Grants everything collected to {@code role} and acknowledges each deliberate wildcard with its reason. */
-    void applyTo(Construct scope, IRole role, TrainingImage image, boolean inVpc) {
+    private void applyTo(IConstruct scope, IRole role, TrainingImage image, boolean inVpc) {
         Stack stack = Stack.of(scope);
         WildcardFindings findings = new WildcardFindings(role);
         allow(role, findings, List.of("logs:CreateLogGroup", "logs:CreateLogStream", "logs:PutLogEvents",

@@ -12,231 +12,184 @@ import software.amazon.awscdk.services.iam.IRole;
 import software.amazon.awscdk.services.kms.IKey;
 
 /**
- * Properties of a {@link TrainingJobDefinition}. {@code instanceType}, {@code dataBucket} and one of
- * {@code trainingImage} / {@code algorithmName} are required; everything else has a documented default.
+ * Properties of a {@link TrainingJobDefinition}. {@code instanceType}, {@code outputBucket} and one of
+ * {@code trainingImage} / {@code algorithmName} are required; everything else has a documented default,
+ * applied in one place when the definition resolves them into a {@link TrainingJobSpec}.
+ *
+ * <p>It is longer than our other classes because it is the builder of the job's ~30 settings, each with its
+ * documented setter and getter; every setting is declared once, in {@code Settings}, which props and builder
+ * share (so {@link #toBuilder()} copies them all without a list to keep in step).
  */
 public final class TrainingJobDefinitionProps {
-    private final TrainingImage trainingImage;
-    private final String algorithmName;
-    private final String instanceType;
-    private final Number instanceCount;
-    private final Number volumeSizeGiB;
-    private final IKey volumeKey;
-    private final InputMode inputMode;
-    private final List<Channel> channels;
-    private final TrainingDataBucket dataBucket;
-    private final String outputPrefix;
-    private final String checkpointPrefix;
-    private final String checkpointLocalPath;
-    private final String jobNamePrefix;
-    private final Duration maxRuntime;
-    private final Boolean managedSpot;
-    private final Duration maxWait;
-    private final Duration keepAlivePeriod;
-    private final List<String> containerEntrypoint;
-    private final List<String> containerArguments;
-    private final Map<String, String> hyperParameters;
-    private final Map<String, String> environment;
-    private final Map<String, String> metricDefinitions;
-    private final Map<String, String> tags;
-    private final TrainingNetwork network;
-    private final SubnetSelection vpcSubnets;
-    private final List<ISecurityGroup> securityGroups;
-    private final IRole role;
-    private final Boolean networkIsolation;
-    private final Boolean interContainerTrafficEncryption;
-    private final Boolean deploy;
+    private final Settings settings;
 
-    private TrainingJobDefinitionProps(Builder b) {
-        this.trainingImage = b.trainingImage;
-        this.algorithmName = b.algorithmName;
-        this.instanceType = b.instanceType;
-        this.instanceCount = b.instanceCount;
-        this.volumeSizeGiB = b.volumeSizeGiB;
-        this.volumeKey = b.volumeKey;
-        this.inputMode = b.inputMode;
-        this.channels = b.channels == null ? null : List.copyOf(b.channels);
-        this.dataBucket = b.dataBucket;
-        this.outputPrefix = b.outputPrefix;
-        this.checkpointPrefix = b.checkpointPrefix;
-        this.checkpointLocalPath = b.checkpointLocalPath;
-        this.jobNamePrefix = b.jobNamePrefix;
-        this.maxRuntime = b.maxRuntime;
-        this.managedSpot = b.managedSpot;
-        this.maxWait = b.maxWait;
-        this.keepAlivePeriod = b.keepAlivePeriod;
-        this.containerEntrypoint = b.containerEntrypoint == null ? null : List.copyOf(b.containerEntrypoint);
-        this.containerArguments = b.containerArguments == null ? null : List.copyOf(b.containerArguments);
-        this.hyperParameters = b.hyperParameters == null ? null : new TreeMap<>(b.hyperParameters);
-        this.environment = b.environment == null ? null : new TreeMap<>(b.environment);
-        this.metricDefinitions = b.metricDefinitions == null ? null : new TreeMap<>(b.metricDefinitions);
-        this.tags = b.tags == null ? null : new TreeMap<>(b.tags);
-        this.network = b.network;
-        this.vpcSubnets = b.vpcSubnets;
-        this.securityGroups = b.securityGroups == null ? null : List.copyOf(b.securityGroups);
-        this.role = b.role;
-        this.networkIsolation = b.networkIsolation;
-        this.interContainerTrafficEncryption = b.interContainerTrafficEncryption;
-        this.deploy = b.deploy;
+    private TrainingJobDefinitionProps(Settings settings) {
+        this.settings = settings;
     }
 
     /** @return a builder */
     public static Builder builder() {
-        return new Builder();
+        return new Builder(new Settings());
     }
 
     /** @return trainingImage, or null when not set */
     public TrainingImage getTrainingImage() {
-        return trainingImage;
+        return settings.trainingImage;
     }
 
     /** @return algorithmName, or null when not set */
     public String getAlgorithmName() {
-        return algorithmName;
+        return settings.algorithmName;
     }
 
     /** @return instanceType, or null when not set */
     public String getInstanceType() {
-        return instanceType;
+        return settings.instanceType;
     }
 
     /** @return instanceCount (may be a number token), or null when not set */
     public Number getInstanceCount() {
-        return instanceCount;
+        return settings.instanceCount;
     }
 
     /** @return volumeSizeGiB (may be a number token), or null when not set */
     public Number getVolumeSizeGiB() {
-        return volumeSizeGiB;
+        return settings.volumeSizeGiB;
     }
 
     /** @return volumeKey, or null when not set */
     public IKey getVolumeKey() {
-        return volumeKey;
+        return settings.volumeKey;
     }
 
     /** @return inputMode, or null when not set */
     public InputMode getInputMode() {
-        return inputMode;
+        return settings.inputMode;
     }
 
     /** @return channels, or null when not set */
     public List<Channel> getChannels() {
-        return channels;
+        return settings.channels;
     }
 
-    /** @return dataBucket, or null when not set */
-    public TrainingDataBucket getDataBucket() {
-        return dataBucket;
+    /** @return outputBucket, or null when not set */
+    public TrainingDataBucket getOutputBucket() {
+        return settings.outputBucket;
     }
 
     /** @return outputPrefix, or null when not set */
     public String getOutputPrefix() {
-        return outputPrefix;
+        return settings.outputPrefix;
     }
 
     /** @return checkpointPrefix, or null when not set */
     public String getCheckpointPrefix() {
-        return checkpointPrefix;
+        return settings.checkpointPrefix;
     }
 
     /** @return checkpointLocalPath, or null when not set */
     public String getCheckpointLocalPath() {
-        return checkpointLocalPath;
+        return settings.checkpointLocalPath;
     }
 
     /** @return jobNamePrefix, or null when not set */
     public String getJobNamePrefix() {
-        return jobNamePrefix;
+        return settings.jobNamePrefix;
     }
 
     /** @return maxRuntime, or null when not set */
     public Duration getMaxRuntime() {
-        return maxRuntime;
+        return settings.maxRuntime;
     }
 
     /** @return managedSpot, or null when not set */
     public Boolean getManagedSpot() {
-        return managedSpot;
+        return settings.managedSpot;
     }
 
     /** @return maxWait, or null when not set */
     public Duration getMaxWait() {
-        return maxWait;
+        return settings.maxWait;
     }
 
     /** @return keepAlivePeriod, or null when not set */
     public Duration getKeepAlivePeriod() {
-        return keepAlivePeriod;
+        return settings.keepAlivePeriod;
     }
 
     /** @return containerEntrypoint, or null when not set */
     public List<String> getContainerEntrypoint() {
-        return containerEntrypoint;
+        return settings.containerEntrypoint;
     }
 
     /** @return containerArguments, or null when not set */
     public List<String> getContainerArguments() {
-        return containerArguments;
+        return settings.containerArguments;
     }
 
     /** @return hyperParameters, or null when not set */
     public Map<String, String> getHyperParameters() {
-        return hyperParameters;
+        return settings.hyperParameters;
     }
 
     /** @return environment, or null when not set */
     public Map<String, String> getEnvironment() {
-        return environment;
+        return settings.environment;
     }
 
     /** @return metricDefinitions, or null when not set */
     public Map<String, String> getMetricDefinitions() {
-        return metricDefinitions;
+        return settings.metricDefinitions;
     }
 
     /** @return tags, or null when not set */
     public Map<String, String> getTags() {
-        return tags;
+        return settings.tags;
     }
 
     /** @return network, or null when not set */
     public TrainingNetwork getNetwork() {
-        return network;
+        return settings.network;
     }
 
     /** @return vpcSubnets, or null when not set */
     public SubnetSelection getVpcSubnets() {
-        return vpcSubnets;
+        return settings.vpcSubnets;
     }
 
     /** @return securityGroups, or null when not set */
     public List<ISecurityGroup> getSecurityGroups() {
-        return securityGroups;
+        return settings.securityGroups;
     }
 
     /** @return role, or null when not set */
     public IRole getRole() {
-        return role;
+        return settings.role;
     }
 
     /** @return networkIsolation, or null when not set */
     public Boolean getNetworkIsolation() {
-        return networkIsolation;
+        return settings.networkIsolation;
     }
 
     /** @return interContainerTrafficEncryption, or null when not set */
     public Boolean getInterContainerTrafficEncryption() {
-        return interContainerTrafficEncryption;
+        return settings.interContainerTrafficEncryption;
     }
 
-    /** @return deploy, or null when not set */
-    public Boolean getDeploy() {
-        return deploy;
+
+    /**
+     * A builder that starts from these props, for a caller that adjusts a copy (for example a platform that
+     * fills in what the user left unset).
+     *
+     * @return a builder holding a copy of every setting
+     */
+    public Builder toBuilder() {
+        return new Builder(settings.copy());
     }
 
-    /** Builder of {@link TrainingJobDefinitionProps}. */
-    public static final class Builder {
+    /** Every setting, held once: the props keep a copy, a builder the one it edits. */
+    private static final class Settings implements Cloneable {
         private TrainingImage trainingImage;
         private String algorithmName;
         private String instanceType;
@@ -245,7 +198,7 @@ public final class TrainingJobDefinitionProps {
         private IKey volumeKey;
         private InputMode inputMode;
         private List<Channel> channels;
-        private TrainingDataBucket dataBucket;
+        private TrainingDataBucket outputBucket;
         private String outputPrefix;
         private String checkpointPrefix;
         private String checkpointLocalPath;
@@ -266,9 +219,22 @@ public final class TrainingJobDefinitionProps {
         private IRole role;
         private Boolean networkIsolation;
         private Boolean interContainerTrafficEncryption;
-        private Boolean deploy;
 
-        private Builder() {
+        Settings copy() {
+            try {
+                return (Settings) clone();
+            } catch (CloneNotSupportedException e) {
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    /** Builder of {@link TrainingJobDefinitionProps}. */
+    public static final class Builder {
+        private final Settings settings;
+
+        private Builder(Settings settings) {
+            this.settings = settings;
         }
 
         /**
@@ -277,7 +243,7 @@ public final class TrainingJobDefinitionProps {
          * @default none
          */
         public Builder trainingImage(TrainingImage trainingImage) {
-            this.trainingImage = trainingImage;
+            settings.trainingImage = trainingImage;
             return this;
         }
 
@@ -287,7 +253,7 @@ public final class TrainingJobDefinitionProps {
          * @default none
          */
         public Builder algorithmName(String algorithmName) {
-            this.algorithmName = algorithmName;
+            settings.algorithmName = algorithmName;
             return this;
         }
 
@@ -295,7 +261,7 @@ public final class TrainingJobDefinitionProps {
          * The training instance type, e.g. {@code ml.p3.2xlarge}. Required.
          */
         public Builder instanceType(String instanceType) {
-            this.instanceType = instanceType;
+            settings.instanceType = instanceType;
             return this;
         }
 
@@ -306,7 +272,7 @@ public final class TrainingJobDefinitionProps {
          * @default 1
          */
         public Builder instanceCount(Number instanceCount) {
-            this.instanceCount = instanceCount;
+            settings.instanceCount = instanceCount;
             return this;
         }
 
@@ -317,7 +283,7 @@ public final class TrainingJobDefinitionProps {
          * @default 50
          */
         public Builder volumeSizeGiB(Number volumeSizeGiB) {
-            this.volumeSizeGiB = volumeSizeGiB;
+            settings.volumeSizeGiB = volumeSizeGiB;
             return this;
         }
 
@@ -327,7 +293,7 @@ public final class TrainingJobDefinitionProps {
          * @default the AWS managed key
          */
         public Builder volumeKey(IKey volumeKey) {
-            this.volumeKey = volumeKey;
+            settings.volumeKey = volumeKey;
             return this;
         }
 
@@ -337,7 +303,7 @@ public final class TrainingJobDefinitionProps {
          * @default {@link InputMode#FILE}
          */
         public Builder inputMode(InputMode inputMode) {
-            this.inputMode = inputMode;
+            settings.inputMode = inputMode;
             return this;
         }
 
@@ -347,15 +313,15 @@ public final class TrainingJobDefinitionProps {
          * @default none
          */
         public Builder channels(List<Channel> channels) {
-            this.channels = channels;
+            settings.channels = channels == null ? null : List.copyOf(channels);
             return this;
         }
 
         /**
          * The bucket that receives the model artifacts (and checkpoints). Required.
          */
-        public Builder dataBucket(TrainingDataBucket dataBucket) {
-            this.dataBucket = dataBucket;
+        public Builder outputBucket(TrainingDataBucket outputBucket) {
+            settings.outputBucket = outputBucket;
             return this;
         }
 
@@ -365,7 +331,7 @@ public final class TrainingJobDefinitionProps {
          * @default "training-output"
          */
         public Builder outputPrefix(String outputPrefix) {
-            this.outputPrefix = outputPrefix;
+            settings.outputPrefix = outputPrefix;
             return this;
         }
 
@@ -377,7 +343,7 @@ public final class TrainingJobDefinitionProps {
          * @default no checkpointing
          */
         public Builder checkpointPrefix(String checkpointPrefix) {
-            this.checkpointPrefix = checkpointPrefix;
+            settings.checkpointPrefix = checkpointPrefix;
             return this;
         }
 
@@ -387,7 +353,7 @@ public final class TrainingJobDefinitionProps {
          * @default {@code /opt/ml/checkpoints/} (SageMaker's default)
          */
         public Builder checkpointLocalPath(String checkpointLocalPath) {
-            this.checkpointLocalPath = checkpointLocalPath;
+            settings.checkpointLocalPath = checkpointLocalPath;
             return this;
         }
 
@@ -397,7 +363,7 @@ public final class TrainingJobDefinitionProps {
          * @default the construct id, made valid
          */
         public Builder jobNamePrefix(String jobNamePrefix) {
-            this.jobNamePrefix = jobNamePrefix;
+            settings.jobNamePrefix = jobNamePrefix;
             return this;
         }
 
@@ -408,7 +374,7 @@ public final class TrainingJobDefinitionProps {
          * @default 1 day
          */
         public Builder maxRuntime(Duration maxRuntime) {
-            this.maxRuntime = maxRuntime;
+            settings.maxRuntime = maxRuntime;
             return this;
         }
 
@@ -418,7 +384,7 @@ public final class TrainingJobDefinitionProps {
          * @default false
          */
         public Builder managedSpot(Boolean managedSpot) {
-            this.managedSpot = managedSpot;
+            settings.managedSpot = managedSpot;
             return this;
         }
 
@@ -429,7 +395,7 @@ public final class TrainingJobDefinitionProps {
          * @default maxRuntime
          */
         public Builder maxWait(Duration maxWait) {
-            this.maxWait = maxWait;
+            settings.maxWait = maxWait;
             return this;
         }
 
@@ -443,7 +409,7 @@ public final class TrainingJobDefinitionProps {
          * @default no warm pool
          */
         public Builder keepAlivePeriod(Duration keepAlivePeriod) {
-            this.keepAlivePeriod = keepAlivePeriod;
+            settings.keepAlivePeriod = keepAlivePeriod;
             return this;
         }
 
@@ -453,7 +419,7 @@ public final class TrainingJobDefinitionProps {
          * @default the image's
          */
         public Builder containerEntrypoint(List<String> containerEntrypoint) {
-            this.containerEntrypoint = containerEntrypoint;
+            settings.containerEntrypoint = containerEntrypoint == null ? null : List.copyOf(containerEntrypoint);
             return this;
         }
 
@@ -463,7 +429,7 @@ public final class TrainingJobDefinitionProps {
          * @default none
          */
         public Builder containerArguments(List<String> containerArguments) {
-            this.containerArguments = containerArguments;
+            settings.containerArguments = containerArguments == null ? null : List.copyOf(containerArguments);
             return this;
         }
 
@@ -473,7 +439,7 @@ public final class TrainingJobDefinitionProps {
          * @default none
          */
         public Builder hyperParameters(Map<String, String> hyperParameters) {
-            this.hyperParameters = hyperParameters;
+            settings.hyperParameters = hyperParameters == null ? null : new TreeMap<>(hyperParameters);
             return this;
         }
 
@@ -483,7 +449,7 @@ public final class TrainingJobDefinitionProps {
          * @default none
          */
         public Builder environment(Map<String, String> environment) {
-            this.environment = environment;
+            settings.environment = environment == null ? null : new TreeMap<>(environment);
             return this;
         }
 
@@ -493,7 +459,7 @@ public final class TrainingJobDefinitionProps {
          * @default none
          */
         public Builder metricDefinitions(Map<String, String> metricDefinitions) {
-            this.metricDefinitions = metricDefinitions;
+            settings.metricDefinitions = metricDefinitions == null ? null : new TreeMap<>(metricDefinitions);
             return this;
         }
 
@@ -503,7 +469,7 @@ public final class TrainingJobDefinitionProps {
          * @default none
          */
         public Builder tags(Map<String, String> tags) {
-            this.tags = tags;
+            settings.tags = tags == null ? null : new TreeMap<>(tags);
             return this;
         }
 
@@ -513,7 +479,7 @@ public final class TrainingJobDefinitionProps {
          * @default the file-system channels' network; none (no VPC) for S3-only jobs
          */
         public Builder network(TrainingNetwork network) {
-            this.network = network;
+            settings.network = network;
             return this;
         }
 
@@ -523,7 +489,7 @@ public final class TrainingJobDefinitionProps {
          * @default the network's data subnet
          */
         public Builder vpcSubnets(SubnetSelection vpcSubnets) {
-            this.vpcSubnets = vpcSubnets;
+            settings.vpcSubnets = vpcSubnets;
             return this;
         }
 
@@ -533,7 +499,7 @@ public final class TrainingJobDefinitionProps {
          * @default none
          */
         public Builder securityGroups(List<ISecurityGroup> securityGroups) {
-            this.securityGroups = securityGroups;
+            settings.securityGroups = securityGroups == null ? null : List.copyOf(securityGroups);
             return this;
         }
 
@@ -543,7 +509,7 @@ public final class TrainingJobDefinitionProps {
          * @default a new least-privilege role
          */
         public Builder role(IRole role) {
-            this.role = role;
+            settings.role = role;
             return this;
         }
 
@@ -553,7 +519,7 @@ public final class TrainingJobDefinitionProps {
          * @default false
          */
         public Builder networkIsolation(Boolean networkIsolation) {
-            this.networkIsolation = networkIsolation;
+            settings.networkIsolation = networkIsolation;
             return this;
         }
 
@@ -563,24 +529,13 @@ public final class TrainingJobDefinitionProps {
          * @default false
          */
         public Builder interContainerTrafficEncryption(Boolean interContainerTrafficEncryption) {
-            this.interContainerTrafficEncryption = interContainerTrafficEncryption;
-            return this;
-        }
-
-        /**
-         * Whether to deploy the state machine and the request parameter. False keeps only the validated
-         * request and the execution role, for constructs that start the job themselves (the preload worker).
-         *
-         * @default true
-         */
-        public Builder deploy(Boolean deploy) {
-            this.deploy = deploy;
+            settings.interContainerTrafficEncryption = interContainerTrafficEncryption;
             return this;
         }
 
         /** @return the props */
         public TrainingJobDefinitionProps build() {
-            return new TrainingJobDefinitionProps(this);
+            return new TrainingJobDefinitionProps(settings.copy());
         }
     }
 }

@@ -9,56 +9,56 @@ import software.amazon.awscdk.services.ec2.ISubnet;
 import software.amazon.awscdk.services.kms.IKey;
 
 /**
- * Renders a validated {@link TrainingJobDefinition} as the CreateTrainingJob request body without
+ * Renders a {@link TrainingJobSpec}, placed and given its role, as the CreateTrainingJob request body without
  * {@code TrainingJobName}: API member names, a fixed member order, optional members left out.
  */
 final class TrainingJobRequest {
-    private final TrainingJobDefinition definition;
-    private final TrainingJobDefinitionProps props;
+    private final TrainingJobSpec spec;
 
-    TrainingJobRequest(TrainingJobDefinition definition) {
-        this.definition = definition;
-        this.props = definition.props();
+    private TrainingJobRequest(TrainingJobSpec spec) {
+        this.spec = spec;
     }
 
-    Map<String, Object> render() {
+    /** @return the request of {@code spec} running in {@code placement} as {@code roleArn} */
+    static Map<String, Object> render(TrainingJobSpec spec, JobPlacement placement, String roleArn) {
+        TrainingJobRequest renderer = new TrainingJobRequest(spec);
         Map<String, Object> request = new LinkedHashMap<>();
-        request.put("AlgorithmSpecification", algorithm());
-        request.put("RoleArn", definition.getRole().getRoleArn());
-        if (!definition.getChannels().isEmpty()) {
-            request.put("InputDataConfig", definition.getChannels().stream().map(Channel::render).toList());
+        request.put("AlgorithmSpecification", renderer.algorithm());
+        request.put("RoleArn", roleArn);
+        if (!spec.getChannels().isEmpty()) {
+            request.put("InputDataConfig", spec.getChannels().stream().map(Channel::render).toList());
         }
-        request.put("OutputDataConfig", output());
-        request.put("ResourceConfig", resources());
-        request.put("StoppingCondition", stopping());
-        if (definition.getNetwork() != null) {
+        request.put("OutputDataConfig", renderer.output());
+        request.put("ResourceConfig", renderer.resources());
+        request.put("StoppingCondition", renderer.stopping());
+        if (placement.network() != null) {
             Map<String, Object> vpc = new LinkedHashMap<>();
-            vpc.put("SecurityGroupIds", definition.vpcSecurityGroups().stream().map(ISecurityGroup::getSecurityGroupId).toList());
-            vpc.put("Subnets", definition.vpcSubnets().stream().map(ISubnet::getSubnetId).toList());
+            vpc.put("SecurityGroupIds", placement.securityGroups().stream().map(ISecurityGroup::getSecurityGroupId).toList());
+            vpc.put("Subnets", placement.subnets().stream().map(ISubnet::getSubnetId).toList());
             request.put("VpcConfig", vpc);
         }
-        putIfPresent(request, "HyperParameters", props.getHyperParameters());
-        putIfPresent(request, "Environment", props.getEnvironment());
-        if (definition.isSpot()) {
+        putIfPresent(request, "HyperParameters", spec.getHyperParameters());
+        putIfPresent(request, "Environment", spec.getEnvironment());
+        if (spec.isManagedSpot()) {
             request.put("EnableManagedSpotTraining", true);
         }
-        if (props.getCheckpointPrefix() != null) {
+        if (spec.getCheckpointPrefix() != null) {
             Map<String, Object> checkpoint = new LinkedHashMap<>();
-            checkpoint.put("S3Uri", s3Uri(props.getCheckpointPrefix()));
-            if (props.getCheckpointLocalPath() != null) {
-                checkpoint.put("LocalPath", props.getCheckpointLocalPath());
+            checkpoint.put("S3Uri", renderer.s3Uri(spec.getCheckpointPrefix()));
+            if (spec.getCheckpointLocalPath() != null) {
+                checkpoint.put("LocalPath", spec.getCheckpointLocalPath());
             }
             request.put("CheckpointConfig", checkpoint);
         }
-        if (Boolean.TRUE.equals(props.getNetworkIsolation())) {
+        if (spec.isNetworkIsolation()) {
             request.put("EnableNetworkIsolation", true);
         }
-        if (Boolean.TRUE.equals(props.getInterContainerTrafficEncryption())) {
+        if (spec.isInterContainerTrafficEncryption()) {
             request.put("EnableInterContainerTrafficEncryption", true);
         }
-        if (props.getTags() != null && !props.getTags().isEmpty()) {
+        if (!spec.getTags().isEmpty()) {
             List<Map<String, Object>> tags = new ArrayList<>();
-            props.getTags().forEach((k, v) -> tags.add(pair("Key", k, "Value", v)));
+            spec.getTags().forEach((k, v) -> tags.add(pair("Key", k, "Value", v)));
             request.put("Tags", tags);
         }
         return request;
@@ -66,30 +66,30 @@ final class TrainingJobRequest {
 
     private Map<String, Object> algorithm() {
         Map<String, Object> algorithm = new LinkedHashMap<>();
-        if (props.getTrainingImage() != null) {
-            algorithm.put("TrainingImage", props.getTrainingImage().getUri());
+        if (spec.getTrainingImage() != null) {
+            algorithm.put("TrainingImage", spec.getTrainingImage().getUri());
         } else {
-            algorithm.put("AlgorithmName", props.getAlgorithmName());
+            algorithm.put("AlgorithmName", spec.getAlgorithmName());
         }
-        algorithm.put("TrainingInputMode", definition.defaultInputMode().apiValue());
-        if (props.getMetricDefinitions() != null && !props.getMetricDefinitions().isEmpty()) {
+        algorithm.put("TrainingInputMode", spec.getInputMode().apiValue());
+        if (!spec.getMetricDefinitions().isEmpty()) {
             List<Map<String, Object>> metrics = new ArrayList<>();
-            props.getMetricDefinitions().forEach((name, regex) -> metrics.add(pair("Name", name, "Regex", regex)));
+            spec.getMetricDefinitions().forEach((name, regex) -> metrics.add(pair("Name", name, "Regex", regex)));
             algorithm.put("MetricDefinitions", metrics);
         }
-        if (props.getContainerEntrypoint() != null) {
-            algorithm.put("ContainerEntrypoint", props.getContainerEntrypoint());
+        if (spec.getContainerEntrypoint() != null) {
+            algorithm.put("ContainerEntrypoint", spec.getContainerEntrypoint());
         }
-        if (props.getContainerArguments() != null) {
-            algorithm.put("ContainerArguments", props.getContainerArguments());
+        if (spec.getContainerArguments() != null) {
+            algorithm.put("ContainerArguments", spec.getContainerArguments());
         }
         return algorithm;
     }
 
     private Map<String, Object> output() {
         Map<String, Object> output = new LinkedHashMap<>();
-        output.put("S3OutputPath", s3Uri(definition.outputPrefix()));
-        IKey key = props.getDataBucket().getBucket().getEncryptionKey();
+        output.put("S3OutputPath", s3Uri(spec.getOutputPrefix()));
+        IKey key = spec.getOutputBucket().getBucket().getEncryptionKey();
         if (key != null) {
             output.put("KmsKeyId", key.getKeyArn());
         }
@@ -98,34 +98,33 @@ final class TrainingJobRequest {
 
     private Map<String, Object> resources() {
         Map<String, Object> resources = new LinkedHashMap<>();
-        resources.put("InstanceType", props.getInstanceType());
-        resources.put("InstanceCount", props.getInstanceCount() != null ? props.getInstanceCount() : 1);
-        resources.put("VolumeSizeInGB", props.getVolumeSizeGiB() != null ? props.getVolumeSizeGiB() : 50);
-        if (props.getVolumeKey() != null) {
-            resources.put("VolumeKmsKeyId", props.getVolumeKey().getKeyArn());
+        resources.put("InstanceType", spec.getInstanceType());
+        resources.put("InstanceCount", spec.getInstanceCount());
+        resources.put("VolumeSizeInGB", spec.getVolumeSizeGiB());
+        if (spec.getVolumeKey() != null) {
+            resources.put("VolumeKmsKeyId", spec.getVolumeKey().getKeyArn());
         }
-        if (props.getKeepAlivePeriod() != null) {
-            resources.put("KeepAlivePeriodInSeconds", props.getKeepAlivePeriod().toSeconds());
+        if (spec.getKeepAlivePeriod() != null) {
+            resources.put("KeepAlivePeriodInSeconds", spec.getKeepAlivePeriod().toSeconds());
         }
         return resources;
     }
 
     private Map<String, Object> stopping() {
         Map<String, Object> stopping = new LinkedHashMap<>();
-        stopping.put("MaxRuntimeInSeconds", definition.maxRuntime().toSeconds());
-        if (definition.isSpot()) {
-            stopping.put("MaxWaitTimeInSeconds", props.getMaxWait() != null
-                    ? props.getMaxWait().toSeconds() : definition.maxRuntime().toSeconds());
+        stopping.put("MaxRuntimeInSeconds", spec.getMaxRuntime().toSeconds());
+        if (spec.isManagedSpot()) {
+            stopping.put("MaxWaitTimeInSeconds", spec.getMaxWait().toSeconds());
         }
         return stopping;
     }
 
     private String s3Uri(String keyPrefix) {
-        return props.getDataBucket().uri(keyPrefix) + "/";
+        return spec.getOutputBucket().uri(keyPrefix) + "/";
     }
 
     private static void putIfPresent(Map<String, Object> request, String member, Map<String, String> values) {
-        if (values != null && !values.isEmpty()) {
+        if (!values.isEmpty()) {
             request.put(member, new LinkedHashMap<>(values));
         }
     }

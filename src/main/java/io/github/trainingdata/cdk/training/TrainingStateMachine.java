@@ -1,7 +1,15 @@
 package io.github.trainingdata.cdk.training;
 
-import io.github.trainingdata.cdk.WildcardFindings;
 import io.github.trainingdata.cdk.storage.LogGroups;
+import static io.github.trainingdata.cdk.training.AslStates.and;
+import static io.github.trainingdata.cdk.training.AslStates.fail;
+import static io.github.trainingdata.cdk.training.AslStates.isPresent;
+import static io.github.trainingdata.cdk.training.AslStates.not;
+import static io.github.trainingdata.cdk.training.AslStates.rule;
+import static io.github.trainingdata.cdk.training.AslStates.transientErrors;
+import static io.github.trainingdata.cdk.training.AslStates.variable;
+
+import io.github.trainingdata.cdk.WildcardFindings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,31 +37,15 @@ import software.constructs.Construct;
  * (aws-cdk-lib's {@code SageMakerCreateTrainingJob} task cannot express file-system channels).
  *
  * <p>Before training, the execution chooses its checkpoint prefix (its own, or an earlier execution's when
- * the input says {@code {"resumeFrom": "<execution name>"}}) and waits for the prerequisite jobs, polling
- * with a doubling interval so that even a year of waiting stays far below the 25,000-event history limit.
+ * the input says {@code {"resumeFrom": "<execution name>"}}) and waits for its prerequisites
+ * ({@link PrerequisiteWaits}).
  */
 final class TrainingStateMachine extends Construct {
     static final String TRAIN_STATE = "Train";
     /** The execution input field that names an earlier execution whose checkpoints to resume from. */
     static final String RESUME_FROM = "resumeFrom";
-    /** First poll interval of a prerequisite wait. */
-    static final int FIRST_POLL_SECONDS = 60;
-    /** The interval doubles each time the time waited reaches this many intervals. */
-    static final int POLLS_PER_INTERVAL = 20;
-    /** Retries of a describe (or list) call that failed transiently. */
-    static final int RETRY_ATTEMPTS = 5;
-    private static final int CALL_TIMEOUT_SECONDS = 60;
-    /**
-     * What a describe of a missing job raises: the API reference names ResourceNotFound, the service answers
-     * ValidationException ("Requested resource not found"); neither is ever worth retrying.
-     */
-    private static final List<String> JOB_NOT_FOUND = List.of("SageMaker.ResourceNotFoundException",
-            "SageMaker.ValidationException");
     private static final String CHECKPOINT_RUN = "checkpointRun";
     private static final String CHECKPOINTS_FOUND = "checkpointsToResume";
-    private static final String WAITED = "prerequisiteWaitedSeconds";
-    private static final String POLL = "prerequisitePollSeconds";
-    private static final String BACKOFF_AT = "prerequisiteBackoffAtSeconds";
     private static final String REJECT_RESUME = "RejectResume";
     private static final String RESUME_WITHOUT_CHECKPOINTS = "ResumeWithoutCheckpoints";
     private static final String CHOOSE_CHECKPOINTS = "ChooseCheckpoints";
@@ -61,18 +53,21 @@ final class TrainingStateMachine extends Construct {
     private static final String CHECK_CHECKPOINTS = "CheckCheckpointsToResume";
     private static final String INVALID_RESUME_FROM = "InvalidResumeFrom";
     private static final String NO_CHECKPOINTS_TO_RESUME = "NoCheckpointsToResume";
-    private static final String START_WAITING = "StartWaitingForPrerequisites";
-    private static final String DESCRIBE = "DescribePrerequisite";
 
-    private final TrainingJobDefinition definition;
+    private final TrainingJobBlueprint job;
+    private final TrainingJobSpec spec;
+    private final String comment;
     private final StateMachine stateMachine;
-    private final List<Prerequisite> prerequisites = new ArrayList<>();
+    private final PrerequisiteWaits prerequisites;
 
-    TrainingStateMachine(Construct scope, String id, TrainingJobDefinition definition) {
+    TrainingStateMachine(Construct scope, String id, TrainingJobBlueprint job) {
         super(scope, id);
-        this.definition = definition;
+        this.job = job;
+        this.spec = job.getSpec();
+        this.comment = "SageMaker training job " + scope.getNode().getPath();
         Stack stack = Stack.of(this);
-        LogGroup logs = LogGroups.create(this, "Logs", definition.getDataBucket().getEncryptionKey());
+        this.prerequisites = new PrerequisiteWaits(stack.getPartition());
+        LogGroup logs = LogGroups.create(this, "Logs", spec.getOutputBucket().getEncryptionKey());
         this.stateMachine = StateMachine.Builder.create(this, "Resource")
                 .definitionBody(DefinitionBody.fromString(
                         Lazy.string((IStableStringProducer) () -> stack.toJsonString(definitionJson()))))
@@ -80,27 +75,27 @@ final class TrainingStateMachine extends Construct {
                 .tracingEnabled(true)
                 .build();
 
-        List<String> jobs = arnNames(definition.getJobNamePrefix() + "-*").stream()
+        List<String> jobs = arnNames(job.getJobNamePrefix() + "-*").stream()
                 .map(name -> stack.formatArn(ArnComponents.builder().service("sagemaker").resource("training-job")
                         .resourceName(name).arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build()))
                 .toList();
         List<String> jobActions = new ArrayList<>(List.of("sagemaker:CreateTrainingJob",
                 "sagemaker:DescribeTrainingJob", "sagemaker:StopTrainingJob", "sagemaker:ListTags"));
-        if (definition.props().getTags() != null && !definition.props().getTags().isEmpty()) {
+        if (!spec.getTags().isEmpty()) {
             jobActions.add("sagemaker:AddTags");
         }
         stateMachine.addToRolePolicy(PolicyStatement.Builder.create().actions(jobActions).resources(jobs).build());
-        SyncTrainingPermissions.grant(stateMachine, definition.getRole());
+        SyncTrainingPermissions.grant(stateMachine, job.getRole());
         if (checkpointPrefix() != null) {
             // Only to check, before resuming, that the earlier execution left checkpoints.
             stateMachine.addToRolePolicy(PolicyStatement.Builder.create()
                     .actions(List.of("s3:ListBucket"))
-                    .resources(List.of(definition.getDataBucket().getBucket().getBucketArn()))
+                    .resources(List.of(spec.getOutputBucket().getBucket().getBucketArn()))
                     .conditions(Map.of("StringLike", Map.of("s3:prefix", List.of(checkpointPrefix() + "/*"))))
                     .build());
         }
         WildcardFindings findings = new WildcardFindings(stateMachine.getRole());
-        findings.add(jobs, "Each execution creates one job named '" + definition.getJobNamePrefix()
+        findings.add(jobs, "Each execution creates one job named '" + job.getJobNamePrefix()
                 + "-<UUID>'; the state machine may manage only jobs with that prefix.");
         findings.add(List.of("*"), "Added by aws-cdk-lib for X-Ray trace upload and CloudWatch Logs vended log "
                 + "delivery, which support no resource-level permissions.");
@@ -113,7 +108,7 @@ final class TrainingStateMachine extends Construct {
 
     /** Adds a wait, before training, until {@code jobName} has completed, giving up after {@code maxWaitSeconds}. */
     void waitFor(String jobName, long maxWaitSeconds) {
-        prerequisites.add(new Prerequisite(PrerequisiteKind.TRAINING_JOB, jobName, maxWaitSeconds));
+        prerequisites.trainingJob(jobName, maxWaitSeconds);
         stateMachine.addToRolePolicy(PolicyStatement.Builder.create()
                 .actions(List.of("sagemaker:DescribeTrainingJob"))
                 .resources(List.of(Stack.of(this).formatArn(ArnComponents.builder().service("sagemaker")
@@ -127,7 +122,7 @@ final class TrainingStateMachine extends Construct {
      * preload) has succeeded, giving up after {@code maxWaitSeconds}.
      */
     void waitForExecution(String executionArn, long maxWaitSeconds) {
-        prerequisites.add(new Prerequisite(PrerequisiteKind.EXECUTION, executionArn, maxWaitSeconds));
+        prerequisites.execution(executionArn, maxWaitSeconds);
         stateMachine.addToRolePolicy(PolicyStatement.Builder.create()
                 .actions(List.of("states:DescribeExecution"))
                 .resources(List.of(executionArn))
@@ -137,19 +132,14 @@ final class TrainingStateMachine extends Construct {
     /** The Amazon States Language document, built when the template is resolved. */
     private Map<String, Object> definitionJson() {
         Map<String, Object> states = new LinkedHashMap<>();
-        String afterCheckpoints = prerequisites.isEmpty() ? TRAIN_STATE : START_WAITING;
+        Map<String, Object> waits = new LinkedHashMap<>();
+        String afterCheckpoints = prerequisites.addStates(waits, TRAIN_STATE);
         String start = checkpointPrefix() != null ? checkpointStates(states, afterCheckpoints)
                 : rejectResume(states, afterCheckpoints);
-        if (!prerequisites.isEmpty()) {
-            states.put(START_WAITING, startWaiting());
-            for (int i = 0; i < prerequisites.size(); i++) {
-                String next = i + 1 < prerequisites.size() ? DESCRIBE + (i + 1) : TRAIN_STATE;
-                states.putAll(waitStates(i, prerequisites.get(i), next));
-            }
-        }
+        states.putAll(waits);
         states.put(TRAIN_STATE, train());
         Map<String, Object> asl = new LinkedHashMap<>();
-        asl.put("Comment", "SageMaker training job " + definition.getNode().getPath());
+        asl.put("Comment", comment);
         asl.put("StartAt", start);
         asl.put("States", states);
         return asl;
@@ -157,14 +147,14 @@ final class TrainingStateMachine extends Construct {
 
     private Map<String, Object> train() {
         Map<String, Object> parameters = new LinkedHashMap<>();
-        parameters.put("TrainingJobName.$", "States.Format('" + definition.getJobNamePrefix() + "-{}', States.UUID())");
-        parameters.putAll(definition.getRequest());
+        parameters.put("TrainingJobName.$", "States.Format('" + job.getJobNamePrefix() + "-{}', States.UUID())");
+        parameters.putAll(job.getRequest());
         if (checkpointPrefix() != null) {
             Map<String, Object> checkpoint = new LinkedHashMap<>();
             // Bucket names hold no character special to States.Format; the prefix may hold an apostrophe.
-            checkpoint.put("S3Uri.$", "States.Format('" + definition.getDataBucket().uri(formatLiteral(checkpointPrefix()))
+            checkpoint.put("S3Uri.$", "States.Format('" + spec.getOutputBucket().uri(formatLiteral(checkpointPrefix()))
                     + "/{}/', $" + CHECKPOINT_RUN + ")");
-            Object localPath = ((Map<?, ?>) definition.getRequest().get("CheckpointConfig")).get("LocalPath");
+            Object localPath = ((Map<?, ?>) job.getRequest().get("CheckpointConfig")).get("LocalPath");
             if (localPath != null) {
                 checkpoint.put("LocalPath", localPath);
             }
@@ -219,7 +209,7 @@ final class TrainingStateMachine extends Construct {
         states.put(CHOOSE_CHECKPOINTS, choose);
 
         Map<String, Object> parameters = new LinkedHashMap<>();
-        parameters.put("Bucket", definition.getDataBucket().getBucketName());
+        parameters.put("Bucket", spec.getOutputBucket().getBucketName());
         parameters.put("Prefix.$", "States.Format('" + formatLiteral(checkpointPrefix()) + "/{}/', $"
                 + CHECKPOINT_RUN + ")");
         parameters.put("MaxKeys", 1);
@@ -230,7 +220,7 @@ final class TrainingStateMachine extends Construct {
         find.put("Parameters", parameters);
         find.put("ResultSelector", Map.of("KeyCount.$", "$.KeyCount"));
         find.put("ResultPath", "$." + CHECKPOINTS_FOUND);
-        find.put("TimeoutSeconds", CALL_TIMEOUT_SECONDS);
+        find.put("TimeoutSeconds", AslStates.CALL_TIMEOUT_SECONDS);
         find.put("Retry", List.of(transientErrors()));
         find.put("Next", CHECK_CHECKPOINTS);
         states.put(FIND_CHECKPOINTS, find);
@@ -248,209 +238,13 @@ final class TrainingStateMachine extends Construct {
         return CHOOSE_CHECKPOINTS;
     }
 
-    /** Sets the poll interval, its next doubling point and the time waited, shared by all prerequisites. */
-    private static Map<String, Object> startWaiting() {
-        Map<String, Object> assign = new LinkedHashMap<>();
-        assign.put(WAITED, 0);
-        assign.put(POLL, FIRST_POLL_SECONDS);
-        assign.put(BACKOFF_AT, FIRST_POLL_SECONDS * POLLS_PER_INTERVAL);
-        Map<String, Object> pass = new LinkedHashMap<>();
-        pass.put("Type", "Pass");
-        pass.put("Comment", "Poll every " + FIRST_POLL_SECONDS + " s; double the interval each time the time waited "
-                + "reaches " + POLLS_PER_INTERVAL + " intervals");
-        pass.put("Assign", assign);
-        pass.put("Next", DESCRIBE + 0);
-        return pass;
-    }
-
-    /**
-     * Describe the job; Completed goes on, InProgress/Stopping waits (with backoff) and looks again until
-     * {@code maxWait} has been waited, anything else fails. Transient errors of the describe call are retried;
-     * a job that does not exist fails at once.
-     */
-    private Map<String, Object> waitStates(int index, Prerequisite prerequisite, String next) {
-        String describe = DESCRIBE + index;
-        String check = "CheckPrerequisite" + index;
-        String wait = "WaitForPrerequisite" + index;
-        String failed = "PrerequisiteFailed" + index;
-        String timedOut = "PrerequisiteTimedOut" + index;
-        String notFound = "PrerequisiteNotFound" + index;
-        String status = "prerequisite" + index + ".Status";
-
-        PrerequisiteKind kind = prerequisite.kind();
-        Map<String, Object> notFoundRetry = new LinkedHashMap<>();
-        notFoundRetry.put("ErrorEquals", kind.notFoundErrors);
-        if (kind.notFoundGoesOn) {
-            // DescribeExecution is eventually consistent: look again a few times before trusting "gone".
-            notFoundRetry.put("IntervalSeconds", 5);
-            notFoundRetry.put("MaxAttempts", 3);
-            notFoundRetry.put("BackoffRate", 2);
-        } else {
-            notFoundRetry.put("MaxAttempts", 0);
-        }
-        Map<String, Object> notFoundCatch = new LinkedHashMap<>();
-        notFoundCatch.put("ErrorEquals", kind.notFoundErrors);
-        notFoundCatch.put("ResultPath", "$.prerequisite" + index + ".NotFound"); // keep the execution's input
-        notFoundCatch.put("Next", kind.notFoundGoesOn ? next : notFound);
-        Map<String, Object> describeState = new LinkedHashMap<>();
-        describeState.put("Type", "Task");
-        describeState.put("Resource", "arn:" + Stack.of(this).getPartition() + ":states:::aws-sdk:" + kind.describeAction);
-        describeState.put("Parameters", Map.of(kind.nameParameter, prerequisite.name()));
-        describeState.put("ResultSelector", Map.of("Status.$", "$." + kind.statusMember));
-        describeState.put("ResultPath", "$.prerequisite" + index);
-        describeState.put("TimeoutSeconds", CALL_TIMEOUT_SECONDS);
-        describeState.put("Retry", List.of(notFoundRetry, transientErrors()));
-        describeState.put("Catch", List.of(notFoundCatch));
-        describeState.put("Next", check);
-
-        Map<String, Object> running = or(kind.runningStatuses.stream()
-                .map(value -> variable(status, "StringEquals", value)).toList());
-        Map<String, Object> waitedEnough = new LinkedHashMap<>();
-        waitedEnough.put("Variable", "$" + WAITED);
-        waitedEnough.put("NumericGreaterThanEquals", prerequisite.maxWaitSeconds());
-        Map<String, Object> backoffDue = new LinkedHashMap<>();
-        backoffDue.put("Variable", "$" + WAITED);
-        backoffDue.put("NumericGreaterThanEqualsPath", "$" + BACKOFF_AT);
-        // The time waited is assigned first: it adds the doubled interval computed from the current one.
-        Map<String, Object> doubled = new LinkedHashMap<>();
-        doubled.put(WAITED + ".$", "States.MathAdd($" + WAITED + ", States.MathAdd($" + POLL + ", $" + POLL + "))");
-        doubled.put(POLL + ".$", "States.MathAdd($" + POLL + ", $" + POLL + ")");
-        doubled.put(BACKOFF_AT + ".$", "States.MathAdd($" + BACKOFF_AT + ", $" + BACKOFF_AT + ")");
-        Map<String, Object> backoff = rule(and(List.of(running, backoffDue)), wait);
-        backoff.put("Assign", doubled);
-        Map<String, Object> poll = rule(running, wait);
-        poll.put("Assign", Map.of(WAITED + ".$", "States.MathAdd($" + WAITED + ", $" + POLL + ")"));
-        Map<String, Object> checkState = new LinkedHashMap<>();
-        checkState.put("Type", "Choice");
-        checkState.put("Choices", List.of(
-                rule(variable(status, "StringEquals", kind.successStatus), next),
-                rule(and(List.of(running, waitedEnough)), timedOut),
-                backoff,
-                poll));
-        checkState.put("Default", failed);
-
-        Map<String, Object> waitState = new LinkedHashMap<>();
-        waitState.put("Type", "Wait");
-        waitState.put("SecondsPath", "$" + POLL);
-        waitState.put("Next", describe);
-
-        Map<String, Object> states = new LinkedHashMap<>();
-        states.put(describe, describeState);
-        states.put(check, checkState);
-        states.put(wait, waitState);
-        states.put(failed, fail(kind.failedError, kind.failedCause));
-        states.put(timedOut, fail(kind.timedOutError, kind.what + " was still running after "
-                + prerequisite.maxWaitSeconds() + " seconds of waiting"));
-        if (!kind.notFoundGoesOn) {
-            states.put(notFound, fail("PrerequisiteJobNotFound", kind.what + " does not exist, or its name is not a "
-                    + "valid training job name"));
-        }
-        return states;
-    }
-
-    /** Throttling, 5xx and timeouts of an SDK call: every task failure but the ones a retrier before this one takes. */
-    private static Map<String, Object> transientErrors() {
-        Map<String, Object> retry = new LinkedHashMap<>();
-        retry.put("ErrorEquals", List.of("States.TaskFailed", "States.Timeout"));
-        retry.put("IntervalSeconds", 4);
-        retry.put("MaxAttempts", RETRY_ATTEMPTS);
-        retry.put("BackoffRate", 2);
-        retry.put("MaxDelaySeconds", 60);
-        retry.put("JitterStrategy", "FULL");
-        return retry;
-    }
-
     private String checkpointPrefix() {
-        return definition.props().getCheckpointPrefix();
+        return spec.getCheckpointPrefix();
     }
 
     /** Escapes the characters that are special in a {@code States.Format} template (not in tokens). */
     static String formatLiteral(String text) {
         return Token.isUnresolved(text) ? text : text.replaceAll("([{}'\\\\])", "\\\\$1");
-    }
-
-    private static Map<String, Object> fail(String error, String cause) {
-        Map<String, Object> fail = new LinkedHashMap<>();
-        fail.put("Type", "Fail");
-        fail.put("Error", error);
-        fail.put("Cause", cause);
-        return fail;
-    }
-
-    private static Map<String, Object> rule(Map<String, Object> condition, String next) {
-        Map<String, Object> rule = new LinkedHashMap<>(condition);
-        rule.put("Next", next);
-        return rule;
-    }
-
-    private static Map<String, Object> variable(String path, String operator, Object value) {
-        Map<String, Object> comparison = new LinkedHashMap<>();
-        comparison.put("Variable", "$." + path);
-        comparison.put(operator, value);
-        return comparison;
-    }
-
-    private static Map<String, Object> isPresent(String path) {
-        return variable(path, "IsPresent", true);
-    }
-
-    private static Map<String, Object> not(Map<String, Object> condition) {
-        return Map.of("Not", condition);
-    }
-
-    private static Map<String, Object> and(List<Map<String, Object>> conditions) {
-        return Map.of("And", conditions);
-    }
-
-    private static Map<String, Object> or(List<Map<String, Object>> conditions) {
-        return Map.of("Or", conditions);
-    }
-
-    /** What training can wait for, and how each is described and judged. */
-    private enum PrerequisiteKind {
-        /** A SageMaker training job; one that does not exist fails the wait. */
-        TRAINING_JOB("sagemaker:describeTrainingJob", "TrainingJobName", "TrainingJobStatus", "Completed",
-                List.of("InProgress", "Stopping"), JOB_NOT_FOUND, false, "PrerequisiteJobNotCompleted",
-                "PrerequisiteJobTimedOut", "A training job this one waits for (for example the cache preload)"),
-        /**
-         * A Step Functions execution, such as a cache preload's (SUCCEEDED: warmed, or nothing to warm). One whose
-         * record is gone (Step Functions keeps them 90 days after they end) is over: training goes on.
-         */
-        EXECUTION("sfn:describeExecution", "ExecutionArn", "Status", "SUCCEEDED", List.of("RUNNING", "PENDING_REDRIVE"),
-                List.of("Sfn.ExecutionDoesNotExistException"), true, "PreloadFailed", "PreloadTimedOut",
-                "An execution this job waits for (the cache preload)");
-
-        private final String describeAction;
-        private final String nameParameter;
-        private final String statusMember;
-        private final String successStatus;
-        private final List<String> runningStatuses;
-        private final List<String> notFoundErrors;
-        private final boolean notFoundGoesOn;
-        private final String failedError;
-        private final String timedOutError;
-        private final String what;
-        private final String failedCause;
-
-        PrerequisiteKind(String describeAction, String nameParameter, String statusMember, String successStatus,
-                List<String> runningStatuses, List<String> notFoundErrors, boolean notFoundGoesOn, String failedError,
-                String timedOutError, String what) {
-            this.describeAction = describeAction;
-            this.nameParameter = nameParameter;
-            this.statusMember = statusMember;
-            this.successStatus = successStatus;
-            this.runningStatuses = runningStatuses;
-            this.notFoundErrors = notFoundErrors;
-            this.notFoundGoesOn = notFoundGoesOn;
-            this.failedError = failedError;
-            this.timedOutError = timedOutError;
-            this.what = what;
-            this.failedCause = what + (notFoundGoesOn ? " failed, timed out or was aborted; see its execution in Step "
-                    + "Functions" : " failed or was stopped; see its FailureReason in SageMaker");
-        }
-    }
-
-    private record Prerequisite(PrerequisiteKind kind, String name, long maxWaitSeconds) {
     }
 
     /**

@@ -1,0 +1,267 @@
+package io.github.trainingdata.cdk.training;
+
+import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.limits.ApiLimit;
+import io.github.trainingdata.cdk.limits.SageMakerLimits;
+import io.github.trainingdata.cdk.storage.KeyPrefix;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import software.amazon.awscdk.Annotations;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Token;
+import software.amazon.awscdk.services.kms.IKey;
+import software.constructs.IConstruct;
+
+/**
+ * The CreateTrainingJob rules over a {@link TrainingJobSpec}: each a function of the spec that throws a
+ * {@link ConfigurationError} naming the job's path, the field, the value and what is allowed, or adds a warning.
+ * Deploy-time values pass every literal check. Where the job runs is checked by {@link JobPlacement}.
+ */
+final class TrainingJobRules {
+    /**
+     * Instance families with local NVMe storage, which take no EBS volume key (SageMaker developer guide,
+     * "Instance storage volumes").
+     */
+    static final Set<String> LOCAL_STORAGE_FAMILIES = Set.of("c5d", "c6id", "g4dn", "g5", "g6", "g6e", "m5d",
+            "m6id", "p3dn", "p4d", "p4de", "p5", "p5e", "p5en", "p6-b200", "p6-b300", "p6e-gb200", "r5d", "r6id", "trn1",
+            "trn1n", "trn2");
+    /** The longest warm-pool keep-alive (SageMaker guide, "Managed warm pools": 3600 s; the API model allows 21600). */
+    static final long MAX_KEEP_ALIVE_SECONDS = 3600;
+    private static final Pattern INSTANCE_TYPE = Pattern.compile("ml\\.([a-z0-9-]+)\\.[a-z0-9]+");
+
+    private final IConstruct scope;
+    private final TrainingJobSpec spec;
+
+    private TrainingJobRules(IConstruct scope, TrainingJobSpec spec) {
+        this.scope = scope;
+        this.spec = spec;
+    }
+
+    /** Checks every rule of {@code spec}, in the order a reader meets the settings. */
+    static void check(IConstruct scope, TrainingJobSpec spec) {
+        TrainingJobRules rules = new TrainingJobRules(scope, spec);
+        if (spec.getOutputBucket() == null) {
+            throw ConfigurationError.of(scope, "outputBucket", null, "the bucket that receives model artifacts");
+        }
+        rules.algorithm();
+        rules.resources();
+        rules.storage();
+        rules.stopping();
+        rules.maps();
+        rules.channels();
+        if (spec.getRole() != null) {
+            rules.string("role", spec.getRole().getRoleArn(), SageMakerLimits.ROLE_ARN,
+                    "an IAM role ARN arn:aws:iam::<12-digit account>:role/<name>, ");
+        }
+    }
+
+    private void algorithm() {
+        TrainingImage image = spec.getTrainingImage();
+        String algorithm = spec.getAlgorithmName();
+        if ((image == null) == (algorithm == null)) {
+            throw ConfigurationError.of(scope, "trainingImage", image == null ? "unset (and algorithmName unset)"
+                    : "set together with algorithmName", "exactly one of trainingImage and algorithmName");
+        }
+        if (image != null && !Token.isUnresolved(image.getUri())) {
+            if (!SageMakerLimits.TRAINING_IMAGE.accepts(image.getUri())) {
+                throw ConfigurationError.of(scope, "trainingImage", image.getUri(),
+                        "an image URI of " + SageMakerLimits.TRAINING_IMAGE.allowed());
+            }
+            if (image.getRepository() == null && image.parseUri() == null) {
+                throw ConfigurationError.of(scope, "trainingImage", image.getUri(),
+                        "an Amazon ECR image URI <account>.dkr.ecr.<region>.amazonaws.com/<repository>[:<tag> or "
+                                + "@sha256:<digest>]");
+            }
+        }
+        if (algorithm != null) {
+            string("algorithmName", algorithm, SageMakerLimits.ALGORITHM_NAME, "an algorithm name or ARN, ");
+        }
+        strings("containerEntrypoint", spec.getContainerEntrypoint(), SageMakerLimits.CONTAINER_ENTRYPOINT,
+                SageMakerLimits.CONTAINER_ENTRYPOINT_STRING);
+        strings("containerArguments", spec.getContainerArguments(), SageMakerLimits.CONTAINER_ARGUMENTS,
+                SageMakerLimits.CONTAINER_ARGUMENT);
+    }
+
+    private void resources() {
+        String type = spec.getInstanceType();
+        if (type == null) {
+            throw ConfigurationError.of(scope, "instanceType", null, "an instance type such as ml.p3.2xlarge");
+        }
+        Matcher typeMatch = INSTANCE_TYPE.matcher(type);
+        if (!Token.isUnresolved(type) && !typeMatch.matches()) {
+            throw ConfigurationError.of(scope, "instanceType", type, "a SageMaker instance type ml.<family>.<size>");
+        }
+        number("instanceCount", spec.getInstanceCount(), SageMakerLimits.INSTANCE_COUNT);
+        number("volumeSizeGiB", spec.getVolumeSizeGiB(), SageMakerLimits.VOLUME_SIZE_IN_GB);
+        if (spec.getVolumeKey() != null) {
+            string("volumeKey", spec.getVolumeKey().getKeyArn(), SageMakerLimits.KMS_KEY_ID, "a KMS key ARN of ");
+        }
+        IKey outputKey = spec.getOutputBucket().getBucket().getEncryptionKey();
+        if (outputKey != null) {
+            string("outputBucket.encryptionKey", outputKey.getKeyArn(), SageMakerLimits.KMS_KEY_ID, "a KMS key ARN of ");
+        }
+        if (spec.getVolumeKey() != null && !Token.isUnresolved(type) && LOCAL_STORAGE_FAMILIES.contains(typeMatch.group(1))) {
+            throw ConfigurationError.of(scope, "volumeKey", "set for " + type, "unset for instance families with "
+                    + "local NVMe storage (" + String.join(", ", new TreeSet<>(LOCAL_STORAGE_FAMILIES))
+                    + "): their volumes are encrypted by the instance hardware");
+        }
+    }
+
+    private void storage() {
+        string("jobNamePrefix", spec.getJobNamePrefix(), SageMakerLimits.JOB_NAME_PREFIX, "");
+        prefix("outputPrefix", spec.getOutputPrefix());
+        if (spec.getCheckpointPrefix() != null) {
+            prefix("checkpointPrefix", spec.getCheckpointPrefix());
+            if (spec.getCheckpointLocalPath() != null) {
+                string("checkpointLocalPath", spec.getCheckpointLocalPath(), SageMakerLimits.CHECKPOINT_LOCAL_PATH,
+                        "a directory of ");
+            }
+        } else if (spec.getCheckpointLocalPath() != null) {
+            throw ConfigurationError.of(scope, "checkpointLocalPath", spec.getCheckpointLocalPath(),
+                    "unset unless checkpointPrefix is set (CheckpointConfig needs its S3 location)");
+        }
+    }
+
+    private void prefix(String field, String prefix) {
+        KeyPrefix.check(scope, field, prefix);
+        if (!Token.isUnresolved(prefix) && prefix.isEmpty()) {
+            throw ConfigurationError.of(scope, field, prefix, "a non-empty key prefix (never the bucket root)");
+        }
+    }
+
+    private void stopping() {
+        Duration runtime = spec.getMaxRuntime();
+        Number seconds = seconds(scope, "maxRuntime", runtime, SageMakerLimits.MAX_RUNTIME_IN_SECONDS);
+        Duration maxWait = spec.getGivenMaxWait();
+        boolean spot = spec.isManagedSpot();
+        if (maxWait != null && !spot) {
+            throw ConfigurationError.of(scope, "maxWait", maxWait.toHumanString(),
+                    "unset unless managedSpot is true (it bounds waiting for spot capacity)");
+        }
+        Number waitSeconds = maxWait == null ? null
+                : seconds(scope, "maxWait", maxWait, SageMakerLimits.MAX_WAIT_TIME_IN_SECONDS);
+        if (waitSeconds != null && !Token.isUnresolved(waitSeconds) && !Token.isUnresolved(seconds)
+                && waitSeconds.longValue() < seconds.longValue()) {
+            throw ConfigurationError.of(scope, "maxWait", maxWait.toHumanString(),
+                    "at least maxRuntime (" + runtime.toHumanString() + ")");
+        }
+        Duration keepAlive = spec.getKeepAlivePeriod();
+        if (keepAlive != null && !Token.isUnresolved(keepAlive.toSeconds())
+                && keepAlive.toSeconds().longValue() > MAX_KEEP_ALIVE_SECONDS) {
+            throw ConfigurationError.of(scope, "keepAlivePeriod", keepAlive.toHumanString(),
+                    "0 to " + MAX_KEEP_ALIVE_SECONDS + " seconds (SageMaker managed warm pools)");
+        }
+        if (keepAlive != null && spot) {
+            throw ConfigurationError.of(scope, "keepAlivePeriod", keepAlive.toHumanString(),
+                    "unset when managedSpot is true (managed warm pools cannot be used with spot instances)");
+        }
+        if (spot && spec.getCheckpointPrefix() == null) {
+            Annotations.of(scope).addWarningV2("@trainingdata/training:spotWithoutCheckpoints",
+                    scope.getNode().getPath() + ": managed spot without checkpointPrefix restarts from scratch after "
+                            + "every interruption");
+        }
+    }
+
+    /**
+     * The duration in whole seconds, as the request renders it, checked against {@code limit} when literal.
+     * aws-cdk-lib cannot convert a fractional second, nor a token given in another unit: either becomes a
+     * ConfigurationError here.
+     */
+    static Number seconds(IConstruct scope, String field, Duration duration, ApiLimit limit) {
+        Number seconds;
+        try {
+            seconds = duration.toSeconds();
+        } catch (RuntimeException e) {
+            throw ConfigurationError.of(scope, field, duration.toHumanString(), "a whole number of seconds; a "
+                    + "deploy-time value must be given as Duration.seconds(...) (" + cdkMessage(e) + ")");
+        }
+        if (!Token.isUnresolved(seconds) && !limit.acceptsNumber(seconds)) {
+            throw ConfigurationError.of(scope, field, duration.toHumanString(), limit.allowed());
+        }
+        return seconds;
+    }
+
+    /** The first line of an aws-cdk-lib error, without its error-code prefix such as {@code ThereSubnetGroups: }. */
+    static String cdkMessage(RuntimeException e) {
+        String first = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+        return first.replaceFirst("^[A-Za-z]+: ", "");
+    }
+
+    private void maps() {
+        map("hyperParameters", "key", spec.getHyperParameters(), SageMakerLimits.HYPER_PARAMETERS,
+                SageMakerLimits.HYPER_PARAMETER_KEY, SageMakerLimits.HYPER_PARAMETER_VALUE);
+        map("environment", "key", spec.getEnvironment(), SageMakerLimits.ENVIRONMENT,
+                SageMakerLimits.ENVIRONMENT_KEY, SageMakerLimits.ENVIRONMENT_VALUE);
+        map("tags", "key", spec.getTags(), SageMakerLimits.TAGS, SageMakerLimits.TAG_KEY, SageMakerLimits.TAG_VALUE);
+        map("metricDefinitions", "name", spec.getMetricDefinitions(), SageMakerLimits.METRIC_DEFINITIONS,
+                SageMakerLimits.METRIC_NAME, SageMakerLimits.METRIC_REGEX);
+    }
+
+    private void map(String field, String keyNoun, Map<String, String> map, ApiLimit count, ApiLimit key,
+            ApiLimit value) {
+        count(field, map.size(), count);
+        map.forEach((k, v) -> {
+            string(field + " " + keyNoun, k, key, "");
+            string(field + "['" + k + "']", v, value, "");
+        });
+    }
+
+    private void channels() {
+        List<Channel> channels = spec.getChannels();
+        if (!SageMakerLimits.INPUT_DATA_CONFIG.accepts(channels.size()) && !channels.isEmpty()) {
+            throw ConfigurationError.of(scope, "channels", channels.size() + " channels",
+                    "at most " + TrainingJobDefinition.MAX_CHANNELS + " channels");
+        }
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < channels.size(); i++) {
+            Channel channel = channels.get(i);
+            ChannelRules rules = new ChannelRules(scope, i);
+            if (!Token.isUnresolved(channel.getName()) && !SageMakerLimits.CHANNEL_NAME.accepts(channel.getName())) {
+                throw rules.error("name", channel.getName(), SageMakerLimits.CHANNEL_NAME.allowed());
+            }
+            if (!names.add(channel.getName())) {
+                throw rules.error("name", channel.getName(), "a name no other channel of the job uses");
+            }
+            channel.validate(rules, spec.modeOf(channel));
+        }
+    }
+
+    private void strings(String field, List<String> values, ApiLimit count, ApiLimit item) {
+        if (values == null) {
+            return;
+        }
+        count(field, values.size(), count);
+        for (int i = 0; i < values.size(); i++) {
+            string(field + "[" + i + "]", values.get(i), item, "a string of ");
+        }
+    }
+
+    private void string(String field, String value, ApiLimit limit, String what) {
+        literal(scope, field, value, limit, what);
+    }
+
+    /** Rejects a literal value (null included) that {@code limit} does not accept; tokens pass. */
+    static void literal(IConstruct scope, String field, String value, ApiLimit limit, String what) {
+        if (value == null || (!Token.isUnresolved(value) && !limit.accepts(value))) {
+            throw ConfigurationError.of(scope, field, value, what + limit.allowed());
+        }
+    }
+
+    /** Rejects a literal number that {@code limit} does not accept; unset values and number tokens pass. */
+    private void number(String field, Number value, ApiLimit limit) {
+        if (value != null && !Token.isUnresolved(value) && !limit.acceptsNumber(value)) {
+            throw ConfigurationError.of(scope, field, value, limit.allowed());
+        }
+    }
+
+    private void count(String field, int size, ApiLimit count) {
+        if (!count.accepts(size)) {
+            throw ConfigurationError.of(scope, field, size + " " + count.getUnit(), count.allowed());
+        }
+    }
+}
