@@ -1,0 +1,208 @@
+package io.github.trainingdata.cdk.preload;
+
+import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.advisor.ByteSize;
+import io.github.trainingdata.cdk.advisor.EstimateModel;
+import io.github.trainingdata.cdk.limits.FsxLimits;
+import io.github.trainingdata.cdk.limits.SageMakerLimits;
+import io.github.trainingdata.cdk.storage.LustreCache;
+import io.github.trainingdata.cdk.storage.LustreDataset;
+import io.github.trainingdata.cdk.storage.LustreLocation;
+import io.github.trainingdata.cdk.training.LustreChannel;
+import io.github.trainingdata.cdk.training.TrainingImage;
+import io.github.trainingdata.cdk.training.TrainingJobDefinition;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import software.amazon.awscdk.Annotations;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.Token;
+import software.constructs.IConstruct;
+
+/**
+ * A preload's settings with every default applied and every rule checked: the time limits, the warm-up's readers
+ * and batch size, whether the deploy waits, the worker's image and job-name prefix, and the directories warmed.
+ * Errors and the wait decision's note name the preload.
+ */
+final class PreloadSpec {
+    private final IConstruct scope;
+    private final LustreCache cache;
+    final TrainingImage image;
+    final Duration timeout;
+    final Duration importTimeout;
+    final int parallelism;
+    final int batchSize;
+    final boolean waitForCompletion;
+    final List<LustreLocation> locations;
+    final String workerPrefix;
+
+    PreloadSpec(IConstruct scope, LustrePreloadProps props) {
+        this.scope = scope;
+        this.cache = props.getCache();
+        TrainingJobDefinition definition = props.getDefinition();
+        this.image = workerImage(props, definition);
+        this.timeout = limit("timeout", props.getTimeout());
+        this.importTimeout = limit("importTimeout", props.getImportTimeout());
+        this.parallelism = bounded("parallelism", props.getParallelism(), WarmUpScript.DEFAULT_PARALLELISM, 1,
+                WarmUpScript.MAX_PARALLELISM);
+        this.batchSize = bounded("batchSize", props.getBatchSize(), WarmUpScript.DEFAULT_BATCH_SIZE, 1, 10_000);
+        this.waitForCompletion = waitForCompletion(props);
+        if (definition != null) {
+            requireReads(scope, cache, definition);
+        }
+        this.locations = locations(props, definition);
+        this.workerPrefix = workerPrefix(definition);
+    }
+
+    /**
+     * How long training waits for the preload's execution: the import and worker limits, plus the state machine's
+     * margin for each.
+     */
+    Duration maxTrainingWait() {
+        return Duration.seconds(importTimeout.toSeconds().longValue() + timeout.toSeconds().longValue()
+                + PreloadStateMachine.MARGIN.toSeconds().longValue() * 2);
+    }
+
+    /**
+     * Whether the deploy waits: as given, else by the estimated warm-up (FSx's metadata import of the files, then
+     * the worker, by the advisor's model) against what a deploy can wait. Waiting is refused at synth when it is
+     * forced for a warm-up estimated beyond that.
+     */
+    private boolean waitForCompletion(LustrePreloadProps props) {
+        Boolean given = props.getWaitForCompletion();
+        Long files = props.getFileCount();
+        Long bytes = props.getTotalBytes();
+        if (files == null || bytes == null || Boolean.FALSE.equals(given)) {
+            return !Boolean.FALSE.equals(given);
+        }
+        if (files < 0 || bytes < 0) {
+            throw ConfigurationError.of(scope, files < 0 ? "fileCount" : "totalBytes", files < 0 ? files : bytes,
+                    "0 or more");
+        }
+        Integer capacity = cache.getStorageCapacityGiB();
+        double seconds = EstimateModel.lustreIndexingSeconds(files) + EstimateModel.preloadSeconds(files, bytes,
+                capacity != null ? capacity : FsxLimits.SCRATCH_2_MIN_CAPACITY_GIB, parallelism);
+        long limit = LustrePreload.MAX_WAITING_TIMEOUT.toSeconds().longValue();
+        if (seconds <= limit) {
+            return true;
+        }
+        String estimate = String.format(Locale.ROOT, "%,d files (%s) are estimated to take %.1f h to import and warm "
+                + "(advisor model: metadata import, then %d readers)", files, ByteSize.format(bytes), seconds / 3600,
+                parallelism);
+        if (Boolean.TRUE.equals(given)) {
+            throw ConfigurationError.of(scope, "waitForCompletion", true, "false: " + estimate + ", beyond the "
+                    + LustrePreload.MAX_WAITING_TIMEOUT.toMinutes().longValue() + " minutes a deploy can wait");
+        }
+        Annotations.of(scope).addInfo(scope.getNode().getPath() + ": the deploy does not wait for the preload: " + estimate
+                + ", beyond the " + LustrePreload.MAX_WAITING_TIMEOUT.toMinutes().longValue() + " minutes a deploy can wait; "
+                + "training executions wait for it instead");
+        return false;
+    }
+
+    private TrainingImage workerImage(LustrePreloadProps props, TrainingJobDefinition definition) {
+        if (props.getImage() != null) {
+            return props.getImage();
+        }
+        if (definition != null && definition.getSpec().getTrainingImage() != null) {
+            String uri = definition.getSpec().getTrainingImage().getUri();
+            if (Token.isUnresolved(uri) && Stack.of(definition) != Stack.of(scope)) {
+                throw ConfigurationError.of(scope, "image", null, "a worker image given here: the definition "
+                        + definition.getNode().getPath() + " is in another stack and its image is a deploy-time value "
+                        + "of that stack, which this stack cannot reference without a dependency cycle");
+            }
+            return definition.getSpec().getTrainingImage();
+        }
+        throw ConfigurationError.of(scope, "image", null, definition == null
+                ? "a worker image when the preload belongs to no definition (a Linux image with /bin/sh and GNU coreutils "
+                        + "and findutils)"
+                : "a worker image: the definition " + definition.getNode().getPath()
+                        + " uses an algorithm name, not an image the worker could run");
+    }
+
+    /**
+     * What is warmed: the given locations, else what the definition's channels on this cache read, else the
+     * root of every dataset of the cache. One worker channel each.
+     */
+    private List<LustreLocation> locations(LustrePreloadProps props, TrainingJobDefinition definition) {
+        List<LustreLocation> locations = props.getLocations() != null ? props.getLocations()
+                : definition != null ? definition.getSpec().getChannels().stream()
+                        .filter(c -> c instanceof LustreChannel l && l.getCache() == cache)
+                        .map(c -> ((LustreChannel) c).location()).toList()
+                : cache.getDatasets().stream().map(d -> cache.location(d.getName(), "")).toList();
+        if (locations.isEmpty() || locations.size() > TrainingJobDefinition.MAX_CHANNELS) {
+            throw ConfigurationError.of(scope, "locations", locations.size() + " locations",
+                    "1 to " + TrainingJobDefinition.MAX_CHANNELS + " directories (one worker channel each)");
+        }
+        Set<List<String>> distinct = new HashSet<>();
+        for (int i = 0; i < locations.size(); i++) {
+            LustreLocation location = locations.get(i);
+            if (location.getCache() != cache) {
+                throw ConfigurationError.of(scope, "locations[" + i + "]", location.getCache().getNode().getPath(),
+                        "a location of the cache being warmed, " + cache.getNode().getPath());
+            }
+            if (!distinct.add(List.of(location.getDataset().getName(), location.getPath()))) {
+                throw ConfigurationError.of(scope, "locations[" + i + "]",
+                        location.getDataset().getName() + "/" + location.getPath(), "distinct directories");
+            }
+        }
+        return locations;
+    }
+
+    /**
+     * What decides re-warming: the file system (a replaced cache is cold), each warmed dataset's link
+     * (file-system path to S3 location), the warmed directories, and the dataset version.
+     */
+    List<Object> warmKey(String datasetVersion) {
+        List<Object> warmed = new ArrayList<>();
+        for (LustreLocation location : locations) {
+            LustreDataset dataset = location.getDataset();
+            warmed.add(List.of(dataset.getFileSystemPath(), dataset.getS3Uri(), location.getPath()));
+        }
+        return List.of(cache.getFileSystemId(), warmed, datasetVersion != null ? datasetVersion : "");
+    }
+
+    /** A time limit: the given one (1 minute to 28 days) or 12 hours. */
+    private Duration limit(String field, Duration given) {
+        Duration limit = given != null ? given : Duration.hours(12);
+        long seconds = limit.toSeconds().longValue();
+        if (seconds < 60 || seconds > TrainingJobDefinition.MAX_RUNTIME.toSeconds().longValue()) {
+            throw ConfigurationError.of(scope, field, limit.toHumanString(), "1 minute to 28 days");
+        }
+        return limit;
+    }
+
+    private int bounded(String field, Integer value, int fallback, int min, int max) {
+        int v = value != null ? value : fallback;
+        if (v < min || v > max) {
+            throw ConfigurationError.of(scope, field, v, min + " to " + max);
+        }
+        return v;
+    }
+
+    static void requireReads(IConstruct scope, LustreCache cache, TrainingJobDefinition definition) {
+        boolean reads = definition.getSpec().getChannels().stream()
+                .anyMatch(c -> c instanceof LustreChannel l && l.getCache() == cache);
+        if (!reads) {
+            throw ConfigurationError.of(scope, "definition", definition.getNode().getPath(),
+                    "a definition with a LustreChannel on " + cache.getNode().getPath()
+                            + " (warming a cache the job does not read would only delay it)");
+        }
+    }
+
+    /**
+     * {@code warm-<definition prefix>}: lowercase, as SageMaker writes names in ARNs (the handler's IAM
+     * policy matches them), and outside the definition's own {@code <prefix>-*} jobs, so the training state
+     * machine cannot touch the workers nor the workers' handler the training jobs. A deploy-time prefix cannot
+     * be lower-cased at synth: the workers are then named after the definition's construct address instead.
+     */
+    private static String workerPrefix(TrainingJobDefinition definition) {
+        String prefix = definition != null ? definition.getJobNamePrefix() : "preload";
+        String base = Token.isUnresolved(prefix) ? definition.getNode().getAddr() : prefix.toLowerCase(Locale.ROOT);
+        int room = SageMakerLimits.JOB_NAME_PREFIX.getMax().intValue() - "warm-".length();
+        String trimmed = base.length() > room ? base.substring(0, room).replaceAll("-+$", "") : base;
+        return "warm-" + trimmed;
+    }
+}
