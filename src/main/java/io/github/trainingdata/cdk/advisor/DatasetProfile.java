@@ -14,62 +14,15 @@ import java.time.Duration;
  */
 public final class DatasetProfile {
 
-    private final long totalBytes;
-    private final long fileCount;
-    private final double averageFileBytes;
-    private final AccessPattern accessPattern;
-    private final int epochs;
-    private final DataLocation dataLocation;
-    private final boolean streamable;
-    private final String instanceType;
-    private final int instanceCount;
-    private final Duration trainingTime;
-    private final long samples;
-    private final InstanceFacts instance;
-    private final int jobs;
-    private final double spotInterruptions;
+    private final ProfileValues values;
 
-    private DatasetProfile(Builder builder, long fileCount, double averageFileBytes, Duration trainingTime,
-            long samples, InstanceFacts instance) {
-        this.totalBytes = builder.totalBytes;
-        this.fileCount = fileCount;
-        this.averageFileBytes = averageFileBytes;
-        this.accessPattern = builder.accessPattern;
-        this.epochs = builder.epochs;
-        this.dataLocation = builder.dataLocation;
-        this.streamable = builder.streamable;
-        this.instanceType = builder.instanceType;
-        this.instanceCount = builder.instanceCount;
-        this.trainingTime = trainingTime;
-        this.samples = samples;
-        this.instance = instance;
-        this.jobs = builder.jobs;
-        this.spotInterruptions = builder.spotInterruptions;
-    }
-
-    private DatasetProfile(DatasetProfile other, long fileCount) {
-        this.totalBytes = other.totalBytes;
-        this.fileCount = fileCount;
-        this.averageFileBytes = other.totalBytes / (double) fileCount;
-        this.accessPattern = other.accessPattern;
-        this.epochs = other.epochs;
-        this.dataLocation = other.dataLocation;
-        this.streamable = other.streamable;
-        this.instanceType = other.instanceType;
-        this.instanceCount = other.instanceCount;
-        this.trainingTime = other.trainingTime;
-        this.samples = other.samples;
-        this.instance = other.instance;
-        this.jobs = other.jobs;
-        this.spotInterruptions = other.spotInterruptions;
+    private DatasetProfile(ProfileValues values) {
+        this.values = values;
     }
 
     /** The same dataset and job with the data packed into another number of files (samples and compute unchanged). */
     DatasetProfile withFileCount(long files) {
-        if (files < 1) {
-            throw new IllegalArgumentException("fileCount must be at least 1, was " + files);
-        }
-        return new DatasetProfile(this, files);
+        return new DatasetProfile(values.withFileCount(files));
     }
 
     /**
@@ -83,47 +36,47 @@ public final class DatasetProfile {
 
     /** @return the dataset size in bytes, greater than 0 */
     public long totalBytes() {
-        return totalBytes;
+        return values.totalBytes();
     }
 
     /** @return the number of files (S3 objects), given or derived from the average file size; at least 1 */
     public long fileCount() {
-        return fileCount;
+        return values.fileCount();
     }
 
     /** @return the average file size in bytes, given or derived from the file count */
     public double averageFileBytes() {
-        return averageFileBytes;
+        return values.averageFileBytes();
     }
 
     /** @return how the script reads its files */
     public AccessPattern accessPattern() {
-        return accessPattern;
+        return values.accessPattern();
     }
 
     /** @return how many passes over the dataset one training job makes, at least 1 */
     public int epochs() {
-        return epochs;
+        return values.epochs();
     }
 
     /** @return where the dataset lives before training */
     public DataLocation dataLocation() {
-        return dataLocation;
+        return values.dataLocation();
     }
 
     /** @return whether the files are in a streamable record format (TFRecord, RecordIO, text) */
     public boolean streamable() {
-        return streamable;
+        return values.streamable();
     }
 
     /** @return the SageMaker training instance type, e.g. {@code ml.p3.2xlarge} */
     public String instanceType() {
-        return instanceType;
+        return values.instanceType();
     }
 
     /** @return the number of training instances, at least 1 */
     public int instanceCount() {
-        return instanceCount;
+        return values.instanceCount();
     }
 
     /**
@@ -133,58 +86,43 @@ public final class DatasetProfile {
      * @return a positive duration
      */
     public Duration trainingTime() {
-        return trainingTime;
+        return values.trainingTime();
     }
 
     /** @return {@link #trainingTime()} in seconds */
     public double computeSeconds() {
-        return trainingTime.toNanos() / 1e9;
+        return values.trainingTime().toNanos() / 1e9;
     }
 
     /** @return the samples one epoch trains on: given, else one per file */
     public long samples() {
-        return samples;
+        return values.samples();
     }
 
     /** @return the price of one instance-hour in USD: the override, else the published figure for the type */
     public double hourlyPriceUsd() {
-        return instance.hourlyUsd();
+        return values.instance().hourlyUsd();
     }
 
     /** @return the instance type's price, network bandwidth and storage, as the model uses them */
     public InstanceFacts instance() {
-        return instance;
+        return values.instance();
     }
 
     /** @return how many times the job runs with this data (consecutively), at least 1 */
     public int jobs() {
-        return jobs;
+        return values.jobs();
     }
 
     /** @return how many spot interruptions one job is expected to suffer, at least 0 */
     public double spotInterruptions() {
-        return spotInterruptions;
+        return values.spotInterruptions();
     }
 
     /** Builds a {@link DatasetProfile}; {@link #build()} validates every field and names the bad one. */
     public static final class Builder {
 
-        private Long totalBytes;
-        private Long fileCount;
-        private Long averageFileBytes;
-        private AccessPattern accessPattern = AccessPattern.SEQUENTIAL;
-        private int epochs = 1;
-        private DataLocation dataLocation = DataLocation.S3;
-        private boolean streamable;
-        private String instanceType = PublishedFigures.DEFAULT_INSTANCE_TYPE;
-        private int instanceCount = 1;
-        private Duration trainingTime;
-        private boolean trainingTimeGiven;
-        private Double samplesPerSecond;
-        private Long samples;
-        private Double hourlyPriceUsd;
-        private int jobs = 1;
-        private double spotInterruptions;
+        private final ProfileDraft draft = new ProfileDraft();
 
         private Builder() {
         }
@@ -196,7 +134,7 @@ public final class DatasetProfile {
          * @return this builder
          */
         public Builder totalBytes(long totalBytes) {
-            this.totalBytes = totalBytes;
+            draft.totalBytes = totalBytes;
             return this;
         }
 
@@ -207,7 +145,7 @@ public final class DatasetProfile {
          * @return this builder
          */
         public Builder fileCount(long fileCount) {
-            this.fileCount = fileCount;
+            draft.fileCount = fileCount;
             return this;
         }
 
@@ -218,7 +156,7 @@ public final class DatasetProfile {
          * @return this builder
          */
         public Builder averageFileBytes(long averageFileBytes) {
-            this.averageFileBytes = averageFileBytes;
+            draft.averageFileBytes = averageFileBytes;
             return this;
         }
 
@@ -229,7 +167,7 @@ public final class DatasetProfile {
          * @return this builder
          */
         public Builder accessPattern(AccessPattern accessPattern) {
-            this.accessPattern = accessPattern;
+            draft.accessPattern = accessPattern;
             return this;
         }
 
@@ -240,7 +178,7 @@ public final class DatasetProfile {
          * @return this builder
          */
         public Builder epochs(int epochs) {
-            this.epochs = epochs;
+            draft.epochs = epochs;
             return this;
         }
 
@@ -251,7 +189,7 @@ public final class DatasetProfile {
          * @return this builder
          */
         public Builder dataLocation(DataLocation dataLocation) {
-            this.dataLocation = dataLocation;
+            draft.dataLocation = dataLocation;
             return this;
         }
 
@@ -262,7 +200,7 @@ public final class DatasetProfile {
          * @return this builder
          */
         public Builder streamable(boolean streamable) {
-            this.streamable = streamable;
+            draft.streamable = streamable;
             return this;
         }
 
@@ -274,7 +212,7 @@ public final class DatasetProfile {
          * @return this builder
          */
         public Builder instanceType(String instanceType) {
-            this.instanceType = instanceType;
+            draft.instanceType = instanceType;
             return this;
         }
 
@@ -285,7 +223,7 @@ public final class DatasetProfile {
          * @return this builder
          */
         public Builder instanceCount(int instanceCount) {
-            this.instanceCount = instanceCount;
+            draft.instanceCount = instanceCount;
             return this;
         }
 
@@ -297,8 +235,8 @@ public final class DatasetProfile {
          * @return this builder
          */
         public Builder trainingTime(Duration trainingTime) {
-            this.trainingTime = trainingTime;
-            this.trainingTimeGiven = true;
+            draft.trainingTime = trainingTime;
+            draft.trainingTimeGiven = true;
             return this;
         }
 
@@ -311,7 +249,7 @@ public final class DatasetProfile {
          * @return this builder
          */
         public Builder samplesPerSecond(double samplesPerSecond) {
-            this.samplesPerSecond = samplesPerSecond;
+            draft.samplesPerSecond = samplesPerSecond;
             return this;
         }
 
@@ -322,7 +260,7 @@ public final class DatasetProfile {
          * @return this builder
          */
         public Builder samples(long samples) {
-            this.samples = samples;
+            draft.samples = samples;
             return this;
         }
 
@@ -334,7 +272,7 @@ public final class DatasetProfile {
          * @return this builder
          */
         public Builder jobs(int jobs) {
-            this.jobs = jobs;
+            draft.jobs = jobs;
             return this;
         }
 
@@ -346,7 +284,7 @@ public final class DatasetProfile {
          * @return this builder
          */
         public Builder spotInterruptions(double spotInterruptions) {
-            this.spotInterruptions = spotInterruptions;
+            draft.spotInterruptions = spotInterruptions;
             return this;
         }
 
@@ -357,7 +295,7 @@ public final class DatasetProfile {
          * @return this builder
          */
         public Builder hourlyPriceUsd(double hourlyPriceUsd) {
-            this.hourlyPriceUsd = hourlyPriceUsd;
+            draft.hourlyPriceUsd = hourlyPriceUsd;
             return this;
         }
 
@@ -368,101 +306,7 @@ public final class DatasetProfile {
          * @throws IllegalArgumentException naming the field, the bad value and what is allowed
          */
         public DatasetProfile build() {
-            if (totalBytes == null) {
-                throw new IllegalArgumentException("totalBytes is required: the dataset size in bytes, greater than 0");
-            }
-            if (totalBytes <= 0) {
-                throw new IllegalArgumentException("totalBytes must be greater than 0, was " + totalBytes);
-            }
-            requireNonNull(accessPattern, "accessPattern", "SEQUENTIAL or RANDOM");
-            requireNonNull(dataLocation, "dataLocation", "S3 or EFS");
-            requireAtLeastOne(epochs, "epochs");
-            requireAtLeastOne(instanceCount, "instanceCount");
-            requireAtLeastOne(jobs, "jobs");
-            if (!(spotInterruptions >= 0) || Double.isInfinite(spotInterruptions)) {
-                throw new IllegalArgumentException(
-                        "spotInterruptions must be a finite number of at least 0, was " + spotInterruptions);
-            }
-            if (instanceType == null || instanceType.isBlank()) {
-                throw new IllegalArgumentException("instanceType must be a SageMaker instance type such as "
-                        + PublishedFigures.DEFAULT_INSTANCE_TYPE + ", was '" + instanceType + "'");
-            }
-            long files = resolveFileCount();
-            double average = averageFileBytes != null ? averageFileBytes : totalBytes / (double) files;
-            long epochSamples = samples != null ? samples : files;
-            requireAtLeastOne(epochSamples, "samples");
-            return new DatasetProfile(this, files, average, resolveTrainingTime(epochSamples), epochSamples,
-                    resolveInstance());
-        }
-
-        private Duration resolveTrainingTime(long epochSamples) {
-            if (samplesPerSecond == null) {
-                if (!trainingTimeGiven) {
-                    return Duration.ofHours(1);
-                }
-                if (trainingTime == null || trainingTime.isNegative() || trainingTime.isZero()) {
-                    throw new IllegalArgumentException("trainingTime must be a positive duration, was " + trainingTime);
-                }
-                return trainingTime;
-            }
-            if (trainingTimeGiven) {
-                throw new IllegalArgumentException("give trainingTime or samplesPerSecond, not both: trainingTime was "
-                        + trainingTime + ", samplesPerSecond was " + samplesPerSecond);
-            }
-            if (!(samplesPerSecond > 0) || samplesPerSecond.isInfinite()) {
-                throw new IllegalArgumentException(
-                        "samplesPerSecond must be a finite number greater than 0, was " + samplesPerSecond);
-            }
-            double seconds = (double) epochs * epochSamples / samplesPerSecond;
-            return Duration.ofNanos(Math.max(1, Math.round(Math.min(seconds, Long.MAX_VALUE / 1e9) * 1e9)));
-        }
-
-        private long resolveFileCount() {
-            if (fileCount == null && averageFileBytes == null) {
-                throw new IllegalArgumentException("one of fileCount or averageFileBytes is required");
-            }
-            if (fileCount != null && averageFileBytes != null) {
-                throw new IllegalArgumentException("give fileCount or averageFileBytes, not both: fileCount was "
-                        + fileCount + ", averageFileBytes was " + averageFileBytes);
-            }
-            if (fileCount != null) {
-                requireAtLeastOne(fileCount, "fileCount");
-                return fileCount;
-            }
-            if (averageFileBytes < 1 || averageFileBytes > totalBytes) {
-                throw new IllegalArgumentException("averageFileBytes must be between 1 and totalBytes (" + totalBytes
-                        + "), was " + averageFileBytes);
-            }
-            return Math.max(1, Math.round(totalBytes / (double) averageFileBytes));
-        }
-
-        private InstanceFacts resolveInstance() {
-            InstanceFacts known = PublishedFigures.INSTANCES.get(instanceType);
-            if (hourlyPriceUsd != null) {
-                if (!(hourlyPriceUsd > 0) || hourlyPriceUsd.isInfinite()) {
-                    throw new IllegalArgumentException(
-                            "hourlyPriceUsd must be a finite number greater than 0, was " + hourlyPriceUsd);
-                }
-                return known != null ? new InstanceFacts(hourlyPriceUsd, known.networkGbps(), known.localNvme())
-                        : new InstanceFacts(hourlyPriceUsd, PublishedFigures.UNKNOWN_INSTANCE_NETWORK_GBPS, false);
-            }
-            if (known == null) {
-                throw new IllegalArgumentException("instanceType '" + instanceType + "' has no published hourly price: "
-                        + "set hourlyPriceUsd, or use one of " + String.join(", ", PublishedFigures.INSTANCES.keySet()));
-            }
-            return known;
-        }
-
-        private static void requireNonNull(Object value, String field, String allowed) {
-            if (value == null) {
-                throw new IllegalArgumentException(field + " must be " + allowed + ", was null");
-            }
-        }
-
-        private static void requireAtLeastOne(long value, String field) {
-            if (value < 1) {
-                throw new IllegalArgumentException(field + " must be at least 1, was " + value);
-            }
+            return new DatasetProfile(draft.validate());
         }
     }
 }

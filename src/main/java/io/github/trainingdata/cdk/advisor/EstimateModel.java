@@ -1,35 +1,18 @@
 package io.github.trainingdata.cdk.advisor;
 
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.CONTAINER_STARTUP_SECONDS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.DATA_LOADER_CONCURRENCY;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.EBS_VOLUME_MBPS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.EFS_BURSTING_BASELINE_MIBPS_PER_TIB;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.EFS_BURST_MIBPS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.EFS_BURST_MIBPS_PER_TIB;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.EFS_FILE_READ_SECONDS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.EFS_USD_PER_GB_MONTH;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.FASTFILE_LISTING_OBJECTS_PER_SECOND;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.FASTFILE_SECONDS_PER_FILE;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.FASTFILE_SEQUENTIAL_MBPS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.FILE_MODE_DOWNLOAD_MBPS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.FILE_MODE_NVME_DOWNLOAD_MBPS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.FILE_MODE_SECONDS_PER_OBJECT;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.FILE_SYSTEM_MOUNT_SECONDS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.HOURS_PER_MONTH;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.JOB_TAIL_SECONDS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_FIRST_READ_SECONDS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_OBJECTS_INDEXED_PER_HOUR;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_USD_PER_TB_MONTH;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_WARM_READ_SECONDS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.PIPE_MBPS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.PIPE_STARTUP_SECONDS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.PRELOAD_DEADLINE_SECONDS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.PRELOAD_READERS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.RANDOM_READ_BYTES;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.S3_CHANNEL_SETUP_SECONDS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.S3_USD_PER_MILLION_GETS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.S3_USD_PER_TB_MONTH;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.SMALL_FILE_BYTES;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.WARM_POOL_CONTAINER_STARTUP_SECONDS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.WARM_POOL_GAP_SECONDS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.WARM_POOL_KEEP_ALIVE_SECONDS;
@@ -65,7 +48,6 @@ import java.util.List;
 public final class EstimateModel {
 
     private static final double SECONDS_PER_HOUR = 3600;
-    private static final double GB_PER_TB = (double) ByteSize.TB / ByteSize.GB;
 
     private EstimateModel() {
     }
@@ -102,11 +84,11 @@ public final class EstimateModel {
     static OptionEstimate estimate(DatasetProfile profile, DataSourceOption option, boolean lustrePreloaded) {
         List<String> notes = new ArrayList<>();
         DataPath path = switch (option) {
-            case S3_FILE -> fileMode(profile, notes);
-            case S3_FAST_FILE -> fastFile(profile, notes);
-            case S3_PIPE -> pipe(profile, notes);
-            case FSX_LUSTRE -> lustre(profile, lustrePreloaded, notes);
-            case EFS -> efs(profile, notes);
+            case S3_FILE -> DataPath.fileMode(profile, notes);
+            case S3_FAST_FILE -> DataPath.fastFile(profile, notes);
+            case S3_PIPE -> DataPath.pipe(profile, notes);
+            case FSX_LUSTRE -> DataPath.lustre(profile, lustrePreloaded, notes);
+            case EFS -> DataPath.efs(profile, notes);
         };
         if (profile.dataLocation() == DataLocation.EFS && option != DataSourceOption.EFS) {
             notes.add(0, "does not fit: the data is on EFS; copy it to S3 first");
@@ -208,110 +190,11 @@ public final class EstimateModel {
                 + fileCount * LUSTRE_FIRST_READ_SECONDS / readers + loadSeconds;
     }
 
-    /** What an option does with the data, before the job around it is priced. */
-    private record DataPath(boolean fits, double startupSeconds, double restartSeconds, double firstReadSeconds,
-            double readSeconds, double gets, double monthlyStorageUsd, double preloadSeconds) {
-    }
-
-    private static DataPath fileMode(DatasetProfile profile, List<String> notes) {
-        double startup = fileModeStartupSeconds(profile);
-        double read = megabytes(share(profile, profile.totalBytes())) / profile.instance().volumeMBps();
-        notes.add("the instance volume must hold all " + ByteSize.format(profile.totalBytes())
-                + " (" + (profile.instance().localNvme() ? "local NVMe" : "EBS, about " + HumanReadable.rate(EBS_VOLUME_MBPS))
-                + "); each spot interruption downloads it again");
-        double gets = (double) profile.instanceCount() * profile.fileCount() * profile.jobs()
-                * (1 + profile.spotInterruptions());
-        return new DataPath(inS3(profile), startup, startup, read, read, gets, s3MonthlyUsd(profile.totalBytes()), 0);
-    }
-
-    private static DataPath fastFile(DatasetProfile profile, List<String> notes) {
-        boolean random = profile.accessPattern() == AccessPattern.RANDOM;
-        double getsPerEpoch = random
-                ? Math.max(profile.fileCount(), Math.ceil(profile.totalBytes() / (double) RANDOM_READ_BYTES))
-                : profile.fileCount();
-        double rate = Math.min(FASTFILE_SEQUENTIAL_MBPS, profile.instance().networkMBps());
-        double read = getsPerEpoch / profile.instanceCount() * FASTFILE_SECONDS_PER_FILE
-                + megabytes(share(profile, profile.totalBytes())) / rate;
-        if (profile.averageFileBytes() < SMALL_FILE_BYTES) {
-            notes.add("files average " + ByteSize.format(Math.round(profile.averageFileBytes()))
-                    + ", under 50 MB: FastFile fetches each with its own GET (" + millis(FASTFILE_SECONDS_PER_FILE)
-                    + " per file, case study)");
-        }
-        if (random) {
-            notes.add("random reads: FastFile issues a GET per read of about " + RANDOM_READ_BYTES / ByteSize.MIB + " MiB");
-        }
-        double startup = S3_CHANNEL_SETUP_SECONDS + profile.fileCount() / FASTFILE_LISTING_OBJECTS_PER_SECOND;
-        return new DataPath(inS3(profile), startup, startup, read, read,
-                getsPerEpoch * profile.epochs() * profile.jobs(), s3MonthlyUsd(profile.totalBytes()), 0);
-    }
-
-    private static DataPath pipe(DatasetProfile profile, List<String> notes) {
-        boolean fits = inS3(profile);
-        if (!profile.streamable()) {
-            notes.add("does not fit: Pipe needs a streamable format (TFRecord, RecordIO, text)");
-            fits = false;
-        }
-        if (profile.accessPattern() == AccessPattern.RANDOM) {
-            notes.add("does not fit: Pipe cannot seek, so random reads are impossible");
-            fits = false;
-        }
-        double rate = Math.min(PIPE_MBPS, profile.instance().networkMBps());
-        double read = share(profile, profile.fileCount()) * FILE_MODE_SECONDS_PER_OBJECT
-                + megabytes(share(profile, profile.totalBytes())) / rate;
-        return new DataPath(fits, PIPE_STARTUP_SECONDS, PIPE_STARTUP_SECONDS, read, read,
-                (double) profile.fileCount() * profile.epochs() * profile.jobs(), s3MonthlyUsd(profile.totalBytes()), 0);
-    }
-
-    private static DataPath lustre(DatasetProfile profile, boolean preloaded, List<String> notes) {
-        int capacityGiB = lustreCapacityGiB(profile);
-        double baseline = Sizing.lustreBaselineMBps(capacityGiB);
-        double perInstance = Math.min(profile.instance().networkMBps(), baseline / profile.instanceCount());
-        double bytesSeconds = megabytes(share(profile, profile.totalBytes())) / perInstance;
-        double files = share(profile, profile.fileCount());
-        double warm = files * LUSTRE_WARM_READ_SECONDS / DATA_LOADER_CONCURRENCY + bytesSeconds;
-        double cold = files * LUSTRE_FIRST_READ_SECONDS / DATA_LOADER_CONCURRENCY + bytesSeconds;
-        double preload = preloadSeconds(profile.fileCount(), profile.totalBytes(), capacityGiB, PRELOAD_READERS);
-        notes.add("SCRATCH_2 " + capacityGiB + " GiB: " + HumanReadable.rate(baseline) + " baseline, bursts to "
-                + HumanReadable.rate(Sizing.lustreBurstMBps(capacityGiB)) + "; sized to hold the data, feed "
-                + HumanReadable.rate(megabytes(profile.totalBytes()) / computePerEpoch(profile))
-                + " of training reads and load the bytes within a deploy's wait");
-        notes.add(preloaded
-                ? "deploy-time, not billed to the job: preloading " + HumanReadable.count(profile.fileCount())
-                        + " files takes about " + HumanReadable.duration(preload) + " (" + PRELOAD_READERS + " readers, "
-                        + millis(LUSTRE_FIRST_READ_SECONDS) + " per first read); without it the first epoch reads cold "
-                        + "in about " + HumanReadable.duration(cold) + " per instance"
-                : "not preloaded: the first epoch loads each file from S3 on first read, in about "
-                        + HumanReadable.duration(cold) + " per instance");
-        notes.add("deploy-time: " + lustreCreation(profile.fileCount()));
-        notes.add("needs a VPC and a training subnet in the file system's Availability Zone");
-        double monthly = capacityGiB / GB_PER_TB * LUSTRE_USD_PER_TB_MONTH + s3MonthlyUsd(profile.totalBytes());
-        return new DataPath(inS3(profile), FILE_SYSTEM_MOUNT_SECONDS, FILE_SYSTEM_MOUNT_SECONDS,
-                preloaded ? warm : cold, warm, profile.fileCount(), monthly, preloaded ? preload : 0);
-    }
-
     /** What creating a Lustre file system costs in time, for notes and reasons. */
     static String lustreCreation(long objects) {
         return "creating the file system indexes " + HumanReadable.count(objects) + " objects in about "
                 + HumanReadable.duration(lustreIndexingSeconds(objects)) + " (assumed "
                 + HumanReadable.count((long) LUSTRE_OBJECTS_INDEXED_PER_HOUR) + " per hour)";
-    }
-
-    private static DataPath efs(DatasetProfile profile, List<String> notes) {
-        double tib = profile.totalBytes() / (double) ByteSize.TIB;
-        double baselineMBps = mibpsToMBps(tib * EFS_BURSTING_BASELINE_MIBPS_PER_TIB);
-        double burstMBps = mibpsToMBps(Math.max(EFS_BURST_MIBPS, tib * EFS_BURST_MIBPS_PER_TIB));
-        boolean fits = profile.dataLocation() == DataLocation.EFS;
-        if (!fits) {
-            notes.add("does not fit: the data is in S3; EFS fits where tools already write the data there");
-        }
-        notes.add("bursting throughput: " + HumanReadable.rate(burstMBps) + " while credits last (estimated), "
-                + HumanReadable.rate(baselineMBps) + " baseline after; provisioned throughput costs extra");
-        notes.add("needs a VPC and a mount target in the training subnet's Availability Zone");
-        double perInstance = Math.min(profile.instance().networkMBps(), burstMBps / profile.instanceCount());
-        double read = share(profile, profile.fileCount()) * EFS_FILE_READ_SECONDS / DATA_LOADER_CONCURRENCY
-                + megabytes(share(profile, profile.totalBytes())) / perInstance;
-        double monthly = profile.totalBytes() / (double) ByteSize.GB * EFS_USD_PER_GB_MONTH;
-        return new DataPath(fits, FILE_SYSTEM_MOUNT_SECONDS, FILE_SYSTEM_MOUNT_SECONDS, read, read, 0, monthly, 0);
     }
 
     private static OptionEstimate priced(DatasetProfile profile, DataSourceOption option, DataPath path,
@@ -354,28 +237,12 @@ public final class EstimateModel {
         return profile.computeSeconds() / profile.epochs();
     }
 
-    private static boolean inS3(DatasetProfile profile) {
-        return profile.dataLocation() == DataLocation.S3;
-    }
-
     /** One instance's share of a per-epoch quantity: data-parallel instances each read their part. */
-    private static double share(DatasetProfile profile, double total) {
+    static double share(DatasetProfile profile, double total) {
         return total / profile.instanceCount();
     }
 
-    private static double s3MonthlyUsd(long bytes) {
-        return bytes / (double) ByteSize.TB * S3_USD_PER_TB_MONTH;
-    }
-
-    private static double megabytes(double bytes) {
+    static double megabytes(double bytes) {
         return bytes / ByteSize.MB;
-    }
-
-    private static double mibpsToMBps(double mibps) {
-        return mibps * ByteSize.MIB / ByteSize.MB;
-    }
-
-    private static String millis(double seconds) {
-        return HumanReadable.millis(seconds);
     }
 }

@@ -20,6 +20,10 @@ import java.util.TreeMap;
  *   <li>"Assumption" means no published figure exists; the Javadoc gives the reasoning.</li>
  * </ul>
  * Prices are us-east-1 and for estimates only.
+ *
+ * <p>The class is longer than our usual ~300 lines because it is a data table: one documented constant per
+ * published figure or assumption, and one row per instance type, kept together so each figure's source sits
+ * beside it.
  */
 public final class PublishedFigures {
 

@@ -1,5 +1,11 @@
 package io.github.trainingdata.cdk.monitoring;
 
+import static io.github.trainingdata.cdk.monitoring.DashboardWidgets.GRAPH_HEIGHT;
+import static io.github.trainingdata.cdk.monitoring.DashboardWidgets.axis;
+import static io.github.trainingdata.cdk.monitoring.DashboardWidgets.graph;
+import static io.github.trainingdata.cdk.monitoring.DashboardWidgets.header;
+import static io.github.trainingdata.cdk.monitoring.DashboardWidgets.line;
+
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.preload.LustrePreload;
 import io.github.trainingdata.cdk.preload.handler.PreloadMetrics;
@@ -13,16 +19,11 @@ import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.cloudwatch.Dashboard;
 import software.amazon.awscdk.services.cloudwatch.GraphWidget;
-import software.amazon.awscdk.services.cloudwatch.HorizontalAnnotation;
-import software.amazon.awscdk.services.cloudwatch.IMetric;
 import software.amazon.awscdk.services.cloudwatch.LogQueryWidget;
 import software.amazon.awscdk.services.cloudwatch.MathExpression;
 import software.amazon.awscdk.services.cloudwatch.Metric;
-import software.amazon.awscdk.services.cloudwatch.MetricOptions;
 import software.amazon.awscdk.services.cloudwatch.SingleValueWidget;
 import software.amazon.awscdk.services.cloudwatch.Stats;
-import software.amazon.awscdk.services.cloudwatch.TextWidget;
-import software.amazon.awscdk.services.cloudwatch.YAxisProps;
 import software.amazon.awscdk.services.stepfunctions.IStateMachine;
 import software.constructs.Construct;
 
@@ -51,16 +52,17 @@ public class TrainingDataDashboard extends Construct {
     private static final String TRAINING_JOB_NAME = "TrainingJobName";
     private static final String HOST = "Host";
     private static final double BYTES_PER_MB = 1_000_000.0;
-    private static final int GRAPH_HEIGHT = 6;
     private static final Duration DEFAULT_PERIOD = Duration.minutes(5);
 
     private final Duration period;
+    private final DashboardWidgets widgets;
     private final Dashboard dashboard;
 
     /** Creates the dashboard with a row for every store, preload and definition in {@code props}. */
     public TrainingDataDashboard(Construct scope, String id, TrainingDataDashboardProps props) {
         super(scope, id);
         this.period = period(props.getPeriod());
+        this.widgets = new DashboardWidgets(period);
         if (props.getLustreCaches().isEmpty() && props.getEfsStores().isEmpty() && props.getPreloads().isEmpty()
                 && props.getDefinitions().isEmpty()) {
             throw ConfigurationError.of(this, "lustreCaches, efsStores, preloads and definitions", "all empty",
@@ -107,14 +109,14 @@ public class TrainingDataDashboard extends Construct {
                         + ". Files not yet loaded are read from S3 first."));
         dashboard.addWidgets(
                 graph("Lustre read throughput (bytes/s)", 8,
-                        List.of(perSecond("read", FSX, "DataReadBytes", dimensions, "Data read")),
+                        List.of(widgets.perSecond("read", FSX, "DataReadBytes", dimensions, "Data read")),
                         known ? List.of(line(baseline * BYTES_PER_MB, "Baseline " + mbps(baseline)),
                                 line(burst * BYTES_PER_MB, "Burst " + mbps(burst))) : List.of()),
                 graph("Lustre write throughput (bytes/s)", 8,
-                        List.of(perSecond("write", FSX, "DataWriteBytes", dimensions, "Data written")),
+                        List.of(widgets.perSecond("write", FSX, "DataWriteBytes", dimensions, "Data written")),
                         List.of()),
                 graph("Lustre free space on the fullest disk (bytes)", 8,
-                        List.of(metric(FSX, "FreeDataStorageCapacity", dimensions, Stats.MINIMUM,
+                        List.of(widgets.metric(FSX, "FreeDataStorageCapacity", dimensions, Stats.MINIMUM,
                                 "Free (fullest disk)")),
                         List.of()));
     }
@@ -132,19 +134,19 @@ public class TrainingDataDashboard extends Construct {
                         + "only; burst credits matter in bursting throughput mode."));
         dashboard.addWidgets(
                 graph("EFS throughput (bytes/s)", 6,
-                        List.of(perSecond("total", EFS, "TotalIOBytes", dimensions, "All I/O"),
-                                perSecond("read", EFS, "DataReadIOBytes", dimensions, "Data read")),
+                        List.of(widgets.perSecond("total", EFS, "TotalIOBytes", dimensions, "All I/O"),
+                                widgets.perSecond("read", EFS, "DataReadIOBytes", dimensions, "Data read")),
                         List.of()),
                 graph("EFS metered vs permitted throughput (bytes/s)", 6,
-                        List.of(perSecond("metered", EFS, "MeteredIOBytes", dimensions,
+                        List.of(widgets.perSecond("metered", EFS, "MeteredIOBytes", dimensions,
                                         "Metered (reads count one third)"),
-                                metric(EFS, "PermittedThroughput", dimensions, Stats.AVERAGE, "Permitted")),
+                                widgets.metric(EFS, "PermittedThroughput", dimensions, Stats.AVERAGE, "Permitted")),
                         List.of()),
                 graph("EFS I/O limit used (%, General Purpose)", 6,
-                        List.of(metric(EFS, "PercentIOLimit", dimensions, Stats.MAXIMUM, "I/O limit used")),
+                        List.of(widgets.metric(EFS, "PercentIOLimit", dimensions, Stats.MAXIMUM, "I/O limit used")),
                         List.of(line(100, "I/O limit"))),
                 graph("EFS burst credit balance (bytes)", 6,
-                        List.of(metric(EFS, "BurstCreditBalance", dimensions, Stats.MINIMUM, "Burst credits")),
+                        List.of(widgets.metric(EFS, "BurstCreditBalance", dimensions, Stats.MINIMUM, "Burst credits")),
                         List.of()));
     }
 
@@ -161,11 +163,11 @@ public class TrainingDataDashboard extends Construct {
         String job = preload.getWorkerJobName();
         Map<String, String> dimensions = Map.of(TRAINING_JOB_NAME, job);
         Map<String, String> host = Map.of(HOST, job + "/algo-1");
-        Metric files = metric(TRAINING_JOBS_NAMESPACE, PreloadMetrics.FILES, dimensions, Stats.MAXIMUM,
+        Metric files = widgets.metric(TRAINING_JOBS_NAMESPACE, PreloadMetrics.FILES, dimensions, Stats.MAXIMUM,
                 "Files warmed");
-        Metric bytes = metric(TRAINING_JOBS_NAMESPACE, PreloadMetrics.BYTES, dimensions, Stats.MAXIMUM,
+        Metric bytes = widgets.metric(TRAINING_JOBS_NAMESPACE, PreloadMetrics.BYTES, dimensions, Stats.MAXIMUM,
                 "Bytes warmed");
-        Metric seconds = metric(TRAINING_JOBS_NAMESPACE, PreloadMetrics.SECONDS, dimensions, Stats.MAXIMUM,
+        Metric seconds = widgets.metric(TRAINING_JOBS_NAMESPACE, PreloadMetrics.SECONDS, dimensions, Stats.MAXIMUM,
                 "Seconds");
         dashboard.addWidgets(header("Preload `" + preload.getNode().getPath() + "`",
                 "Worker job `" + job + "` warms `" + preload.getCache().getNode().getPath()
@@ -187,9 +189,9 @@ public class TrainingDataDashboard extends Construct {
                         .width(8).height(GRAPH_HEIGHT)
                         .build(),
                 graph("Preload worker instance utilization (%)", 8,
-                        List.of(metric(TRAINING_JOBS_NAMESPACE, "CPUUtilization", host, Stats.AVERAGE, "CPU (all cores)"),
-                                metric(TRAINING_JOBS_NAMESPACE, "MemoryUtilization", host, Stats.AVERAGE, "Memory"),
-                                metric(TRAINING_JOBS_NAMESPACE, "DiskUtilization", host, Stats.MAXIMUM, "Disk")),
+                        List.of(widgets.metric(TRAINING_JOBS_NAMESPACE, "CPUUtilization", host, Stats.AVERAGE, "CPU (all cores)"),
+                                widgets.metric(TRAINING_JOBS_NAMESPACE, "MemoryUtilization", host, Stats.AVERAGE, "Memory"),
+                                widgets.metric(TRAINING_JOBS_NAMESPACE, "DiskUtilization", host, Stats.MAXIMUM, "Disk")),
                         List.of()));
         dashboard.addWidgets(LogQueryWidget.Builder.create()
                 .title("Preload worker log")
@@ -223,14 +225,14 @@ public class TrainingDataDashboard extends Construct {
                         + "contains `" + prefix + "` and that reported in the last two weeks."));
         dashboard.addWidgets(
                 graph("Training executions by outcome", 12,
-                        List.of(stateMachine.metricSucceeded(labelled("Succeeded", Stats.SUM)),
-                                stateMachine.metricFailed(labelled("Failed", Stats.SUM)),
-                                stateMachine.metricTimedOut(labelled("Timed out", Stats.SUM)),
-                                stateMachine.metricAborted(labelled("Aborted", Stats.SUM))),
+                        List.of(stateMachine.metricSucceeded(widgets.labelled("Succeeded", Stats.SUM)),
+                                stateMachine.metricFailed(widgets.labelled("Failed", Stats.SUM)),
+                                stateMachine.metricTimedOut(widgets.labelled("Timed out", Stats.SUM)),
+                                stateMachine.metricAborted(widgets.labelled("Aborted", Stats.SUM))),
                         List.of()),
                 graph("Training execution time (ms)", 12,
-                        List.of(stateMachine.metricTime(labelled("Average", Stats.AVERAGE)),
-                                stateMachine.metricTime(labelled("Maximum", Stats.MAXIMUM))),
+                        List.of(stateMachine.metricTime(widgets.labelled("Average", Stats.AVERAGE)),
+                                stateMachine.metricTime(widgets.labelled("Maximum", Stats.MAXIMUM))),
                         List.of()));
         dashboard.addWidgets(
                 graph("Training GPU utilization (%, per instance, 100 per GPU)", 8,
@@ -246,32 +248,6 @@ public class TrainingDataDashboard extends Construct {
         return dashboard;
     }
 
-    private static TextWidget header(String title, String text) {
-        return TextWidget.Builder.create().markdown("### " + title + "\n" + text).width(24).height(2).build();
-    }
-
-    /** A metric of this dashboard's period; {@code label} null for the metric's name. */
-    private Metric metric(String namespace, String name, Map<String, String> dimensions, String statistic,
-            String label) {
-        return Metric.Builder.create().namespace(namespace).metricName(name).dimensionsMap(dimensions)
-                .statistic(statistic).label(label).period(period).build();
-    }
-
-    private MetricOptions labelled(String label, String statistic) {
-        return MetricOptions.builder().label(label).statistic(statistic).period(period).build();
-    }
-
-    /** The {@code Sum} of a byte count per period, in bytes per second; {@code id} must be unique in its graph. */
-    private MathExpression perSecond(String id, String namespace, String name, Map<String, String> dimensions,
-            String label) {
-        return MathExpression.Builder.create()
-                .expression(id + "/PERIOD(" + id + ")")
-                .usingMetrics(Map.of(id, metric(namespace, name, dimensions, Stats.SUM, null)))
-                .label(label)
-                .period(period)
-                .build();
-    }
-
     /**
      * One line per instance of every job whose name contains {@code prefix}: a search over the
      * {@code Host = <job>/algo-<n>} dimension (a partial match on the prefix's tokens), each line labelled by
@@ -284,24 +260,6 @@ public class TrainingDataDashboard extends Construct {
                 .label("") // aws-cdk-lib's way to render no label (else the expression labels every line)
                 .period(period)
                 .build();
-    }
-
-    private static GraphWidget graph(String title, int width, List<IMetric> left, List<HorizontalAnnotation> lines) {
-        return GraphWidget.Builder.create()
-                .title(title)
-                .left(left)
-                .leftAnnotations(lines)
-                .leftYAxis(axis(null))
-                .width(width).height(GRAPH_HEIGHT)
-                .build();
-    }
-
-    private static YAxisProps axis(String label) {
-        return YAxisProps.builder().min(0).label(label).showUnits(false).build();
-    }
-
-    private static HorizontalAnnotation line(double value, String label) {
-        return HorizontalAnnotation.builder().value(value).label(label).build();
     }
 
     private static String mbps(double value) {

@@ -2,14 +2,9 @@ package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.advisor.Sizing;
-import io.github.trainingdata.cdk.limits.FsxLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.CfnResource;
@@ -25,8 +20,6 @@ import software.amazon.awscdk.services.ec2.SecurityGroup;
 import software.amazon.awscdk.services.fsx.CfnDataRepositoryAssociation;
 import software.amazon.awscdk.services.fsx.CfnFileSystem;
 import software.amazon.awscdk.services.fsx.LustreDataCompressionType;
-import software.amazon.awscdk.services.iam.AnyPrincipal;
-import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.kms.IKey;
 import software.constructs.Construct;
 import software.constructs.IConstruct;
@@ -47,11 +40,8 @@ import software.constructs.IConstruct;
 public class LustreCache extends Construct implements IConnectable {
     /** Deployment type: scratch, unreplicated, cheapest per TiB; S3 keeps the durable copy. */
     public static final String DEPLOYMENT_TYPE = "SCRATCH_2";
-    static final int DEFAULT_CAPACITY_GIB = 1200;
     private static final Port LUSTRE = Port.tcp(988);
     private static final Port LUSTRE_CLIENTS = Port.tcpRange(1018, 1023);
-    private static final List<DataRepositoryEvent> ALL_EVENTS = List.of(DataRepositoryEvent.NEW,
-            DataRepositoryEvent.CHANGED, DataRepositoryEvent.DELETED);
 
     private final TrainingNetwork network;
     private final List<LustreDataset> datasets;
@@ -72,15 +62,16 @@ public class LustreCache extends Construct implements IConnectable {
         this.datasets = props.getDatasets() != null ? List.copyOf(props.getDatasets()) : List.of();
         LustreDatasetRules rules = new LustreDatasetRules(this);
         rules.check(props.getDatasets());
+        LustreFileSystemRules fileSystemRules = new LustreFileSystemRules(this);
         ExistingLustreFileSystem existing = props.getExistingFileSystem();
         if (existing != null) {
-            rejectNewFileSystemSettings(props);
+            fileSystemRules.rejectNewFileSystemSettings(props);
             rules.rejectNewAssociationSettings(datasets);
-            validateExisting(existing);
+            fileSystemRules.checkExisting(existing);
         }
         this.availabilityZone = existing != null && existing.getAvailabilityZone() != null
                 ? existing.getAvailabilityZone() : network.getDataAvailabilityZone();
-        Number capacity = existing != null ? existing.getStorageCapacityGiB() : capacity(props);
+        Number capacity = existing != null ? existing.getStorageCapacityGiB() : fileSystemRules.capacity(props);
         this.storageCapacityGiB = capacity == null || Token.isUnresolved(capacity) ? null : capacity.intValue();
 
         this.securityGroup = existing != null ? existing.getSecurityGroup() : SecurityGroup.Builder.create(this, "SecurityGroup")
@@ -96,8 +87,8 @@ public class LustreCache extends Construct implements IConnectable {
             }
             connections.allowFrom(network.getTrainingSecurityGroup(), port, "Lustre traffic from training jobs");
         }
-        List<IKey> keys = bucketKeys();
-        keys.forEach(this::allowFsxToUseKey);
+        List<IKey> keys = DatasetBucketKeys.of(datasets);
+        keys.forEach(key -> DatasetBucketKeys.allowFsx(this, key));
 
         if (existing != null) {
             this.fileSystem = null;
@@ -125,40 +116,10 @@ public class LustreCache extends Construct implements IConnectable {
         this.mountName = fileSystem.getAttrLustreMountName();
         this.dnsName = fileSystem.getAttrDnsName();
         for (LustreDataset dataset : datasets) {
-            associations.add(associate(dataset, keys));
+            associations.add(DataRepositoryAssociations.create(this, fileSystemId, dataset, keys));
         }
         applyRemovalPolicy(props.getRemovalPolicy() != null ? props.getRemovalPolicy()
                 : exports() ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY);
-    }
-
-    private CfnDataRepositoryAssociation associate(LustreDataset dataset, List<IKey> keys) {
-        List<DataRepositoryEvent> autoImport = dataset.getAutoImport() != null ? dataset.getAutoImport() : ALL_EVENTS;
-        List<DataRepositoryEvent> autoExport = dataset.getAutoExport() != null ? dataset.getAutoExport() : List.of();
-        CfnDataRepositoryAssociation.S3Property.Builder s3 = CfnDataRepositoryAssociation.S3Property.builder();
-        if (!autoImport.isEmpty()) {
-            s3.autoImportPolicy(CfnDataRepositoryAssociation.AutoImportPolicyProperty.builder()
-                    .events(autoImport.stream().map(Enum::name).toList()).build());
-        }
-        if (!autoExport.isEmpty()) {
-            s3.autoExportPolicy(CfnDataRepositoryAssociation.AutoExportPolicyProperty.builder()
-                    .events(autoExport.stream().map(Enum::name).toList()).build());
-        }
-        CfnDataRepositoryAssociation association = CfnDataRepositoryAssociation.Builder.create(this,
-                        "Dataset-" + dataset.getName())
-                .fileSystemId(fileSystemId)
-                .fileSystemPath(dataset.getFileSystemPath())
-                .dataRepositoryPath(dataset.getS3Uri())
-                .batchImportMetaDataOnCreate(true)
-                .importedFileChunkSize(dataset.getImportedFileChunkSizeMiB())
-                .s3(autoImport.isEmpty() && autoExport.isEmpty() ? null : s3.build())
-                .build();
-        // FSx reads a KMS-encrypted bucket only once the key policy allows it: create the link after the key.
-        for (IKey key : keys) {
-            if (key.getStack() == Stack.of(this)) {
-                association.getNode().addDependency(key);
-            }
-        }
-        return association;
     }
 
     /**
@@ -189,103 +150,6 @@ public class LustreCache extends Construct implements IConnectable {
 
     private boolean exports() {
         return datasets.stream().anyMatch(d -> d.getAutoExport() != null && !d.getAutoExport().isEmpty());
-    }
-
-    private List<IKey> bucketKeys() {
-        Set<IKey> keys = new LinkedHashSet<>();
-        for (LustreDataset dataset : datasets) {
-            IKey key = dataset.getDataBucket().getBucket().getEncryptionKey();
-            if (key != null) {
-                keys.add(key);
-            }
-        }
-        return List.copyOf(keys);
-    }
-
-    /**
-     * FSx reads and writes a KMS-encrypted bucket through S3 as its service-linked role
-     * {@code AWSServiceRoleForFSxS3Access_<fs-id>}, which the key policy must allow (FSx for Lustre guide,
-     * "Working with server-side encrypted Amazon S3 buckets"). The role name pattern avoids a dependency
-     * of the key on the file system; S3 is the only way in.
-     */
-    private void allowFsxToUseKey(IKey key) {
-        Stack stack = Stack.of(this);
-        Map<String, Object> conditions = new LinkedHashMap<>();
-        conditions.put("ArnLike", Map.of("aws:PrincipalArn", "arn:" + stack.getPartition() + ":iam::" + stack.getAccount()
-                + ":role/aws-service-role/s3.data-source.lustre.fsx.amazonaws.com/AWSServiceRoleForFSxS3Access_*"));
-        Map<String, Object> equals = new LinkedHashMap<>();
-        equals.put("aws:PrincipalAccount", stack.getAccount());
-        equals.put("kms:ViaService", "s3." + stack.getRegion() + "." + Aws.URL_SUFFIX);
-        conditions.put("StringEquals", equals);
-        boolean added = key.addToResourcePolicy(PolicyStatement.Builder.create()
-                .principals(List.of(new AnyPrincipal()))
-                .actions(List.of("kms:Encrypt", "kms:Decrypt", "kms:ReEncrypt*", "kms:GenerateDataKey*", "kms:DescribeKey"))
-                .resources(List.of("*"))
-                .conditions(conditions)
-                .build()).getStatementAdded();
-        if (!added) {
-            Annotations.of(this).addWarningV2("@trainingdata/storage:fsxKeyPolicy", getNode().getPath()
-                    + ": a dataset bucket's KMS key is imported, so its key policy cannot be changed here; allow the FSx "
-                    + "service-linked roles AWSServiceRoleForFSxS3Access_* to use it through S3, or FSx cannot "
-                    + "load the data");
-        }
-    }
-
-    private void validateExisting(ExistingLustreFileSystem existing) {
-        String id = existing.getFileSystemId();
-        if (!Token.isUnresolved(id) && !FsxLimits.FILE_SYSTEM_ID.accepts(id)) {
-            throw ConfigurationError.of(this, "existingFileSystem.fileSystemId", id,
-                    "an FSx file-system id, " + FsxLimits.FILE_SYSTEM_ID.allowed());
-        }
-        String mount = existing.getMountName();
-        if (!Token.isUnresolved(mount) && !FsxLimits.MOUNT_NAME.accepts(mount)) {
-            throw ConfigurationError.of(this, "existingFileSystem.mountName", mount,
-                    "the Lustre mount name, " + FsxLimits.MOUNT_NAME.allowed());
-        }
-        if (existing.getAvailabilityZone() == null) {
-            Annotations.of(this).addWarningV2("@trainingdata/storage:existingLustreZone", getNode().getPath()
-                    + ": the existing file system's Availability Zone is not given, so it is assumed to be the data "
-                    + "subnet's; training cannot mount it from another AZ (set ExistingLustreFileSystem.availabilityZone)");
-        }
-    }
-
-    private void rejectNewFileSystemSettings(LustreCacheProps props) {
-        Map<String, Object> newOnly = new LinkedHashMap<>();
-        newOnly.put("storageCapacityGiB", props.getStorageCapacityGiB());
-        newOnly.put("datasetSizeBytes", props.getDatasetSizeBytes());
-        newOnly.put("lustreVersion", props.getLustreVersion());
-        newOnly.put("dataCompression", props.getDataCompression());
-        newOnly.put("removalPolicy", props.getRemovalPolicy());
-        ConfigurationError.rejectNewSettingsWithExisting(this, "existingFileSystem", "file system", "new-file-system",
-                newOnly);
-    }
-
-    private Number capacity(LustreCacheProps props) {
-        Number given = props.getStorageCapacityGiB();
-        Long datasetBytes = props.getDatasetSizeBytes();
-        if (given != null && datasetBytes != null) {
-            throw ConfigurationError.of(this, "storageCapacityGiB", given,
-                    "either storageCapacityGiB or datasetSizeBytes (capacity derived from the dataset), not both");
-        }
-        if (datasetBytes != null) {
-            if (datasetBytes < 0) {
-                throw ConfigurationError.of(this, "datasetSizeBytes", datasetBytes, "a size of 0 bytes or more");
-            }
-            int derived = Sizing.lustreCapacityGiB(datasetBytes);
-            Annotations.of(this).addWarningV2("@trainingdata/storage:derivedCapacity", getNode().getPath()
-                    + ": storage capacity " + derived + " GiB is derived from datasetSizeBytes. FSx only grows a file "
-                    + "system's capacity (at most once every 6 hours), so a later, smaller dataset size would fail the "
-                    + "update: once deployed, set storageCapacityGiB(" + derived + ") instead");
-            return derived;
-        }
-        if (given == null) {
-            return DEFAULT_CAPACITY_GIB;
-        }
-        if (!Token.isUnresolved(given) && !(FsxLimits.STORAGE_CAPACITY.acceptsNumber(given)
-                && FsxLimits.isValidScratch2CapacityGiB(given.longValue()))) {
-            throw ConfigurationError.of(this, "storageCapacityGiB", given, FsxLimits.SCRATCH_2_CAPACITIES + " for SCRATCH_2");
-        }
-        return given;
     }
 
     /**

@@ -71,8 +71,8 @@ class PreloadHandlerTest {
         });
         emulator.on(STOP_EXECUTION, call -> Reply.ok("{\"stopDate\":" + (STARTED_EPOCH_SECONDS + 90) + "}"));
         emulator.on(STOP_JOB, call -> Reply.ok("{}"));
-        stepFunctions = emulator.connect(PreloadHandler.stepFunctionsClientBuilder());
-        sageMaker = emulator.connect(PreloadHandler.sageMakerClientBuilder());
+        stepFunctions = emulator.connect(PreloadClients.stepFunctionsClientBuilder());
+        sageMaker = emulator.connect(PreloadClients.sageMakerClientBuilder());
         clock = new MutableClock(Instant.ofEpochSecond(STARTED_EPOCH_SECONDS).plusSeconds(60));
         handler = new PreloadHandler(stepFunctions, sageMaker, clock);
         context = new RecordingContext();
@@ -361,10 +361,10 @@ class PreloadHandlerTest {
 
     /** A handler whose clients give up at once, so the tests see the error the SDK would raise after its retries. */
     private PreloadHandler withoutSdkRetries() {
-        ClientOverrideConfiguration once = PreloadHandler.clientConfiguration().toBuilder()
+        ClientOverrideConfiguration once = PreloadClients.clientConfiguration().toBuilder()
                 .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(1).build()).build();
-        SfnClient sfn = emulator.connect(PreloadHandler.stepFunctionsClientBuilder().overrideConfiguration(once));
-        SageMakerClient sm = emulator.connect(PreloadHandler.sageMakerClientBuilder().overrideConfiguration(once));
+        SfnClient sfn = emulator.connect(PreloadClients.stepFunctionsClientBuilder().overrideConfiguration(once));
+        SageMakerClient sm = emulator.connect(PreloadClients.sageMakerClientBuilder().overrideConfiguration(once));
         extraClients.add(sfn);
         extraClients.add(sm);
         return new PreloadHandler(sfn, sm, clock);
@@ -413,7 +413,7 @@ class PreloadHandlerTest {
         emulator.on(DESCRIBE_EXECUTION, call -> Reply.error(400, "AccessDeniedException", "not authorized"));
 
         SdkException e = assertThrows(SdkException.class, () -> isCompleteAfterCreate(waiting()));
-        assertFalse(PreloadHandler.isTransient(e));
+        assertFalse(PreloadClients.isTransient(e));
         assertTrue(e.getMessage().startsWith("not authorized"), e.getMessage());
     }
 

@@ -3,27 +3,17 @@ package io.github.trainingdata.cdk.preload.handler;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import io.github.trainingdata.cdk.launch.TrainingJobNames;
-import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
-import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
-import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
-import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.core.exception.SdkServiceException;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
-import software.amazon.awssdk.services.sagemaker.SageMakerClientBuilder;
 import software.amazon.awssdk.services.sagemaker.model.DescribeTrainingJobResponse;
 import software.amazon.awssdk.services.sagemaker.model.MetricData;
-import software.amazon.awssdk.services.sagemaker.model.TrainingJobStatus;
 import software.amazon.awssdk.services.sfn.SfnClient;
-import software.amazon.awssdk.services.sfn.SfnClientBuilder;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException;
 import software.amazon.awssdk.services.sfn.model.ExecutionDoesNotExistException;
@@ -58,19 +48,18 @@ public final class PreloadHandler {
     /** Attribute: how long the warm-up took, in whole seconds. */
     public static final String SECONDS = "Seconds";
 
-    private static final int MAX_ATTEMPTS = 5;
-    /** Bounds each call with its retries, so an isComplete call returns "not complete" before Lambda's 2 minutes. */
-    private static final Duration API_CALL_TIMEOUT = Duration.ofSeconds(40);
     private static final int MAX_CAUSE_LENGTH = 2000;
     private static final Map<String, Object> NOT_COMPLETE = Map.of("IsComplete", false);
 
     private final SfnClient stepFunctions;
     private final SageMakerClient sageMaker;
+    private final PreloadTeardown teardown;
     private final Clock clock;
 
     /** The handler Lambda instantiates: clients for the function's Region and role. */
     public PreloadHandler() {
-        this(stepFunctionsClientBuilder().build(), sageMakerClientBuilder().build(), Clock.systemUTC());
+        this(PreloadClients.stepFunctionsClientBuilder().build(), PreloadClients.sageMakerClientBuilder().build(),
+                Clock.systemUTC());
     }
 
     /**
@@ -84,28 +73,7 @@ public final class PreloadHandler {
         this.stepFunctions = Objects.requireNonNull(stepFunctions, "stepFunctions");
         this.sageMaker = Objects.requireNonNull(sageMaker, "sageMaker");
         this.clock = Objects.requireNonNull(clock, "clock");
-    }
-
-    /**
-     * The settings the handler's clients run with: the URL-connection HTTP client, the SDK's standard retries
-     * (which absorb brief throttling) with {@value #MAX_ATTEMPTS} attempts, and a 40-second limit per call.
-     * Region and credentials come from the Lambda environment.
-     */
-    static ClientOverrideConfiguration clientConfiguration() {
-        return ClientOverrideConfiguration.builder()
-                .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(MAX_ATTEMPTS).build())
-                .apiCallTimeout(API_CALL_TIMEOUT)
-                .build();
-    }
-
-    static SfnClientBuilder stepFunctionsClientBuilder() {
-        return SfnClient.builder().httpClient(UrlConnectionHttpClient.create())
-                .overrideConfiguration(clientConfiguration());
-    }
-
-    static SageMakerClientBuilder sageMakerClientBuilder() {
-        return SageMakerClient.builder().httpClient(UrlConnectionHttpClient.create())
-                .overrideConfiguration(clientConfiguration());
+        this.teardown = new PreloadTeardown(stepFunctions, sageMaker);
     }
 
     /**
@@ -129,7 +97,7 @@ public final class PreloadHandler {
                 }
                 return started(request, start(request, log));
             case "Delete":
-                stopExecution(request, log);
+                teardown.stopExecution(request, log);
                 return Map.of("PhysicalResourceId", request.physicalResourceId());
             default:
                 throw new IllegalArgumentException("Unknown RequestType " + request.requestType());
@@ -148,7 +116,7 @@ public final class PreloadHandler {
         CustomResourceEvent request = new CustomResourceEvent(event);
         LambdaLogger log = context.getLogger();
         if (request.requestType().equals("Delete")) {
-            return deleted(request, log) ? complete(Map.of()) : NOT_COMPLETE;
+            return teardown.deleted(request, log) ? complete(Map.of()) : NOT_COMPLETE;
         }
         PreloadProperties properties = PreloadProperties.from(request.resourceProperties());
         if (properties.waitSeconds() == 0) {
@@ -262,106 +230,8 @@ public final class PreloadHandler {
                 + workerJobName + "/algo-1-*.";
     }
 
-    /** Stops a running execution (Step Functions then stops its worker, best effort). Never fails. */
-    private void stopExecution(CustomResourceEvent request, LambdaLogger log) {
-        String arn = deletedExecutionArn(request, log);
-        if (arn == null) {
-            return;
-        }
-        try {
-            if (stepFunctions.describeExecution(r -> r.executionArn(arn)).status() == ExecutionStatus.RUNNING) {
-                stop(arn);
-                log.log("Stopped preload execution " + arn);
-            } else {
-                log.log("Preload execution " + arn + " is not running: nothing to stop");
-            }
-        } catch (SdkException e) {
-            log.log("Could not check or stop preload execution " + arn + " (ignored, the delete goes on): "
-                    + e.getMessage());
-        }
-    }
-
-    /**
-     * Whether a deleted preload has ended: no running execution and no worker still holding network
-     * interfaces in the VPC that CloudFormation deletes next. Stops what still runs. Never fails: transient
-     * errors mean "not yet", any other error "ended".
-     */
-    private boolean deleted(CustomResourceEvent request, LambdaLogger log) {
-        String arn = deletedExecutionArn(request, log);
-        if (arn == null) {
-            return true;
-        }
-        String workerJobName = request.physicalResourceId();
-        try {
-            if (stepFunctions.describeExecution(r -> r.executionArn(arn)).status() == ExecutionStatus.RUNNING) {
-                stop(arn);
-                log.log("Preload execution " + arn + " still runs: stopped it again");
-                return false;
-            }
-        } catch (SdkException e) {
-            if (isTransient(e)) {
-                log.log("Could not describe preload execution " + arn + " (transient, will retry): " + e.getMessage());
-                return false;
-            }
-            log.log("Could not describe preload execution " + arn + " (ignored): " + e.getMessage());
-        }
-        try {
-            TrainingJobStatus status = sageMaker.describeTrainingJob(r -> r.trainingJobName(workerJobName))
-                    .trainingJobStatus();
-            if (status == TrainingJobStatus.IN_PROGRESS) {
-                sageMaker.stopTrainingJob(r -> r.trainingJobName(workerJobName));
-            }
-            boolean ended = status != TrainingJobStatus.IN_PROGRESS && status != TrainingJobStatus.STOPPING;
-            log.log("Preload worker " + workerJobName + " is " + status + (ended ? ": deleted" : ": waiting until it stops"));
-            return ended;
-        } catch (SdkException e) {
-            if (isTransient(e)) {
-                log.log("Could not check preload worker " + workerJobName + " (transient, will retry): " + e.getMessage());
-                return false;
-            }
-            log.log("Preload worker " + workerJobName + " cannot be described (deleted; it never started when the data "
-                    + "was empty or the preload stopped before it): " + e.getMessage());
-            return true;
-        }
-    }
-
-    /** The execution a Delete is about, or null when its physical id or properties name none. */
-    private static String deletedExecutionArn(CustomResourceEvent request, LambdaLogger log) {
-        String name = request.physicalResourceId();
-        if (!TrainingJobNames.isValidName(name)) {
-            log.log("Physical id " + name + " names no preload execution: nothing to stop");
-            return null;
-        }
-        try {
-            return PreloadExecution.arn(PreloadProperties.from(request.resourceProperties()).stateMachineArn(), name);
-        } catch (IllegalArgumentException e) {
-            log.log("Cannot tell which execution to stop (ignored, the delete goes on): " + e.getMessage());
-            return null;
-        }
-    }
-
-    private void stop(String executionArn) {
-        stepFunctions.stopExecution(r -> r.executionArn(executionArn).error("PreloadDeleted")
-                .cause("CloudFormation deleted or replaced the preload custom resource"));
-    }
-
-    /**
-     * Throttling, 5xx answers, timeouts and I/O errors are worth another look; anything else (access denied,
-     * a bad request) is not.
-     *
-     * @param e an error the SDK gave up on, after its own retries
-     * @return whether a later call may succeed
-     */
-    static boolean isTransient(SdkException e) {
-        if (e instanceof SdkServiceException service) {
-            return service.isThrottlingException() || service.statusCode() >= 500;
-        }
-        return e.retryable() || e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException
-                || e.getCause() instanceof IOException;
-    }
-
     private static Map<String, Object> notCompleteIfTransient(SdkException e, String what, LambdaLogger log) {
-        if (!isTransient(e)) {
+        if (!PreloadClients.isTransient(e)) {
             throw e;
         }
         log.log("Could not " + what + " (transient, not complete yet): " + e.getMessage());
