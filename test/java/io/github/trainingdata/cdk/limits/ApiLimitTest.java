@@ -63,7 +63,7 @@ class ApiLimitTest {
         assertEquals("1 to 26 characters matching [a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}, leaving room for a unique suffix",
                 SageMakerLimits.JOB_NAME_PREFIX.allowed());
         assertEquals("a whole number of at least 1 GiB", SageMakerLimits.VOLUME_SIZE_IN_GB.allowed());
-        assertEquals("a whole number from 0 to 21600 seconds", SageMakerLimits.KEEP_ALIVE_PERIOD_IN_SECONDS.allowed());
+        assertEquals("a whole number from 0 to 3600 seconds", SageMakerLimits.KEEP_ALIVE_PERIOD_IN_SECONDS.allowed());
         assertEquals("1 to 100 strings", SageMakerLimits.CONTAINER_ARGUMENTS.allowed());
         assertEquals("at most 50 tags", SageMakerLimits.TAGS.allowed());
     }

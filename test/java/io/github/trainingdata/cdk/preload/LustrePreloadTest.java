@@ -941,6 +941,13 @@ class LustrePreloadTest {
         }
 
         @Test
+        void needsTheCacheToWarm() {
+            Fixture f = new Fixture();
+            assertRule(() -> new LustrePreload(f.stack, "Preload", standalone(f).cache(null).build()), "Test/Preload",
+                    "cache", null, "the LustreCache to warm");
+        }
+
+        @Test
         void needsAtLeastOneLocation() {
             Fixture f = new Fixture();
             assertRule(() -> new LustrePreload(f.stack, "Preload", standalone(f).locations(List.of()).build()),

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.storage;
 
+import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -151,5 +152,11 @@ class EfsStoreTest {
                 .provisionedThroughputMibps(5000).build());
         Annotations.fromStack(stack).hasWarning("/Test/Efs", Match.stringLikeRegexp(
                 ".*provisionedThroughputMibps 5000 is above 3414 MiB/s.*"));
+    }
+
+    @Test
+    void needsANetwork() {
+        assertRule(() -> new EfsStore(stack, "Efs", EfsStoreProps.builder().build()), "Test/Efs", "network", null,
+                "the TrainingNetwork the file system is reached from");
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.github.trainingdata.cdk.limits.FsxLimits;
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
@@ -368,9 +369,9 @@ class LustreCacheTest {
     @Test
     void rejectsNewFileSystemSettingsWithAnExistingOne() {
         assertRule(() -> new LustreCache(stack, "Lustre", props().existingFileSystem(existing()).storageCapacityGiB(2400)
-                .lustreVersion(LustreVersion.V2_15).build()), "Test/Lustre", "storageCapacityGiB",
+                .lustreVersion(LustreVersion.V2_15).build()), "Test/Lustre", "lustreVersion",
                 "set together with existingFileSystem", "either an existing file system or settings for a new one, not "
-                        + "both (new-file-system settings given: storageCapacityGiB, lustreVersion)");
+                        + "both (new-file-system settings given: lustreVersion, storageCapacityGiB)");
     }
 
     @Test
@@ -455,5 +456,32 @@ class LustreCacheTest {
                         .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "G", "sg-0123456789abcdef0"))
                         .build()).build()), "Test/Lustre", "existingFileSystem.mountName", "/fsx",
                 "the Lustre mount name, 1 to 8 characters matching ^([A-Za-z0-9_-]{1,8})$");
+    }
+
+    @Test
+    void needsANetwork() {
+        assertRule(() -> new LustreCache(stack, "Lustre", props().network(null).build()), "Test/Lustre", "network", null,
+                "the TrainingNetwork the file system lives in");
+    }
+
+    @Test
+    void aDatasetNeedsItsBucket() {
+        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of(LustreDataset.builder("imagenet")
+                .build())).build()), "Test/Lustre", "datasets[0].dataBucket", null,
+                "the TrainingDataBucket whose dataset prefix the association links");
+    }
+
+    @Test
+    void anExistingFileSystemNeedsItsIdMountNameAndSecurityGroup() {
+        assertRule(() -> new LustreCache(stack, "Lustre", props().existingFileSystem(ExistingLustreFileSystem.builder()
+                .mountName("abcdefgh").build()).build()), "Test/Lustre", "existingFileSystem.fileSystemId", null,
+                "an FSx file-system id, " + FsxLimits.FILE_SYSTEM_ID.allowed());
+        assertRule(() -> new LustreCache(stack, "Lustre2", props().existingFileSystem(ExistingLustreFileSystem.builder()
+                .fileSystemId("fs-0123456789abcdef0").build()).build()), "Test/Lustre2", "existingFileSystem.mountName",
+                null, "the Lustre mount name, " + FsxLimits.MOUNT_NAME.allowed());
+        assertRule(() -> new LustreCache(stack, "Lustre3", props().existingFileSystem(ExistingLustreFileSystem.builder()
+                .fileSystemId("fs-0123456789abcdef0").mountName("abcdefgh").build()).build()), "Test/Lustre3",
+                "existingFileSystem.securityGroup", null, "the security group of the file system's network interfaces "
+                        + "(training gets Lustre ports to it)");
     }
 }

@@ -3,6 +3,7 @@ package io.github.trainingdata.cdk.training;
 import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.storage.EfsStore;
 import io.github.trainingdata.cdk.storage.EfsStoreProps;
 import io.github.trainingdata.cdk.storage.LustreCache;
@@ -280,5 +281,37 @@ class ChannelValidationTest {
                 other.define(other.props().channels(List.of(other.s3("train").shuffleSeed(otherSeed.getValueAsNumber())
                         .build()))).getRequest())).get("InputDataConfig")).get(0);
         assertEquals(Map.of("Seed", Map.of("Ref", "Seed")), token.get("ShuffleConfig"));
+    }
+
+    @Test
+    void aChannelNeedsAName() {
+        assertRule(() -> f.define(f.props().channels(List.of(f.s3(null).path("train").build()))), "Test/Training",
+                "channels[0].name", null, SageMakerLimits.CHANNEL_NAME.allowed());
+    }
+
+    @Test
+    void anS3ChannelNeedsItsBucket() {
+        assertRule(() -> f.define(f.props().channels(List.of(S3Channel.builder("train").path("train").build()))),
+                "Test/Training", "channels[0].dataBucket", null, "the TrainingDataBucket the channel reads");
+    }
+
+    @Test
+    void aLustreChannelNeedsItsCache() {
+        assertRule(() -> f.define(f.props().channels(List.of(LustreChannel.builder("train").path("train").build()))),
+                "Test/Training", "channels[0].cache", null, "the LustreCache the channel reads");
+    }
+
+    @Test
+    void anEfsChannelNeedsItsStore() {
+        assertRule(() -> f.define(f.props().channels(List.of(EfsChannel.builder("features").directoryPath("/features")
+                .build()))), "Test/Training", "channels[0].store", null, "the EfsStore the channel reads");
+    }
+
+    @Test
+    void anEfsChannelNeedsItsDirectory() {
+        EfsChannel channel = f.efsChannel("features", "/features");
+        assertRule(() -> f.define(f.props().channels(List.of(EfsChannel.builder("features").store(channel.getStore())
+                .build()))), "Test/Training", "channels[0].directoryPath", null,
+                "the directory to read, an absolute path such as /datasets/train");
     }
 }

@@ -222,12 +222,6 @@ public final class PublishedFigures {
     // ---- Managed warm pools -------------------------------------------------------------------
 
     /**
-     * The longest warm-pool keep-alive, 3600 s (SageMaker guide, "Managed warm pools"; the API model allows
-     * 21600). Warm pools cannot be used with spot instances (same page).
-     */
-    public static final double WARM_POOL_MAX_KEEP_ALIVE_SECONDS = 3_600.0;
-
-    /**
      * Assumption: the keep-alive the advisor recommends, 5 minutes: long enough to submit the next job, short
      * enough that the last job's idle pool costs little (the retained time is billed).
      */

@@ -89,9 +89,12 @@ public final class SageMakerLimits {
      */
     public static final ApiLimit VOLUME_SIZE_IN_GB = ApiLimit.number("ResourceConfig.VolumeSizeInGB", 0L, null, "GiB")
             .narrowed(1L, null, null);
-    /** ResourceConfig.KeepAlivePeriodInSeconds: 0–21600 seconds (6 hours). */
+    /**
+     * ResourceConfig.KeepAlivePeriodInSeconds: 0–3600 seconds. The model allows 21600; the SageMaker developer
+     * guide ("Managed warm pools") caps a warm pool's keep-alive at 3600 seconds.
+     */
     public static final ApiLimit KEEP_ALIVE_PERIOD_IN_SECONDS = ApiLimit.number(
-            "ResourceConfig.KeepAlivePeriodInSeconds", 0L, 21_600L, "seconds");
+            "ResourceConfig.KeepAlivePeriodInSeconds", 0L, 21_600L, "seconds").narrowed(null, 3_600L, null);
     /**
      * StoppingCondition.MaxRuntimeInSeconds: 1 second to 28 days. The model's constraint states only the minimum;
      * the 28 days are in the member's documentation ("The maximum value is 28 days").

@@ -57,12 +57,12 @@ public class LustrePreload extends Construct {
     /** Creates the preload. */
     public LustrePreload(Construct scope, String id, LustrePreloadProps props) {
         super(scope, id);
+        PreloadSpec spec = new PreloadSpec(this, props);
         this.cache = props.getCache();
         TrainingJobDefinition definition = props.getDefinition();
         // A definition in another stack lends nothing that would make this stack depend on it: the worker gets its
         // own role and output location here, and its image must be given or literal (else a dependency cycle).
         boolean ownStack = definition != null && Stack.of(definition) == Stack.of(this);
-        PreloadSpec spec = new PreloadSpec(this, props);
         this.waitForCompletion = spec.waitForCompletion;
         this.maxTrainingWait = spec.maxTrainingWait();
         List<LustreLocation> locations = spec.locations;

@@ -5,7 +5,6 @@ import io.github.trainingdata.cdk.storage.LustreLocation;
 import io.github.trainingdata.cdk.training.TrainingImage;
 import io.github.trainingdata.cdk.training.TrainingJobDefinition;
 import java.util.List;
-import java.util.Objects;
 import software.amazon.awscdk.Duration;
 
 /** Properties of a {@link LustrePreload}. {@code cache} is required, and a definition or an image. */
@@ -25,7 +24,7 @@ public final class LustrePreloadProps {
     private final Long totalBytes;
 
     private LustrePreloadProps(Builder b) {
-        this.cache = Objects.requireNonNull(b.cache, "LustrePreloadProps.cache is required");
+        this.cache = b.cache;
         this.definition = b.definition;
         this.image = b.image;
         this.locations = b.locations == null ? null : List.copyOf(b.locations);

@@ -42,6 +42,9 @@ final class PreloadSpec {
     PreloadSpec(IConstruct scope, LustrePreloadProps props) {
         this.scope = scope;
         this.cache = props.getCache();
+        if (cache == null) {
+            throw ConfigurationError.of(scope, "cache", null, "the LustreCache to warm");
+        }
         TrainingJobDefinition definition = props.getDefinition();
         this.image = workerImage(props, definition);
         this.timeout = limit("timeout", props.getTimeout());

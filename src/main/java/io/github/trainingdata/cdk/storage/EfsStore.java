@@ -3,9 +3,7 @@ package io.github.trainingdata.cdk.storage;
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import software.amazon.awscdk.Annotations;
@@ -68,6 +66,9 @@ public class EfsStore extends Construct implements IConnectable {
     /** Creates the file system, or adopts {@code props.fileSystem}. */
     public EfsStore(Construct scope, String id, EfsStoreProps props) {
         super(scope, id);
+        if (props.getNetwork() == null) {
+            throw ConfigurationError.of(this, "network", null, "the TrainingNetwork the file system is reached from");
+        }
         this.network = props.getNetwork();
         this.oneZone = Boolean.TRUE.equals(props.getOneZone());
         this.existing = props.getFileSystem() != null;
@@ -84,14 +85,8 @@ public class EfsStore extends Construct implements IConnectable {
     }
 
     private void rejectNewFileSystemSettings(EfsStoreProps props) {
-        Map<String, Object> newOnly = new LinkedHashMap<>();
-        newOnly.put("performanceMode", props.getPerformanceMode());
-        newOnly.put("throughputMode", props.getThroughputMode());
-        newOnly.put("provisionedThroughputMibps", props.getProvisionedThroughputMibps());
-        newOnly.put("oneZone", props.getOneZone());
-        newOnly.put("encryptionKey", props.getEncryptionKey());
-        newOnly.put("removalPolicy", props.getRemovalPolicy());
-        ConfigurationError.rejectNewSettingsWithExisting(this, "fileSystem", "fileSystem", "new-file-system", newOnly);
+        NewResourceSettings.rejectWithExisting(this, props, "", "fileSystem", "fileSystem", "new-file-system",
+                Set.of("fileSystem", "network", "createDirectories", "logsKey"));
     }
 
     private FileSystem createFileSystem(EfsStoreProps props) {

@@ -1,7 +1,6 @@
 package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.network.TrainingNetwork;
-import java.util.Objects;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.services.efs.IFileSystem;
 import software.amazon.awscdk.services.efs.PerformanceMode;
@@ -25,7 +24,7 @@ public final class EfsStoreProps {
     private final IKey logsKey;
 
     private EfsStoreProps(Builder b) {
-        this.network = Objects.requireNonNull(b.network, "EfsStoreProps.network is required");
+        this.network = b.network;
         this.fileSystem = b.fileSystem;
         this.performanceMode = b.performanceMode;
         this.throughputMode = b.throughputMode;

@@ -1,6 +1,5 @@
 package io.github.trainingdata.cdk.storage;
 
-import java.util.Objects;
 import software.amazon.awscdk.services.ec2.ISecurityGroup;
 
 /**
@@ -16,10 +15,9 @@ public final class ExistingLustreFileSystem {
     private final String availabilityZone;
 
     private ExistingLustreFileSystem(Builder b) {
-        this.fileSystemId = Objects.requireNonNull(b.fileSystemId, "ExistingLustreFileSystem.fileSystemId is required");
-        this.mountName = Objects.requireNonNull(b.mountName, "ExistingLustreFileSystem.mountName is required");
-        this.securityGroup = Objects.requireNonNull(b.securityGroup,
-                "ExistingLustreFileSystem.securityGroup is required");
+        this.fileSystemId = b.fileSystemId;
+        this.mountName = b.mountName;
+        this.securityGroup = b.securityGroup;
         this.dnsName = b.dnsName;
         this.storageCapacityGiB = b.storageCapacityGiB;
         this.availabilityZone = b.availabilityZone;

@@ -58,6 +58,9 @@ public class LustreCache extends Construct implements IConnectable {
     /** Creates the file system and its associations, or adopts {@code props.existingFileSystem}. */
     public LustreCache(Construct scope, String id, LustreCacheProps props) {
         super(scope, id);
+        if (props.getNetwork() == null) {
+            throw ConfigurationError.of(this, "network", null, "the TrainingNetwork the file system lives in");
+        }
         this.network = props.getNetwork();
         this.datasets = props.getDatasets() != null ? List.copyOf(props.getDatasets()) : List.of();
         LustreDatasetRules rules = new LustreDatasetRules(this);

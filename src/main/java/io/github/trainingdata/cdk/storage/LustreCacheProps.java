@@ -2,7 +2,6 @@ package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.List;
-import java.util.Objects;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.services.fsx.LustreDataCompressionType;
 
@@ -18,7 +17,7 @@ public final class LustreCacheProps {
     private final ExistingLustreFileSystem existingFileSystem;
 
     private LustreCacheProps(Builder b) {
-        this.network = Objects.requireNonNull(b.network, "LustreCacheProps.network is required");
+        this.network = b.network;
         this.datasets = b.datasets == null ? null : List.copyOf(b.datasets);
         this.lustreVersion = b.lustreVersion;
         this.dataCompression = b.dataCompression;

@@ -1,7 +1,6 @@
 package io.github.trainingdata.cdk.storage;
 
 import java.util.List;
-import java.util.Objects;
 
 /**
  * One dataset of a {@link LustreCache}: a data repository association (DRA) that links a directory of
@@ -24,7 +23,7 @@ public final class LustreDataset {
 
     private LustreDataset(Builder b) {
         this.name = b.name;
-        this.dataBucket = Objects.requireNonNull(b.dataBucket, "LustreDataset.dataBucket is required");
+        this.dataBucket = b.dataBucket;
         this.prefix = b.prefix != null ? b.prefix : "";
         this.fileSystemPath = b.fileSystemPath != null ? b.fileSystemPath : "/" + b.name;
         this.autoImport = b.autoImport == null ? null : List.copyOf(b.autoImport);

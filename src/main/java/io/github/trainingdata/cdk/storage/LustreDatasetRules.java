@@ -5,9 +5,7 @@ import io.github.trainingdata.cdk.limits.FsxLimits;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import software.amazon.awscdk.Token;
@@ -43,6 +41,10 @@ final class LustreDatasetRules {
             LustreDataset dataset = datasets.get(i);
             String field = "datasets[" + i + "]";
             checkName(field, dataset.getName(), names);
+            if (dataset.getDataBucket() == null) {
+                throw ConfigurationError.of(scope, field + ".dataBucket", null, "the TrainingDataBucket whose dataset "
+                        + "prefix the association links");
+            }
             KeyPrefix.check(scope, field + ".prefix", dataset.getPrefix());
             checkPath(field + ".fileSystemPath", dataset.getFileSystemPath());
             checkChunkSize(field + ".importedFileChunkSizeMiB", dataset.getImportedFileChunkSizeMiB());
@@ -61,13 +63,9 @@ final class LustreDatasetRules {
     /** Settings that only shape a new association, rejected for an existing file system's datasets. */
     void rejectNewAssociationSettings(List<LustreDataset> datasets) {
         for (int i = 0; i < datasets.size(); i++) {
-            LustreDataset dataset = datasets.get(i);
-            Map<String, Object> newOnly = new LinkedHashMap<>();
-            newOnly.put("datasets[" + i + "].autoImport", dataset.getAutoImport());
-            newOnly.put("datasets[" + i + "].autoExport", dataset.getAutoExport());
-            newOnly.put("datasets[" + i + "].importedFileChunkSizeMiB", dataset.getImportedFileChunkSizeMiB());
-            ConfigurationError.rejectNewSettingsWithExisting(scope, "existingFileSystem", "file system's association",
-                    "new-association", newOnly);
+            NewResourceSettings.rejectWithExisting(scope, datasets.get(i), "datasets[" + i + "].", "existingFileSystem",
+                    "file system's association", "new-association",
+                    Set.of("name", "dataBucket", "prefix", "keyPrefix", "s3Uri", "fileSystemPath"));
         }
     }
 

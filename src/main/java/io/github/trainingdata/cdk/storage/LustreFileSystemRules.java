@@ -3,8 +3,7 @@ package io.github.trainingdata.cdk.storage;
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.advisor.Sizing;
 import io.github.trainingdata.cdk.limits.FsxLimits;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.Set;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.Token;
 import software.constructs.IConstruct;
@@ -59,14 +58,18 @@ final class LustreFileSystemRules {
     /** Checks an adopted file system's id and mount name, and warns when its Availability Zone is not given. */
     void checkExisting(ExistingLustreFileSystem existing) {
         String id = existing.getFileSystemId();
-        if (!Token.isUnresolved(id) && !FsxLimits.FILE_SYSTEM_ID.accepts(id)) {
+        if (id == null || (!Token.isUnresolved(id) && !FsxLimits.FILE_SYSTEM_ID.accepts(id))) {
             throw ConfigurationError.of(scope, "existingFileSystem.fileSystemId", id,
                     "an FSx file-system id, " + FsxLimits.FILE_SYSTEM_ID.allowed());
         }
         String mount = existing.getMountName();
-        if (!Token.isUnresolved(mount) && !FsxLimits.MOUNT_NAME.accepts(mount)) {
+        if (mount == null || (!Token.isUnresolved(mount) && !FsxLimits.MOUNT_NAME.accepts(mount))) {
             throw ConfigurationError.of(scope, "existingFileSystem.mountName", mount,
                     "the Lustre mount name, " + FsxLimits.MOUNT_NAME.allowed());
+        }
+        if (existing.getSecurityGroup() == null) {
+            throw ConfigurationError.of(scope, "existingFileSystem.securityGroup", null, "the security group of the "
+                    + "file system's network interfaces (training gets Lustre ports to it)");
         }
         if (existing.getAvailabilityZone() == null) {
             Annotations.of(scope).addWarningV2("@trainingdata/storage:existingLustreZone", scope.getNode().getPath()
@@ -77,13 +80,7 @@ final class LustreFileSystemRules {
 
     /** Rejects the settings only a new file system takes, when an existing one is adopted. */
     void rejectNewFileSystemSettings(LustreCacheProps props) {
-        Map<String, Object> newOnly = new LinkedHashMap<>();
-        newOnly.put("storageCapacityGiB", props.getStorageCapacityGiB());
-        newOnly.put("datasetSizeBytes", props.getDatasetSizeBytes());
-        newOnly.put("lustreVersion", props.getLustreVersion());
-        newOnly.put("dataCompression", props.getDataCompression());
-        newOnly.put("removalPolicy", props.getRemovalPolicy());
-        ConfigurationError.rejectNewSettingsWithExisting(scope, "existingFileSystem", "file system", "new-file-system",
-                newOnly);
+        NewResourceSettings.rejectWithExisting(scope, props, "", "existingFileSystem", "file system",
+                "new-file-system", Set.of("existingFileSystem", "network", "datasets"));
     }
 }

@@ -4,6 +4,7 @@ import io.github.trainingdata.cdk.ConfigurationError;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.services.iam.AnyPrincipal;
@@ -66,13 +67,8 @@ public class TrainingDataBucket extends Construct {
     }
 
     private void rejectNewBucketSettings(TrainingDataBucketProps props) {
-        Map<String, Object> newBucketOnly = new LinkedHashMap<>();
-        newBucketOnly.put("encryption", props.getEncryption());
-        newBucketOnly.put("encryptionKey", props.getEncryptionKey());
-        newBucketOnly.put("noncurrentVersionExpiration", props.getNoncurrentVersionExpiration());
-        newBucketOnly.put("accessLogsBucket", props.getAccessLogsBucket());
-        newBucketOnly.put("removalPolicy", props.getRemovalPolicy());
-        ConfigurationError.rejectNewSettingsWithExisting(this, "bucket", "bucket", "new-bucket", newBucketOnly);
+        NewResourceSettings.rejectWithExisting(this, props, "", "bucket", "bucket", "new-bucket",
+                Set.of("bucket", "datasetPrefix"));
     }
 
     private IBucket createBucket(TrainingDataBucketProps props) {

@@ -3,7 +3,6 @@ package io.github.trainingdata.cdk.training;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * One input channel of a training job: a name the container sees under
@@ -16,7 +15,7 @@ public abstract class Channel {
     private final String name;
 
     Channel(String name) {
-        this.name = Objects.requireNonNull(name, "a channel needs a name");
+        this.name = name;
     }
 
     /** @return the channel name */

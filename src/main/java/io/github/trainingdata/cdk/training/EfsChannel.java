@@ -27,8 +27,8 @@ public final class EfsChannel extends FileSystemChannel {
 
     private EfsChannel(Builder b) {
         super(b.name, b.accessMode);
-        this.store = Objects.requireNonNull(b.store, "EfsChannel.store is required");
-        this.directoryPath = Objects.requireNonNull(b.directoryPath, "EfsChannel.directoryPath is required");
+        this.store = b.store;
+        this.directoryPath = b.directoryPath;
     }
 
     /**
@@ -71,6 +71,12 @@ public final class EfsChannel extends FileSystemChannel {
 
     @Override
     void validate(ChannelRules rules, InputMode effectiveMode) {
+        if (store == null) {
+            throw rules.error("store", null, "the EfsStore the channel reads");
+        }
+        if (directoryPath == null) {
+            throw rules.error("directoryPath", null, "the directory to read, an absolute path such as /datasets/train");
+        }
         String id = store.getFileSystemId();
         if (!Token.isUnresolved(id) && !SageMakerLimits.FILE_SYSTEM_ID.accepts(id)) {
             throw rules.error("store.fileSystemId", id, "the id of the EFS file system " + store.getNode().getPath()

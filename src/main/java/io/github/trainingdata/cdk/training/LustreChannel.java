@@ -22,7 +22,7 @@ public final class LustreChannel extends FileSystemChannel {
 
     private LustreChannel(Builder b) {
         super(b.name, b.accessMode);
-        this.cache = Objects.requireNonNull(b.cache, "LustreChannel.cache is required");
+        this.cache = b.cache;
         this.dataset = b.dataset;
         this.path = b.path;
     }
@@ -77,6 +77,9 @@ public final class LustreChannel extends FileSystemChannel {
 
     @Override
     void validate(ChannelRules rules, InputMode effectiveMode) {
+        if (cache == null) {
+            throw rules.error("cache", null, "the LustreCache the channel reads");
+        }
         if (dataset == null && cache.getDatasets().size() > 1) {
             throw rules.error("dataset", null, "the dataset to read: " + cache.datasetNames()
                     + " (the cache has several)");

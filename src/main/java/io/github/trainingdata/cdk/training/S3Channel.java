@@ -33,7 +33,7 @@ public final class S3Channel extends Channel {
 
     private S3Channel(Builder b) {
         super(b.name);
-        this.dataBucket = Objects.requireNonNull(b.dataBucket, "S3Channel.dataBucket is required");
+        this.dataBucket = b.dataBucket;
         this.path = b.path;
         this.dataType = b.dataType;
         this.inputMode = b.inputMode;
@@ -82,6 +82,9 @@ public final class S3Channel extends Channel {
 
     @Override
     void validate(ChannelRules rules, InputMode mode) {
+        if (dataBucket == null) {
+            throw rules.error("dataBucket", null, "the TrainingDataBucket the channel reads");
+        }
         KeyPrefix.check(rules.scope(), rules.field("path"), path);
         if (dataType != S3DataType.S3_PREFIX && path.isEmpty()) {
             throw rules.error("path", path, "the key of the manifest object, relative to the dataset prefix");

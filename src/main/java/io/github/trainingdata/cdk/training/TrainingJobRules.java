@@ -30,8 +30,6 @@ final class TrainingJobRules {
     static final Set<String> LOCAL_STORAGE_FAMILIES = Set.of("c5d", "c6id", "g4dn", "g5", "g6", "g6e", "m5d",
             "m6id", "p3dn", "p4d", "p4de", "p5", "p5e", "p5en", "p6-b200", "p6-b300", "p6e-gb200", "r5d", "r6id", "trn1",
             "trn1n", "trn2");
-    /** The longest warm-pool keep-alive (SageMaker guide, "Managed warm pools": 3600 s; the API model allows 21600). */
-    static final long MAX_KEEP_ALIVE_SECONDS = 3600;
     private static final Pattern INSTANCE_TYPE = Pattern.compile("ml\\.([a-z0-9-]+)\\.[a-z0-9]+");
 
     private final IConstruct scope;
@@ -152,9 +150,9 @@ final class TrainingJobRules {
         }
         Duration keepAlive = spec.getKeepAlivePeriod();
         if (keepAlive != null && !Token.isUnresolved(keepAlive.toSeconds())
-                && keepAlive.toSeconds().longValue() > MAX_KEEP_ALIVE_SECONDS) {
+                && !SageMakerLimits.KEEP_ALIVE_PERIOD_IN_SECONDS.acceptsNumber(keepAlive.toSeconds())) {
             throw ConfigurationError.of(scope, "keepAlivePeriod", keepAlive.toHumanString(),
-                    "0 to " + MAX_KEEP_ALIVE_SECONDS + " seconds (SageMaker managed warm pools)");
+                    "0 to " + SageMakerLimits.KEEP_ALIVE_PERIOD_IN_SECONDS.getMax() + " seconds (SageMaker managed warm pools)");
         }
         if (keepAlive != null && spot) {
             throw ConfigurationError.of(scope, "keepAlivePeriod", keepAlive.toHumanString(),
@@ -221,7 +219,8 @@ final class TrainingJobRules {
         for (int i = 0; i < channels.size(); i++) {
             Channel channel = channels.get(i);
             ChannelRules rules = new ChannelRules(scope, i);
-            if (!Token.isUnresolved(channel.getName()) && !SageMakerLimits.CHANNEL_NAME.accepts(channel.getName())) {
+            if (channel.getName() == null || (!Token.isUnresolved(channel.getName())
+                    && !SageMakerLimits.CHANNEL_NAME.accepts(channel.getName()))) {
                 throw rules.error("name", channel.getName(), SageMakerLimits.CHANNEL_NAME.allowed());
             }
             if (!names.add(channel.getName())) {
