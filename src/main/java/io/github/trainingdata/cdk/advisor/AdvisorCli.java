@@ -200,28 +200,23 @@ public final class AdvisorCli {
     }
 
     private static double positiveNumber(Map<String, String> values, String flag) {
-        String allowed = "a number greater than 0";
-        double number;
-        try {
-            number = new BigDecimal(values.get(flag)).doubleValue();
-        } catch (NumberFormatException e) {
-            throw invalid(values, flag, allowed);
-        }
-        if (!(number > 0) || Double.isInfinite(number)) {
-            throw invalid(values, flag, allowed);
-        }
-        return number;
+        return number(values, flag, false);
     }
 
     private static double nonNegativeNumber(Map<String, String> values, String flag) {
-        String allowed = "a number of at least 0";
+        return number(values, flag, true);
+    }
+
+    /** The flag's value as a finite number greater than 0, or at least 0 when {@code zeroAllowed}. */
+    private static double number(Map<String, String> values, String flag, boolean zeroAllowed) {
+        String allowed = zeroAllowed ? "a number of at least 0" : "a number greater than 0";
         double number;
         try {
             number = new BigDecimal(values.get(flag)).doubleValue();
         } catch (NumberFormatException e) {
             throw invalid(values, flag, allowed);
         }
-        if (!(number >= 0) || Double.isInfinite(number)) {
+        if (!(zeroAllowed ? number >= 0 : number > 0) || Double.isInfinite(number)) {
             throw invalid(values, flag, allowed);
         }
         return number;
