@@ -7,8 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.trainingdata.cdk.CfnValues;
 import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.Intrinsics;
+import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.preload.LustrePreload;
@@ -38,7 +39,7 @@ import software.amazon.awscdk.assertions.Template;
 import software.amazon.awscdk.services.s3.Bucket;
 
 class TrainingDataDashboardTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
     private static Fixture full;
     private static JsonNode fullBody;
 
@@ -116,7 +117,7 @@ class TrainingDataDashboardTest {
     @Test
     void followsThePreloadWorkersMetricsAndLog() {
         String job = full.value(full.preload.getWorkerJobName());
-        assertTrue(job.matches("Preload[0-9A-F]{8}\\.WorkerJobName"), job);
+        assertTrue(job.matches("GETATT\\(Preload[0-9A-F]{8}\\.WorkerJobName\\)"), job);
         JsonNode result = widget(fullBody, "Preload result (largest value in the time range)");
         for (String name : List.of("preload:files", "preload:bytes", "preload:seconds")) {
             assertMetric(result, "/aws/sagemaker/TrainingJobs", name, "TrainingJobName", job, "Maximum", 300);
@@ -260,9 +261,9 @@ class TrainingDataDashboardTest {
                     .cache(lustre).definition(training).build());
         }
 
-        /** @return a token as CloudFormation would deploy it, with the stand-ins of {@link CfnValues} */
+        /** @return a token as CloudFormation would deploy it, with the placeholders of {@link Intrinsics} */
         String value(String token) {
-            return CfnValues.evaluate(stack.resolve(token));
+            return Intrinsics.string(stack.resolve(token));
         }
     }
 
@@ -272,7 +273,7 @@ class TrainingDataDashboardTest {
         assertEquals(1, dashboards.size());
         Map<?, ?> properties = (Map<?, ?>) dashboards.values().iterator().next().get("Properties");
         try {
-            return new ObjectMapper().readTree(CfnValues.evaluate(properties.get("DashboardBody")));
+            return JSON.readTree(Intrinsics.string(properties.get("DashboardBody")));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

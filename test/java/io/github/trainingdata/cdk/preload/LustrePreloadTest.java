@@ -12,10 +12,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.cdklabs.cdknag.AwsSolutionsChecks;
-import io.github.cdklabs.cdknag.NagPackProps;
-import io.github.trainingdata.cdk.CfnValues;
 import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.Intrinsics;
+import io.github.trainingdata.cdk.Json;
+import io.github.trainingdata.cdk.NagFindings;
+import io.github.trainingdata.cdk.PolicyStatements;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
@@ -36,10 +37,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
@@ -74,7 +73,7 @@ class LustrePreloadTest {
     private static final List<String> EXECUTION_ACTIONS = List.of("states:DescribeExecution", "states:StopExecution");
     private static final Map<String, Object> ONLY_FOR_SAGEMAKER =
             Map.of("StringEquals", Map.of("iam:PassedToService", "sagemaker.amazonaws.com"));
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     /** A stack with a network, a data bucket and a Lustre cache; a definition and a preload when asked. */
     static final class Fixture {
@@ -132,7 +131,7 @@ class LustrePreloadTest {
 
         /** @return a property of a preload's custom resource, as deployed */
         String property(LustrePreload of, String name) {
-            return CfnValues.evaluate(properties(id(of.getResource())).get(name));
+            return Intrinsics.string(properties(id(of.getResource())).get(name));
         }
 
         /** @return the message of the error the preload is rejected with */
@@ -145,9 +144,9 @@ class LustrePreloadTest {
             return stack.getLogicalId((CfnElement) construct.getNode().getDefaultChild());
         }
 
-        /** @return a token's value as deployed, with the stand-ins of {@link CfnValues} */
+        /** @return a token's value as deployed, with the placeholders of {@link Intrinsics} */
         String value(String token) {
-            return CfnValues.evaluate(stack.resolve(token));
+            return Intrinsics.string(stack.resolve(token));
         }
 
         String preloadId() {
@@ -171,7 +170,7 @@ class LustrePreloadTest {
 
         /** @return the preload state machine's definition, evaluated and parsed */
         JsonNode preloadDefinition(LustrePreload of) throws IOException {
-            return JSON.readTree(CfnValues.evaluate(properties(id(of.getStateMachine())).get("DefinitionString")));
+            return JSON.readTree(Intrinsics.string(properties(id(of.getStateMachine())).get("DefinitionString")));
         }
 
         /** @return the worker's CreateTrainingJob request, as the state machine's Warm state sends it */
@@ -183,7 +182,7 @@ class LustrePreloadTest {
 
         /** @return the training state machine's definition, evaluated and parsed */
         JsonNode trainingDefinition() throws IOException {
-            return JSON.readTree(CfnValues.evaluate(
+            return JSON.readTree(Intrinsics.string(
                     properties(id(definition.getStateMachine())).get("DefinitionString")));
         }
 
@@ -193,34 +192,12 @@ class LustrePreloadTest {
         }
 
         /** @return the statements of every policy attached to the role, resources evaluated */
-        @SuppressWarnings("unchecked")
         List<Map<String, Object>> statements(String roleLogicalId) {
-            List<Map<String, Object>> statements = new ArrayList<>();
-            for (Map<String, Object> policy : resources.values()) {
-                Map<String, Object> props = (Map<String, Object>) policy.get("Properties");
-                if (!"AWS::IAM::Policy".equals(policy.get("Type"))
-                        || !((List<?>) props.get("Roles")).contains(Map.of("Ref", roleLogicalId))) {
-                    continue;
-                }
-                for (Object s : (List<?>) ((Map<String, Object>) props.get("PolicyDocument")).get("Statement")) {
-                    Map<String, Object> statement = new LinkedHashMap<>((Map<String, Object>) s);
-                    Object resource = statement.get("Resource");
-                    statement.put("Resource", resource instanceof List<?> list
-                            ? list.stream().map(CfnValues::evaluate).toList() : CfnValues.evaluate(resource));
-                    statements.add(statement);
-                }
-            }
-            return statements;
-        }
-
-        /** @return cdk-nag's AwsSolutions findings on the stack, one line each (empty when none) */
-        String nagFindings() {
-            AwsSolutionsChecks checks = new AwsSolutionsChecks((App) stack.getNode().getRoot(),
-                    NagPackProps.builder().verbose(false).build());
-            return checks.validateScope(stack).getViolations().stream()
-                    .map(v -> v.getRuleName() + " " + v.getViolatingResources().stream()
-                            .map(r -> r.getResourceLogicalId()).collect(Collectors.joining(",")))
-                    .collect(Collectors.joining("\n"));
+            return PolicyStatements.statements(template, Map.of("Ref", roleLogicalId)).stream().map(s -> {
+                Map<String, Object> statement = new LinkedHashMap<>(s);
+                statement.put("Resource", Intrinsics.evaluate(s.get("Resource")));
+                return statement;
+            }).toList();
         }
     }
 
@@ -230,7 +207,7 @@ class LustrePreloadTest {
     }
 
     private static String workerJobs(String workerPrefix) {
-        return "arn:aws:sagemaker:us-east-1:123456789012:training-job/" + workerPrefix + "-*";
+        return "arn:REF(AWS::Partition):sagemaker:REF(AWS::Region):REF(AWS::AccountId):training-job/" + workerPrefix + "-*";
     }
 
     private static Map<String, Object> statement(Object actions, Object resource) {
@@ -261,10 +238,10 @@ class LustrePreloadTest {
     private static List<Map<String, Object>> handlerStatements(Fixture f, LustrePreload of, String handler) {
         String machine = f.id(of.getStateMachine());
         Map<String, Object> executions = statement(EXECUTION_ACTIONS,
-                "arn:aws:states:us-east-1:123456789012:execution:" + machine + ".Name:*");
+                "arn:REF(AWS::Partition):states:REF(AWS::Region):REF(AWS::AccountId):execution:GETATT(" + machine + ".Name):*");
         String prefix = f.property(of, "WorkerJobNamePrefix");
         return handler.equals("OnEvent")
-                ? List.of(statement("states:StartExecution", "ref-" + machine), executions)
+                ? List.of(statement("states:StartExecution", "REF(" + machine + ")"), executions)
                 : List.of(executions, watcherStatement(prefix));
     }
 
@@ -309,7 +286,7 @@ class LustrePreloadTest {
             String bucket = f.value(f.data.getBucketName());
             Map<String, Object> expected = new LinkedHashMap<>();
             expected.put("WorkerJobNamePrefix", "warm-resnet");
-            expected.put("StateMachineArn", "ref-" + f.id(f.preload.getStateMachine()));
+            expected.put("StateMachineArn", "REF(" + f.id(f.preload.getStateMachine()) + ")");
             expected.put("FileSystemId", f.value(f.cache.getFileSystemId()));
             expected.put("DataLocations", List.of("s3://" + bucket + "/imagenet/train/", "s3://" + bucket + "/imagenet/val/"));
             expected.put("WaitSeconds", "3300");
@@ -317,7 +294,7 @@ class LustrePreloadTest {
             for (Map.Entry<String, Object> entry : expected.entrySet()) {
                 Object actual = properties.get(entry.getKey());
                 assertEquals(entry.getValue(), actual instanceof List<?> list
-                        ? list.stream().map(CfnValues::evaluate).toList() : CfnValues.evaluate(actual), entry.getKey());
+                        ? list.stream().map(Intrinsics::string).toList() : Intrinsics.string(actual), entry.getKey());
             }
             assertEquals(List.of("ServiceToken", "WorkerJobNamePrefix", "StateMachineArn", "FileSystemId",
                     "DataLocations", "WarmKey", "WaitSeconds"), new ArrayList<>(properties.keySet()));
@@ -389,7 +366,7 @@ class LustrePreloadTest {
         void theStateMachineChecksTheDataWaitsForTheImportThenRunsTheWorker() throws IOException {
             ObjectNode asl = ((ObjectNode) f.preloadDefinition(f.preload)).deepCopy();
             ObjectNode states = (ObjectNode) asl.get("States");
-            assertEquals("arn:aws:states:::sagemaker:createTrainingJob.sync", states.remove("Warm").get("Resource").asText());
+            assertEquals("arn:REF(AWS::Partition):states:::sagemaker:createTrainingJob.sync", states.remove("Warm").get("Resource").asText());
             String retry = """
                     [{"ErrorEquals": ["States.TaskFailed"], "IntervalSeconds": 5, "MaxAttempts": 5, "BackoffRate": 2,
                       "MaxDelaySeconds": 60, "JitterStrategy": "FULL"}]""";
@@ -402,7 +379,7 @@ class LustrePreloadTest {
                         "Items": "{% $states.input.DataLocations %}",
                         "ItemProcessor": {"ProcessorConfig": {"Mode": "INLINE"}, "StartAt": "ListOneObject", "States": {
                           "ListOneObject": {"Type": "Task", "Comment": "One key is enough to know the location holds data",
-                            "Resource": "arn:aws:states:::aws-sdk:s3:listObjectsV2",
+                            "Resource": "arn:REF(AWS::Partition):states:::aws-sdk:s3:listObjectsV2",
                             "Arguments": "{% $merge([$states.input, {'MaxKeys': 1}]) %}",
                             "Output": "{% $count($states.result.Contents) %}", "Retry": @RETRY@, "End": true}}},
                         "Output": "{% $sum($states.result) %}", "Next": "AnyData"},
@@ -410,7 +387,7 @@ class LustrePreloadTest {
                         "Default": "CheckImports"},
                       "Empty": {"Type": "Succeed", "Comment": "Nothing to warm yet: no worker", "Output": {"Status": "EMPTY"}},
                       "CheckImports": {"Type": "Task", "Comment": "Count the metadata imports from S3 that are pending or running",
-                        "Resource": "arn:aws:states:::aws-sdk:fsx:describeDataRepositoryTasks",
+                        "Resource": "arn:REF(AWS::Partition):states:::aws-sdk:fsx:describeDataRepositoryTasks",
                         "Arguments": {"Filters": [
                           {"Name": "file-system-id", "Values": ["{% $states.context.Execution.Input.FileSystemId %}"]},
                           {"Name": "task-lifecycle", "Values": ["PENDING", "EXECUTING"]}]},
@@ -457,7 +434,8 @@ class LustrePreloadTest {
                     statement(WORKER_ACTIONS, workerJobs("warm-resnet")),
                     passRoleStatement(f.value(f.definition.getRole().getRoleArn())),
                     statement(List.of("events:PutTargets", "events:PutRule", "events:DescribeRule"),
-                            "arn:aws:events:us-east-1:123456789012:rule/StepFunctionsGetEventsForSageMakerTrainingJobsRule")));
+                            "arn:REF(AWS::Partition):events:REF(AWS::Region):REF(AWS::AccountId):rule/"
+                                    + "StepFunctionsGetEventsForSageMakerTrainingJobsRule")));
             assertEquals(expected, statements.stream().filter(s -> !"*".equals(s.get("Resource"))).toList());
             List<String> onAnyResource = statements.stream().filter(s -> "*".equals(s.get("Resource")))
                     .flatMap(s -> ((List<?>) s.get("Action")).stream()).map(String::valueOf).toList();
@@ -528,8 +506,8 @@ class LustrePreloadTest {
         void theHandlerRolesHaveOnlyTheBasicLambdaPolicyBesides() {
             for (String handler : List.of("OnEvent", "IsComplete")) {
                 Object managed = f.properties(f.handlerRole(f.preload, handler)).get("ManagedPolicyArns");
-                assertEquals(List.of("arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole"),
-                        ((List<?>) managed).stream().map(CfnValues::evaluate).toList(), handler);
+                assertEquals(List.of("arn:REF(AWS::Partition):iam::aws:policy/service-role/AWSLambdaBasicExecutionRole"),
+                        ((List<?>) managed).stream().map(Intrinsics::string).toList(), handler);
             }
         }
 
@@ -541,7 +519,7 @@ class LustrePreloadTest {
                     .filter(id -> id.startsWith("Preload") && "AWS::IAM::Role".equals(f.resources.get(id).get("Type")))
                     .forEach(id -> {
                         List<String> actions = f.statements(id).stream()
-                                .flatMap(s -> s.get("Action") instanceof List<?> l ? l.stream() : Stream.of(s.get("Action")))
+                                .flatMap(s -> PolicyStatements.elements(s.get("Action")).stream())
                                 .map(String::valueOf)
                                 .filter(a -> a.startsWith("sagemaker:") || a.startsWith("iam:") || a.equals("*"))
                                 .sorted().toList();
@@ -562,7 +540,7 @@ class LustrePreloadTest {
             assertTrue(f.dependsOn(f.definition.getRequestParameter()).contains(f.preloadId()));
             // A waiting deploy goes on after 55 minutes (STARTED): training then waits for the rest.
             JsonNode states = f.trainingDefinition().get("States");
-            assertEquals("arn:aws:states:::aws-sdk:sfn:describeExecution",
+            assertEquals("arn:REF(AWS::Partition):states:::aws-sdk:sfn:describeExecution",
                     states.at("/DescribePrerequisite0/Resource").asText());
         }
 
@@ -581,7 +559,7 @@ class LustrePreloadTest {
 
         @Test
         void passesTheAwsSolutionsPack() {
-            assertEquals("", f.nagFindings());
+            assertEquals("", NagFindings.of(f.stack));
         }
     }
 
@@ -620,8 +598,8 @@ class LustrePreloadTest {
             assertEquals("StartWaitingForPrerequisites", states.at("/RejectResume/Default").asText());
             assertEquals("DescribePrerequisite0", states.at("/StartWaitingForPrerequisites/Next").asText());
             JsonNode describe = states.get("DescribePrerequisite0");
-            assertEquals("arn:aws:states:::aws-sdk:sfn:describeExecution", describe.get("Resource").asText());
-            assertEquals(JSON.readTree("{\"ExecutionArn\": \"%s.ExecutionArn\"}".formatted(f.preloadId())),
+            assertEquals("arn:REF(AWS::Partition):states:::aws-sdk:sfn:describeExecution", describe.get("Resource").asText());
+            assertEquals(JSON.readTree("{\"ExecutionArn\": \"GETATT(%s.ExecutionArn)\"}".formatted(f.preloadId())),
                     describe.get("Parameters"));
             assertEquals(JSON.readTree("""
                     {"Variable": "$.prerequisite0.Status", "StringEquals": "SUCCEEDED", "Next": "Train"}"""),
@@ -635,13 +613,13 @@ class LustrePreloadTest {
             assertEquals("Train", states.at("/DescribePrerequisite0/Catch/0/Next").asText());
             assertEquals("Sfn.ExecutionDoesNotExistException",
                     states.at("/DescribePrerequisite0/Catch/0/ErrorEquals/0").asText());
-            assertEquals("arn:aws:states:::sagemaker:createTrainingJob.sync", states.at("/Train/Resource").asText());
+            assertEquals("arn:REF(AWS::Partition):states:::sagemaker:createTrainingJob.sync", states.at("/Train/Resource").asText());
         }
 
         @Test
         void trainingMayDescribeThePreloadExecution() {
             Map<String, Object> describe = Map.of("Action", "states:DescribeExecution", "Effect", "Allow",
-                    "Resource", f.preloadId() + ".ExecutionArn");
+                    "Resource", "GETATT(" + f.preloadId() + ".ExecutionArn)");
             StateMachine training = (StateMachine) f.definition.getStateMachine();
             List<Map<String, Object>> statements = f.statements(f.id(training.getRole()));
             assertTrue(statements.contains(describe), statements.toString());
@@ -665,7 +643,7 @@ class LustrePreloadTest {
 
         @Test
         void passesTheAwsSolutionsPack() {
-            assertEquals("", f.nagFindings());
+            assertEquals("", NagFindings.of(f.stack));
         }
     }
 
@@ -720,12 +698,12 @@ class LustrePreloadTest {
         @Test
         void theDataLocationIsTheImportPath() {
             assertEquals(List.of("s3://" + f.value(f.data.getBucketName()) + "/imagenet/"),
-                    ((List<?>) f.preloadProperties().get("DataLocations")).stream().map(CfnValues::evaluate).toList());
+                    ((List<?>) f.preloadProperties().get("DataLocations")).stream().map(Intrinsics::string).toList());
         }
 
         @Test
         void passesTheAwsSolutionsPack() {
-            assertEquals("", f.nagFindings());
+            assertEquals("", NagFindings.of(f.stack));
         }
     }
 
@@ -758,9 +736,9 @@ class LustrePreloadTest {
             Template template = Template.fromStack(stack);
 
             Map<String, Object> properties = template.findResources("Custom::LustrePreload").values().iterator().next();
-            assertEquals(List.of("s3://" + CfnValues.evaluate(stack.resolve(data.getBucketName())) + "/"),
+            assertEquals(List.of("s3://" + Intrinsics.string(stack.resolve(data.getBucketName())) + "/"),
                     ((List<?>) ((Map<?, ?>) properties.get("Properties")).get("DataLocations")).stream()
-                            .map(CfnValues::evaluate).toList());
+                            .map(Intrinsics::string).toList());
             template.hasResourceProperties("AWS::IAM::Policy", Match.objectLike(Map.of(
                     "Roles", List.of(stack.resolve(((StateMachine) preload.getStateMachine()).getRole().getRoleName())),
                     "PolicyDocument", Match.objectLike(Map.of("Statement", Match.arrayWith(List.of(Map.of(
@@ -781,10 +759,7 @@ class LustrePreloadTest {
                     .image(TrainingImage.fromUri(TOOLS_IMAGE)).waitForCompletion(false).build());
 
             Template.fromStack(stack).resourceCountIs("Custom::LustrePreload", 1);
-            AwsSolutionsChecks checks = new AwsSolutionsChecks(app, NagPackProps.builder().verbose(false).build());
-            assertEquals(List.of(), checks.validateScope(stack).getViolations().stream()
-                    .map(v -> v.getRuleName() + " " + v.getViolatingResources().stream()
-                            .map(r -> r.getResourceLogicalId()).toList()).toList());
+            assertEquals("", NagFindings.of(stack));
         }
     }
 

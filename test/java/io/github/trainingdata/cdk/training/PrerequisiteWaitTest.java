@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.github.trainingdata.cdk.Json;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +23,7 @@ import software.amazon.awscdk.Duration;
 class PrerequisiteWaitTest {
     /** Step Functions fails an execution at 25,000 history events; we keep the worst case under 10,000. */
     private static final long EVENT_BUDGET = 10_000;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
     private static final String DESCRIBE = "arn:REF(AWS::Partition):states:::aws-sdk:sagemaker:describeTrainingJob";
 
     private static JsonNode longest;
