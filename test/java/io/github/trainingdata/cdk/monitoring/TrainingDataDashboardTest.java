@@ -1,13 +1,12 @@
 package io.github.trainingdata.cdk.monitoring;
 
+import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.Intrinsics;
 import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.TestApps;
@@ -198,20 +197,20 @@ class TrainingDataDashboardTest {
     @Test
     void rejectsADashboardOfNothing() {
         Stack stack = TestApps.stack();
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingDataDashboard(stack,
-                "Dashboard", TrainingDataDashboardProps.builder().efsStores(List.of()).build()));
-        assertEquals("Test/Dashboard: invalid lustreCaches, efsStores, preloads and definitions 'all empty': at least "
-                + "one Lustre cache, EFS store, preload or training-job definition to show", e.getMessage());
+        assertRule(() -> new TrainingDataDashboard(stack,
+                "Dashboard", TrainingDataDashboardProps.builder().efsStores(List.of()).build()),
+                "Test/Dashboard", "lustreCaches, efsStores, preloads and definitions", "all empty",
+                "at least one Lustre cache, EFS store, preload or training-job definition to show");
     }
 
     @Test
     void rejectsAPeriodThatIsNotWholeMinutes() {
         Fixture efsOnly = new Fixture(false);
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingDataDashboard(efsOnly.stack,
+        assertRule(() -> new TrainingDataDashboard(efsOnly.stack,
                 "Dashboard", TrainingDataDashboardProps.builder().efsStores(List.of(efsOnly.efs))
-                        .period(Duration.seconds(90)).build()));
-        assertEquals("Test/Dashboard: invalid period '1 minute 30 seconds': a whole number of minutes, at least 1 "
-                + "(these metrics are published once a minute)", e.getMessage());
+                        .period(Duration.seconds(90)).build()),
+                "Test/Dashboard", "period", "1 minute 30 seconds",
+                "a whole number of minutes, at least 1 (these metrics are published once a minute)");
     }
 
     @Test
@@ -224,10 +223,10 @@ class TrainingDataDashboardTest {
                         .dataBucket(efsOnly.data)
                         .deploy(false)
                         .build());
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingDataDashboard(efsOnly.stack,
-                "Dashboard", TrainingDataDashboardProps.builder().definitions(List.of(undeployed)).build()));
-        assertEquals("Test/Dashboard: invalid definitions 'Test/Undeployed': deployed definitions (this one has "
-                + "deploy(false), so no state machine whose executions to count)", e.getMessage());
+        assertRule(() -> new TrainingDataDashboard(efsOnly.stack,
+                "Dashboard", TrainingDataDashboardProps.builder().definitions(List.of(undeployed)).build()),
+                "Test/Dashboard", "definitions", "Test/Undeployed",
+                "deployed definitions (this one has deploy(false), so no state machine whose executions to count)");
     }
 
     /** The quickstart's wiring, on an existing bucket; with Lustre, also a definition reading it and a preload. */

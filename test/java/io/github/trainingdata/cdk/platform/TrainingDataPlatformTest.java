@@ -1,11 +1,10 @@
 package io.github.trainingdata.cdk.platform;
 
+import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.advisor.AccessPattern;
 import io.github.trainingdata.cdk.advisor.DataLocation;
@@ -99,11 +98,12 @@ class TrainingDataPlatformTest {
     @Test
     void rejectsEncryptionWithAnExistingBucket() {
         Stack stack = TestApps.stack();
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> platform(stack,
+        assertRule(() -> platform(stack,
                 TrainingDataPlatformProps.builder().source(DataSourceOption.S3_FILE).instanceType("ml.g5.xlarge")
-                        .bucket(Bucket.fromBucketName(stack, "Team", "team-data")).encryption(DataEncryption.KMS)));
-        assertEquals("Test/Platform/DataBucket: invalid encryption 'set together with bucket': either an existing "
-                + "bucket or settings for a new one, not both (new-bucket settings given: encryption)", e.getMessage());
+                        .bucket(Bucket.fromBucketName(stack, "Team", "team-data")).encryption(DataEncryption.KMS)),
+                "Test/Platform/DataBucket", "encryption", "set together with bucket",
+                "either an existing bucket or settings for a new one, not both (new-bucket settings given: "
+                        + "encryption)");
     }
 
     @Test
@@ -131,10 +131,11 @@ class TrainingDataPlatformTest {
 
     @Test
     void rejectsTheEfsChoiceWithoutTheFileSystemThatHoldsTheData() {
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> platform(TestApps.stack(),
-                TrainingDataPlatformProps.builder().source(DataSourceOption.EFS).instanceType("ml.g5.xlarge")));
-        assertEquals("Test/Platform: invalid efsFileSystem 'null': the EFS file system that holds the data when the "
-                + "source is EFS (EFS is chosen because the data already lives there)", e.getMessage());
+        assertRule(() -> platform(TestApps.stack(),
+                TrainingDataPlatformProps.builder().source(DataSourceOption.EFS).instanceType("ml.g5.xlarge")),
+                "Test/Platform", "efsFileSystem", "null",
+                "the EFS file system that holds the data when the source is EFS (EFS is chosen because the data "
+                        + "already lives there)");
     }
 
     @Test
@@ -193,26 +194,25 @@ class TrainingDataPlatformTest {
 
     @Test
     void rejectsNeitherProfileNorSource() {
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> platform(TestApps.stack(),
-                TrainingDataPlatformProps.builder().instanceType("ml.g5.xlarge")));
-        assertEquals("Test/Platform: invalid profile 'null': a dataset profile (the advisor picks the source) or an "
-                + "explicit source", e.getMessage());
+        assertRule(() -> platform(TestApps.stack(),
+                TrainingDataPlatformProps.builder().instanceType("ml.g5.xlarge")),
+                "Test/Platform", "profile", "null",
+                "a dataset profile (the advisor picks the source) or an explicit source");
     }
 
     @Test
     void rejectsAMissingImage() {
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingDataPlatform(TestApps.stack(),
+        assertRule(() -> new TrainingDataPlatform(TestApps.stack(),
                 "Platform", TrainingDataPlatformProps.builder().source(DataSourceOption.S3_FILE)
-                        .instanceType("ml.g5.xlarge").build()));
-        assertEquals("Test/Platform: invalid trainingImage 'null': the image to train with", e.getMessage());
+                        .instanceType("ml.g5.xlarge").build()),
+                "Test/Platform", "trainingImage", "null", "the image to train with");
     }
 
     @Test
     void rejectsAMissingInstanceTypeWithoutAProfile() {
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> platform(TestApps.stack(),
-                TrainingDataPlatformProps.builder().source(DataSourceOption.S3_FILE)));
-        assertEquals("Test/Platform: invalid instanceType 'null': an instance type (or a profile, which carries one)",
-                e.getMessage());
+        assertRule(() -> platform(TestApps.stack(),
+                TrainingDataPlatformProps.builder().source(DataSourceOption.S3_FILE)),
+                "Test/Platform", "instanceType", "null", "an instance type (or a profile, which carries one)");
     }
 
     @Test

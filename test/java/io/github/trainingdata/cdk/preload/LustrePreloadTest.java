@@ -12,7 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.Intrinsics;
 import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.NagFindings;
@@ -134,10 +133,9 @@ class LustrePreloadTest {
             return Intrinsics.string(properties(id(of.getResource())).get(name));
         }
 
-        /** @return the message of the error the preload is rejected with */
-        String rejected(LustrePreloadProps.Builder props) {
-            return assertThrows(ConfigurationError.class, () -> new LustrePreload(stack, "Preload", props.build()))
-                    .getMessage();
+        /** Adds the preload without synthesizing, for the rules checked at construction. */
+        void add(LustrePreloadProps.Builder props) {
+            new LustrePreload(stack, "Preload", props.build());
         }
 
         String id(IConstruct construct) {
@@ -883,17 +881,18 @@ class LustrePreloadTest {
             return f.props().image(TrainingImage.fromUri(TOOLS_IMAGE));
         }
 
-        private String rejectedStandalone(UnaryOperator<LustrePreloadProps.Builder> props) {
+        private void addStandalone(UnaryOperator<LustrePreloadProps.Builder> props) {
             Fixture f = new Fixture();
-            return f.rejected(props.apply(standalone(f)));
+            f.add(props.apply(standalone(f)));
         }
 
         @Test
         void needsAnImageWithoutADefinition() {
             Fixture f = new Fixture();
-            assertEquals("Test/Preload: invalid image 'null': a worker image when the preload belongs to no "
-                    + "definition (a Linux image with /bin/sh and GNU coreutils and findutils)",
-                    f.rejected(f.props()));
+            assertRule(() -> f.add(f.props()),
+                    "Test/Preload", "image", "null",
+                    "a worker image when the preload belongs to no definition (a Linux image with /bin/sh and GNU "
+                            + "coreutils and findutils)");
         }
 
         @Test
@@ -901,8 +900,10 @@ class LustrePreloadTest {
             Fixture f = new Fixture();
             f.define(f.definitionProps("resnet").trainingImage(null)
                     .algorithmName("arn:aws:sagemaker:us-east-1:123456789012:algorithm/resnet"));
-            assertEquals("Test/Preload: invalid image 'null': a worker image: the definition Test/Training uses an "
-                    + "algorithm name, not an image the worker could run", f.rejected(f.props()));
+            assertRule(() -> f.add(f.props()),
+                    "Test/Preload", "image", "null",
+                    "a worker image: the definition Test/Training uses an algorithm name, not an image the worker "
+                            + "could run");
         }
 
         @Test
@@ -911,16 +912,20 @@ class LustrePreloadTest {
             LustreCache other = f.cache("Other", "");
             f.define(f.definitionProps("resnet")
                     .channels(List.of(LustreChannel.builder("train").cache(other).path("train").build())));
-            assertEquals("Test/Preload: invalid definition 'Test/Training': a definition with a LustreChannel on "
-                    + "Test/Lustre (warming a cache the job does not read would only delay it)", f.rejected(f.props()));
+            assertRule(() -> f.add(f.props()),
+                    "Test/Preload", "definition", "Test/Training",
+                    "a definition with a LustreChannel on Test/Lustre (warming a cache the job does not read would "
+                            + "only delay it)");
         }
 
         @Test
         void theDefinitionMustBeDeployed() {
             Fixture f = new Fixture();
             f.define(f.definitionProps("resnet").deploy(false));
-            assertEquals("Test/Preload: invalid definition 'Test/Training': a deployed definition (deploy is false, so "
-                    + "there is no state machine to hold back until the cache is warm)", f.rejected(f.props()));
+            assertRule(() -> f.add(f.props()),
+                    "Test/Preload", "definition", "Test/Training",
+                    "a deployed definition (deploy is false, so there is no state machine to hold back until the "
+                            + "cache is warm)");
         }
 
         @Test
@@ -959,24 +964,26 @@ class LustrePreloadTest {
 
         @Test
         void theTimeoutIsOneMinuteTo28Days() {
-            assertEquals("Test/Preload: invalid timeout '59 seconds': 1 minute to 28 days",
-                    rejectedStandalone(p -> p.timeout(Duration.seconds(59))));
-            assertEquals("Test/Preload: invalid timeout '29 days': 1 minute to 28 days",
-                    rejectedStandalone(p -> p.waitForCompletion(false).timeout(Duration.days(29))));
+            assertRule(() -> addStandalone(p -> p.timeout(Duration.seconds(59))),
+                    "Test/Preload", "timeout", "59 seconds", "1 minute to 28 days");
+            assertRule(() -> addStandalone(p -> p.waitForCompletion(false).timeout(Duration.days(29))),
+                    "Test/Preload", "timeout", "29 days", "1 minute to 28 days");
         }
 
         @Test
         void theImportTimeoutIsOneMinuteTo28Days() {
-            assertEquals("Test/Preload: invalid importTimeout '59 seconds': 1 minute to 28 days",
-                    rejectedStandalone(p -> p.importTimeout(Duration.seconds(59))));
-            assertEquals("Test/Preload: invalid importTimeout '29 days': 1 minute to 28 days",
-                    rejectedStandalone(p -> p.importTimeout(Duration.days(29))));
+            assertRule(() -> addStandalone(p -> p.importTimeout(Duration.seconds(59))),
+                    "Test/Preload", "importTimeout", "59 seconds", "1 minute to 28 days");
+            assertRule(() -> addStandalone(p -> p.importTimeout(Duration.days(29))),
+                    "Test/Preload", "importTimeout", "29 days", "1 minute to 28 days");
         }
 
         @Test
         void parallelismIsOneTo512() {
-            assertEquals("Test/Preload: invalid parallelism '0': 1 to 512", rejectedStandalone(p -> p.parallelism(0)));
-            assertEquals("Test/Preload: invalid parallelism '513': 1 to 512", rejectedStandalone(p -> p.parallelism(513)));
+            assertRule(() -> addStandalone(p -> p.parallelism(0)),
+                    "Test/Preload", "parallelism", "0", "1 to 512");
+            assertRule(() -> addStandalone(p -> p.parallelism(513)),
+                    "Test/Preload", "parallelism", "513", "1 to 512");
         }
 
         @Test
@@ -1011,9 +1018,10 @@ class LustrePreloadTest {
 
         @Test
         void batchSizeIsOneTo10000() {
-            assertEquals("Test/Preload: invalid batchSize '0': 1 to 10000", rejectedStandalone(p -> p.batchSize(0)));
-            assertEquals("Test/Preload: invalid batchSize '10001': 1 to 10000",
-                    rejectedStandalone(p -> p.batchSize(10_001)));
+            assertRule(() -> addStandalone(p -> p.batchSize(0)),
+                    "Test/Preload", "batchSize", "0", "1 to 10000");
+            assertRule(() -> addStandalone(p -> p.batchSize(10_001)),
+                    "Test/Preload", "batchSize", "10001", "1 to 10000");
         }
 
         @Test

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.training;
 
+import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -172,14 +173,12 @@ class PrerequisiteWaitTest {
     void rejectsAMaximumWaitOutsideOneMinuteToAYear() {
         TrainingFixture f = new TrainingFixture();
         TrainingJobDefinition job = f.define(f.props());
-        assertEquals("Test/Training: invalid maxWait (waitForTrainingJob) '59 seconds': 1 minute to 365 days (a "
-                + "standard Step Functions execution runs for at most a year)", assertThrows(
-                io.github.trainingdata.cdk.ConfigurationError.class,
-                () -> job.waitForTrainingJob("j", Duration.seconds(59))).getMessage());
-        assertEquals("Test/Training: invalid maxWait (waitForTrainingJob) '366 days': 1 minute to 365 days (a "
-                + "standard Step Functions execution runs for at most a year)", assertThrows(
-                io.github.trainingdata.cdk.ConfigurationError.class,
-                () -> job.waitForTrainingJob("j", Duration.days(366))).getMessage());
+        assertRule(() -> job.waitForTrainingJob("j", Duration.seconds(59)),
+                "Test/Training", "maxWait (waitForTrainingJob)", "59 seconds",
+                "1 minute to 365 days (a standard Step Functions execution runs for at most a year)");
+        assertRule(() -> job.waitForTrainingJob("j", Duration.days(366)),
+                "Test/Training", "maxWait (waitForTrainingJob)", "366 days",
+                "1 minute to 365 days (a standard Step Functions execution runs for at most a year)");
         job.waitForTrainingJob("j", Duration.minutes(1));
         job.waitForTrainingJob("k", Duration.days(365));
     }
