@@ -36,7 +36,7 @@ import software.amazon.awssdk.regions.Region;
  * the environment variable {@code CI} is {@code true}: there they fail.
  */
 public final class MotoServer implements AutoCloseable {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
     private static final Path SCRIPT = Path.of(".ci", "moto_rehearsal.py");
     private static final Path LOG = Path.of("target", "moto-rehearsal.log");
 

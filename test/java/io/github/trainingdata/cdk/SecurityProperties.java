@@ -69,8 +69,10 @@ public final class SecurityProperties {
                     require(found, id, !ingress.contains("0.0.0.0/0") && !ingress.contains("::/0"),
                             "admits the whole internet");
                 }
-                case "AWS::IAM::Policy", "AWS::IAM::Role" -> require(found, id,
-                        !String.valueOf(p).matches("(?s).*Action=\\*, Effect=Allow, Resource=\\*.*"),
+                case "AWS::IAM::Policy", "AWS::IAM::ManagedPolicy", "AWS::IAM::Role" -> require(found, id,
+                        PolicyStatements.of(r).stream().noneMatch(s -> "Allow".equals(s.get("Effect"))
+                                && s.get("Action") != null && PolicyStatements.elements(s.get("Action")).contains("*")
+                                && s.get("Resource") != null && PolicyStatements.elements(s.get("Resource")).contains("*")),
                         "allows every action on every resource");
                 default -> { }
             }

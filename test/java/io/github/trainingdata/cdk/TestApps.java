@@ -1,7 +1,6 @@
 package io.github.trainingdata.cdk;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -30,10 +29,10 @@ public final class TestApps {
 
     private static Map<String, Object> readContext() {
         try {
-            JsonNode context = new ObjectMapper().readTree(Path.of("cdk.json").toFile()).get("context");
+            JsonNode context = Json.MAPPER.readTree(Path.of("cdk.json").toFile()).get("context");
             Map<String, Object> values = new LinkedHashMap<>();
             context.fields().forEachRemaining(e -> values.put(e.getKey(),
-                    new ObjectMapper().convertValue(e.getValue(), Object.class)));
+                    Json.MAPPER.convertValue(e.getValue(), Object.class)));
             return values;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read cdk.json from the project root", e);

@@ -2,12 +2,10 @@ package io.github.trainingdata.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.github.cdklabs.cdknag.AwsSolutionsChecks;
-import io.github.cdklabs.cdknag.NagPackProps;
+import io.github.trainingdata.cdk.NagFindings;
 import io.github.trainingdata.cdk.Snapshots;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.advisor.DataSourceOption;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.App;
@@ -39,9 +37,6 @@ class AdvisedPlatformStackTest {
 
     @Test
     void passesTheAwsSolutionsPack() {
-        String findings = new AwsSolutionsChecks(app, NagPackProps.builder().verbose(false).build())
-                .validateScope(stack).getViolations().stream().map(v -> v.getRuleName())
-                .collect(Collectors.joining("\n"));
-        assertEquals("", findings);
+        assertEquals("", NagFindings.of(stack));
     }
 }

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.MotoServer;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.launch.DeployedTrainingJobDefinition;
@@ -76,7 +77,7 @@ import software.amazon.awssdk.services.ssm.model.ParameterType;
  * <p>Skipped without Python 3 and moto, except under {@code CI=true}.
  */
 class MotoRehearsalTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
     private static final String SYNC = ":states:::sagemaker:createTrainingJob.sync";
     private static final String ROLE = "arn:aws:iam::123456789012:role/rehearsal";
     private static final Pattern EXECUTION_INPUT = Pattern.compile("\\{% \\$states\\.context\\.Execution\\.Input\\.(\\w+) %}");

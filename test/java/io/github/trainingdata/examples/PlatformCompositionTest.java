@@ -5,8 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.cdklabs.cdknag.AwsSolutionsChecks;
-import io.github.cdklabs.cdknag.NagPackProps;
+import io.github.trainingdata.cdk.NagFindings;
 import io.github.trainingdata.cdk.Snapshots;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.preload.LustrePreload;
@@ -17,7 +16,6 @@ import io.github.trainingdata.cdk.training.TrainingJobDefinition;
 import io.github.trainingdata.cdk.training.TrainingJobDefinitionProps;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.App;
@@ -103,10 +101,7 @@ class PlatformCompositionTest {
     @Test
     void passesTheAwsSolutionsPack() {
         for (Stack stack : List.<Stack>of(data, training)) {
-            String findings = new AwsSolutionsChecks(app, NagPackProps.builder().verbose(false).build())
-                    .validateScope(stack).getViolations().stream().map(v -> v.getRuleName())
-                    .collect(Collectors.joining("\n"));
-            assertEquals("", findings, stack.getStackName());
+            assertEquals("", NagFindings.of(stack), stack.getStackName());
         }
     }
 

@@ -3,10 +3,10 @@ package io.github.trainingdata.examples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.trainingdata.cdk.CfnValues;
+import io.github.trainingdata.cdk.Intrinsics;
+import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator;
-import io.github.trainingdata.cdk.launch.JsonTrees;
 import io.github.trainingdata.cdk.launch.TrainingJobLauncher;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +29,7 @@ class QuickstartLaunchTest {
         Map<String, Map<String, Object>> parameters = template.findResources("AWS::SSM::Parameter");
         assertEquals(1, parameters.size());
         Map<?, ?> properties = (Map<?, ?>) parameters.values().iterator().next().get("Properties");
-        deployedDocument = CfnValues.evaluate(properties.get("Value"));
+        deployedDocument = Intrinsics.string(properties.get("Value"));
     }
 
     @Test
@@ -42,16 +42,16 @@ class QuickstartLaunchTest {
             List<AwsJsonEmulator.Call> calls = sageMaker.calls("SageMaker.CreateTrainingJob");
             assertEquals(1, calls.size());
             assertTrue(jobName.startsWith("quickstart-") && jobName.length() <= 63, jobName);
-            String checkpoints = ((Map<?, ?>) ((Map<?, ?>) JsonTrees.tree(deployedDocument)).get("CheckpointConfig"))
+            String checkpoints = ((Map<?, ?>) ((Map<?, ?>) Json.tree(deployedDocument)).get("CheckpointConfig"))
                     .get("S3Uri") + jobName + "/";
-            assertEquals(JsonTrees.treeWithJob(deployedDocument, jobName, checkpoints),
-                    JsonTrees.tree(calls.get(0).body()));
+            assertEquals(Json.treeWithJob(deployedDocument, jobName, checkpoints),
+                    Json.tree(calls.get(0).body()));
         }
     }
 
     @Test
     void theDeployedDocumentWiresEachStoreInAsTheMissionSays() {
-        Map<?, ?> request = (Map<?, ?>) JsonTrees.tree(deployedDocument);
+        Map<?, ?> request = (Map<?, ?>) Json.tree(deployedDocument);
         List<?> channels = (List<?>) request.get("InputDataConfig");
         Map<?, ?> lustre = (Map<?, ?>) ((Map<?, ?>) ((Map<?, ?>) channels.get(0)).get("DataSource"))
                 .get("FileSystemDataSource");
@@ -60,7 +60,7 @@ class QuickstartLaunchTest {
                 .get("FileSystemDataSource");
 
         assertEquals("FSxLustre", lustre.get("FileSystemType"));
-        assertTrue(((String) lustre.get("DirectoryPath")).matches("/Lustre[0-9A-F]+\\.LustreMountName/imagenet/train"),
+        assertTrue(((String) lustre.get("DirectoryPath")).matches("/GETATT\\(Lustre[0-9A-F]+\\.LustreMountName\\)/imagenet/train"),
                 (String) lustre.get("DirectoryPath"));
         assertEquals("File", ((Map<?, ?>) channels.get(0)).get("InputMode"));
         assertEquals("EFS", efs.get("FileSystemType"));
@@ -70,6 +70,6 @@ class QuickstartLaunchTest {
         assertTrue(((String) s3.get("S3Uri")).endsWith("/datasets/imagenet/validation/"), (String) s3.get("S3Uri"));
         List<?> subnets = (List<?>) ((Map<?, ?>) request.get("VpcConfig")).get("Subnets");
         assertEquals(1, subnets.size(), "training runs only in the data subnet, the Lustre AZ");
-        assertTrue(((String) subnets.get(0)).startsWith("ref-NetworkVpcDataSubnet1"), (String) subnets.get(0));
+        assertTrue(((String) subnets.get(0)).startsWith("REF(NetworkVpcDataSubnet1"), (String) subnets.get(0));
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertIterableEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.trainingdata.cdk.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -42,7 +43,7 @@ class AdvisorCliTest {
         assertEquals(0, result.code(), result.err());
         assertEquals("", result.err());
         assertTrue(result.out().endsWith("}" + NL), result.out());
-        return (Map<String, Object>) MiniJson.parse(result.out());
+        return (Map<String, Object>) Json.value(result.out());
     }
 
     @Test
@@ -130,7 +131,7 @@ class AdvisorCliTest {
         String tricky = "quote \" backslash \\ newline \n return \r tab \t bell \u0007 end";
         assertEquals("\"quote \\\" backslash \\\\ newline \\n return \\r tab \\t bell \\u0007 end\"",
                 RecommendationJson.string(tricky));
-        assertEquals(tricky, MiniJson.parse(RecommendationJson.string(tricky)));
+        assertEquals(tricky, Json.value(RecommendationJson.string(tricky)));
         assertEquals("200.0", RecommendationJson.number(200));
         assertEquals("1.24", RecommendationJson.number(1.24));
         assertEquals("1.235", RecommendationJson.number(1.2345));
@@ -281,7 +282,7 @@ class AdvisorCliTest {
     @Test
     void theJsonReaderUsedHereRejectsMalformedJson() {
         for (String bad : List.of("{\"a\": 1,}", "{\"a\": 01}", "[1 2]", "{\"a\": \"x}", "{} {}", "{\"a\": 1, \"a\": 2}")) {
-            assertThrows(IllegalArgumentException.class, () -> MiniJson.parse(bad), bad);
+            assertThrows(IllegalArgumentException.class, () -> Json.value(bad), bad);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.benchmark;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.trainingdata.cdk.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -56,7 +57,7 @@ public final class ColdSynthBenchmark {
     static final List<String> CONSTRUCTS = List.of("TrainingNetwork", "TrainingDataBucket", "LustreCache", "EfsStore",
             "TrainingJobDefinition", "LustrePreload", "TrainingDataDashboard");
     private static final Path WORK = Path.of("target", "cold-synth");
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
     private static final Pattern API = Pattern.compile("\"api\":\"(\\w+)\"");
     private static final Pattern MODULE = Pattern.compile("MODULE \\d+: load \"[^\"]*/node_modules/aws-cdk-lib/"
             + "(node_modules/(?:@[^/\"]+/)?)?([^/\"]+)");

@@ -1,7 +1,9 @@
 package io.github.trainingdata.cdk.launch;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.github.trainingdata.cdk.Json;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -17,7 +19,6 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.protocols.jsoncore.JsonNode;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.ssm.SsmClient;
@@ -35,7 +36,7 @@ public final class AwsJsonEmulator implements AutoCloseable {
          * @return the JSON body
          */
         public JsonNode json() {
-            return JsonNode.parser().parse(body);
+            return Json.read(body);
         }
     }
 

@@ -3,6 +3,7 @@ package io.github.trainingdata.cdk.launch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Reply;
 import java.io.IOException;
 import java.time.Instant;
@@ -39,11 +40,11 @@ class DeployedTrainingJobDefinitionTest {
 
             assertEquals(List.of(GET_PARAMETER, TrainingJobLauncherTest.CREATE),
                     emulator.calls().stream().map(AwsJsonEmulator.Call::target).toList());
-            assertEquals(JsonTrees.tree("{\"Name\":\"/training/resnet/definition\"}"),
-                    JsonTrees.tree(emulator.calls(GET_PARAMETER).get(0).body()));
-            assertEquals(JsonTrees.treeWithJob(document, jobName,
+            assertEquals(Json.tree("{\"Name\":\"/training/resnet/definition\"}"),
+                    Json.tree(emulator.calls(GET_PARAMETER).get(0).body()));
+            assertEquals(Json.treeWithJob(document, jobName,
                     "s3://training-data-123456789012/checkpoints/" + jobName + "/"),
-                    JsonTrees.tree(emulator.calls(TrainingJobLauncherTest.CREATE).get(0).body()));
+                    Json.tree(emulator.calls(TrainingJobLauncherTest.CREATE).get(0).body()));
         }
     }
 
@@ -61,9 +62,9 @@ class DeployedTrainingJobDefinitionTest {
             String jobName = new DeployedTrainingJobDefinition(ssm, "/training/resnet/definition")
                     .resume(launcher, "resnet", "nightly-execution-41");
 
-            assertEquals(JsonTrees.treeWithJob(document, jobName,
+            assertEquals(Json.treeWithJob(document, jobName,
                     "s3://training-data-123456789012/checkpoints/nightly-execution-41/"),
-                    JsonTrees.tree(emulator.calls(TrainingJobLauncherTest.CREATE).get(0).body()));
+                    Json.tree(emulator.calls(TrainingJobLauncherTest.CREATE).get(0).body()));
         }
     }
 

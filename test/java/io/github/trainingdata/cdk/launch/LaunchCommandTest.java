@@ -74,7 +74,7 @@ class LaunchCommandTest {
 
         assertEquals(LaunchCommand.EXIT_OK, exit, text(err));
         assertEquals("s3://b/ckpt/nightly-20260303-010203-00af/", emulator.calls(TrainingJobLauncherTest.CREATE)
-                .get(0).json().field("CheckpointConfig").orElseThrow().field("S3Uri").orElseThrow().asString());
+                .get(0).json().required("CheckpointConfig").required("S3Uri").textValue());
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Reply;
 import java.io.IOException;
 import java.io.InputStream;
@@ -38,7 +39,7 @@ class TrainingJobLauncherTest {
     void start() throws IOException {
         emulator = new AwsJsonEmulator();
         emulator.on(CREATE, call -> Reply.ok("{\"TrainingJobArn\":\"arn:aws:sagemaker:us-east-1:123456789012:training-job/"
-                + call.json().field("TrainingJobName").orElseThrow().asString() + "\"}"));
+                + call.json().required("TrainingJobName").textValue() + "\"}"));
         sageMaker = emulator.sageMaker();
         clock = new MutableClock(NOW);
         sleeps = new ArrayList<>();
@@ -68,8 +69,8 @@ class TrainingJobLauncherTest {
 
         assertTrue(jobName.matches("resnet-train-20260304-050607-[0-9a-f]{4}"), jobName);
         assertEquals(List.of(CREATE), emulator.calls().stream().map(AwsJsonEmulator.Call::target).toList());
-        assertEquals(JsonTrees.treeWithJob(document, jobName, BASE + jobName + "/"),
-                JsonTrees.tree(emulator.calls(CREATE).get(0).body()));
+        assertEquals(Json.treeWithJob(document, jobName, BASE + jobName + "/"),
+                Json.tree(emulator.calls(CREATE).get(0).body()));
     }
 
     @Test
@@ -79,8 +80,7 @@ class TrainingJobLauncherTest {
         String second = launcher.start(document, "resnet");
 
         assertEquals(List.of(BASE + first + "/", BASE + second + "/"), emulator.calls(CREATE).stream()
-                .map(call -> call.json().field("CheckpointConfig").orElseThrow().field("S3Uri").orElseThrow()
-                        .asString()).toList());
+                .map(call -> call.json().required("CheckpointConfig").required("S3Uri").textValue()).toList());
         assertTrue(!first.equals(second), first);
     }
 
@@ -90,8 +90,8 @@ class TrainingJobLauncherTest {
 
         String jobName = launcher.start(document, "plain");
 
-        assertEquals(JsonTrees.treeWith(document, "TrainingJobName", jobName),
-                JsonTrees.tree(emulator.calls(CREATE).get(0).body()));
+        assertEquals(Json.treeWith(document, "TrainingJobName", jobName),
+                Json.tree(emulator.calls(CREATE).get(0).body()));
     }
 
     @Test
@@ -100,8 +100,8 @@ class TrainingJobLauncherTest {
 
         String jobName = launcher.resume(document, "resnet", "resnet-20260303-010203-00af");
 
-        assertEquals(JsonTrees.treeWithJob(document, jobName, BASE + "resnet-20260303-010203-00af/"),
-                JsonTrees.tree(emulator.calls(CREATE).get(0).body()));
+        assertEquals(Json.treeWithJob(document, jobName, BASE + "resnet-20260303-010203-00af/"),
+                Json.tree(emulator.calls(CREATE).get(0).body()));
     }
 
     @Test
@@ -110,9 +110,9 @@ class TrainingJobLauncherTest {
 
         String jobName = launcher.start(document, "resnet");
 
-        assertEquals(JsonTrees.tree("{\"CheckpointConfig\":{\"S3Uri\":\"s3://b/ckpt/" + jobName + "/\","
+        assertEquals(Json.tree("{\"CheckpointConfig\":{\"S3Uri\":\"s3://b/ckpt/" + jobName + "/\","
                 + "\"LocalPath\":\"/opt/ml/ckpt\"},\"TrainingJobName\":\"" + jobName + "\"}"),
-                JsonTrees.tree(emulator.calls(CREATE).get(0).body()));
+                Json.tree(emulator.calls(CREATE).get(0).body()));
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.trainingdata.cdk.Json;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,7 @@ class TrainingJobRequestJsonTest {
     void everyMemberOfTheSdkModelIsSentExactlyAsWritten() throws Exception {
         String document = ModelSampleDocument.createTrainingJob();
         List<String> leaves = new ArrayList<>();
-        JsonTrees.leafPaths(JsonTrees.tree(document), "", leaves);
+        Json.leafPaths(Json.tree(document), "", leaves);
         assertTrue(leaves.size() >= 100, "the sample covers the model: " + leaves.size() + " leaves");
         assertTrue(leaves.containsAll(List.of("InputDataConfig[0].DataSource.FileSystemDataSource.DirectoryPath",
                 "InputDataConfig[0].ShuffleConfig.Seed", "VpcConfig.Subnets[0]", "CheckpointConfig.LocalPath",
@@ -30,8 +31,8 @@ class TrainingJobRequestJsonTest {
                 SageMakerClient sageMaker = emulator.sageMaker()) {
             emulator.on(CREATE, call -> AwsJsonEmulator.Reply.ok(ARN_REPLY));
             sageMaker.createTrainingJob(TrainingJobRequestJson.toRequest(document, "every-member"));
-            assertEquals(JsonTrees.treeWith(document, "TrainingJobName", "every-member"),
-                    JsonTrees.tree(emulator.calls(CREATE).get(0).body()));
+            assertEquals(Json.treeWith(document, "TrainingJobName", "every-member"),
+                    Json.tree(emulator.calls(CREATE).get(0).body()));
         }
     }
 

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.github.trainingdata.cdk.launch.JsonTrees;
+import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.preload.ShellRun;
 import java.io.IOException;
 import java.lang.reflect.Field;
@@ -88,7 +88,7 @@ class ApiModelLimitsTest {
             return unavailable(ci, "python3 has no botocore");
         }
         assertEquals(0, run.exitCode(), run.stderr());
-        return (Map<String, Object>) JsonTrees.tree(run.stdout());
+        return (Map<String, Object>) Json.tree(run.stdout());
     }
 
     private static Map<String, Object> unavailable(boolean ci, String why) {

@@ -1,14 +1,14 @@
 package io.github.trainingdata.cdk.monitoring;
 
+import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.trainingdata.cdk.CfnValues;
-import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.Intrinsics;
+import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.preload.LustrePreload;
@@ -38,7 +38,7 @@ import software.amazon.awscdk.assertions.Template;
 import software.amazon.awscdk.services.s3.Bucket;
 
 class TrainingDataDashboardTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
     private static Fixture full;
     private static JsonNode fullBody;
 
@@ -116,7 +116,7 @@ class TrainingDataDashboardTest {
     @Test
     void followsThePreloadWorkersMetricsAndLog() {
         String job = full.value(full.preload.getWorkerJobName());
-        assertTrue(job.matches("Preload[0-9A-F]{8}\\.WorkerJobName"), job);
+        assertTrue(job.matches("GETATT\\(Preload[0-9A-F]{8}\\.WorkerJobName\\)"), job);
         JsonNode result = widget(fullBody, "Preload result (largest value in the time range)");
         for (String name : List.of("preload:files", "preload:bytes", "preload:seconds")) {
             assertMetric(result, "/aws/sagemaker/TrainingJobs", name, "TrainingJobName", job, "Maximum", 300);
@@ -197,20 +197,20 @@ class TrainingDataDashboardTest {
     @Test
     void rejectsADashboardOfNothing() {
         Stack stack = TestApps.stack();
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingDataDashboard(stack,
-                "Dashboard", TrainingDataDashboardProps.builder().efsStores(List.of()).build()));
-        assertEquals("Test/Dashboard: invalid lustreCaches, efsStores, preloads and definitions 'all empty': at least "
-                + "one Lustre cache, EFS store, preload or training-job definition to show", e.getMessage());
+        assertRule(() -> new TrainingDataDashboard(stack,
+                "Dashboard", TrainingDataDashboardProps.builder().efsStores(List.of()).build()),
+                "Test/Dashboard", "lustreCaches, efsStores, preloads and definitions", "all empty",
+                "at least one Lustre cache, EFS store, preload or training-job definition to show");
     }
 
     @Test
     void rejectsAPeriodThatIsNotWholeMinutes() {
         Fixture efsOnly = new Fixture(false);
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingDataDashboard(efsOnly.stack,
+        assertRule(() -> new TrainingDataDashboard(efsOnly.stack,
                 "Dashboard", TrainingDataDashboardProps.builder().efsStores(List.of(efsOnly.efs))
-                        .period(Duration.seconds(90)).build()));
-        assertEquals("Test/Dashboard: invalid period '1 minute 30 seconds': a whole number of minutes, at least 1 "
-                + "(these metrics are published once a minute)", e.getMessage());
+                        .period(Duration.seconds(90)).build()),
+                "Test/Dashboard", "period", "1 minute 30 seconds",
+                "a whole number of minutes, at least 1 (these metrics are published once a minute)");
     }
 
     /** The quickstart's wiring, on an existing bucket; with Lustre, also a definition reading it and a preload. */
@@ -244,9 +244,9 @@ class TrainingDataDashboardTest {
                     .cache(lustre).definition(training).build());
         }
 
-        /** @return a token as CloudFormation would deploy it, with the stand-ins of {@link CfnValues} */
+        /** @return a token as CloudFormation would deploy it, with the placeholders of {@link Intrinsics} */
         String value(String token) {
-            return CfnValues.evaluate(stack.resolve(token));
+            return Intrinsics.string(stack.resolve(token));
         }
     }
 
@@ -256,7 +256,7 @@ class TrainingDataDashboardTest {
         assertEquals(1, dashboards.size());
         Map<?, ?> properties = (Map<?, ?>) dashboards.values().iterator().next().get("Properties");
         try {
-            return new ObjectMapper().readTree(CfnValues.evaluate(properties.get("DashboardBody")));
+            return JSON.readTree(Intrinsics.string(properties.get("DashboardBody")));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,10 +1,9 @@
 package io.github.trainingdata.cdk.network;
 
+import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.TestApps;
 import java.util.List;
 import java.util.Map;
@@ -60,10 +59,10 @@ class TrainingNetworkTest {
         Stack stack = TestApps.stack();
         Vpc vpc = Vpc.Builder.create(stack, "Platform").build();
         Key key = Key.Builder.create(stack, "DataKey").enableKeyRotation(true).build();
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingNetwork(stack, "Network",
-                TrainingNetworkProps.builder().vpc(vpc).flowLogsKey(key).build()));
-        assertEquals("Test/Network: invalid flowLogsKey 'set': only for a new VPC; this construct adds no flow "
-                + "logs to an existing vpc", e.getMessage());
+        assertRule(() -> new TrainingNetwork(stack, "Network",
+                TrainingNetworkProps.builder().vpc(vpc).flowLogsKey(key).build()),
+                "Test/Network", "flowLogsKey", "set",
+                "only for a new VPC; this construct adds no flow logs to an existing vpc");
     }
 
     @Test
@@ -129,28 +128,27 @@ class TrainingNetworkTest {
     void rejectsMaxAzsWithAnExistingVpc() {
         Stack stack = TestApps.stack();
         Vpc vpc = Vpc.Builder.create(stack, "Platform").build();
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingNetwork(stack, "Network",
-                TrainingNetworkProps.builder().vpc(vpc).maxAzs(3).build()));
-        assertEquals("Test/Network: invalid maxAzs '3': only for a new VPC; leave it unset when an existing vpc "
-                + "is given", e.getMessage());
+        assertRule(() -> new TrainingNetwork(stack, "Network",
+                TrainingNetworkProps.builder().vpc(vpc).maxAzs(3).build()),
+                "Test/Network", "maxAzs", "3", "only for a new VPC; leave it unset when an existing vpc is given");
     }
 
     @Test
     void rejectsFewerThanTwoAzs() {
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingNetwork(TestApps.stack(),
-                "Network", TrainingNetworkProps.builder().maxAzs(1).build()));
-        assertEquals("Test/Network: invalid maxAzs '1': at least 2 (SageMaker and EFS need subnets in more than "
-                + "one AZ to be resilient)", e.getMessage());
+        assertRule(() -> new TrainingNetwork(TestApps.stack(),
+                "Network", TrainingNetworkProps.builder().maxAzs(1).build()),
+                "Test/Network", "maxAzs", "1",
+                "at least 2 (SageMaker and EFS need subnets in more than one AZ to be resilient)");
     }
 
     @Test
     void rejectsSubnetChoicesForANewVpc() {
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingNetwork(TestApps.stack(),
+        assertRule(() -> new TrainingNetwork(TestApps.stack(),
                 "Network", TrainingNetworkProps.builder()
                         .vpcSubnets(SubnetSelection.builder().subnetType(SubnetType.PRIVATE_ISOLATED).build())
-                        .build()));
-        assertEquals("Test/Network: invalid vpcSubnets 'set': only with an existing vpc; a new VPC chooses its "
-                + "own isolated subnets", e.getMessage());
+                        .build()),
+                "Test/Network", "vpcSubnets", "set",
+                "only with an existing vpc; a new VPC chooses its own isolated subnets");
     }
 
     @Test
@@ -158,23 +156,23 @@ class TrainingNetworkTest {
         Stack stack = TestApps.stack();
         Vpc vpc = Vpc.Builder.create(stack, "Public").natGateways(0).subnetConfiguration(List.of(
                 SubnetConfiguration.builder().name("Public").subnetType(SubnetType.PUBLIC).build())).build();
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingNetwork(stack, "Network",
-                TrainingNetworkProps.builder().vpc(vpc).build()));
-        assertEquals("Test/Network: invalid vpc 'a VPC without private subnets': a VPC with isolated or private "
-                + "subnets (training data never sits in public subnets), or an explicit vpcSubnets selection",
-                e.getMessage());
+        assertRule(() -> new TrainingNetwork(stack, "Network",
+                TrainingNetworkProps.builder().vpc(vpc).build()),
+                "Test/Network", "vpc", "a VPC without private subnets",
+                "a VPC with isolated or private subnets (training data never sits in public subnets), or an explicit "
+                        + "vpcSubnets selection");
     }
 
     @Test
     void rejectsASelectionOfNoSubnets() {
         Stack stack = TestApps.stack();
         Vpc vpc = Vpc.Builder.create(stack, "Platform").natGateways(1).build();
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingNetwork(stack, "Network",
+        assertRule(() -> new TrainingNetwork(stack, "Network",
                 TrainingNetworkProps.builder().vpc(vpc)
                         .vpcSubnets(SubnetSelection.builder().subnetGroupName("Private")
                                 .availabilityZones(List.of("nowhere-1a")).build())
-                        .build()));
-        assertEquals("Test/Network: invalid vpcSubnets 'a selection of no subnets': a selection that matches at "
-                + "least one subnet of the VPC", e.getMessage());
+                        .build()),
+                "Test/Network", "vpcSubnets", "a selection of no subnets",
+                "a selection that matches at least one subnet of the VPC");
     }
 }

@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.advisor.AccessPattern;
 import io.github.trainingdata.cdk.advisor.DataLocation;
@@ -113,11 +111,13 @@ class TrainingDataPlatformTest {
     @Test
     void rejectsEncryptionWithAnExistingBucket() {
         Stack stack = TestApps.stack();
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> platform(stack,
-                TrainingDataPlatformProps.builder().source(DataSourceOption.S3_FILE).trainingJob(job().instanceType("ml.g5.xlarge").build())
-                        .bucket(Bucket.fromBucketName(stack, "Team", "team-data")).encryption(DataEncryption.KMS)));
-        assertEquals("Test/Platform/DataBucket: invalid encryption 'set together with bucket': either an existing "
-                + "bucket or settings for a new one, not both (new-bucket settings given: encryption)", e.getMessage());
+        assertRule(() -> platform(stack,
+                TrainingDataPlatformProps.builder().source(DataSourceOption.S3_FILE)
+                        .trainingJob(job().instanceType("ml.g5.xlarge").build())
+                        .bucket(Bucket.fromBucketName(stack, "Team", "team-data")).encryption(DataEncryption.KMS)),
+                "Test/Platform/DataBucket", "encryption", "set together with bucket",
+                "either an existing bucket or settings for a new one, not both (new-bucket settings given: "
+                        + "encryption)");
     }
 
     @Test
@@ -145,10 +145,12 @@ class TrainingDataPlatformTest {
 
     @Test
     void rejectsTheEfsChoiceWithoutTheFileSystemThatHoldsTheData() {
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> platform(TestApps.stack(),
-                TrainingDataPlatformProps.builder().source(DataSourceOption.EFS).trainingJob(job().instanceType("ml.g5.xlarge").build())));
-        assertEquals("Test/Platform: invalid efsFileSystem 'null': the EFS file system that holds the data when the "
-                + "source is EFS (EFS is chosen because the data already lives there)", e.getMessage());
+        assertRule(() -> platform(TestApps.stack(),
+                TrainingDataPlatformProps.builder().source(DataSourceOption.EFS)
+                        .trainingJob(job().instanceType("ml.g5.xlarge").build())),
+                "Test/Platform", "efsFileSystem", "null",
+                "the EFS file system that holds the data when the source is EFS (EFS is chosen because the data "
+                        + "already lives there)");
     }
 
     @Test
@@ -207,10 +209,10 @@ class TrainingDataPlatformTest {
 
     @Test
     void rejectsNeitherProfileNorSource() {
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> platform(TestApps.stack(),
-                TrainingDataPlatformProps.builder().trainingJob(job().instanceType("ml.g5.xlarge").build())));
-        assertEquals("Test/Platform: invalid profile 'null': a dataset profile (the advisor picks the source) or an "
-                + "explicit source", e.getMessage());
+        assertRule(() -> platform(TestApps.stack(),
+                TrainingDataPlatformProps.builder().trainingJob(job().instanceType("ml.g5.xlarge").build())),
+                "Test/Platform", "profile", "null",
+                "a dataset profile (the advisor picks the source) or an explicit source");
     }
 
     @Test

@@ -12,10 +12,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.cdklabs.cdknag.AwsSolutionsChecks;
-import io.github.cdklabs.cdknag.NagPackProps;
-import io.github.trainingdata.cdk.CfnValues;
-import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.Intrinsics;
+import io.github.trainingdata.cdk.Json;
+import io.github.trainingdata.cdk.NagFindings;
+import io.github.trainingdata.cdk.PolicyStatements;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
@@ -36,10 +36,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
@@ -74,7 +72,7 @@ class LustrePreloadTest {
     private static final List<String> EXECUTION_ACTIONS = List.of("states:DescribeExecution", "states:StopExecution");
     private static final Map<String, Object> ONLY_FOR_SAGEMAKER =
             Map.of("StringEquals", Map.of("iam:PassedToService", "sagemaker.amazonaws.com"));
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     /** A stack with a network, a data bucket and a Lustre cache; a definition and a preload when asked. */
     static final class Fixture {
@@ -132,22 +130,21 @@ class LustrePreloadTest {
 
         /** @return a property of a preload's custom resource, as deployed */
         String property(LustrePreload of, String name) {
-            return CfnValues.evaluate(properties(id(of.getResource())).get(name));
+            return Intrinsics.string(properties(id(of.getResource())).get(name));
         }
 
-        /** @return the message of the error the preload is rejected with */
-        String rejected(LustrePreloadProps.Builder props) {
-            return assertThrows(ConfigurationError.class, () -> new LustrePreload(stack, "Preload", props.build()))
-                    .getMessage();
+        /** Adds the preload without synthesizing, for the rules checked at construction. */
+        void add(LustrePreloadProps.Builder props) {
+            new LustrePreload(stack, "Preload", props.build());
         }
 
         String id(IConstruct construct) {
             return stack.getLogicalId((CfnElement) construct.getNode().getDefaultChild());
         }
 
-        /** @return a token's value as deployed, with the stand-ins of {@link CfnValues} */
+        /** @return a token's value as deployed, with the placeholders of {@link Intrinsics} */
         String value(String token) {
-            return CfnValues.evaluate(stack.resolve(token));
+            return Intrinsics.string(stack.resolve(token));
         }
 
         String preloadId() {
@@ -171,7 +168,7 @@ class LustrePreloadTest {
 
         /** @return the preload state machine's definition, evaluated and parsed */
         JsonNode preloadDefinition(LustrePreload of) throws IOException {
-            return JSON.readTree(CfnValues.evaluate(properties(id(of.getStateMachine())).get("DefinitionString")));
+            return JSON.readTree(Intrinsics.string(properties(id(of.getStateMachine())).get("DefinitionString")));
         }
 
         /** @return the worker's CreateTrainingJob request, as the state machine's Warm state sends it */
@@ -183,7 +180,7 @@ class LustrePreloadTest {
 
         /** @return the training state machine's definition, evaluated and parsed */
         JsonNode trainingDefinition() throws IOException {
-            return JSON.readTree(CfnValues.evaluate(
+            return JSON.readTree(Intrinsics.string(
                     properties(id(definition.getStateMachine())).get("DefinitionString")));
         }
 
@@ -193,34 +190,12 @@ class LustrePreloadTest {
         }
 
         /** @return the statements of every policy attached to the role, resources evaluated */
-        @SuppressWarnings("unchecked")
         List<Map<String, Object>> statements(String roleLogicalId) {
-            List<Map<String, Object>> statements = new ArrayList<>();
-            for (Map<String, Object> policy : resources.values()) {
-                Map<String, Object> props = (Map<String, Object>) policy.get("Properties");
-                if (!"AWS::IAM::Policy".equals(policy.get("Type"))
-                        || !((List<?>) props.get("Roles")).contains(Map.of("Ref", roleLogicalId))) {
-                    continue;
-                }
-                for (Object s : (List<?>) ((Map<String, Object>) props.get("PolicyDocument")).get("Statement")) {
-                    Map<String, Object> statement = new LinkedHashMap<>((Map<String, Object>) s);
-                    Object resource = statement.get("Resource");
-                    statement.put("Resource", resource instanceof List<?> list
-                            ? list.stream().map(CfnValues::evaluate).toList() : CfnValues.evaluate(resource));
-                    statements.add(statement);
-                }
-            }
-            return statements;
-        }
-
-        /** @return cdk-nag's AwsSolutions findings on the stack, one line each (empty when none) */
-        String nagFindings() {
-            AwsSolutionsChecks checks = new AwsSolutionsChecks((App) stack.getNode().getRoot(),
-                    NagPackProps.builder().verbose(false).build());
-            return checks.validateScope(stack).getViolations().stream()
-                    .map(v -> v.getRuleName() + " " + v.getViolatingResources().stream()
-                            .map(r -> r.getResourceLogicalId()).collect(Collectors.joining(",")))
-                    .collect(Collectors.joining("\n"));
+            return PolicyStatements.statements(template, Map.of("Ref", roleLogicalId)).stream().map(s -> {
+                Map<String, Object> statement = new LinkedHashMap<>(s);
+                statement.put("Resource", Intrinsics.evaluate(s.get("Resource")));
+                return statement;
+            }).toList();
         }
     }
 
@@ -230,7 +205,7 @@ class LustrePreloadTest {
     }
 
     private static String workerJobs(String workerPrefix) {
-        return "arn:aws:sagemaker:us-east-1:123456789012:training-job/" + workerPrefix + "-*";
+        return "arn:REF(AWS::Partition):sagemaker:REF(AWS::Region):REF(AWS::AccountId):training-job/" + workerPrefix + "-*";
     }
 
     private static Map<String, Object> statement(Object actions, Object resource) {
@@ -261,10 +236,10 @@ class LustrePreloadTest {
     private static List<Map<String, Object>> handlerStatements(Fixture f, LustrePreload of, String handler) {
         String machine = f.id(of.getStateMachine());
         Map<String, Object> executions = statement(EXECUTION_ACTIONS,
-                "arn:aws:states:us-east-1:123456789012:execution:" + machine + ".Name:*");
+                "arn:REF(AWS::Partition):states:REF(AWS::Region):REF(AWS::AccountId):execution:GETATT(" + machine + ".Name):*");
         String prefix = f.property(of, "WorkerJobNamePrefix");
         return handler.equals("OnEvent")
-                ? List.of(statement("states:StartExecution", "ref-" + machine), executions)
+                ? List.of(statement("states:StartExecution", "REF(" + machine + ")"), executions)
                 : List.of(executions, watcherStatement(prefix));
     }
 
@@ -309,7 +284,7 @@ class LustrePreloadTest {
             String bucket = f.value(f.data.getBucketName());
             Map<String, Object> expected = new LinkedHashMap<>();
             expected.put("WorkerJobNamePrefix", "warm-resnet");
-            expected.put("StateMachineArn", "ref-" + f.id(f.preload.getStateMachine()));
+            expected.put("StateMachineArn", "REF(" + f.id(f.preload.getStateMachine()) + ")");
             expected.put("FileSystemId", f.value(f.cache.getFileSystemId()));
             expected.put("DataLocations", List.of("s3://" + bucket + "/imagenet/train/", "s3://" + bucket + "/imagenet/val/"));
             expected.put("WaitSeconds", "3300");
@@ -317,7 +292,7 @@ class LustrePreloadTest {
             for (Map.Entry<String, Object> entry : expected.entrySet()) {
                 Object actual = properties.get(entry.getKey());
                 assertEquals(entry.getValue(), actual instanceof List<?> list
-                        ? list.stream().map(CfnValues::evaluate).toList() : CfnValues.evaluate(actual), entry.getKey());
+                        ? list.stream().map(Intrinsics::string).toList() : Intrinsics.string(actual), entry.getKey());
             }
             assertEquals(List.of("ServiceToken", "WorkerJobNamePrefix", "StateMachineArn", "FileSystemId",
                     "DataLocations", "WarmKey", "WaitSeconds"), new ArrayList<>(properties.keySet()));
@@ -389,7 +364,7 @@ class LustrePreloadTest {
         void theStateMachineChecksTheDataWaitsForTheImportThenRunsTheWorker() throws IOException {
             ObjectNode asl = ((ObjectNode) f.preloadDefinition(f.preload)).deepCopy();
             ObjectNode states = (ObjectNode) asl.get("States");
-            assertEquals("arn:aws:states:::sagemaker:createTrainingJob.sync", states.remove("Warm").get("Resource").asText());
+            assertEquals("arn:REF(AWS::Partition):states:::sagemaker:createTrainingJob.sync", states.remove("Warm").get("Resource").asText());
             String retry = """
                     [{"ErrorEquals": ["States.TaskFailed"], "IntervalSeconds": 5, "MaxAttempts": 5, "BackoffRate": 2,
                       "MaxDelaySeconds": 60, "JitterStrategy": "FULL"}]""";
@@ -402,7 +377,7 @@ class LustrePreloadTest {
                         "Items": "{% $states.input.DataLocations %}",
                         "ItemProcessor": {"ProcessorConfig": {"Mode": "INLINE"}, "StartAt": "ListOneObject", "States": {
                           "ListOneObject": {"Type": "Task", "Comment": "One key is enough to know the location holds data",
-                            "Resource": "arn:aws:states:::aws-sdk:s3:listObjectsV2",
+                            "Resource": "arn:REF(AWS::Partition):states:::aws-sdk:s3:listObjectsV2",
                             "Arguments": "{% $merge([$states.input, {'MaxKeys': 1}]) %}",
                             "Output": "{% $count($states.result.Contents) %}", "Retry": @RETRY@, "End": true}}},
                         "Output": "{% $sum($states.result) %}", "Next": "AnyData"},
@@ -410,7 +385,7 @@ class LustrePreloadTest {
                         "Default": "CheckImports"},
                       "Empty": {"Type": "Succeed", "Comment": "Nothing to warm yet: no worker", "Output": {"Status": "EMPTY"}},
                       "CheckImports": {"Type": "Task", "Comment": "Count the metadata imports from S3 that are pending or running",
-                        "Resource": "arn:aws:states:::aws-sdk:fsx:describeDataRepositoryTasks",
+                        "Resource": "arn:REF(AWS::Partition):states:::aws-sdk:fsx:describeDataRepositoryTasks",
                         "Arguments": {"Filters": [
                           {"Name": "file-system-id", "Values": ["{% $states.context.Execution.Input.FileSystemId %}"]},
                           {"Name": "task-lifecycle", "Values": ["PENDING", "EXECUTING"]}]},
@@ -457,7 +432,8 @@ class LustrePreloadTest {
                     statement(WORKER_ACTIONS, workerJobs("warm-resnet")),
                     passRoleStatement(f.value(f.definition.getRole().getRoleArn())),
                     statement(List.of("events:PutTargets", "events:PutRule", "events:DescribeRule"),
-                            "arn:aws:events:us-east-1:123456789012:rule/StepFunctionsGetEventsForSageMakerTrainingJobsRule")));
+                            "arn:REF(AWS::Partition):events:REF(AWS::Region):REF(AWS::AccountId):rule/"
+                                    + "StepFunctionsGetEventsForSageMakerTrainingJobsRule")));
             assertEquals(expected, statements.stream().filter(s -> !"*".equals(s.get("Resource"))).toList());
             List<String> onAnyResource = statements.stream().filter(s -> "*".equals(s.get("Resource")))
                     .flatMap(s -> ((List<?>) s.get("Action")).stream()).map(String::valueOf).toList();
@@ -528,8 +504,8 @@ class LustrePreloadTest {
         void theHandlerRolesHaveOnlyTheBasicLambdaPolicyBesides() {
             for (String handler : List.of("OnEvent", "IsComplete")) {
                 Object managed = f.properties(f.handlerRole(f.preload, handler)).get("ManagedPolicyArns");
-                assertEquals(List.of("arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole"),
-                        ((List<?>) managed).stream().map(CfnValues::evaluate).toList(), handler);
+                assertEquals(List.of("arn:REF(AWS::Partition):iam::aws:policy/service-role/AWSLambdaBasicExecutionRole"),
+                        ((List<?>) managed).stream().map(Intrinsics::string).toList(), handler);
             }
         }
 
@@ -541,7 +517,7 @@ class LustrePreloadTest {
                     .filter(id -> id.startsWith("Preload") && "AWS::IAM::Role".equals(f.resources.get(id).get("Type")))
                     .forEach(id -> {
                         List<String> actions = f.statements(id).stream()
-                                .flatMap(s -> s.get("Action") instanceof List<?> l ? l.stream() : Stream.of(s.get("Action")))
+                                .flatMap(s -> PolicyStatements.elements(s.get("Action")).stream())
                                 .map(String::valueOf)
                                 .filter(a -> a.startsWith("sagemaker:") || a.startsWith("iam:") || a.equals("*"))
                                 .sorted().toList();
@@ -562,7 +538,7 @@ class LustrePreloadTest {
             assertTrue(f.dependsOn(f.definition.getRequestParameter()).contains(f.preloadId()));
             // A waiting deploy goes on after 55 minutes (STARTED): training then waits for the rest.
             JsonNode states = f.trainingDefinition().get("States");
-            assertEquals("arn:aws:states:::aws-sdk:sfn:describeExecution",
+            assertEquals("arn:REF(AWS::Partition):states:::aws-sdk:sfn:describeExecution",
                     states.at("/DescribePrerequisite0/Resource").asText());
         }
 
@@ -581,7 +557,7 @@ class LustrePreloadTest {
 
         @Test
         void passesTheAwsSolutionsPack() {
-            assertEquals("", f.nagFindings());
+            assertEquals("", NagFindings.of(f.stack));
         }
     }
 
@@ -620,8 +596,8 @@ class LustrePreloadTest {
             assertEquals("StartWaitingForPrerequisites", states.at("/RejectResume/Default").asText());
             assertEquals("DescribePrerequisite0", states.at("/StartWaitingForPrerequisites/Next").asText());
             JsonNode describe = states.get("DescribePrerequisite0");
-            assertEquals("arn:aws:states:::aws-sdk:sfn:describeExecution", describe.get("Resource").asText());
-            assertEquals(JSON.readTree("{\"ExecutionArn\": \"%s.ExecutionArn\"}".formatted(f.preloadId())),
+            assertEquals("arn:REF(AWS::Partition):states:::aws-sdk:sfn:describeExecution", describe.get("Resource").asText());
+            assertEquals(JSON.readTree("{\"ExecutionArn\": \"GETATT(%s.ExecutionArn)\"}".formatted(f.preloadId())),
                     describe.get("Parameters"));
             assertEquals(JSON.readTree("""
                     {"Variable": "$.prerequisite0.Status", "StringEquals": "SUCCEEDED", "Next": "Train"}"""),
@@ -635,13 +611,13 @@ class LustrePreloadTest {
             assertEquals("Train", states.at("/DescribePrerequisite0/Catch/0/Next").asText());
             assertEquals("Sfn.ExecutionDoesNotExistException",
                     states.at("/DescribePrerequisite0/Catch/0/ErrorEquals/0").asText());
-            assertEquals("arn:aws:states:::sagemaker:createTrainingJob.sync", states.at("/Train/Resource").asText());
+            assertEquals("arn:REF(AWS::Partition):states:::sagemaker:createTrainingJob.sync", states.at("/Train/Resource").asText());
         }
 
         @Test
         void trainingMayDescribeThePreloadExecution() {
             Map<String, Object> describe = Map.of("Action", "states:DescribeExecution", "Effect", "Allow",
-                    "Resource", f.preloadId() + ".ExecutionArn");
+                    "Resource", "GETATT(" + f.preloadId() + ".ExecutionArn)");
             StateMachine training = (StateMachine) f.definition.getStateMachine();
             List<Map<String, Object>> statements = f.statements(f.id(training.getRole()));
             assertTrue(statements.contains(describe), statements.toString());
@@ -665,7 +641,7 @@ class LustrePreloadTest {
 
         @Test
         void passesTheAwsSolutionsPack() {
-            assertEquals("", f.nagFindings());
+            assertEquals("", NagFindings.of(f.stack));
         }
     }
 
@@ -720,12 +696,12 @@ class LustrePreloadTest {
         @Test
         void theDataLocationIsTheImportPath() {
             assertEquals(List.of("s3://" + f.value(f.data.getBucketName()) + "/imagenet/"),
-                    ((List<?>) f.preloadProperties().get("DataLocations")).stream().map(CfnValues::evaluate).toList());
+                    ((List<?>) f.preloadProperties().get("DataLocations")).stream().map(Intrinsics::string).toList());
         }
 
         @Test
         void passesTheAwsSolutionsPack() {
-            assertEquals("", f.nagFindings());
+            assertEquals("", NagFindings.of(f.stack));
         }
     }
 
@@ -758,9 +734,9 @@ class LustrePreloadTest {
             Template template = Template.fromStack(stack);
 
             Map<String, Object> properties = template.findResources("Custom::LustrePreload").values().iterator().next();
-            assertEquals(List.of("s3://" + CfnValues.evaluate(stack.resolve(data.getBucketName())) + "/"),
+            assertEquals(List.of("s3://" + Intrinsics.string(stack.resolve(data.getBucketName())) + "/"),
                     ((List<?>) ((Map<?, ?>) properties.get("Properties")).get("DataLocations")).stream()
-                            .map(CfnValues::evaluate).toList());
+                            .map(Intrinsics::string).toList());
             template.hasResourceProperties("AWS::IAM::Policy", Match.objectLike(Map.of(
                     "Roles", List.of(stack.resolve(((StateMachine) preload.getStateMachine()).getRole().getRoleName())),
                     "PolicyDocument", Match.objectLike(Map.of("Statement", Match.arrayWith(List.of(Map.of(
@@ -781,10 +757,7 @@ class LustrePreloadTest {
                     .image(TrainingImage.fromUri(TOOLS_IMAGE)).waitForCompletion(false).build());
 
             Template.fromStack(stack).resourceCountIs("Custom::LustrePreload", 1);
-            AwsSolutionsChecks checks = new AwsSolutionsChecks(app, NagPackProps.builder().verbose(false).build());
-            assertEquals(List.of(), checks.validateScope(stack).getViolations().stream()
-                    .map(v -> v.getRuleName() + " " + v.getViolatingResources().stream()
-                            .map(r -> r.getResourceLogicalId()).toList()).toList());
+            assertEquals("", NagFindings.of(stack));
         }
     }
 
@@ -908,17 +881,18 @@ class LustrePreloadTest {
             return f.props().image(TrainingImage.fromUri(TOOLS_IMAGE));
         }
 
-        private String rejectedStandalone(UnaryOperator<LustrePreloadProps.Builder> props) {
+        private void addStandalone(UnaryOperator<LustrePreloadProps.Builder> props) {
             Fixture f = new Fixture();
-            return f.rejected(props.apply(standalone(f)));
+            f.add(props.apply(standalone(f)));
         }
 
         @Test
         void needsAnImageWithoutADefinition() {
             Fixture f = new Fixture();
-            assertEquals("Test/Preload: invalid image 'null': a worker image when the preload belongs to no "
-                    + "definition (a Linux image with /bin/sh and GNU coreutils and findutils)",
-                    f.rejected(f.props()));
+            assertRule(() -> f.add(f.props()),
+                    "Test/Preload", "image", "null",
+                    "a worker image when the preload belongs to no definition (a Linux image with /bin/sh and GNU "
+                            + "coreutils and findutils)");
         }
 
         @Test
@@ -926,8 +900,10 @@ class LustrePreloadTest {
             Fixture f = new Fixture();
             f.define(f.definitionProps("resnet").trainingImage(null)
                     .algorithmName("arn:aws:sagemaker:us-east-1:123456789012:algorithm/resnet"));
-            assertEquals("Test/Preload: invalid image 'null': a worker image: the definition Test/Training uses an "
-                    + "algorithm name, not an image the worker could run", f.rejected(f.props()));
+            assertRule(() -> f.add(f.props()),
+                    "Test/Preload", "image", "null",
+                    "a worker image: the definition Test/Training uses an algorithm name, not an image the worker "
+                            + "could run");
         }
 
         @Test
@@ -936,8 +912,10 @@ class LustrePreloadTest {
             LustreCache other = f.cache("Other", "");
             f.define(f.definitionProps("resnet")
                     .channels(List.of(LustreChannel.builder("train").cache(other).path("train").build())));
-            assertEquals("Test/Preload: invalid definition 'Test/Training': a definition with a LustreChannel on "
-                    + "Test/Lustre (warming a cache the job does not read would only delay it)", f.rejected(f.props()));
+            assertRule(() -> f.add(f.props()),
+                    "Test/Preload", "definition", "Test/Training",
+                    "a definition with a LustreChannel on Test/Lustre (warming a cache the job does not read would "
+                            + "only delay it)");
         }
 
         @Test
@@ -983,24 +961,26 @@ class LustrePreloadTest {
 
         @Test
         void theTimeoutIsOneMinuteTo28Days() {
-            assertEquals("Test/Preload: invalid timeout '59 seconds': 1 minute to 28 days",
-                    rejectedStandalone(p -> p.timeout(Duration.seconds(59))));
-            assertEquals("Test/Preload: invalid timeout '29 days': 1 minute to 28 days",
-                    rejectedStandalone(p -> p.waitForCompletion(false).timeout(Duration.days(29))));
+            assertRule(() -> addStandalone(p -> p.timeout(Duration.seconds(59))),
+                    "Test/Preload", "timeout", "59 seconds", "1 minute to 28 days");
+            assertRule(() -> addStandalone(p -> p.waitForCompletion(false).timeout(Duration.days(29))),
+                    "Test/Preload", "timeout", "29 days", "1 minute to 28 days");
         }
 
         @Test
         void theImportTimeoutIsOneMinuteTo28Days() {
-            assertEquals("Test/Preload: invalid importTimeout '59 seconds': 1 minute to 28 days",
-                    rejectedStandalone(p -> p.importTimeout(Duration.seconds(59))));
-            assertEquals("Test/Preload: invalid importTimeout '29 days': 1 minute to 28 days",
-                    rejectedStandalone(p -> p.importTimeout(Duration.days(29))));
+            assertRule(() -> addStandalone(p -> p.importTimeout(Duration.seconds(59))),
+                    "Test/Preload", "importTimeout", "59 seconds", "1 minute to 28 days");
+            assertRule(() -> addStandalone(p -> p.importTimeout(Duration.days(29))),
+                    "Test/Preload", "importTimeout", "29 days", "1 minute to 28 days");
         }
 
         @Test
         void parallelismIsOneTo512() {
-            assertEquals("Test/Preload: invalid parallelism '0': 1 to 512", rejectedStandalone(p -> p.parallelism(0)));
-            assertEquals("Test/Preload: invalid parallelism '513': 1 to 512", rejectedStandalone(p -> p.parallelism(513)));
+            assertRule(() -> addStandalone(p -> p.parallelism(0)),
+                    "Test/Preload", "parallelism", "0", "1 to 512");
+            assertRule(() -> addStandalone(p -> p.parallelism(513)),
+                    "Test/Preload", "parallelism", "513", "1 to 512");
         }
 
         @Test
@@ -1035,9 +1015,10 @@ class LustrePreloadTest {
 
         @Test
         void batchSizeIsOneTo10000() {
-            assertEquals("Test/Preload: invalid batchSize '0': 1 to 10000", rejectedStandalone(p -> p.batchSize(0)));
-            assertEquals("Test/Preload: invalid batchSize '10001': 1 to 10000",
-                    rejectedStandalone(p -> p.batchSize(10_001)));
+            assertRule(() -> addStandalone(p -> p.batchSize(0)),
+                    "Test/Preload", "batchSize", "0", "1 to 10000");
+            assertRule(() -> addStandalone(p -> p.batchSize(10_001)),
+                    "Test/Preload", "batchSize", "10001", "1 to 10000");
         }
 
         @Test

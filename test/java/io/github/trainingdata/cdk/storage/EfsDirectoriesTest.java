@@ -1,11 +1,10 @@
 package io.github.trainingdata.cdk.storage;
 
+import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.training.EfsChannel;
@@ -373,16 +372,15 @@ class EfsDirectoriesTest {
     @MethodSource("badDirectories")
     void rejectsADirectoryThatIsRelativeEscapesHasEmptySegmentsOrIsTooLong(String path) {
         EfsStore efs = store();
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> efs.addDirectory(path));
-        assertEquals("Test/Efs: invalid directory '" + path + "': " + PATH_RULE, e.getMessage());
+        assertRule(() -> efs.addDirectory(path),
+                "Test/Efs", "directory", path, PATH_RULE);
     }
 
     @Test
     void rejectsNoDirectory() {
         EfsStore efs = store();
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> efs.addDirectory(null));
-        assertEquals("Test/Efs: invalid directory 'null': an absolute path from the EFS root such as /datasets/train",
-                e.getMessage());
+        assertRule(() -> efs.addDirectory(null),
+                "Test/Efs", "directory", "null", "an absolute path from the EFS root such as /datasets/train");
     }
 
     @Test

@@ -2,9 +2,7 @@ package io.github.trainingdata.cdk.storage;
 
 import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.Map;
@@ -98,52 +96,52 @@ class EfsStoreTest {
     @Test
     void rejectsNewFileSystemSettingsWithAnExistingOne() {
         SecurityGroup group = SecurityGroup.Builder.create(stack, "ExistingGroup").vpc(network.getVpc()).build();
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new EfsStore(stack, "Efs", props()
+        assertRule(() -> new EfsStore(stack, "Efs", props()
                 .fileSystem(FileSystem.fromFileSystemAttributes(stack, "Existing", FileSystemAttributes.builder()
                         .fileSystemId("fs-0123456789abcdef0").securityGroup(group).build()))
-                .throughputMode(ThroughputMode.ELASTIC).build()));
-        assertEquals("Test/Efs: invalid throughputMode 'set together with fileSystem': either an existing fileSystem "
-                + "or settings for a new one, not both (new-file-system settings given: throughputMode)",
-                e.getMessage());
+                .throughputMode(ThroughputMode.ELASTIC).build()),
+                "Test/Efs", "throughputMode", "set together with fileSystem",
+                "either an existing fileSystem or settings for a new one, not both (new-file-system settings given: "
+                        + "throughputMode)");
     }
 
     @Test
     void rejectsMaxIoOnOneZone() {
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new EfsStore(stack, "Efs",
-                props().oneZone(true).performanceMode(PerformanceMode.MAX_IO).build()));
-        assertEquals("Test/Efs: invalid performanceMode 'MAX_IO': GENERAL_PURPOSE for a One Zone file system (EFS "
-                + "offers Max I/O only on Regional file systems)", e.getMessage());
+        assertRule(() -> new EfsStore(stack, "Efs",
+                props().oneZone(true).performanceMode(PerformanceMode.MAX_IO).build()),
+                "Test/Efs", "performanceMode", "MAX_IO",
+                "GENERAL_PURPOSE for a One Zone file system (EFS offers Max I/O only on Regional file systems)");
     }
 
     @Test
     void rejectsMaxIoWithElasticThroughput() {
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new EfsStore(stack, "Efs",
-                props().performanceMode(PerformanceMode.MAX_IO).throughputMode(ThroughputMode.ELASTIC).build()));
-        assertEquals("Test/Efs: invalid throughputMode 'ELASTIC': BURSTING or PROVISIONED with MAX_IO (elastic "
-                + "throughput requires GENERAL_PURPOSE)", e.getMessage());
+        assertRule(() -> new EfsStore(stack, "Efs",
+                props().performanceMode(PerformanceMode.MAX_IO).throughputMode(ThroughputMode.ELASTIC).build()),
+                "Test/Efs", "throughputMode", "ELASTIC",
+                "BURSTING or PROVISIONED with MAX_IO (elastic throughput requires GENERAL_PURPOSE)");
     }
 
     @Test
     void rejectsProvisionedModeWithoutARate() {
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new EfsStore(stack, "Efs",
-                props().throughputMode(ThroughputMode.PROVISIONED).build()));
-        assertEquals("Test/Efs: invalid provisionedThroughputMibps 'null': a rate of at least 1 MiB/s when "
-                + "throughputMode is PROVISIONED", e.getMessage());
+        assertRule(() -> new EfsStore(stack, "Efs",
+                props().throughputMode(ThroughputMode.PROVISIONED).build()),
+                "Test/Efs", "provisionedThroughputMibps", "null",
+                "a rate of at least 1 MiB/s when throughputMode is PROVISIONED");
     }
 
     @Test
     void rejectsARateWithAnotherMode() {
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new EfsStore(stack, "Efs",
-                props().throughputMode(ThroughputMode.ELASTIC).provisionedThroughputMibps(100).build()));
-        assertEquals("Test/Efs: invalid provisionedThroughputMibps '100': unset unless throughputMode is PROVISIONED "
-                + "(it is ELASTIC)", e.getMessage());
+        assertRule(() -> new EfsStore(stack, "Efs",
+                props().throughputMode(ThroughputMode.ELASTIC).provisionedThroughputMibps(100).build()),
+                "Test/Efs", "provisionedThroughputMibps", "100",
+                "unset unless throughputMode is PROVISIONED (it is ELASTIC)");
     }
 
     @Test
     void rejectsARateBelowOne() {
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new EfsStore(stack, "Efs",
-                props().throughputMode(ThroughputMode.PROVISIONED).provisionedThroughputMibps(0).build()));
-        assertEquals("Test/Efs: invalid provisionedThroughputMibps '0': at least 1 MiB/s", e.getMessage());
+        assertRule(() -> new EfsStore(stack, "Efs",
+                props().throughputMode(ThroughputMode.PROVISIONED).provisionedThroughputMibps(0).build()),
+                "Test/Efs", "provisionedThroughputMibps", "0", "at least 1 MiB/s");
     }
 
     @Test

@@ -1,10 +1,9 @@
 package io.github.trainingdata.cdk.storage;
 
+import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.TestApps;
 import java.util.List;
 import java.util.Map;
@@ -164,45 +163,45 @@ class TrainingDataBucketTest {
     void rejectsNewBucketSettingsWithAnExistingBucket() {
         Stack stack = TestApps.stack();
         IBucket existing = Bucket.fromBucketName(stack, "Existing", "team-datasets");
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingDataBucket(stack, "Data",
+        assertRule(() -> new TrainingDataBucket(stack, "Data",
                 TrainingDataBucketProps.builder().bucket(existing).encryption(DataEncryption.KMS)
-                        .removalPolicy(RemovalPolicy.DESTROY).build()));
-        assertEquals("Test/Data: invalid encryption 'set together with bucket': either an existing bucket or "
-                + "settings for a new one, not both (new-bucket settings given: encryption, removalPolicy)",
-                e.getMessage());
+                        .removalPolicy(RemovalPolicy.DESTROY).build()),
+                "Test/Data", "encryption", "set together with bucket",
+                "either an existing bucket or settings for a new one, not both (new-bucket settings given: "
+                        + "encryption, removalPolicy)");
     }
 
     @Test
     void rejectsAKeyWithS3ManagedEncryption() {
         Stack stack = TestApps.stack();
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingDataBucket(stack, "Data",
+        assertRule(() -> new TrainingDataBucket(stack, "Data",
                 TrainingDataBucketProps.builder().encryption(DataEncryption.S3_MANAGED)
-                        .encryptionKey(new software.amazon.awscdk.services.kms.Key(stack, "Key")).build()));
-        assertEquals("Test/Data: invalid encryption 'S3_MANAGED': KMS when an encryptionKey is given (or leave "
-                + "encryption unset)", e.getMessage());
+                        .encryptionKey(new software.amazon.awscdk.services.kms.Key(stack, "Key")).build()),
+                "Test/Data", "encryption", "S3_MANAGED",
+                "KMS when an encryptionKey is given (or leave encryption unset)");
     }
 
     @Test
     void rejectsANoncurrentExpirationShorterThanADay() {
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingDataBucket(TestApps.stack(),
-                "Data", TrainingDataBucketProps.builder().noncurrentVersionExpiration(Duration.hours(12)).build()));
-        assertEquals("Test/Data: invalid noncurrentVersionExpiration '12 hours': a whole number of days, at least 1 "
-                + "(S3 lifecycle rules count whole days)", e.getMessage());
+        assertRule(() -> new TrainingDataBucket(TestApps.stack(),
+                "Data", TrainingDataBucketProps.builder().noncurrentVersionExpiration(Duration.hours(12)).build()),
+                "Test/Data", "noncurrentVersionExpiration", "12 hours",
+                "a whole number of days, at least 1 (S3 lifecycle rules count whole days)");
     }
 
     @Test
     void rejectsADatasetPrefixWithALeadingSlash() {
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> new TrainingDataBucket(TestApps.stack(),
-                "Data", TrainingDataBucketProps.builder().datasetPrefix("/datasets").build()));
-        assertEquals("Test/Data: invalid datasetPrefix '/datasets': a key prefix of S3 safe characters "
-                + "[A-Za-z0-9!_.*'()/=+-], without leading or trailing '/' and without empty, '.' or '..' segments, "
-                + "at most 512 characters (empty for the root)", e.getMessage());
+        assertRule(() -> new TrainingDataBucket(TestApps.stack(),
+                "Data", TrainingDataBucketProps.builder().datasetPrefix("/datasets").build()),
+                "Test/Data", "datasetPrefix", "/datasets",
+                "a key prefix of S3 safe characters [A-Za-z0-9!_.*'()/=+-], without leading or trailing '/' and "
+                        + "without empty, '.' or '..' segments, at most 512 characters (empty for the root)");
     }
 
     @Test
     void rejectsRelativePathsThatEscapeTheDataset() {
         TrainingDataBucket data = new TrainingDataBucket(TestApps.stack(), "Data");
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> data.s3Uri("../other"));
-        assertEquals(true, e.getMessage().startsWith("Test/Data: invalid relativePath '../other': "));
+        assertRule(() -> data.s3Uri("../other"), "Test/Data", "relativePath", "../other", "a key prefix of S3 safe characters [A-Za-z0-9!_.*'()/=+-], without leading or trailing '/' "
+                        + "and without empty, '.' or '..' segments, at most 512 characters (empty for the root)");
     }
 }

@@ -34,8 +34,8 @@ class ChannelValidationTest {
 
     private final TrainingFixture f = new TrainingFixture();
 
-    private String rejection(Channel... channels) {
-        return f.rejection(f.props().channels(List.of(channels)));
+    private void define(Channel... channels) {
+        f.define(f.props().channels(List.of(channels)));
     }
 
     private List<Map<String, Object>> rendered(TrainingJobDefinitionProps.Builder props) {
@@ -58,8 +58,8 @@ class ChannelValidationTest {
 
     @Test
     void rejectsMoreThan20Channels() {
-        assertEquals("Test/Training: invalid channels '21 channels': at most 20 channels",
-                f.rejection(f.props().channels(s3Channels(21))));
+        assertRule(() -> f.define(f.props().channels(s3Channels(21))),
+                "Test/Training", "channels", "21 channels", "at most 20 channels");
     }
 
     @Test
@@ -69,44 +69,45 @@ class ChannelValidationTest {
 
     @Test
     void rejectsAChannelNameWithASpace() {
-        assertEquals("Test/Training: invalid channels[0].name 'train data': 1 to 64 characters matching "
-                + "[A-Za-z0-9\\.\\-_]+",
-                rejection(f.s3("train data").build()));
+        assertRule(() -> define(f.s3("train data").build()),
+                "Test/Training", "channels[0].name", "train data", "1 to 64 characters matching [A-Za-z0-9\\.\\-_]+");
     }
 
     @Test
     void rejectsAChannelNameLongerThan64() {
         String name = "c".repeat(65);
-        assertEquals("Test/Training: invalid channels[0].name '" + name + "': 1 to 64 characters matching "
-                + "[A-Za-z0-9\\.\\-_]+",
-                rejection(f.s3(name).build()));
+        assertRule(() -> define(f.s3(name).build()),
+                "Test/Training", "channels[0].name", name, "1 to 64 characters matching [A-Za-z0-9\\.\\-_]+");
     }
 
     @Test
     void rejectsADuplicateChannelName() {
-        assertEquals("Test/Training: invalid channels[1].name 'train': a name no other channel of the job uses",
-                rejection(f.s3("train").path("a").build(), f.s3("train").path("b").build()));
+        assertRule(() -> define(f.s3("train").path("a").build(), f.s3("train").path("b").build()),
+                "Test/Training", "channels[1].name", "train", "a name no other channel of the job uses");
     }
 
     @Test
     void rejectsFastFileForAManifest() {
-        assertEquals("Test/Training: invalid channels[1].inputMode 'FastFile': File or Pipe for ManifestFile "
-                + "(FastFile reads S3 prefixes only)", rejection(f.s3("train").build(),
+        assertRule(() -> define(f.s3("train").build(),
                 f.s3("manifest").path("train.manifest").dataType(S3DataType.MANIFEST_FILE)
-                        .inputMode(InputMode.FAST_FILE).build()));
+                        .inputMode(InputMode.FAST_FILE).build()),
+                "Test/Training", "channels[1].inputMode", "FastFile",
+                "File or Pipe for ManifestFile (FastFile reads S3 prefixes only)");
     }
 
     @Test
     void rejectsFastFileInheritedFromTheJobForAManifest() {
-        assertEquals("Test/Training: invalid channels[0].inputMode 'FastFile': File or Pipe for ManifestFile "
-                + "(FastFile reads S3 prefixes only)", f.rejection(f.props().inputMode(InputMode.FAST_FILE).channels(
-                List.of(f.s3("manifest").path("train.manifest").dataType(S3DataType.MANIFEST_FILE).build()))));
+        assertRule(() -> f.define(f.props().inputMode(InputMode.FAST_FILE).channels(
+                List.of(f.s3("manifest").path("train.manifest").dataType(S3DataType.MANIFEST_FILE).build()))),
+                "Test/Training", "channels[0].inputMode", "FastFile",
+                "File or Pipe for ManifestFile (FastFile reads S3 prefixes only)");
     }
 
     @Test
     void rejectsGzipOutsidePipeMode() {
-        assertEquals("Test/Training: invalid channels[0].compression 'Gzip': None unless the channel runs in Pipe "
-                + "mode (it runs in File)", rejection(f.s3("train").compression(Compression.GZIP).build()));
+        assertRule(() -> define(f.s3("train").compression(Compression.GZIP).build()),
+                "Test/Training", "channels[0].compression", "Gzip",
+                "None unless the channel runs in Pipe mode (it runs in File)");
     }
 
     @Test
@@ -119,9 +120,10 @@ class ChannelValidationTest {
 
     @Test
     void rejectsRecordIoInFileMode() {
-        assertEquals("Test/Training: invalid channels[0].recordWrapper 'RecordIO': None in File mode (RecordIO "
-                + "wrapping needs Pipe or FastFile)", rejection(f.s3("train").recordWrapper(RecordWrapper.RECORD_IO)
-                .build()));
+        assertRule(() -> define(f.s3("train").recordWrapper(RecordWrapper.RECORD_IO)
+                .build()),
+                "Test/Training", "channels[0].recordWrapper", "RecordIO",
+                "None in File mode (RecordIO wrapping needs Pipe or FastFile)");
     }
 
     @Test
@@ -133,24 +135,25 @@ class ChannelValidationTest {
 
     @Test
     void rejectsAnAugmentedManifestOutsidePipeMode() {
-        assertEquals("Test/Training: invalid channels[0].inputMode 'File': Pipe for an AugmentedManifestFile channel",
-                rejection(f.s3("train").path("train.manifest").dataType(S3DataType.AUGMENTED_MANIFEST_FILE)
-                        .attributeNames(List.of("source-ref")).build()));
+        assertRule(() -> define(f.s3("train").path("train.manifest").dataType(S3DataType.AUGMENTED_MANIFEST_FILE)
+                        .attributeNames(List.of("source-ref")).build()),
+                "Test/Training", "channels[0].inputMode", "File", "Pipe for an AugmentedManifestFile channel");
     }
 
     @Test
     void rejectsAttributeNamesWithoutAnAugmentedManifest() {
-        assertEquals("Test/Training: invalid channels[0].attributeNames '[source-ref, label]': empty unless "
-                + "dataType is AugmentedManifestFile", rejection(f.s3("train").inputMode(InputMode.PIPE)
-                .attributeNames(List.of("source-ref", "label")).build()));
+        assertRule(() -> define(f.s3("train").inputMode(InputMode.PIPE)
+                .attributeNames(List.of("source-ref", "label")).build()),
+                "Test/Training", "channels[0].attributeNames", "[source-ref, label]",
+                "empty unless dataType is AugmentedManifestFile");
     }
 
     @Test
     void rejectsMoreThan16AttributeNames() {
         List<String> names = IntStream.range(0, 17).mapToObj(i -> "a" + i).toList();
-        assertEquals("Test/Training: invalid channels[0].attributeNames '17 names': at most 16 names",
-                rejection(f.s3("train").path("train.manifest").dataType(S3DataType.AUGMENTED_MANIFEST_FILE)
-                        .inputMode(InputMode.PIPE).attributeNames(names).build()));
+        assertRule(() -> define(f.s3("train").path("train.manifest").dataType(S3DataType.AUGMENTED_MANIFEST_FILE)
+                        .inputMode(InputMode.PIPE).attributeNames(names).build()),
+                "Test/Training", "channels[0].attributeNames", "17 names", "at most 16 names");
     }
 
     @Test
@@ -166,14 +169,15 @@ class ChannelValidationTest {
 
     @Test
     void rejectsAManifestWithoutAnObjectKey() {
-        assertEquals("Test/Training: invalid channels[0].path '': the key of the manifest object, relative to the "
-                + "dataset prefix", rejection(f.s3("train").dataType(S3DataType.MANIFEST_FILE).build()));
+        assertRule(() -> define(f.s3("train").dataType(S3DataType.MANIFEST_FILE).build()),
+                "Test/Training", "channels[0].path", "",
+                "the key of the manifest object, relative to the dataset prefix");
     }
 
     @Test
     void rejectsAPathWithATrailingSlash() {
-        assertEquals("Test/Training: invalid channels[0].path 'train/': " + KEY_PREFIX_RULE,
-                rejection(f.s3("train").path("train/").build()));
+        assertRule(() -> define(f.s3("train").path("train/").build()),
+                "Test/Training", "channels[0].path", "train/", KEY_PREFIX_RULE);
     }
 
     @Test
@@ -181,21 +185,21 @@ class ChannelValidationTest {
         TrainingDataBucket deep = new TrainingDataBucket(f.stack, "Deep", TrainingDataBucketProps.builder()
                 .bucket(f.data.getBucket()).datasetPrefix("d".repeat(500)).build());
         String path = "p".repeat(510);
-        assertEquals("Test/Training: invalid channels[0].path '" + path + "': a path whose s3:// URI has at most "
-                + "1024 characters matching (https|s3)://([^/]+)/?(.*)",
-                rejection(S3Channel.builder("train").dataBucket(deep).path(path).build()));
+        assertRule(() -> define(S3Channel.builder("train").dataBucket(deep).path(path).build()),
+                "Test/Training", "channels[0].path", path,
+                "a path whose s3:// URI has at most 1024 characters matching (https|s3)://([^/]+)/?(.*)");
     }
 
     @Test
     void rejectsAnEfsAccessPointId() {
-        assertEquals("Test/Training: invalid channels[0].store.fileSystemId 'fsap-0123456789abcdef0': " + EFS_ID_RULE,
-                rejection(importedEfsChannel("fsap-0123456789abcdef0")));
+        assertRule(() -> define(importedEfsChannel("fsap-0123456789abcdef0")),
+                "Test/Training", "channels[0].store.fileSystemId", "fsap-0123456789abcdef0", EFS_ID_RULE);
     }
 
     @Test
     void rejectsAFileSystemIdLongerThan21() {
-        assertEquals("Test/Training: invalid channels[0].store.fileSystemId 'fs-0123456789abcdef0123': " + EFS_ID_RULE,
-                rejection(importedEfsChannel("fs-0123456789abcdef0123")));
+        assertRule(() -> define(importedEfsChannel("fs-0123456789abcdef0123")),
+                "Test/Training", "channels[0].store.fileSystemId", "fs-0123456789abcdef0123", EFS_ID_RULE);
     }
 
     static Stream<String> badEfsDirectories() {
@@ -206,8 +210,8 @@ class ChannelValidationTest {
     @ParameterizedTest(name = "bad directory {index}")
     @MethodSource("badEfsDirectories")
     void rejectsAnEfsDirectoryThatIsRelativeEscapesHasEmptySegmentsOrIsTooLong(String path) {
-        assertEquals("Test/Training: invalid channels[0].directoryPath '" + path + "': " + EFS_PATH_RULE,
-                rejection(f.efsChannel("features", path)));
+        assertRule(() -> define(f.efsChannel("features", path)),
+                "Test/Training", "channels[0].directoryPath", path, EFS_PATH_RULE);
     }
 
     @Test
@@ -221,8 +225,8 @@ class ChannelValidationTest {
 
     @Test
     void rejectsALustrePathWithALeadingSlash() {
-        assertEquals("Test/Training: invalid channels[0].path '/train': " + KEY_PREFIX_RULE,
-                rejection(f.lustreChannel("train", "/train")));
+        assertRule(() -> define(f.lustreChannel("train", "/train")),
+                "Test/Training", "channels[0].path", "/train", KEY_PREFIX_RULE);
     }
 
     @Test

@@ -4,7 +4,7 @@ import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.trainingdata.cdk.Json;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -40,7 +40,7 @@ class DeployTimeValuesTest {
 
     /** The synthesized template (state machine, parameter, role) holds no token text and no token number. */
     private void assertNoTokenText() throws Exception {
-        String template = new ObjectMapper().writeValueAsString(Template.fromStack(f.stack).toJSON());
+        String template = Json.MAPPER.writeValueAsString(Template.fromStack(f.stack).toJSON());
         for (String leak : List.of("${Token[", "${token[", "#{Token[", "E+289", "e+289", "-2147483648")) {
             assertFalse(template.contains(leak), "the template contains " + leak);
         }

@@ -48,33 +48,37 @@ class NetworkPlacementTest {
     void rejectsChannelsFromTwoNetworks() {
         TrainingNetwork other = new TrainingNetwork(f.stack, "Other");
         EfsStore otherEfs = new EfsStore(f.stack, "OtherEfs", EfsStoreProps.builder().network(other).build());
-        assertEquals("Test/Training: invalid channels[1] 'features': a store in the job's network Test/Network (it "
-                + "is in Test/Other): a job runs in one VPC", f.rejection(f.props().channels(List.of(
+        assertRule(() -> f.define(f.props().channels(List.of(
                 f.lustreChannel("train", "train"),
-                EfsChannel.builder("features").store(otherEfs).directoryPath("/features").build()))));
+                EfsChannel.builder("features").store(otherEfs).directoryPath("/features").build()))),
+                "Test/Training", "channels[1]", "features",
+                "a store in the job's network Test/Network (it is in Test/Other): a job runs in one VPC");
     }
 
     @Test
     void rejectsAChannelOutsideTheGivenNetwork() {
         TrainingNetwork other = new TrainingNetwork(f.stack, "Other");
-        assertEquals("Test/Training: invalid channels[0] 'train': a store in the job's network Test/Other (it is in "
-                + "Test/Network): a job runs in one VPC", f.rejection(f.props().network(other)
-                .channels(List.of(f.lustreChannel("train", "train")))));
+        assertRule(() -> f.define(f.props().network(other)
+                .channels(List.of(f.lustreChannel("train", "train")))),
+                "Test/Training", "channels[0]", "train",
+                "a store in the job's network Test/Other (it is in Test/Network): a job runs in one VPC");
     }
 
     @Test
     void rejectsSubnetsWithoutANetwork() {
-        assertEquals("Test/Training: invalid vpcSubnets 'set without a network': unset unless a network is given or "
-                + "a file-system channel brings one", f.rejection(f.props()
+        assertRule(() -> f.define(f.props()
                 .channels(List.of(f.s3("train").build()))
-                .vpcSubnets(SubnetSelection.builder().subnetType(SubnetType.PRIVATE_ISOLATED).build())));
+                .vpcSubnets(SubnetSelection.builder().subnetType(SubnetType.PRIVATE_ISOLATED).build())),
+                "Test/Training", "vpcSubnets", "set without a network",
+                "unset unless a network is given or a file-system channel brings one");
     }
 
     @Test
     void rejectsMoreThanFiveSecurityGroups() {
-        assertEquals("Test/Training: invalid securityGroups '6 groups with the training group': at most 4 more than "
-                + "the network's training group (5 in all)", f.rejection(f.props().network(f.network())
-                .securityGroups(extraGroups(5))));
+        assertRule(() -> f.define(f.props().network(f.network())
+                .securityGroups(extraGroups(5))),
+                "Test/Training", "securityGroups", "6 groups with the training group",
+                "at most 4 more than the network's training group (5 in all)");
     }
 
     @Test
@@ -87,19 +91,21 @@ class NetworkPlacementTest {
 
     @Test
     void rejectsASubnetOutsideTheLustreZone() {
-        assertEquals("Test/Training: invalid vpcSubnets 'Test/Network/Vpc/DataSubnet2': subnets in the Availability "
-                + "Zone of channel 'train' (its file system lives in one AZ; SageMaker must run there to mount it)",
-                f.rejection(f.props().channels(List.of(f.lustreChannel("train", "train"))).vpcSubnets(secondSubnet())));
+        assertRule(() -> f.define(f.props().channels(List.of(f.lustreChannel("train", "train"))).vpcSubnets(secondSubnet())),
+                "Test/Training", "vpcSubnets", "Test/Network/Vpc/DataSubnet2",
+                "subnets in the Availability Zone of channel 'train' (its file system lives in one AZ; SageMaker "
+                        + "must run there to mount it)");
     }
 
     @Test
     void rejectsASubnetOutsideTheOneZoneEfsZone() {
         EfsStore oneZone = new EfsStore(f.stack, "OneZone", EfsStoreProps.builder().network(f.network()).oneZone(true)
                 .build());
-        assertEquals("Test/Training: invalid vpcSubnets 'Test/Network/Vpc/DataSubnet2': subnets in the Availability "
-                + "Zone of channel 'features' (its file system lives in one AZ; SageMaker must run there to mount "
-                + "it)", f.rejection(f.props().vpcSubnets(secondSubnet()).channels(List.of(
-                EfsChannel.builder("features").store(oneZone).directoryPath("/features").build()))));
+        assertRule(() -> f.define(f.props().vpcSubnets(secondSubnet()).channels(List.of(
+                EfsChannel.builder("features").store(oneZone).directoryPath("/features").build()))),
+                "Test/Training", "vpcSubnets", "Test/Network/Vpc/DataSubnet2",
+                "subnets in the Availability Zone of channel 'features' (its file system lives in one AZ; SageMaker "
+                        + "must run there to mount it)");
     }
 
     @Test
@@ -123,8 +129,9 @@ class NetworkPlacementTest {
 
     @Test
     void rejectsAnEmptySubnetSelection() {
-        assertEquals("Test/Training: invalid vpcSubnets '0 subnets': 1 to 16 subnets", f.rejection(f.props()
-                .network(f.network()).vpcSubnets(SubnetSelection.builder().subnets(List.of()).build())));
+        assertRule(() -> f.define(f.props()
+                .network(f.network()).vpcSubnets(SubnetSelection.builder().subnets(List.of()).build())),
+                "Test/Training", "vpcSubnets", "0 subnets", "1 to 16 subnets");
     }
 
     @Test
@@ -137,16 +144,18 @@ class NetworkPlacementTest {
                         .isolatedSubnetRouteTableIds(Collections.nCopies(17, "rtb-0123456789abcdef0"))
                         .build()))
                 .build());
-        assertEquals("Test/Training: invalid vpcSubnets '17 subnets': 1 to 16 subnets", f.rejection(f.props()
-                .network(wide).vpcSubnets(SubnetSelection.builder().subnetType(SubnetType.PRIVATE_ISOLATED).build())));
+        assertRule(() -> f.define(f.props()
+                .network(wide).vpcSubnets(SubnetSelection.builder().subnetType(SubnetType.PRIVATE_ISOLATED).build())),
+                "Test/Training", "vpcSubnets", "17 subnets", "1 to 16 subnets");
     }
 
     @Test
     void rejectsAMalformedRoleArn() {
-        assertEquals("Test/Training: invalid role 'arn:aws:iam::12345:role/training': an IAM role ARN "
-                + "arn:aws:iam::<12-digit account>:role/<name>, 20 to 2048 characters matching "
-                + "arn:aws[a-z\\-]*:iam::\\d{12}:role/?[a-zA-Z_0-9+=,.@\\-_/]+", f.rejection(f.props().role(Role.fromRoleArn(f.stack,
-                "Given", "arn:aws:iam::12345:role/training", FromRoleArnOptions.builder().mutable(true).build()))));
+        assertRule(() -> f.define(f.props().role(Role.fromRoleArn(f.stack,
+                "Given", "arn:aws:iam::12345:role/training", FromRoleArnOptions.builder().mutable(true).build()))),
+                "Test/Training", "role", "arn:aws:iam::12345:role/training",
+                "an IAM role ARN arn:aws:iam::<12-digit account>:role/<name>, 20 to 2048 characters matching "
+                        + "arn:aws[a-z\\-]*:iam::\\d{12}:role/?[a-zA-Z_0-9+=,.@\\-_/]+");
     }
 
     @Test
@@ -184,10 +193,11 @@ class NetworkPlacementTest {
         assertEquals(List.of("us-east-1a", "us-east-1b", "us-east-1a", "us-east-1b"),
                 subnets.stream().map(ISubnet::getAvailabilityZone).toList());
 
-        assertEquals("Test/Training: invalid vpcSubnets 'Test/AdoptedVpc/IsolatedSubnet2': subnets in the "
-                + "Availability Zone of channel 'train' (its file system lives in one AZ; SageMaker must run there to "
-                + "mount it)", f.rejection(f.props().channels(List.of(train)).vpcSubnets(SubnetSelection.builder()
-                .subnets(List.of(subnets.get(0), subnets.get(1))).build())));
+        assertRule(() -> f.define(f.props().channels(List.of(train)).vpcSubnets(SubnetSelection.builder()
+                .subnets(List.of(subnets.get(0), subnets.get(1))).build())),
+                "Test/Training", "vpcSubnets", "Test/AdoptedVpc/IsolatedSubnet2",
+                "subnets in the Availability Zone of channel 'train' (its file system lives in one AZ; SageMaker "
+                        + "must run there to mount it)");
         TrainingJobDefinition job = new TrainingJobDefinition(f.stack, "SameZone", f.props().channels(List.of(train))
                 .vpcSubnets(SubnetSelection.builder().subnets(List.of(subnets.get(0), subnets.get(2))).build())
                 .build());
@@ -210,10 +220,11 @@ class NetworkPlacementTest {
                 .store(new EfsStore(f.stack, "Regional", EfsStoreProps.builder().network(oneAz).build())).build();
         List<ISubnet> subnets = oneAz.getVpc().getIsolatedSubnets();
 
-        assertEquals("Test/Training: invalid vpcSubnets 'Test/OneAzVpc/IsolatedSubnet2': subnets in an Availability "
-                + "Zone where the EFS file system of channel 'features' has a mount target (the zones of its "
-                + "network's storage subnets)", f.rejection(f.props().channels(List.of(features))
-                .vpcSubnets(SubnetSelection.builder().subnets(List.of(subnets.get(1))).build())));
+        assertRule(() -> f.define(f.props().channels(List.of(features))
+                .vpcSubnets(SubnetSelection.builder().subnets(List.of(subnets.get(1))).build())),
+                "Test/Training", "vpcSubnets", "Test/OneAzVpc/IsolatedSubnet2",
+                "subnets in an Availability Zone where the EFS file system of channel 'features' has a mount target "
+                        + "(the zones of its network's storage subnets)");
         TrainingJobDefinition job = new TrainingJobDefinition(f.stack, "MountTargetZone", f.props()
                 .channels(List.of(features))
                 .vpcSubnets(SubnetSelection.builder().subnets(List.of(subnets.get(2))).build()).build());

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.training;
 
+import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.github.trainingdata.cdk.Json;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +24,7 @@ import software.amazon.awscdk.Duration;
 class PrerequisiteWaitTest {
     /** Step Functions fails an execution at 25,000 history events; we keep the worst case under 10,000. */
     private static final long EVENT_BUDGET = 10_000;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
     private static final String DESCRIBE = "arn:REF(AWS::Partition):states:::aws-sdk:sagemaker:describeTrainingJob";
 
     private static JsonNode longest;
@@ -171,14 +173,12 @@ class PrerequisiteWaitTest {
     void rejectsAMaximumWaitOutsideOneMinuteToAYear() {
         TrainingFixture f = new TrainingFixture();
         TrainingJobDefinition job = f.define(f.props());
-        assertEquals("Test/Training: invalid maxWait (waitForTrainingJob) '59 seconds': 1 minute to 365 days (a "
-                + "standard Step Functions execution runs for at most a year)", assertThrows(
-                io.github.trainingdata.cdk.ConfigurationError.class,
-                () -> job.waitForTrainingJob("j", Duration.seconds(59))).getMessage());
-        assertEquals("Test/Training: invalid maxWait (waitForTrainingJob) '366 days': 1 minute to 365 days (a "
-                + "standard Step Functions execution runs for at most a year)", assertThrows(
-                io.github.trainingdata.cdk.ConfigurationError.class,
-                () -> job.waitForTrainingJob("j", Duration.days(366))).getMessage());
+        assertRule(() -> job.waitForTrainingJob("j", Duration.seconds(59)),
+                "Test/Training", "maxWait (waitForTrainingJob)", "59 seconds",
+                "1 minute to 365 days (a standard Step Functions execution runs for at most a year)");
+        assertRule(() -> job.waitForTrainingJob("j", Duration.days(366)),
+                "Test/Training", "maxWait (waitForTrainingJob)", "366 days",
+                "1 minute to 365 days (a standard Step Functions execution runs for at most a year)");
         job.waitForTrainingJob("j", Duration.minutes(1));
         job.waitForTrainingJob("k", Duration.days(365));
     }

@@ -1,8 +1,6 @@
 package io.github.trainingdata.cdk.training;
 
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.EfsStore;
@@ -98,10 +96,5 @@ final class TrainingFixture {
     /** @return the definition {@code Test/Training} */
     TrainingJobDefinition define(TrainingJobDefinitionProps.Builder props) {
         return new TrainingJobDefinition(stack, "Training", props.build());
-    }
-
-    /** @return the message of the ConfigurationError that defining {@code Test/Training} raises */
-    String rejection(TrainingJobDefinitionProps.Builder props) {
-        return assertThrows(ConfigurationError.class, () -> define(props)).getMessage();
     }
 }

@@ -34,14 +34,16 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsNeitherImageNorAlgorithm() {
-        assertEquals("Test/Training: invalid trainingImage 'unset (and algorithmName unset)': exactly one of "
-                + "trainingImage and algorithmName", f.rejection(f.props().trainingImage(null)));
+        assertRule(() -> f.define(f.props().trainingImage(null)),
+                "Test/Training", "trainingImage", "unset (and algorithmName unset)",
+                "exactly one of trainingImage and algorithmName");
     }
 
     @Test
     void rejectsBothImageAndAlgorithm() {
-        assertEquals("Test/Training: invalid trainingImage 'set together with algorithmName': exactly one of "
-                + "trainingImage and algorithmName", f.rejection(f.props().algorithmName("xgboost")));
+        assertRule(() -> f.define(f.props().algorithmName("xgboost")),
+                "Test/Training", "trainingImage", "set together with algorithmName",
+                "exactly one of trainingImage and algorithmName");
     }
 
     @Test
@@ -55,16 +57,16 @@ class TrainingJobDefinitionValidationTest {
     void rejectsAnImageUriLongerThan255() {
         String uri = "123456789012.dkr.ecr.us-east-1.amazonaws.com/" + "r".repeat(209) + ":1";
         assertEquals(256, uri.length());
-        assertEquals("Test/Training: invalid trainingImage '" + uri
-                + "': an image URI of at most 255 characters without line breaks",
-                f.rejection(f.props().trainingImage(TrainingImage.fromUri(uri))));
+        assertRule(() -> f.define(f.props().trainingImage(TrainingImage.fromUri(uri))),
+                "Test/Training", "trainingImage", uri, "an image URI of at most 255 characters without line breaks");
     }
 
     @Test
     void rejectsAnImageOutsideEcr() {
-        assertEquals("Test/Training: invalid trainingImage 'docker.io/library/python:3.12': an Amazon ECR image URI "
-                + "<account>.dkr.ecr.<region>.amazonaws.com/<repository>[:<tag> or @sha256:<digest>]",
-                f.rejection(f.props().trainingImage(TrainingImage.fromUri("docker.io/library/python:3.12"))));
+        assertRule(() -> f.define(f.props().trainingImage(TrainingImage.fromUri("docker.io/library/python:3.12"))),
+                "Test/Training", "trainingImage", "docker.io/library/python:3.12",
+                "an Amazon ECR image URI <account>.dkr.ecr.<region>.amazonaws.com/<repository>[:<tag> or "
+                        + "@sha256:<digest>]");
     }
 
     @Test
@@ -85,22 +87,22 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsAnEmptyEntrypoint() {
-        assertEquals("Test/Training: invalid containerEntrypoint '0 strings': 1 to 100 strings",
-                f.rejection(f.props().containerEntrypoint(List.of())));
+        assertRule(() -> f.define(f.props().containerEntrypoint(List.of())),
+                "Test/Training", "containerEntrypoint", "0 strings", "1 to 100 strings");
     }
 
     @Test
     void rejectsMoreThan100Arguments() {
-        assertEquals("Test/Training: invalid containerArguments '101 strings': 1 to 100 strings",
-                f.rejection(f.props().containerArguments(Collections.nCopies(101, "--x"))));
+        assertRule(() -> f.define(f.props().containerArguments(Collections.nCopies(101, "--x"))),
+                "Test/Training", "containerArguments", "101 strings", "1 to 100 strings");
     }
 
     @Test
     void rejectsAnArgumentLongerThan256() {
         String arg = "a".repeat(257);
-        assertEquals("Test/Training: invalid containerArguments[1] '" + arg
-                + "': a string of at most 256 characters without line breaks",
-                f.rejection(f.props().containerArguments(List.of("--data", arg))));
+        assertRule(() -> f.define(f.props().containerArguments(List.of("--data", arg))),
+                "Test/Training", "containerArguments[1]", arg,
+                "a string of at most 256 characters without line breaks");
     }
 
     @Test
@@ -128,35 +130,36 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsAMissingInstanceType() {
-        assertEquals("Test/Training: invalid instanceType 'null': an instance type such as ml.p3.2xlarge",
-                f.rejection(f.props().instanceType(null)));
+        assertRule(() -> f.define(f.props().instanceType(null)),
+                "Test/Training", "instanceType", "null", "an instance type such as ml.p3.2xlarge");
     }
 
     @Test
     void rejectsAnInstanceTypeWithoutTheMlPrefix() {
-        assertEquals("Test/Training: invalid instanceType 'p3.2xlarge': a SageMaker instance type "
-                + "ml.<family>.<size>", f.rejection(f.props().instanceType("p3.2xlarge")));
+        assertRule(() -> f.define(f.props().instanceType("p3.2xlarge")),
+                "Test/Training", "instanceType", "p3.2xlarge", "a SageMaker instance type ml.<family>.<size>");
     }
 
     @Test
     void rejectsZeroInstances() {
-        assertEquals("Test/Training: invalid instanceCount '0': a whole number of at least 1",
-                f.rejection(f.props().instanceCount(0)));
+        assertRule(() -> f.define(f.props().instanceCount(0)),
+                "Test/Training", "instanceCount", "0", "a whole number of at least 1");
     }
 
     @Test
     void rejectsAZeroVolume() {
-        assertEquals("Test/Training: invalid volumeSizeGiB '0': a whole number of at least 1 GiB",
-                f.rejection(f.props().volumeSizeGiB(0)));
+        assertRule(() -> f.define(f.props().volumeSizeGiB(0)),
+                "Test/Training", "volumeSizeGiB", "0", "a whole number of at least 1 GiB");
     }
 
     @Test
     void rejectsAVolumeKeyOnALocalNvmeFamily() {
         Key key = new Key(f.stack, "VolumeKey");
-        assertEquals("Test/Training: invalid volumeKey 'set for ml.p4d.24xlarge': unset for instance families with "
-                + "local NVMe storage (c5d, c6id, g4dn, g5, g6, g6e, m5d, m6id, p3dn, p4d, p4de, p5, p5e, p5en, "
-                + "p6-b200, p6-b300, p6e-gb200, r5d, r6id, trn1, trn1n, trn2): their volumes are encrypted by the instance hardware",
-                f.rejection(f.props().instanceType("ml.p4d.24xlarge").volumeKey(key)));
+        assertRule(() -> f.define(f.props().instanceType("ml.p4d.24xlarge").volumeKey(key)),
+                "Test/Training", "volumeKey", "set for ml.p4d.24xlarge",
+                "unset for instance families with local NVMe storage (c5d, c6id, g4dn, g5, g6, g6e, m5d, m6id, p3dn, "
+                        + "p4d, p4de, p5, p5e, p5en, p6-b200, p6-b300, p6e-gb200, r5d, r6id, trn1, trn1n, trn2): "
+                        + "their volumes are encrypted by the instance hardware");
     }
 
     @Test
@@ -169,23 +172,23 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsAJobNamePrefixLongerThan26() {
-        assertEquals("Test/Training: invalid jobNamePrefix 'abcdefghijklmnopqrstuvwxyz0': 1 to 26 characters "
-                + "matching [a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}, leaving room for a unique suffix",
-                f.rejection(f.props().jobNamePrefix("abcdefghijklmnopqrstuvwxyz0")));
+        assertRule(() -> f.define(f.props().jobNamePrefix("abcdefghijklmnopqrstuvwxyz0")),
+                "Test/Training", "jobNamePrefix", "abcdefghijklmnopqrstuvwxyz0",
+                "1 to 26 characters matching [a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}, leaving room for a unique suffix");
     }
 
     @Test
     void rejectsAJobNamePrefixWithAnUnderscore() {
-        assertEquals("Test/Training: invalid jobNamePrefix 'resnet_50': 1 to 26 characters matching "
-                + "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}, leaving room for a unique suffix",
-                f.rejection(f.props().jobNamePrefix("resnet_50")));
+        assertRule(() -> f.define(f.props().jobNamePrefix("resnet_50")),
+                "Test/Training", "jobNamePrefix", "resnet_50",
+                "1 to 26 characters matching [a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}, leaving room for a unique suffix");
     }
 
     @Test
     void rejectsAJobNamePrefixEndingInAHyphen() {
-        assertEquals("Test/Training: invalid jobNamePrefix 'resnet-': 1 to 26 characters matching "
-                + "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}, leaving room for a unique suffix",
-                f.rejection(f.props().jobNamePrefix("resnet-")));
+        assertRule(() -> f.define(f.props().jobNamePrefix("resnet-")),
+                "Test/Training", "jobNamePrefix", "resnet-",
+                "1 to 26 characters matching [a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}, leaving room for a unique suffix");
     }
 
     @Test
@@ -196,50 +199,50 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsTheBucketRootAsOutput() {
-        assertEquals("Test/Training: invalid outputPrefix '': a non-empty key prefix (never the bucket root)",
-                f.rejection(f.props().outputPrefix("")));
+        assertRule(() -> f.define(f.props().outputPrefix("")),
+                "Test/Training", "outputPrefix", "", "a non-empty key prefix (never the bucket root)");
     }
 
     @Test
     void rejectsAnOutputPrefixWithALeadingSlash() {
-        assertEquals("Test/Training: invalid outputPrefix '/models': a key prefix of S3 safe characters "
-                + "[A-Za-z0-9!_.*'()/=+-], without leading or trailing '/' and without empty, '.' or '..' segments, "
-                + "at most 512 characters (empty for the root)", f.rejection(f.props().outputPrefix("/models")));
+        assertRule(() -> f.define(f.props().outputPrefix("/models")),
+                "Test/Training", "outputPrefix", "/models",
+                "a key prefix of S3 safe characters [A-Za-z0-9!_.*'()/=+-], without leading or trailing '/' and "
+                        + "without empty, '.' or '..' segments, at most 512 characters (empty for the root)");
     }
 
     @Test
     void rejectsTheBucketRootForCheckpoints() {
-        assertEquals("Test/Training: invalid checkpointPrefix '': a non-empty key prefix (never the bucket root)",
-                f.rejection(f.props().checkpointPrefix("")));
+        assertRule(() -> f.define(f.props().checkpointPrefix("")),
+                "Test/Training", "checkpointPrefix", "", "a non-empty key prefix (never the bucket root)");
     }
 
     @Test
     void rejectsACheckpointPrefixWithADotDotSegment() {
-        assertEquals("Test/Training: invalid checkpointPrefix 'checkpoints/../models': a key prefix of S3 safe "
-                + "characters [A-Za-z0-9!_.*'()/=+-], without leading or trailing '/' and without empty, '.' or '..' "
-                + "segments, at most 512 characters (empty for the root)",
-                f.rejection(f.props().checkpointPrefix("checkpoints/../models")));
+        assertRule(() -> f.define(f.props().checkpointPrefix("checkpoints/../models")),
+                "Test/Training", "checkpointPrefix", "checkpoints/../models",
+                "a key prefix of S3 safe characters [A-Za-z0-9!_.*'()/=+-], without leading or trailing '/' and "
+                        + "without empty, '.' or '..' segments, at most 512 characters (empty for the root)");
     }
 
     @Test
     void rejectsACheckpointLocalPathWithoutACheckpointPrefix() {
-        assertEquals("Test/Training: invalid checkpointLocalPath '/opt/ml/ckpt': unset unless checkpointPrefix is "
-                + "set (CheckpointConfig needs its S3 location)",
-                f.rejection(f.props().checkpointLocalPath("/opt/ml/ckpt")));
+        assertRule(() -> f.define(f.props().checkpointLocalPath("/opt/ml/ckpt")),
+                "Test/Training", "checkpointLocalPath", "/opt/ml/ckpt",
+                "unset unless checkpointPrefix is set (CheckpointConfig needs its S3 location)");
     }
 
     @Test
     void rejectsAZeroRuntime() {
-        assertEquals("Test/Training: invalid maxRuntime '0 seconds': a whole number from 1 to 2419200 seconds",
-                f.rejection(f.props().maxRuntime(Duration.seconds(0))));
+        assertRule(() -> f.define(f.props().maxRuntime(Duration.seconds(0))),
+                "Test/Training", "maxRuntime", "0 seconds", "a whole number from 1 to 2419200 seconds");
     }
 
     @Test
     void rejectsARuntimeBeyond28Days() {
         Duration tooLong = Duration.seconds(28 * 86_400 + 1);
-        assertEquals("Test/Training: invalid maxRuntime '" + tooLong.toHumanString()
-                + "': a whole number from 1 to 2419200 seconds",
-                f.rejection(f.props().maxRuntime(tooLong)));
+        assertRule(() -> f.define(f.props().maxRuntime(tooLong)),
+                "Test/Training", "maxRuntime", tooLong.toHumanString(), "a whole number from 1 to 2419200 seconds");
         assertEquals("28 days 1 second", tooLong.toHumanString());
     }
 
@@ -252,15 +255,16 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsMaxWaitWithoutSpot() {
-        assertEquals("Test/Training: invalid maxWait '2 days': unset unless managedSpot is true (it bounds waiting "
-                + "for spot capacity)", f.rejection(f.props().maxWait(Duration.days(2))));
+        assertRule(() -> f.define(f.props().maxWait(Duration.days(2))),
+                "Test/Training", "maxWait", "2 days",
+                "unset unless managedSpot is true (it bounds waiting for spot capacity)");
     }
 
     @Test
     void rejectsMaxWaitShorterThanTheRuntime() {
-        assertEquals("Test/Training: invalid maxWait '1 hour': at least maxRuntime (2 hours)",
-                f.rejection(f.props().managedSpot(true).checkpointPrefix("checkpoints")
-                        .maxRuntime(Duration.hours(2)).maxWait(Duration.hours(1))));
+        assertRule(() -> f.define(f.props().managedSpot(true).checkpointPrefix("checkpoints")
+                        .maxRuntime(Duration.hours(2)).maxWait(Duration.hours(1))),
+                "Test/Training", "maxWait", "1 hour", "at least maxRuntime (2 hours)");
     }
 
     @Test
@@ -273,15 +277,17 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsAKeepAlivePeriodBeyondAnHour() {
-        assertEquals("Test/Training: invalid keepAlivePeriod '1 hour 1 second': 0 to 3600 seconds (SageMaker managed "
-                + "warm pools)", f.rejection(f.props().keepAlivePeriod(Duration.seconds(3601))));
+        assertRule(() -> f.define(f.props().keepAlivePeriod(Duration.seconds(3601))),
+                "Test/Training", "keepAlivePeriod", "1 hour 1 second",
+                "0 to 3600 seconds (SageMaker managed warm pools)");
     }
 
     @Test
     void rejectsAKeepAlivePeriodWithManagedSpot() {
-        assertEquals("Test/Training: invalid keepAlivePeriod '10 minutes': unset when managedSpot is true (managed "
-                + "warm pools cannot be used with spot instances)", f.rejection(f.props().managedSpot(true)
-                .checkpointPrefix("checkpoints").keepAlivePeriod(Duration.minutes(10))));
+        assertRule(() -> f.define(f.props().managedSpot(true)
+                .checkpointPrefix("checkpoints").keepAlivePeriod(Duration.minutes(10))),
+                "Test/Training", "keepAlivePeriod", "10 minutes",
+                "unset when managedSpot is true (managed warm pools cannot be used with spot instances)");
     }
 
     @Test
@@ -300,24 +306,22 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsMoreThan100HyperParameters() {
-        assertEquals("Test/Training: invalid hyperParameters '101 entries': at most 100 entries",
-                f.rejection(f.props().hyperParameters(entries(101))));
+        assertRule(() -> f.define(f.props().hyperParameters(entries(101))),
+                "Test/Training", "hyperParameters", "101 entries", "at most 100 entries");
     }
 
     @Test
     void rejectsAHyperParameterKeyLongerThan256() {
         String key = "k".repeat(257);
-        assertEquals("Test/Training: invalid hyperParameters key '" + key
-                + "': at most 256 characters without line breaks",
-                f.rejection(f.props().hyperParameters(Map.of(key, "1"))));
+        assertRule(() -> f.define(f.props().hyperParameters(Map.of(key, "1"))),
+                "Test/Training", "hyperParameters key", key, "at most 256 characters without line breaks");
     }
 
     @Test
     void rejectsAHyperParameterValueLongerThan2500() {
         String value = "v".repeat(2501);
-        assertEquals("Test/Training: invalid hyperParameters['layers'] '" + value
-                + "': at most 2500 characters without line breaks",
-                f.rejection(f.props().hyperParameters(Map.of("layers", value))));
+        assertRule(() -> f.define(f.props().hyperParameters(Map.of("layers", value))),
+                "Test/Training", "hyperParameters['layers']", value, "at most 2500 characters without line breaks");
     }
 
     @Test
@@ -329,82 +333,81 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsMoreThan100EnvironmentVariables() {
-        assertEquals("Test/Training: invalid environment '101 entries': at most 100 entries",
-                f.rejection(f.props().environment(entries(101))));
+        assertRule(() -> f.define(f.props().environment(entries(101))),
+                "Test/Training", "environment", "101 entries", "at most 100 entries");
     }
 
     @Test
     void rejectsAnEnvironmentKeyStartingWithADigit() {
-        assertEquals("Test/Training: invalid environment key '1_WORKERS': at most 512 characters matching "
-                + "[a-zA-Z_][a-zA-Z0-9_]*", f.rejection(f.props().environment(Map.of("1_WORKERS", "4"))));
+        assertRule(() -> f.define(f.props().environment(Map.of("1_WORKERS", "4"))),
+                "Test/Training", "environment key", "1_WORKERS",
+                "at most 512 characters matching [a-zA-Z_][a-zA-Z0-9_]*");
     }
 
     @Test
     void rejectsAnEnvironmentKeyLongerThan512() {
         String key = "K".repeat(513);
-        assertEquals("Test/Training: invalid environment key '" + key + "': at most 512 characters matching "
-                + "[a-zA-Z_][a-zA-Z0-9_]*", f.rejection(f.props().environment(Map.of(key, "4"))));
+        assertRule(() -> f.define(f.props().environment(Map.of(key, "4"))),
+                "Test/Training", "environment key", key, "at most 512 characters matching [a-zA-Z_][a-zA-Z0-9_]*");
     }
 
     @Test
     void rejectsAnEnvironmentValueLongerThan512() {
         String value = "v".repeat(513);
-        assertEquals("Test/Training: invalid environment['WORKERS'] '" + value + "': at most 512 characters",
-                f.rejection(f.props().environment(Map.of("WORKERS", value))));
+        assertRule(() -> f.define(f.props().environment(Map.of("WORKERS", value))),
+                "Test/Training", "environment['WORKERS']", value, "at most 512 characters");
     }
 
     @Test
     void rejectsMoreThan50Tags() {
-        assertEquals("Test/Training: invalid tags '51 tags': at most 50 tags", f.rejection(f.props().tags(entries(51))));
+        assertRule(() -> f.define(f.props().tags(entries(51))),
+                "Test/Training", "tags", "51 tags", "at most 50 tags");
     }
 
     @Test
     void rejectsATagKeyLongerThan128() {
         String key = "t".repeat(129);
-        assertEquals("Test/Training: invalid tags key '" + key + "': 1 to 128 characters matching " + TAG_CHARACTERS,
-                f.rejection(f.props().tags(Map.of(key, "ml"))));
+        assertRule(() -> f.define(f.props().tags(Map.of(key, "ml"))),
+                "Test/Training", "tags key", key, "1 to 128 characters matching " + TAG_CHARACTERS);
     }
 
     @Test
     void rejectsATagValueLongerThan256() {
         String value = "v".repeat(257);
-        assertEquals("Test/Training: invalid tags['team'] '" + value + "': at most 256 characters matching "
-                + TAG_CHARACTERS,
-                f.rejection(f.props().tags(Map.of("team", value))));
+        assertRule(() -> f.define(f.props().tags(Map.of("team", value))),
+                "Test/Training", "tags['team']", value, "at most 256 characters matching " + TAG_CHARACTERS);
     }
 
     @Test
     void rejectsMoreThan40MetricDefinitions() {
-        assertEquals("Test/Training: invalid metricDefinitions '41 entries': at most 40 entries",
-                f.rejection(f.props().metricDefinitions(entries(41))));
+        assertRule(() -> f.define(f.props().metricDefinitions(entries(41))),
+                "Test/Training", "metricDefinitions", "41 entries", "at most 40 entries");
     }
 
     @Test
     void rejectsAMetricNameLongerThan255() {
         String name = "m".repeat(256);
-        assertEquals("Test/Training: invalid metricDefinitions name '" + name
-                + "': 1 to 255 characters without line breaks",
-                f.rejection(f.props().metricDefinitions(Map.of(name, "loss=(\\S+)"))));
+        assertRule(() -> f.define(f.props().metricDefinitions(Map.of(name, "loss=(\\S+)"))),
+                "Test/Training", "metricDefinitions name", name, "1 to 255 characters without line breaks");
     }
 
     @Test
     void rejectsAnEmptyMetricRegex() {
-        assertEquals("Test/Training: invalid metricDefinitions['loss'] '': 1 to 500 characters without line breaks",
-                f.rejection(f.props().metricDefinitions(Map.of("loss", ""))));
+        assertRule(() -> f.define(f.props().metricDefinitions(Map.of("loss", ""))),
+                "Test/Training", "metricDefinitions['loss']", "", "1 to 500 characters without line breaks");
     }
 
     @Test
     void rejectsAMetricRegexLongerThan500() {
         String regex = "r".repeat(501);
-        assertEquals("Test/Training: invalid metricDefinitions['loss'] '" + regex
-                + "': 1 to 500 characters without line breaks",
-                f.rejection(f.props().metricDefinitions(Map.of("loss", regex))));
+        assertRule(() -> f.define(f.props().metricDefinitions(Map.of("loss", regex))),
+                "Test/Training", "metricDefinitions['loss']", regex, "1 to 500 characters without line breaks");
     }
 
     @Test
     void rejectsAMissingOutputBucket() {
-        assertEquals("Test/Training: invalid outputBucket 'null': the bucket that receives model artifacts",
-                f.rejection(f.props().outputBucket(null)));
+        assertRule(() -> f.define(f.props().outputBucket(null)),
+                "Test/Training", "outputBucket", "null", "the bucket that receives model artifacts");
     }
 
     @Test

@@ -1,10 +1,12 @@
 package io.github.trainingdata.cdk.training;
 
+import static io.github.trainingdata.cdk.PolicyStatements.allStatements;
+import static io.github.trainingdata.cdk.PolicyStatements.statements;
+import static io.github.trainingdata.cdk.PolicyStatements.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,7 +26,7 @@ import software.constructs.IConstruct;
 /**
  * The IAM of a definition: a least-privilege execution role and the state machine's .sync grants. aws-cdk-lib
  * merges statements (minimizePolicies), so the checks look at which resources each action is allowed on,
- * with intrinsics evaluated to strings ({@link Intrinsics}).
+ * with intrinsics evaluated to strings ({@link io.github.trainingdata.cdk.PolicyStatements#strings}).
  */
 class TrainingPermissionsTest {
     private static final String PARTITION = "arn:REF(AWS::Partition)";
@@ -46,42 +48,6 @@ class TrainingPermissionsTest {
 
     private static String logicalId(IConstruct construct) {
         return Stack.of(construct).getLogicalId((CfnElement) construct.getNode().getDefaultChild());
-    }
-
-    /** @return the statements of every AWS::IAM::Policy attached to {@code role} (a Ref or a role name) */
-    private static List<Map<String, Object>> statements(Template template, Object role) {
-        List<Map<String, Object>> statements = new ArrayList<>();
-        template.findResources("AWS::IAM::Policy", Match.objectLike(Map.of("Properties",
-                Match.objectLike(Map.of("Roles", Match.arrayWith(List.of(role))))))).values().forEach(policy ->
-                statements.addAll(statementsOf(((Map<String, Object>) ((Map<String, Object>) policy)
-                        .get("Properties")).get("PolicyDocument"))));
-        return statements;
-    }
-
-    private static List<Map<String, Object>> statementsOf(Object document) {
-        return (List<Map<String, Object>>) ((Map<String, Object>) document).get("Statement");
-    }
-
-    /** @return every statement of every identity policy in the template: policies and inline role policies */
-    private static List<Map<String, Object>> allStatements(Template template) {
-        List<Map<String, Object>> statements = new ArrayList<>();
-        for (String type : List.of("AWS::IAM::Policy", "AWS::IAM::ManagedPolicy")) {
-            template.findResources(type).values().forEach(p -> statements.addAll(statementsOf(
-                    ((Map<String, Object>) ((Map<String, Object>) p).get("Properties")).get("PolicyDocument"))));
-        }
-        template.findResources("AWS::IAM::Role").values().forEach(r -> {
-            Object inline = ((Map<String, Object>) ((Map<String, Object>) r).get("Properties")).get("Policies");
-            if (inline != null) {
-                ((List<Map<String, Object>>) inline).forEach(p ->
-                        statements.addAll(statementsOf(p.get("PolicyDocument"))));
-            }
-        });
-        return statements;
-    }
-
-    private static List<String> strings(Object value) {
-        List<?> values = value instanceof List<?> list ? list : List.of(value);
-        return values.stream().map(Intrinsics::string).toList();
     }
 
     /** @return the resources {@code action} is allowed on, evaluated, over all {@code statements} */

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.trainingdata.cdk.Intrinsics;
+import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import java.util.ArrayList;
@@ -23,7 +25,7 @@ import software.amazon.awscdk.assertions.Template;
  * trains with its own checkpoint prefix unless its input resumes an earlier execution's.
  */
 class TrainingStateMachineTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
     /** Numbers compare by value: the template writes 28800 where a resolved Java value may be 28800.0. */
     private static final Comparator<JsonNode> BY_VALUE = (a, b) -> a.isNumber() && b.isNumber()
             ? a.decimalValue().compareTo(b.decimalValue()) : (a.equals(b) ? 0 : 1);

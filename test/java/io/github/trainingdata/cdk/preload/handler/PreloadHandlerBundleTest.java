@@ -80,7 +80,7 @@ class PreloadHandlerBundleTest {
                     + "\"stateMachineArn\":\"arn\",\"status\":\"SUCCEEDED\",\"startDate\":1767225600,"
                     + "\"output\":\"{\\\"Status\\\":\\\"WARMED\\\"}\"}"));
             emulator.on("SageMaker.DescribeTrainingJob", call -> Reply.ok(describe(
-                    call.json().field("TrainingJobName").orElseThrow().asString(), "Completed", "Completed")));
+                    call.json().required("TrainingJobName").textValue(), "Completed", "Completed")));
             System.setProperty("aws.region", "us-east-1");
             System.setProperty("aws.accessKeyId", "AKIDTESTTESTTESTTEST");
             System.setProperty("aws.secretAccessKey", "fake-secret-key");

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Reply;
-import io.github.trainingdata.cdk.launch.JsonTrees;
 import io.github.trainingdata.cdk.launch.MutableClock;
 import io.github.trainingdata.cdk.launch.TrainingJobNames;
 import java.io.IOException;
@@ -64,7 +64,7 @@ class PreloadHandlerTest {
         emulator = new AwsJsonEmulator();
         Set<String> started = new HashSet<>();
         emulator.on(START, call -> {
-            String name = call.json().field("name").orElseThrow().asString();
+            String name = call.json().required("name").textValue();
             return started.add(name)
                     ? Reply.ok("{\"executionArn\":\"" + executionArn(name) + "\",\"startDate\":" + STARTED_EPOCH_SECONDS + "}")
                     : Reply.error(400, "ExecutionAlreadyExists", "Execution Already Exists: '" + executionArn(name) + "'");
@@ -175,9 +175,9 @@ class PreloadHandlerTest {
                 {"WorkerJobName": "%s", "FileSystemId": "fs-0123456789abcdef0", "DataLocations": [
                   {"Bucket": "%s", "Prefix": "datasets/imagenet/train/", "StartAfter": "datasets/imagenet/train/"},
                   {"Bucket": "%s"}]}""".formatted(NAME, BUCKET, BUCKET));
-        Object sent = JsonTrees.tree(emulator.calls(START).get(0).body());
+        Object sent = Json.tree(emulator.calls(START).get(0).body());
         assertEquals(request.keySet(), ((Map<?, ?>) sent).keySet());
-        assertEquals(JsonTrees.tree((String) request.get("input")), JsonTrees.tree((String) ((Map<?, ?>) sent).get("input")));
+        assertEquals(Json.tree((String) request.get("input")), Json.tree((String) ((Map<?, ?>) sent).get("input")));
         assertEquals(List.of(STATE_MACHINE, NAME), List.of(((Map<?, ?>) sent).get("stateMachineArn"), ((Map<?, ?>) sent).get("name")));
     }
 
@@ -431,9 +431,9 @@ class PreloadHandlerTest {
 
         assertEquals(Map.of("PhysicalResourceId", NAME), delete(NAME));
         assertEquals(List.of(DESCRIBE_EXECUTION, STOP_EXECUTION), targets());
-        assertEquals(JsonTrees.tree("{\"executionArn\": \"" + executionArn(NAME) + "\", \"error\": \"PreloadDeleted\", "
+        assertEquals(Json.tree("{\"executionArn\": \"" + executionArn(NAME) + "\", \"error\": \"PreloadDeleted\", "
                 + "\"cause\": \"CloudFormation deleted or replaced the preload custom resource\"}"),
-                JsonTrees.tree(emulator.calls(STOP_EXECUTION).get(0).body()));
+                Json.tree(emulator.calls(STOP_EXECUTION).get(0).body()));
     }
 
     @Test

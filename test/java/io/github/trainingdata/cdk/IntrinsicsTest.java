@@ -1,4 +1,4 @@
-package io.github.trainingdata.cdk.training;
+package io.github.trainingdata.cdk;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -22,6 +22,15 @@ class IntrinsicsTest {
     void evaluatesInsideMapsAndListsAndKeepsOtherValues() {
         assertEquals(Map.of("Roles", List.of("REF(Role)"), "Count", 2, "Flag", true),
                 Intrinsics.evaluate(Map.of("Roles", List.of(Map.of("Ref", "Role")), "Count", 2, "Flag", true)));
+    }
+
+    @Test
+    void printsNumbersAndBooleansAsText() {
+        assertEquals("3300", Intrinsics.string(3300));
+        assertEquals("port 443 open true", Intrinsics.string(Map.of("Fn::Join", List.of(" ", List.of("port", 443,
+                "open", true)))));
+        assertThrows(IllegalArgumentException.class, () -> Intrinsics.string(List.of("a")));
+        assertThrows(IllegalArgumentException.class, () -> Intrinsics.string(null));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.github.trainingdata.cdk.training;
+package io.github.trainingdata.cdk;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -6,18 +6,19 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Evaluates the CloudFormation intrinsics of a resolved template value, leaving placeholders for what only
- * a deploy knows: {@code Ref X} is {@code REF(X)}, {@code Fn::GetAtt [X, A]} is {@code GETATT(X.A)},
- * {@code Fn::GetAZs R} is {@code GETAZS(R)}, and {@code Fn::Select} over a placeholder is
- * {@code SELECT(i,<list>)}. {@code Fn::Join} joins. Any other intrinsic fails, so nothing is silently
- * misread.
+ * The tests' one evaluator of CloudFormation intrinsics in a resolved template value, leaving placeholders for
+ * what only a deploy knows: {@code Ref X} is {@code REF(X)} (pseudo parameters too, e.g. {@code REF(AWS::Region)}),
+ * {@code Fn::GetAtt [X, A]} is {@code GETATT(X.A)}, {@code Fn::GetAZs R} is {@code GETAZS(R)}, and
+ * {@code Fn::Select} over a placeholder is {@code SELECT(i,<list>)}. {@code Fn::Join} joins, and
+ * {@code Fn::Select} over a list selects. Any other intrinsic ({@code Fn::Sub}, {@code Fn::If}, ...) fails, so
+ * nothing is silently misread.
  */
-final class Intrinsics {
+public final class Intrinsics {
     private Intrinsics() {
     }
 
     /** @return {@code node} with every intrinsic replaced by its value or placeholder */
-    static Object evaluate(Object node) {
+    public static Object evaluate(Object node) {
         if (node instanceof List<?> list) {
             return list.stream().map(Intrinsics::evaluate).toList();
         }
@@ -54,12 +55,12 @@ final class Intrinsics {
         return evaluated;
     }
 
-    /** @return the string {@code node} evaluates to */
-    static String string(Object node) {
+    /** @return the text {@code node} evaluates to: a string, or a number or boolean as CloudFormation prints it */
+    public static String string(Object node) {
         Object value = evaluate(node);
-        if (!(value instanceof String s)) {
-            throw new IllegalArgumentException("not a string: " + value);
+        if (value instanceof String || value instanceof Number || value instanceof Boolean) {
+            return String.valueOf(value);
         }
-        return s;
+        throw new IllegalArgumentException("not a string: " + value);
     }
 }

@@ -1,14 +1,50 @@
-package io.github.trainingdata.cdk.launch;
+package io.github.trainingdata.cdk;
 
-import java.math.BigDecimal;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import software.amazon.awssdk.protocols.jsoncore.JsonNode;
 
-/** Turns JSON text into plain Java values (maps, lists, strings, booleans, normalized numbers) for equality. */
-public final class JsonTrees {
-    private JsonTrees() {
+/**
+ * The tests' one JSON reader (Jackson, which jsii brings): strict, so anything malformed, a duplicate member or
+ * trailing text fails the read with an {@link IllegalArgumentException}. Three views of the same text:
+ * {@link #read} a Jackson tree, {@link #value} plain Java values as Jackson maps them, {@link #tree} plain values
+ * that compare by value (numbers normalized).
+ */
+public final class Json {
+    /** The shared mapper, configured strictly; for tests that also build or convert Jackson trees. */
+    public static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
+    private Json() {
+    }
+
+    /** @return {@code json} as a Jackson tree */
+    public static JsonNode read(String json) {
+        try {
+            return MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("malformed JSON: " + json, e);
+        }
+    }
+
+    /**
+     * @return {@code json} as ordered maps, lists, strings, booleans, nulls and numbers (Integer or Long for whole
+     *     numbers, Double for the rest)
+     */
+    public static Object value(String json) {
+        try {
+            return MAPPER.readValue(json, Object.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("malformed JSON: " + json, e);
+        }
     }
 
     /**
@@ -19,34 +55,35 @@ public final class JsonTrees {
      * @return maps, lists, strings, booleans, BigDecimals and nulls
      */
     public static Object tree(String json) {
-        return plain(JsonNode.parser().parse(json));
+        try {
+            return plain(MAPPER.reader().with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).readTree(json));
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("malformed JSON: " + json, e);
+        }
     }
 
-    /**
-     * The same as {@link #tree(String)}, for a parsed node.
-     *
-     * @param node the node
-     * @return the plain value
-     */
-    public static Object plain(JsonNode node) {
+    private static Object plain(JsonNode node) {
         if (node.isObject()) {
             Map<String, Object> map = new LinkedHashMap<>();
-            node.asObject().forEach((key, value) -> map.put(key, plain(value)));
+            node.properties().forEach(e -> map.put(e.getKey(), plain(e.getValue())));
             return map;
         }
         if (node.isArray()) {
-            return node.asArray().stream().map(JsonTrees::plain).toList();
+            return node.valueStream().map(Json::plain).toList();
         }
         if (node.isNumber()) {
-            return new BigDecimal(node.asNumber()).stripTrailingZeros();
+            return node.decimalValue().stripTrailingZeros();
         }
-        if (node.isString()) {
-            return node.asString();
+        if (node.isTextual()) {
+            return node.textValue();
         }
         if (node.isBoolean()) {
-            return node.asBoolean();
+            return node.booleanValue();
         }
-        return null;
+        if (node.isNull()) {
+            return null;
+        }
+        throw new IllegalArgumentException("not JSON: " + node);
     }
 
     /**
