@@ -15,7 +15,7 @@ import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import io.github.trainingdata.cdk.training.EfsChannel;
-import io.github.trainingdata.cdk.training.InputMode;
+import io.github.trainingdata.cdk.training.ChannelInputMode;
 import io.github.trainingdata.cdk.training.LustreChannel;
 import io.github.trainingdata.cdk.training.S3Channel;
 import io.github.trainingdata.cdk.training.TrainingImage;
@@ -85,7 +85,7 @@ public class QuickstartStack extends Stack {
                 .channels(List.of(
                         LustreChannel.builder("train").cache(lustre).dataset("imagenet").path("train").build(),
                         S3Channel.builder("validation").dataBucket(dataBucket).path("validation")
-                                .inputMode(InputMode.FAST_FILE).build(),
+                                .inputMode(ChannelInputMode.FAST_FILE).build(),
                         EfsChannel.builder("features").store(efs).directoryPath("/features").build()))
                 .hyperParameters(Map.of("epochs", "10", "batch-size", "256"))
                 .build());

@@ -59,7 +59,7 @@ class EfsDirectoriesTest {
 
     /** A deployed definition reading {@code paths} of {@code efs}, one channel each. */
     private static TrainingJobDefinition definition(Construct scope, String id, EfsStore efs, String... paths) {
-        List<io.github.trainingdata.cdk.training.Channel> channels = new ArrayList<>();
+        List<io.github.trainingdata.cdk.training.TrainingChannel> channels = new ArrayList<>();
         for (int i = 0; i < paths.length; i++) {
             channels.add(EfsChannel.builder("c" + i).store(efs).directoryPath(paths[i]).build());
         }

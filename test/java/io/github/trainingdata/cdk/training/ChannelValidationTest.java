@@ -34,7 +34,7 @@ class ChannelValidationTest {
 
     private final TrainingFixture f = new TrainingFixture();
 
-    private void define(Channel... channels) {
+    private void define(TrainingChannel... channels) {
         f.define(f.props().channels(List.of(channels)));
     }
 
@@ -43,8 +43,8 @@ class ChannelValidationTest {
                 .get("InputDataConfig");
     }
 
-    private List<Channel> s3Channels(int count) {
-        return IntStream.range(0, count).mapToObj(i -> (Channel) f.s3("c" + i).path("part" + i).build()).toList();
+    private List<TrainingChannel> s3Channels(int count) {
+        return IntStream.range(0, count).mapToObj(i -> (TrainingChannel) f.s3("c" + i).path("part" + i).build()).toList();
     }
 
     /** @return a channel reading /features of an existing file system imported by id */
@@ -89,16 +89,16 @@ class ChannelValidationTest {
     @Test
     void rejectsFastFileForAManifest() {
         assertRule(() -> define(f.s3("train").build(),
-                f.s3("manifest").path("train.manifest").dataType(S3DataType.MANIFEST_FILE)
-                        .inputMode(InputMode.FAST_FILE).build()),
+                f.s3("manifest").path("train.manifest").dataType(S3ChannelDataType.MANIFEST_FILE)
+                        .inputMode(ChannelInputMode.FAST_FILE).build()),
                 "Test/Training", "channels[1].inputMode", "FastFile",
                 "File or Pipe for ManifestFile (FastFile reads S3 prefixes only)");
     }
 
     @Test
     void rejectsFastFileInheritedFromTheJobForAManifest() {
-        assertRule(() -> f.define(f.props().inputMode(InputMode.FAST_FILE).channels(
-                List.of(f.s3("manifest").path("train.manifest").dataType(S3DataType.MANIFEST_FILE).build()))),
+        assertRule(() -> f.define(f.props().inputMode(ChannelInputMode.FAST_FILE).channels(
+                List.of(f.s3("manifest").path("train.manifest").dataType(S3ChannelDataType.MANIFEST_FILE).build()))),
                 "Test/Training", "channels[0].inputMode", "FastFile",
                 "File or Pipe for ManifestFile (FastFile reads S3 prefixes only)");
     }
@@ -113,14 +113,14 @@ class ChannelValidationTest {
     @Test
     void acceptsGzipInPipeMode() {
         Map<String, Object> channel = rendered(f.props().channels(List.of(
-                f.s3("train").compression(Compression.GZIP).inputMode(InputMode.PIPE).build()))).get(0);
+                f.s3("train").compression(Compression.GZIP).inputMode(ChannelInputMode.PIPE).build()))).get(0);
         assertEquals("Gzip", channel.get("CompressionType"));
         assertEquals("Pipe", channel.get("InputMode"));
     }
 
     @Test
     void rejectsRecordIoInFileMode() {
-        assertRule(() -> define(f.s3("train").recordWrapper(RecordWrapper.RECORD_IO)
+        assertRule(() -> define(f.s3("train").recordWrapper(ChannelRecordWrapper.RECORD_IO)
                 .build()),
                 "Test/Training", "channels[0].recordWrapper", "RecordIO",
                 "None in File mode (RecordIO wrapping needs Pipe or FastFile)");
@@ -128,21 +128,21 @@ class ChannelValidationTest {
 
     @Test
     void acceptsRecordIoInPipeModeFromTheJob() {
-        Map<String, Object> channel = rendered(f.props().inputMode(InputMode.PIPE).channels(List.of(
-                f.s3("train").recordWrapper(RecordWrapper.RECORD_IO).build()))).get(0);
+        Map<String, Object> channel = rendered(f.props().inputMode(ChannelInputMode.PIPE).channels(List.of(
+                f.s3("train").recordWrapper(ChannelRecordWrapper.RECORD_IO).build()))).get(0);
         assertEquals("RecordIO", channel.get("RecordWrapperType"));
     }
 
     @Test
     void rejectsAnAugmentedManifestOutsidePipeMode() {
-        assertRule(() -> define(f.s3("train").path("train.manifest").dataType(S3DataType.AUGMENTED_MANIFEST_FILE)
+        assertRule(() -> define(f.s3("train").path("train.manifest").dataType(S3ChannelDataType.AUGMENTED_MANIFEST_FILE)
                         .attributeNames(List.of("source-ref")).build()),
                 "Test/Training", "channels[0].inputMode", "File", "Pipe for an AugmentedManifestFile channel");
     }
 
     @Test
     void rejectsAttributeNamesWithoutAnAugmentedManifest() {
-        assertRule(() -> define(f.s3("train").inputMode(InputMode.PIPE)
+        assertRule(() -> define(f.s3("train").inputMode(ChannelInputMode.PIPE)
                 .attributeNames(List.of("source-ref", "label")).build()),
                 "Test/Training", "channels[0].attributeNames", "[source-ref, label]",
                 "empty unless dataType is AugmentedManifestFile");
@@ -151,8 +151,8 @@ class ChannelValidationTest {
     @Test
     void rejectsMoreThan16AttributeNames() {
         List<String> names = IntStream.range(0, 17).mapToObj(i -> "a" + i).toList();
-        assertRule(() -> define(f.s3("train").path("train.manifest").dataType(S3DataType.AUGMENTED_MANIFEST_FILE)
-                        .inputMode(InputMode.PIPE).attributeNames(names).build()),
+        assertRule(() -> define(f.s3("train").path("train.manifest").dataType(S3ChannelDataType.AUGMENTED_MANIFEST_FILE)
+                        .inputMode(ChannelInputMode.PIPE).attributeNames(names).build()),
                 "Test/Training", "channels[0].attributeNames", "17 names", "at most 16 names");
     }
 
@@ -160,7 +160,7 @@ class ChannelValidationTest {
     void acceptsAnAugmentedManifestInPipeModeWith16AttributeNames() {
         List<String> names = IntStream.range(0, 16).mapToObj(i -> "a" + i).toList();
         Map<String, Object> channel = rendered(f.props().channels(List.of(f.s3("train").path("train.manifest")
-                .dataType(S3DataType.AUGMENTED_MANIFEST_FILE).inputMode(InputMode.PIPE).attributeNames(names)
+                .dataType(S3ChannelDataType.AUGMENTED_MANIFEST_FILE).inputMode(ChannelInputMode.PIPE).attributeNames(names)
                 .build()))).get(0);
         assertEquals(Map.of("S3DataSource", Map.of("S3DataType", "AugmentedManifestFile",
                 "S3Uri", "s3://team-datasets/imagenet/train.manifest", "S3DataDistributionType", "FullyReplicated",
@@ -169,7 +169,7 @@ class ChannelValidationTest {
 
     @Test
     void rejectsAManifestWithoutAnObjectKey() {
-        assertRule(() -> define(f.s3("train").dataType(S3DataType.MANIFEST_FILE).build()),
+        assertRule(() -> define(f.s3("train").dataType(S3ChannelDataType.MANIFEST_FILE).build()),
                 "Test/Training", "channels[0].path", "",
                 "the key of the manifest object, relative to the dataset prefix");
     }
@@ -262,7 +262,7 @@ class ChannelValidationTest {
     @Test
     void rejectsAnEmptyAttributeName() {
         assertRule(() -> f.define(f.props().channels(List.of(f.s3("train").path("train.manifest")
-                        .dataType(S3DataType.AUGMENTED_MANIFEST_FILE).inputMode(InputMode.PIPE)
+                        .dataType(S3ChannelDataType.AUGMENTED_MANIFEST_FILE).inputMode(ChannelInputMode.PIPE)
                         .attributeNames(List.of("source-ref", "")).build()))),
                 "Test/Training", "channels[0].attributeNames[1]", "", "1 to 256 characters without line breaks");
     }

@@ -86,7 +86,7 @@ final class TrainingFixture {
                 .managedSpot(true)
                 .checkpointPrefix("checkpoints/resnet")
                 .channels(List.of(
-                        s3("validation").path("validation").inputMode(InputMode.FAST_FILE).build(),
+                        s3("validation").path("validation").inputMode(ChannelInputMode.FAST_FILE).build(),
                         lustreChannel("train", "train"),
                         efsChannel("features", "/features")))
                 .hyperParameters(Map.of("lr", "0.1", "epochs", "10", "batch-size", "256"))

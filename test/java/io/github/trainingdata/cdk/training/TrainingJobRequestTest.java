@@ -78,7 +78,7 @@ class TrainingJobRequestTest {
 
     @Test
     void rendersFileSystemChannelsInFileModeWhateverTheJobDefault() {
-        TrainingJobDefinition job = f.define(f.props().inputMode(InputMode.PIPE).channels(List.of(
+        TrainingJobDefinition job = f.define(f.props().inputMode(ChannelInputMode.PIPE).channels(List.of(
                 f.lustreChannel("train", "train"), f.efsChannel("features", "/features"))));
         assertEquals(List.of("File", "File"), channels(job).stream().map(c -> c.get("InputMode")).toList());
         assertEquals("Pipe", ((Map<String, Object>) resolved(job).get("AlgorithmSpecification"))
@@ -163,7 +163,7 @@ class TrainingJobRequestTest {
     void rendersTheOptionalMembers() {
         Key volumeKey = new Key(f.stack, "VolumeKey");
         Map<String, Object> request = resolved(f.define(f.props()
-                .inputMode(InputMode.FAST_FILE)
+                .inputMode(ChannelInputMode.FAST_FILE)
                 .instanceCount(4)
                 .volumeSizeGiB(200)
                 .volumeKey(volumeKey)

@@ -205,7 +205,7 @@ class TrainingPermissionsTest {
     void aManifestChannelReadsTheDatasetPrefix() {
         TrainingFixture f = new TrainingFixture();
         f.define(f.props().channels(List.of(f.s3("train").path("manifests/train.manifest")
-                .dataType(S3DataType.MANIFEST_FILE).build())));
+                .dataType(S3ChannelDataType.MANIFEST_FILE).build())));
         assertEquals(Set.of(BUCKET + "/imagenet/*", BUCKET + "/training-output/*"),
                 resourcesOf(allStatements(Template.fromStack(f.stack)), "s3:GetObject"));
     }

@@ -22,9 +22,9 @@ import io.github.trainingdata.cdk.storage.LustreCacheProps;
 import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
-import io.github.trainingdata.cdk.training.Channel;
+import io.github.trainingdata.cdk.training.TrainingChannel;
 import io.github.trainingdata.cdk.training.EfsChannel;
-import io.github.trainingdata.cdk.training.InputMode;
+import io.github.trainingdata.cdk.training.ChannelInputMode;
 import io.github.trainingdata.cdk.training.LustreChannel;
 import io.github.trainingdata.cdk.training.S3Channel;
 import io.github.trainingdata.cdk.training.TrainingJobDefinition;
@@ -106,7 +106,7 @@ public class TrainingDataPlatform extends Construct {
                 ? new EfsStore(this, "Efs", EfsStoreProps.builder().network(network).logsKey(dataBucket.getEncryptionKey())
                         .fileSystem(props.getEfsFileSystem()).build())
                 : null;
-        Channel channel = channel(channelName, channelPath);
+        TrainingChannel channel = channel(channelName, channelPath);
 
         this.definition = new TrainingJobDefinition(this, "Training", withPlatformDefaults(job, channel, profile,
                 estimate));
@@ -130,9 +130,9 @@ public class TrainingDataPlatform extends Construct {
      * the output, its network, and from the profile's estimate the instances, the File-mode volume, the runtime and
      * a warm pool (never with spot, which cannot use one).
      */
-    private TrainingJobDefinitionProps withPlatformDefaults(TrainingJobDefinitionProps job, Channel channel,
+    private TrainingJobDefinitionProps withPlatformDefaults(TrainingJobDefinitionProps job, TrainingChannel channel,
             DatasetProfile profile, OptionEstimate estimate) {
-        List<Channel> channels = new ArrayList<>();
+        List<TrainingChannel> channels = new ArrayList<>();
         channels.add(channel);
         if (job.getChannels() != null) {
             channels.addAll(job.getChannels());
@@ -177,17 +177,17 @@ public class TrainingDataPlatform extends Construct {
                 .build();
     }
 
-    private Channel channel(String name, String path) {
+    private TrainingChannel channel(String name, String path) {
         return switch (source) {
-            case S3_FILE -> s3(name, path, InputMode.FILE);
-            case S3_FAST_FILE -> s3(name, path, InputMode.FAST_FILE);
-            case S3_PIPE -> s3(name, path, InputMode.PIPE);
+            case S3_FILE -> s3(name, path, ChannelInputMode.FILE);
+            case S3_FAST_FILE -> s3(name, path, ChannelInputMode.FAST_FILE);
+            case S3_PIPE -> s3(name, path, ChannelInputMode.PIPE);
             case FSX_LUSTRE -> LustreChannel.builder(name).cache(lustreCache).path(path).build();
             case EFS -> EfsChannel.builder(name).store(efsStore).directoryPath("/" + path).build();
         };
     }
 
-    private S3Channel s3(String name, String path, InputMode mode) {
+    private S3Channel s3(String name, String path, ChannelInputMode mode) {
         return S3Channel.builder(name).dataBucket(dataBucket).path(path).inputMode(mode).build();
     }
 

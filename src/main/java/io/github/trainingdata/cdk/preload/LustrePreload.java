@@ -3,7 +3,7 @@ package io.github.trainingdata.cdk.preload;
 import io.github.trainingdata.cdk.storage.KeyPrefix;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreLocation;
-import io.github.trainingdata.cdk.training.Channel;
+import io.github.trainingdata.cdk.training.TrainingChannel;
 import io.github.trainingdata.cdk.training.LustreChannel;
 import io.github.trainingdata.cdk.training.TrainingJobBlueprint;
 import io.github.trainingdata.cdk.training.TrainingJobDefinition;
@@ -120,8 +120,8 @@ public class LustrePreload extends Construct {
      * The worker's channels: one read-only FSxLustre channel per location, mounted at
      * {@code /opt/ml/input/data/warm<i>}.
      */
-    private List<Channel> workerChannels(List<LustreLocation> locations) {
-        List<Channel> channels = new ArrayList<>();
+    private List<TrainingChannel> workerChannels(List<LustreLocation> locations) {
+        List<TrainingChannel> channels = new ArrayList<>();
         for (int i = 0; i < locations.size(); i++) {
             channels.add(LustreChannel.builder("warm" + i).cache(cache)
                     .dataset(locations.get(i).getDataset().getName()).path(locations.get(i).getPath()).build());

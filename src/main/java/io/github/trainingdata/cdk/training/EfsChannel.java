@@ -70,7 +70,7 @@ public final class EfsChannel extends FileSystemChannel {
     }
 
     @Override
-    void validate(ChannelRules rules, InputMode effectiveMode) {
+    void validate(ChannelRules rules, ChannelInputMode effectiveMode) {
         if (store == null) {
             throw rules.error("store", null, "the EfsStore the channel reads");
         }
@@ -130,7 +130,7 @@ public final class EfsChannel extends FileSystemChannel {
         private final String name;
         private EfsStore store;
         private String directoryPath;
-        private FileSystemAccessMode accessMode = FileSystemAccessMode.READ_ONLY;
+        private ChannelAccessMode accessMode = ChannelAccessMode.READ_ONLY;
 
         private Builder(String name) {
             this.name = name;
@@ -151,9 +151,9 @@ public final class EfsChannel extends FileSystemChannel {
         /**
          * How the file system is mounted.
          *
-         * @default {@link FileSystemAccessMode#READ_ONLY}
+         * @default {@link ChannelAccessMode#READ_ONLY}
          */
-        public Builder accessMode(FileSystemAccessMode accessMode) {
+        public Builder accessMode(ChannelAccessMode accessMode) {
             this.accessMode = Objects.requireNonNull(accessMode);
             return this;
         }

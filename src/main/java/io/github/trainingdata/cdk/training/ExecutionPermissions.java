@@ -84,7 +84,7 @@ final class ExecutionPermissions {
      */
     static void grant(IConstruct scope, IRole role, TrainingJobSpec spec, JobPlacement placement) {
         ExecutionPermissions permissions = new ExecutionPermissions();
-        for (Channel channel : spec.getChannels()) {
+        for (TrainingChannel channel : spec.getChannels()) {
             channel.addPermissions(permissions);
         }
         IBucket output = spec.getOutputBucket().getBucket();

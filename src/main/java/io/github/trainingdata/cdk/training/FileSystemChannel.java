@@ -8,22 +8,22 @@ import java.util.Objects;
  * What FSx for Lustre and EFS channels share: a FileSystemDataSource, an access mode, and File mode,
  * the only mode SageMaker mounts file systems in.
  */
-abstract class FileSystemChannel extends Channel {
-    private final FileSystemAccessMode accessMode;
+abstract class FileSystemChannel extends TrainingChannel {
+    private final ChannelAccessMode accessMode;
 
-    FileSystemChannel(String name, FileSystemAccessMode accessMode) {
+    FileSystemChannel(String name, ChannelAccessMode accessMode) {
         super(name);
         this.accessMode = Objects.requireNonNull(accessMode);
     }
 
     /** File-system channels always run in File mode. */
     @Override
-    public InputMode getInputMode() {
-        return InputMode.FILE;
+    public ChannelInputMode getInputMode() {
+        return ChannelInputMode.FILE;
     }
 
     /** @return how the file system is mounted */
-    public FileSystemAccessMode getAccessMode() {
+    public ChannelAccessMode getAccessMode() {
         return accessMode;
     }
 
@@ -46,7 +46,7 @@ abstract class FileSystemChannel extends Channel {
         Map<String, Object> channel = new LinkedHashMap<>();
         channel.put("ChannelName", getName());
         channel.put("DataSource", Map.of("FileSystemDataSource", fs));
-        channel.put("InputMode", InputMode.FILE.apiValue());
+        channel.put("InputMode", ChannelInputMode.FILE.apiValue());
         return channel;
     }
 }

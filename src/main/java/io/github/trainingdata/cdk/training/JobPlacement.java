@@ -35,7 +35,7 @@ record JobPlacement(TrainingNetwork network, List<ISecurityGroup> securityGroups
 
     private static TrainingNetwork network(IConstruct scope, TrainingJobSpec spec) {
         TrainingNetwork chosen = spec.getGivenNetwork();
-        List<Channel> channels = spec.getChannels();
+        List<TrainingChannel> channels = spec.getChannels();
         for (int i = 0; i < channels.size(); i++) {
             TrainingNetwork own = channels.get(i).network();
             if (own == null) {
@@ -81,13 +81,13 @@ record JobPlacement(TrainingNetwork network, List<ISecurityGroup> securityGroups
         for (ISubnet subnet : chosen) {
             TrainingJobRules.literal(scope, "vpcSubnets", subnet.getSubnetId(), SageMakerLimits.SUBNET_ID, "a subnet id of ");
         }
-        for (Channel channel : spec.getChannels()) {
+        for (TrainingChannel channel : spec.getChannels()) {
             String zone = channel.pinnedAvailabilityZone();
             if (zone != null) {
                 checkPinnedZone(scope, chosen, channel.getName(), zone);
             }
         }
-        for (Channel channel : spec.getChannels()) {
+        for (TrainingChannel channel : spec.getChannels()) {
             List<String> zones = channel.reachableZones();
             if (zones != null) {
                 checkMountTargets(scope, chosen, channel.getName(), zones);

@@ -76,7 +76,7 @@ public final class LustreChannel extends FileSystemChannel {
     }
 
     @Override
-    void validate(ChannelRules rules, InputMode effectiveMode) {
+    void validate(ChannelRules rules, ChannelInputMode effectiveMode) {
         if (cache == null) {
             throw rules.error("cache", null, "the LustreCache the channel reads");
         }
@@ -116,7 +116,7 @@ public final class LustreChannel extends FileSystemChannel {
         private LustreCache cache;
         private String dataset;
         private String path = "";
-        private FileSystemAccessMode accessMode = FileSystemAccessMode.READ_ONLY;
+        private ChannelAccessMode accessMode = ChannelAccessMode.READ_ONLY;
 
         private Builder(String name) {
             this.name = name;
@@ -151,9 +151,9 @@ public final class LustreChannel extends FileSystemChannel {
         /**
          * How the file system is mounted.
          *
-         * @default {@link FileSystemAccessMode#READ_ONLY}
+         * @default {@link ChannelAccessMode#READ_ONLY}
          */
-        public Builder accessMode(FileSystemAccessMode accessMode) {
+        public Builder accessMode(ChannelAccessMode accessMode) {
             this.accessMode = Objects.requireNonNull(accessMode);
             return this;
         }

@@ -16,18 +16,18 @@ import software.amazon.awscdk.Token;
  * training-data bucket, a manifest, or an augmented manifest, read in File, FastFile or Pipe mode.
  * The execution role may read the channel's prefix only.
  */
-public final class S3Channel extends Channel {
+public final class S3Channel extends TrainingChannel {
     /** Most attribute names an augmented manifest channel may name (16): {@link SageMakerLimits#ATTRIBUTE_NAMES}. */
     public static final int MAX_ATTRIBUTE_NAMES = SageMakerLimits.ATTRIBUTE_NAMES.getMax().intValue();
 
     private final TrainingDataBucket dataBucket;
     private final String path;
-    private final S3DataType dataType;
-    private final InputMode inputMode;
-    private final S3DataDistribution distribution;
+    private final S3ChannelDataType dataType;
+    private final ChannelInputMode inputMode;
+    private final S3ChannelDistribution distribution;
     private final Number shuffleSeed;
     private final Compression compression;
-    private final RecordWrapper recordWrapper;
+    private final ChannelRecordWrapper recordWrapper;
     private final String contentType;
     private final List<String> attributeNames;
 
@@ -56,18 +56,18 @@ public final class S3Channel extends Channel {
     }
 
     @Override
-    public InputMode getInputMode() {
+    public ChannelInputMode getInputMode() {
         return inputMode;
     }
 
     /** @return what the URI points at */
-    public S3DataType getDataType() {
+    public S3ChannelDataType getDataType() {
         return dataType;
     }
 
     /** @return the channel's {@code s3://} URI (a directory with trailing {@code /}, or a manifest object) */
     public String getS3Uri() {
-        return dataType == S3DataType.S3_PREFIX ? dataBucket.s3Uri(path) : dataBucket.uri(dataBucket.keyPrefix(path));
+        return dataType == S3ChannelDataType.S3_PREFIX ? dataBucket.s3Uri(path) : dataBucket.uri(dataBucket.keyPrefix(path));
     }
 
     @Override
@@ -81,29 +81,29 @@ public final class S3Channel extends Channel {
     }
 
     @Override
-    void validate(ChannelRules rules, InputMode mode) {
+    void validate(ChannelRules rules, ChannelInputMode mode) {
         if (dataBucket == null) {
             throw rules.error("dataBucket", null, "the TrainingDataBucket the channel reads");
         }
         KeyPrefix.check(rules.scope(), rules.field("path"), path);
-        if (dataType != S3DataType.S3_PREFIX && path.isEmpty()) {
+        if (dataType != S3ChannelDataType.S3_PREFIX && path.isEmpty()) {
             throw rules.error("path", path, "the key of the manifest object, relative to the dataset prefix");
         }
-        if (mode == InputMode.FAST_FILE && dataType != S3DataType.S3_PREFIX) {
+        if (mode == ChannelInputMode.FAST_FILE && dataType != S3ChannelDataType.S3_PREFIX) {
             throw rules.error("inputMode", "FastFile",
                     "File or Pipe for " + dataType.apiValue() + " (FastFile reads S3 prefixes only)");
         }
-        if (compression == Compression.GZIP && mode != InputMode.PIPE) {
+        if (compression == Compression.GZIP && mode != ChannelInputMode.PIPE) {
             throw rules.error("compression", "Gzip", "None unless the channel runs in Pipe mode (it runs in "
                     + mode.apiValue() + ")");
         }
-        if (recordWrapper == RecordWrapper.RECORD_IO && mode == InputMode.FILE) {
+        if (recordWrapper == ChannelRecordWrapper.RECORD_IO && mode == ChannelInputMode.FILE) {
             throw rules.error("recordWrapper", "RecordIO", "None in File mode (RecordIO wrapping needs Pipe or FastFile)");
         }
-        if (dataType == S3DataType.AUGMENTED_MANIFEST_FILE && mode != InputMode.PIPE) {
+        if (dataType == S3ChannelDataType.AUGMENTED_MANIFEST_FILE && mode != ChannelInputMode.PIPE) {
             throw rules.error("inputMode", mode.apiValue(), "Pipe for an AugmentedManifestFile channel");
         }
-        if (!attributeNames.isEmpty() && dataType != S3DataType.AUGMENTED_MANIFEST_FILE) {
+        if (!attributeNames.isEmpty() && dataType != S3ChannelDataType.AUGMENTED_MANIFEST_FILE) {
             throw rules.error("attributeNames", attributeNames, "empty unless dataType is AugmentedManifestFile");
         }
         if (!SageMakerLimits.ATTRIBUTE_NAMES.accepts(attributeNames.size())) {
@@ -157,7 +157,7 @@ public final class S3Channel extends Channel {
     @Override
     void addPermissions(ExecutionPermissions permissions) {
         // A manifest may list any object of the dataset: grant the dataset prefix, not just the manifest.
-        String readable = dataType == S3DataType.S3_PREFIX ? dataBucket.keyPrefix(path) : dataBucket.getDatasetPrefix();
+        String readable = dataType == S3ChannelDataType.S3_PREFIX ? dataBucket.keyPrefix(path) : dataBucket.getDatasetPrefix();
         permissions.read(dataBucket.getBucket(), readable);
     }
 
@@ -166,12 +166,12 @@ public final class S3Channel extends Channel {
         private final String name;
         private TrainingDataBucket dataBucket;
         private String path = "";
-        private S3DataType dataType = S3DataType.S3_PREFIX;
-        private InputMode inputMode;
-        private S3DataDistribution distribution = S3DataDistribution.FULLY_REPLICATED;
+        private S3ChannelDataType dataType = S3ChannelDataType.S3_PREFIX;
+        private ChannelInputMode inputMode;
+        private S3ChannelDistribution distribution = S3ChannelDistribution.FULLY_REPLICATED;
         private Number shuffleSeed;
         private Compression compression;
-        private RecordWrapper recordWrapper;
+        private ChannelRecordWrapper recordWrapper;
         private String contentType;
         private final List<String> attributeNames = new ArrayList<>();
 
@@ -198,9 +198,9 @@ public final class S3Channel extends Channel {
         /**
          * What the URI points at.
          *
-         * @default {@link S3DataType#S3_PREFIX}
+         * @default {@link S3ChannelDataType#S3_PREFIX}
          */
-        public Builder dataType(S3DataType dataType) {
+        public Builder dataType(S3ChannelDataType dataType) {
             this.dataType = Objects.requireNonNull(dataType);
             return this;
         }
@@ -210,7 +210,7 @@ public final class S3Channel extends Channel {
          *
          * @default the job's default input mode
          */
-        public Builder inputMode(InputMode inputMode) {
+        public Builder inputMode(ChannelInputMode inputMode) {
             this.inputMode = inputMode;
             return this;
         }
@@ -218,9 +218,9 @@ public final class S3Channel extends Channel {
         /**
          * How objects are spread over instances.
          *
-         * @default {@link S3DataDistribution#FULLY_REPLICATED}
+         * @default {@link S3ChannelDistribution#FULLY_REPLICATED}
          */
-        public Builder distribution(S3DataDistribution distribution) {
+        public Builder distribution(S3ChannelDistribution distribution) {
             this.distribution = Objects.requireNonNull(distribution);
             return this;
         }
@@ -250,7 +250,7 @@ public final class S3Channel extends Channel {
          *
          * @default unset (none)
          */
-        public Builder recordWrapper(RecordWrapper recordWrapper) {
+        public Builder recordWrapper(ChannelRecordWrapper recordWrapper) {
             this.recordWrapper = recordWrapper;
             return this;
         }

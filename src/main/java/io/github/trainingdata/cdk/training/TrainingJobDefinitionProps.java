@@ -63,12 +63,12 @@ public final class TrainingJobDefinitionProps {
     }
 
     /** @return inputMode, or null when not set */
-    public InputMode getInputMode() {
+    public ChannelInputMode getInputMode() {
         return settings.inputMode;
     }
 
     /** @return channels, or null when not set */
-    public List<Channel> getChannels() {
+    public List<TrainingChannel> getChannels() {
         return settings.channels;
     }
 
@@ -196,8 +196,8 @@ public final class TrainingJobDefinitionProps {
         private Number instanceCount;
         private Number volumeSizeGiB;
         private IKey volumeKey;
-        private InputMode inputMode;
-        private List<Channel> channels;
+        private ChannelInputMode inputMode;
+        private List<TrainingChannel> channels;
         private TrainingDataBucket outputBucket;
         private String outputPrefix;
         private String checkpointPrefix;
@@ -300,9 +300,9 @@ public final class TrainingJobDefinitionProps {
         /**
          * The job's default input mode, for S3 channels that set none.
          *
-         * @default {@link InputMode#FILE}
+         * @default {@link ChannelInputMode#FILE}
          */
-        public Builder inputMode(InputMode inputMode) {
+        public Builder inputMode(ChannelInputMode inputMode) {
             settings.inputMode = inputMode;
             return this;
         }
@@ -312,7 +312,7 @@ public final class TrainingJobDefinitionProps {
          *
          * @default none
          */
-        public Builder channels(List<Channel> channels) {
+        public Builder channels(List<TrainingChannel> channels) {
             settings.channels = channels == null ? null : List.copyOf(channels);
             return this;
         }

@@ -26,7 +26,7 @@ final class TrainingJobRequest {
         request.put("AlgorithmSpecification", renderer.algorithm());
         request.put("RoleArn", roleArn);
         if (!spec.getChannels().isEmpty()) {
-            request.put("InputDataConfig", spec.getChannels().stream().map(Channel::render).toList());
+            request.put("InputDataConfig", spec.getChannels().stream().map(TrainingChannel::render).toList());
         }
         request.put("OutputDataConfig", renderer.output());
         request.put("ResourceConfig", renderer.resources());

@@ -210,14 +210,14 @@ final class TrainingJobRules {
     }
 
     private void channels() {
-        List<Channel> channels = spec.getChannels();
+        List<TrainingChannel> channels = spec.getChannels();
         if (!SageMakerLimits.INPUT_DATA_CONFIG.accepts(channels.size()) && !channels.isEmpty()) {
             throw ConfigurationError.of(scope, "channels", channels.size() + " channels",
                     "at most " + TrainingJobDefinition.MAX_CHANNELS + " channels");
         }
         Set<String> names = new HashSet<>();
         for (int i = 0; i < channels.size(); i++) {
-            Channel channel = channels.get(i);
+            TrainingChannel channel = channels.get(i);
             ChannelRules rules = new ChannelRules(scope, i);
             if (channel.getName() == null || (!Token.isUnresolved(channel.getName())
                     && !SageMakerLimits.CHANNEL_NAME.accepts(channel.getName()))) {

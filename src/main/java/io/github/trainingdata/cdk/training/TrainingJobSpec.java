@@ -23,7 +23,7 @@ public final class TrainingJobSpec {
     /** Where model artifacts go when no outputPrefix is given. */
     public static final String DEFAULT_OUTPUT_PREFIX = "training-output";
     /** The job's default input mode when none is given. */
-    public static final InputMode DEFAULT_INPUT_MODE = InputMode.FILE;
+    public static final ChannelInputMode DEFAULT_INPUT_MODE = ChannelInputMode.FILE;
     /** Instances per job when no instanceCount is given. */
     public static final int DEFAULT_INSTANCE_COUNT = 1;
     /** EBS volume per instance, in GiB, when no volumeSizeGiB is given. */
@@ -34,8 +34,8 @@ public final class TrainingJobSpec {
     private final String jobNamePrefix;
     private final TrainingImage trainingImage;
     private final String algorithmName;
-    private final InputMode inputMode;
-    private final List<Channel> channels;
+    private final ChannelInputMode inputMode;
+    private final List<TrainingChannel> channels;
     private final String instanceType;
     private final Number instanceCount;
     private final Number volumeSizeGiB;
@@ -121,7 +121,7 @@ public final class TrainingJobSpec {
     }
 
     /** @return the input mode {@code channel} runs in: its own, else the job's */
-    public InputMode modeOf(Channel channel) {
+    public ChannelInputMode modeOf(TrainingChannel channel) {
         return channel.getInputMode() != null ? channel.getInputMode() : inputMode;
     }
 
@@ -141,12 +141,12 @@ public final class TrainingJobSpec {
     }
 
     /** @return the job's default input mode */
-    public InputMode getInputMode() {
+    public ChannelInputMode getInputMode() {
         return inputMode;
     }
 
     /** @return the channels, in order (empty when none) */
-    public List<Channel> getChannels() {
+    public List<TrainingChannel> getChannels() {
         return channels;
     }
 

@@ -1,7 +1,7 @@
 package io.github.trainingdata.cdk.training;
 
 /** How a file-system channel is mounted. */
-public enum FileSystemAccessMode {
+public enum ChannelAccessMode {
     /** Read-only (the default: training cannot damage the dataset). */
     READ_ONLY("ro"),
     /** Read-write. */
@@ -9,7 +9,7 @@ public enum FileSystemAccessMode {
 
     private final String apiValue;
 
-    FileSystemAccessMode(String apiValue) {
+    ChannelAccessMode(String apiValue) {
         this.apiValue = apiValue;
     }
 

@@ -1,7 +1,7 @@
 package io.github.trainingdata.cdk.training;
 
 /** How a channel's data reaches the training container (the API's TrainingInputMode). */
-public enum InputMode {
+public enum ChannelInputMode {
     /** The whole channel is copied to the instance volume before training starts (S3, and the only mode for file systems). */
     FILE("File"),
     /** S3 objects appear as a read-only POSIX file system and stream on demand (S3 prefixes only). */
@@ -11,7 +11,7 @@ public enum InputMode {
 
     private final String apiValue;
 
-    InputMode(String apiValue) {
+    ChannelInputMode(String apiValue) {
         this.apiValue = apiValue;
     }
 

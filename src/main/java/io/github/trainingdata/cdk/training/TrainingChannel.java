@@ -11,10 +11,10 @@ import java.util.Map;
  *
  * <p>Three kinds exist: {@link S3Channel}, {@link LustreChannel} and {@link EfsChannel}.
  */
-public abstract class Channel {
+public abstract class TrainingChannel {
     private final String name;
 
-    Channel(String name) {
+    TrainingChannel(String name) {
         this.name = name;
     }
 
@@ -24,7 +24,7 @@ public abstract class Channel {
     }
 
     /** @return the input mode set on this channel, or null when it follows the job's default */
-    public abstract InputMode getInputMode();
+    public abstract ChannelInputMode getInputMode();
 
     /** @return the network the channel's store lives in, or null for S3 */
     abstract TrainingNetwork network();
@@ -41,7 +41,7 @@ public abstract class Channel {
     }
 
     /** Checks the channel's own rules, given the mode it will run in. */
-    abstract void validate(ChannelRules rules, InputMode effectiveMode);
+    abstract void validate(ChannelRules rules, ChannelInputMode effectiveMode);
 
     /** @return the channel's entry of InputDataConfig (ChannelName first, ordered) */
     abstract Map<String, Object> render();

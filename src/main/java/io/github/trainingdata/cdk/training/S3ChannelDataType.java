@@ -1,7 +1,7 @@
 package io.github.trainingdata.cdk.training;
 
 /** What an S3 channel's URI points at. */
-public enum S3DataType {
+public enum S3ChannelDataType {
     /** A key prefix: every object under it. */
     S3_PREFIX("S3Prefix"),
     /** A manifest object listing the objects. */
@@ -11,7 +11,7 @@ public enum S3DataType {
 
     private final String apiValue;
 
-    S3DataType(String apiValue) {
+    S3ChannelDataType(String apiValue) {
         this.apiValue = apiValue;
     }
 

@@ -1,7 +1,7 @@
 package io.github.trainingdata.cdk.training;
 
 /** Record wrapping of an S3 channel's objects. */
-public enum RecordWrapper {
+public enum ChannelRecordWrapper {
     /** Raw objects. */
     NONE("None"),
     /** Each object is wrapped as a RecordIO record (not in File mode). */
@@ -9,7 +9,7 @@ public enum RecordWrapper {
 
     private final String apiValue;
 
-    RecordWrapper(String apiValue) {
+    ChannelRecordWrapper(String apiValue) {
         this.apiValue = apiValue;
     }
 

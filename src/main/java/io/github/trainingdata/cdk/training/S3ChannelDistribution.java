@@ -1,7 +1,7 @@
 package io.github.trainingdata.cdk.training;
 
 /** How an S3 channel's objects are spread over the instances of a distributed job. */
-public enum S3DataDistribution {
+public enum S3ChannelDistribution {
     /** Every instance gets every object. */
     FULLY_REPLICATED("FullyReplicated"),
     /** Each instance gets 1/n of the objects. */
@@ -9,7 +9,7 @@ public enum S3DataDistribution {
 
     private final String apiValue;
 
-    S3DataDistribution(String apiValue) {
+    S3ChannelDistribution(String apiValue) {
         this.apiValue = apiValue;
     }
 
