@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.platform;
 
+import io.github.trainingdata.cdk.network.TrainingNetwork;
 import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -276,5 +277,44 @@ class TrainingDataPlatformTest {
         assertEquals(true, request.contains("Ref=Count") && request.contains("Ref=Volume"), request);
         String template = t.toJSON().toString();
         assertEquals(false, template.contains("Token[") || template.contains("E+289") || template.contains("-2147483648"));
+    }
+
+    @Test
+    void rejectsAJobNetworkOtherThanThePlatformsOwn() {
+        Stack stack = TestApps.stack();
+        TrainingNetwork other = new TrainingNetwork(stack, "Other");
+        assertRule(() -> platform(stack, TrainingDataPlatformProps.builder().source(DataSourceOption.S3_FILE)
+                        .trainingJob(job().instanceType("ml.g5.xlarge").network(other).build())),
+                "Test/Platform", "trainingJob.network", "Test/Other", "unset, or the platform's own network: give an "
+                        + "existing network as TrainingDataPlatformProps.network, so the stores and the job share it");
+    }
+
+    @Test
+    void acceptsThePlatformsOwnNetworkInTheJob() {
+        Stack stack = TestApps.stack();
+        TrainingNetwork shared = new TrainingNetwork(stack, "Shared");
+        TrainingDataPlatform p = platform(stack, TrainingDataPlatformProps.builder().source(DataSourceOption.S3_FILE)
+                .network(shared).trainingJob(job().instanceType("ml.g5.xlarge").network(shared).build()));
+        assertSame(shared, p.getDefinition().getNetwork());
+    }
+
+    @Test
+    void aLustreSourceNeedsAnImageForThePreloadWorker() {
+        assertRule(() -> platform(TestApps.stack(), TrainingDataPlatformProps.builder()
+                        .source(DataSourceOption.FSX_LUSTRE).trainingJob(TrainingJobDefinitionProps.builder()
+                                .algorithmName("xgboost").instanceType("ml.m5.xlarge").build())),
+                "Test/Platform", "trainingJob.trainingImage", null, "an image when the source is FSX_LUSTRE: the "
+                        + "preload's worker runs the job's image to warm the cache (an algorithm name cannot)");
+    }
+
+    @Test
+    void theDerivedRuntimeStaysWithinTheJobsSpotMaxWait() {
+        TrainingDataPlatform p = platform(TestApps.stack(), TrainingDataPlatformProps.builder()
+                .profile(profile(54 * GB, 1_500_000, AccessPattern.RANDOM, DataLocation.S3))
+                .source(DataSourceOption.S3_FILE)
+                .trainingJob(job().managedSpot(true).checkpointPrefix("checkpoints")
+                        .maxWait(software.amazon.awscdk.Duration.hours(1)).build()));
+        assertEquals(3600, p.getDefinition().getSpec().getMaxRuntime().toSeconds().intValue(),
+                "twice the estimate is longer than an hour: capped at the spot maxWait");
     }
 }

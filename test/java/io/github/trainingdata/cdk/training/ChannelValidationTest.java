@@ -318,4 +318,14 @@ class ChannelValidationTest {
                 .build()))), "Test/Training", "channels[0].directoryPath", null,
                 "the directory to read, an absolute path such as /datasets/train");
     }
+
+    @Test
+    void resolvingASpecChangesNoStore() {
+        EfsChannel channel = f.efsChannel("features", "/features");
+        TrainingJobSpec.resolve(new software.constructs.Construct(f.stack, "Probe"), f.props()
+                .channels(List.of(channel)).build());
+        assertEquals(List.of(), channel.getStore().getDirectories(), "checking is pure: only a blueprint binds");
+        f.define(f.props().channels(List.of(channel)));
+        assertEquals(List.of("/features"), channel.getStore().getDirectories());
+    }
 }

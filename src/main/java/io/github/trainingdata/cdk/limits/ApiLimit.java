@@ -207,7 +207,7 @@ public final class ApiLimit {
         }
     }
 
-    /** @return where the model defines the member, e.g. {@code TrainingChannel.ChannelName} */
+    /** @return where the model defines the member, e.g. {@code Channel.ChannelName} */
     public String getMember() {
         return member;
     }

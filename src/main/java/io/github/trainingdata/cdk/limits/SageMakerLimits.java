@@ -52,9 +52,9 @@ public final class SageMakerLimits {
     /** InputDataConfig: 1–20 channels (a job without channels leaves the member out). */
     public static final ApiLimit INPUT_DATA_CONFIG = ApiLimit.count("CreateTrainingJobRequest.InputDataConfig",
             1L, 20L, "channels");
-    /** TrainingChannel.ChannelName: 1–64 characters of {@code [A-Za-z0-9.-_]}. */
+    /** Channel.ChannelName: 1–64 characters of {@code [A-Za-z0-9.-_]}. */
     public static final ApiLimit CHANNEL_NAME = ApiLimit.string("Channel.ChannelName", 1L, 64L, "[A-Za-z0-9\\.\\-_]+");
-    /** TrainingChannel.ContentType: at most 256 characters. */
+    /** Channel.ContentType: at most 256 characters. */
     public static final ApiLimit CONTENT_TYPE = ApiLimit.string("Channel.ContentType", 0L, 256L, ".*");
     /**
      * S3DataSource.S3Uri: an {@code s3://} or {@code https://} URI of at most 1024 characters. OutputDataConfig and

@@ -34,6 +34,7 @@ import java.util.List;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Token;
 import software.constructs.Construct;
 
 /**
@@ -79,6 +80,7 @@ public class TrainingDataPlatform extends Construct {
                 : TrainingJobDefinitionProps.builder().build();
         this.recommendation = profile != null ? Advisor.recommend(profile) : null;
         this.source = props.getSource() != null ? props.getSource() : recommendation.option();
+        rejectJobSettingsThePlatformOwns(job, props);
         report();
 
         this.dataBucket = new TrainingDataBucket(this, "DataBucket", TrainingDataBucketProps.builder()
@@ -126,6 +128,23 @@ public class TrainingDataPlatform extends Construct {
     }
 
     /**
+     * The job runs in the platform's network (give an existing one as the platform's {@code network}), and with a
+     * Lustre cache its image also runs the preload's worker, so it must be an image, not an algorithm name.
+     */
+    private void rejectJobSettingsThePlatformOwns(TrainingJobDefinitionProps job, TrainingDataPlatformProps props) {
+        if (job.getNetwork() != null && job.getNetwork() != props.getNetwork()) {
+            throw ConfigurationError.of(this, "trainingJob.network", job.getNetwork().getNode().getPath(),
+                    "unset, or the platform's own network: give an existing network as TrainingDataPlatformProps."
+                            + "network, so the stores and the job share it");
+        }
+        if (source == DataSourceOption.FSX_LUSTRE && job.getTrainingImage() == null) {
+            throw ConfigurationError.of(this, "trainingJob.trainingImage", null, "an image when the source is "
+                    + "FSX_LUSTRE: the preload's worker runs the job's image to warm the cache (an algorithm name "
+                    + "cannot)");
+        }
+    }
+
+    /**
      * The user's job settings with what they left unset filled in: the platform's channel first, its bucket for
      * the output, its network, and from the profile's estimate the instances, the File-mode volume, the runtime and
      * a warm pool (never with spot, which cannot use one).
@@ -154,7 +173,7 @@ public class TrainingDataPlatform extends Construct {
             filled.volumeSizeGiB(volumeSize(profile));
         }
         if (job.getMaxRuntime() == null) {
-            filled.maxRuntime(maxRuntime(estimate));
+            filled.maxRuntime(maxRuntime(estimate, job.getMaxWait()));
         }
         if (job.getKeepAlivePeriod() == null && estimate != null && estimate.warmPool()
                 && !Boolean.TRUE.equals(job.getManagedSpot())) {
@@ -215,13 +234,30 @@ public class TrainingDataPlatform extends Construct {
         return capacity;
     }
 
-    /** Twice the estimated billable time of one job, in whole minutes, at most 28 days. */
-    private static Duration maxRuntime(OptionEstimate estimate) {
+    /**
+     * Twice the estimated billable time of one job, in whole minutes, at most 28 days, and at most the user's spot
+     * {@code maxWait} (which must cover the runtime).
+     */
+    private static Duration maxRuntime(OptionEstimate estimate, Duration maxWait) {
         if (estimate == null) {
             return null;
         }
         long minutes = (long) Math.ceil(2 * estimate.jobSeconds() / 60);
-        return Duration.seconds(Math.min(minutes * 60, TrainingJobDefinition.MAX_RUNTIME.toSeconds().longValue()));
+        long seconds = Math.min(minutes * 60, TrainingJobDefinition.MAX_RUNTIME.toSeconds().longValue());
+        Number waitSeconds = maxWait == null ? null : wholeSeconds(maxWait);
+        if (waitSeconds != null && !Token.isUnresolved(waitSeconds)) {
+            seconds = Math.min(seconds, waitSeconds.longValue());
+        }
+        return Duration.seconds(seconds);
+    }
+
+    /** @return the duration in seconds, or null when aws-cdk-lib cannot convert it (the definition reports that) */
+    private static Number wholeSeconds(Duration duration) {
+        try {
+            return duration.toSeconds();
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     /** @return the advisor's recommendation, or null when no profile was given */

@@ -151,8 +151,9 @@ public final class TrainingDataPlatformProps {
          * prefix and every other {@link TrainingJobDefinitionProps} setting. The platform fills in only what is left
          * unset: its data channel goes first (channels given here follow it), the bucket receives the output, the
          * job runs in the platform's network, and with a profile the instance type and count, the File-mode volume,
-         * the runtime and (when the estimate finds it pays, without spot) a warm pool come from the advisor.
-         * A trainingImage (or algorithmName) is required.
+         * the runtime (at most a spot maxWait given here) and (when the estimate finds it pays, without spot) a warm
+         * pool come from the advisor. A trainingImage is required (an algorithmName serves only without a Lustre
+         * cache, whose preload worker runs the image); a network here must be the platform's own.
          *
          * @default none (a trainingImage is required)
          */

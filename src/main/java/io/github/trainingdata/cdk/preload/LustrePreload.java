@@ -144,7 +144,7 @@ public class LustrePreload extends Construct {
      * deploy waits, and each of its executions waits for the preload's execution. The definition given in the props
      * is held back already.
      *
-     * @param definition a deployed definition with a Lustre channel on this cache
+     * @param definition a definition with a Lustre channel on this cache
      */
     public void holdBack(TrainingJobDefinition definition) {
         PreloadSpec.requireReads(this, cache, definition);

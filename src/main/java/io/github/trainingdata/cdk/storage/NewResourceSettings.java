@@ -15,7 +15,9 @@ import software.constructs.IConstruct;
  * The rule that settings which only shape a new resource are not given together with an existing one, checked
  * over every setting of a props object: each of its getters is a new-resource setting unless it is named as one
  * that applies to an existing resource too. A setting added later is therefore covered without a list to keep in
- * step; forgetting to name a shared one rejects it loudly instead of ignoring it silently.
+ * step; forgetting to name a shared one rejects it loudly instead of ignoring it silently. Settings are read
+ * through {@code get*} getters only, the convention of every props class here (a Boolean setting is
+ * {@code getX()} too).
  */
 final class NewResourceSettings {
     private NewResourceSettings() {

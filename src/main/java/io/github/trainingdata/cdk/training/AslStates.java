@@ -29,7 +29,6 @@ final class AslStates {
         return retry;
     }
 
-
     static Map<String, Object> fail(String error, String cause) {
         Map<String, Object> fail = new LinkedHashMap<>();
         fail.put("Type", "Fail");

@@ -83,16 +83,14 @@ public final class EfsChannel extends FileSystemChannel {
                     + ", " + SageMakerLimits.FILE_SYSTEM_ID.allowed() + " (access points fsap- are not accepted)");
         }
         EfsDirectoryPath.check(rules.scope(), rules.field("directoryPath"), directoryPath);
-        // The definition validates each channel once, with itself as scope: the place to bind the two.
-        requireDirectory(rules);
     }
 
     /**
-     * Has the store create the directory and the definition deploy after it. A deploy-time value from another
-     * stack cannot be passed to the store's stack (that stack deploys first): the definition warns instead.
+     * Has the store create the directory and the job deploy after it. A deploy-time value from another
+     * stack cannot be passed to the store's stack (that stack deploys first): the job warns instead.
      */
-    private void requireDirectory(ChannelRules rules) {
-        IConstruct definition = rules.scope();
+    @Override
+    void bind(IConstruct definition) {
         if (Token.isUnresolved(directoryPath) && Stack.of(definition) != Stack.of(store)) {
             Annotations.of(definition).addWarningV2("@trainingdata/training:efsDirectoryNotCreated",
                     definition.getNode().getPath() + ": channel '" + getName() + "' reads a directory given as a "

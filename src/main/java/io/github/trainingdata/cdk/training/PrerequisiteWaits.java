@@ -19,9 +19,9 @@ import java.util.Map;
  */
 final class PrerequisiteWaits {
     /** First poll interval of a prerequisite wait. */
-    static final int FIRST_POLL_SECONDS = 60;
+    private static final int FIRST_POLL_SECONDS = 60;
     /** The interval doubles each time the time waited reaches this many intervals. */
-    static final int POLLS_PER_INTERVAL = 20;
+    private static final int POLLS_PER_INTERVAL = 20;
     /**
      * What a describe of a missing job raises: the API reference names ResourceNotFound, the service answers
      * ValidationException ("Requested resource not found"); neither is ever worth retrying.
@@ -168,7 +168,6 @@ final class PrerequisiteWaits {
         }
         return states;
     }
-
 
     /** What training can wait for, and how each is described and judged. */
     private enum PrerequisiteKind {

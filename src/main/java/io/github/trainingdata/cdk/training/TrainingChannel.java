@@ -3,11 +3,13 @@ package io.github.trainingdata.cdk.training;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.List;
 import java.util.Map;
+import software.constructs.IConstruct;
 
 /**
  * One input channel of a training job: a name the container sees under
  * {@code /opt/ml/input/data/<name>} and the store it reads. Channels are small immutable values;
- * {@link TrainingJobDefinition} checks them against each other and renders them.
+ * {@link TrainingJobRules} checks them against each other, {@link TrainingJobRequest} renders them, and
+ * {@link TrainingJobBlueprint} binds them to the job (for example an EFS directory to create first).
  *
  * <p>Three kinds exist: {@link S3Channel}, {@link LustreChannel} and {@link EfsChannel}.
  */
@@ -48,4 +50,8 @@ public abstract class TrainingChannel {
 
     /** Adds what the execution role needs to read (or write) the store. */
     abstract void addPermissions(ExecutionPermissions permissions);
+
+    /** Wires the store to the job defined under {@code job} once the job is checked; most stores need nothing. */
+    void bind(IConstruct job) {
+    }
 }

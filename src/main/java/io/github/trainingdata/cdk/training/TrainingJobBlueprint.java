@@ -39,11 +39,15 @@ public final class TrainingJobBlueprint {
     public static TrainingJobBlueprint create(Construct scope, TrainingJobDefinitionProps props) {
         TrainingJobSpec spec = TrainingJobSpec.resolve(scope, props);
         JobPlacement placement = JobPlacement.of(scope, spec);
+        TrainingJobRules.checkRole(scope, spec);
         IRole role = spec.getRole() != null ? spec.getRole() : Role.Builder.create(scope, "ExecutionRole")
                 .assumedBy(new ServicePrincipal("sagemaker.amazonaws.com"))
                 .description("Execution role of SageMaker training jobs defined by " + scope.getNode().getPath())
                 .build();
         ExecutionPermissions.grant(scope, role, spec, placement);
+        for (TrainingChannel channel : spec.getChannels()) {
+            channel.bind(scope);
+        }
         return new TrainingJobBlueprint(spec, placement, role);
     }
 

@@ -27,7 +27,7 @@ final class TrainingJobRules {
      * Instance families with local NVMe storage, which take no EBS volume key (SageMaker developer guide,
      * "Instance storage volumes").
      */
-    static final Set<String> LOCAL_STORAGE_FAMILIES = Set.of("c5d", "c6id", "g4dn", "g5", "g6", "g6e", "m5d",
+    private static final Set<String> LOCAL_STORAGE_FAMILIES = Set.of("c5d", "c6id", "g4dn", "g5", "g6", "g6e", "m5d",
             "m6id", "p3dn", "p4d", "p4de", "p5", "p5e", "p5en", "p6-b200", "p6-b300", "p6e-gb200", "r5d", "r6id", "trn1",
             "trn1n", "trn2");
     private static final Pattern INSTANCE_TYPE = Pattern.compile("ml\\.([a-z0-9-]+)\\.[a-z0-9]+");
@@ -40,7 +40,7 @@ final class TrainingJobRules {
         this.spec = spec;
     }
 
-    /** Checks every rule of {@code spec}, in the order a reader meets the settings. */
+    /** Checks every rule of {@code spec} but the role's, in the order a reader meets the settings. */
     static void check(IConstruct scope, TrainingJobSpec spec) {
         TrainingJobRules rules = new TrainingJobRules(scope, spec);
         if (spec.getOutputBucket() == null) {
@@ -52,8 +52,12 @@ final class TrainingJobRules {
         rules.stopping();
         rules.maps();
         rules.channels();
+    }
+
+    /** Checks the given execution role's ARN (a new role's is a token); checked once the job is placed. */
+    static void checkRole(IConstruct scope, TrainingJobSpec spec) {
         if (spec.getRole() != null) {
-            rules.string("role", spec.getRole().getRoleArn(), SageMakerLimits.ROLE_ARN,
+            literal(scope, "role", spec.getRole().getRoleArn(), SageMakerLimits.ROLE_ARN,
                     "an IAM role ARN arn:aws:iam::<12-digit account>:role/<name>, ");
         }
     }

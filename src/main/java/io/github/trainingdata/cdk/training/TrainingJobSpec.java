@@ -47,6 +47,7 @@ public final class TrainingJobSpec {
     private final Duration maxRuntime;
     private final boolean managedSpot;
     private final Duration maxWait;
+    private final Duration givenMaxWait;
     private final Duration keepAlivePeriod;
     private final List<String> containerEntrypoint;
     private final List<String> containerArguments;
@@ -77,7 +78,8 @@ public final class TrainingJobSpec {
         this.checkpointLocalPath = props.getCheckpointLocalPath();
         this.maxRuntime = props.getMaxRuntime() != null ? props.getMaxRuntime() : DEFAULT_MAX_RUNTIME;
         this.managedSpot = Boolean.TRUE.equals(props.getManagedSpot());
-        this.maxWait = props.getMaxWait();
+        this.givenMaxWait = props.getMaxWait();
+        this.maxWait = givenMaxWait != null || !managedSpot ? givenMaxWait : maxRuntime;
         this.keepAlivePeriod = props.getKeepAlivePeriod();
         this.containerEntrypoint = props.getContainerEntrypoint();
         this.containerArguments = props.getContainerArguments();
@@ -202,12 +204,12 @@ public final class TrainingJobSpec {
 
     /** @return the longest a spot job may take, waiting included: as given, else (spot) the maxRuntime, else null */
     public Duration getMaxWait() {
-        return maxWait != null || !managedSpot ? maxWait : maxRuntime;
+        return maxWait;
     }
 
     /** @return the maxWait as given (null when unset) */
     Duration getGivenMaxWait() {
-        return maxWait;
+        return givenMaxWait;
     }
 
     /** @return the warm-pool keep-alive, or null for none */

@@ -1,6 +1,5 @@
 package io.github.trainingdata.cdk.training;
 
-import io.github.trainingdata.cdk.storage.LogGroups;
 import static io.github.trainingdata.cdk.training.AslStates.and;
 import static io.github.trainingdata.cdk.training.AslStates.fail;
 import static io.github.trainingdata.cdk.training.AslStates.isPresent;
@@ -10,6 +9,7 @@ import static io.github.trainingdata.cdk.training.AslStates.transientErrors;
 import static io.github.trainingdata.cdk.training.AslStates.variable;
 
 import io.github.trainingdata.cdk.WildcardFindings;
+import io.github.trainingdata.cdk.storage.LogGroups;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,7 +43,7 @@ import software.constructs.Construct;
 final class TrainingStateMachine extends Construct {
     static final String TRAIN_STATE = "Train";
     /** The execution input field that names an earlier execution whose checkpoints to resume from. */
-    static final String RESUME_FROM = "resumeFrom";
+    private static final String RESUME_FROM = "resumeFrom";
     private static final String CHECKPOINT_RUN = "checkpointRun";
     private static final String CHECKPOINTS_FOUND = "checkpointsToResume";
     private static final String REJECT_RESUME = "RejectResume";
