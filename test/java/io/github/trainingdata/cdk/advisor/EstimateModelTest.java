@@ -324,7 +324,7 @@ class EstimateModelTest {
                 () -> EstimateModel.preloadSeconds(1, -5, 1200, 8)).getMessage());
         assertEquals("readers must be at least 1, was 0", assertThrows(IllegalArgumentException.class,
                 () -> EstimateModel.preloadSeconds(1, 1, 1200, 0)).getMessage());
-        assertEquals("capacityGiB must be 1200, 2400 or a multiple of 2400 GiB (SCRATCH_2), was 1800",
+        assertEquals("capacityGiB must be 1200, 2400, or a multiple of 2400 GiB (SCRATCH_2), was 1800",
                 assertThrows(IllegalArgumentException.class,
                         () -> EstimateModel.preloadSeconds(1, 1, 1800, 8)).getMessage());
     }

@@ -1,6 +1,5 @@
 package io.github.trainingdata.cdk.advisor;
 
-import io.github.trainingdata.cdk.limits.FsxLimits;
 import java.util.Collections;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -160,12 +159,6 @@ public final class PublishedFigures {
 
     /** SCRATCH_2 burst throughput: 1300 MB/s per TiB of storage capacity (guide). */
     public static final double LUSTRE_BURST_MBPS_PER_TIB = 1_300.0;
-
-    /** Smallest SCRATCH_2 storage capacity, 1200 GiB: {@link FsxLimits#SCRATCH_2_MIN_CAPACITY_GIB}. */
-    public static final int LUSTRE_MIN_CAPACITY_GIB = FsxLimits.SCRATCH_2_MIN_CAPACITY_GIB;
-
-    /** SCRATCH_2 capacities above the minimum are multiples of 2400 GiB: {@link FsxLimits#SCRATCH_2_CAPACITY_STEP_GIB}. */
-    public static final int LUSTRE_CAPACITY_STEP_GIB = FsxLimits.SCRATCH_2_CAPACITY_STEP_GIB;
 
     /**
      * Assumption: size a Lustre file system 20% above the dataset, for file-system metadata, files added

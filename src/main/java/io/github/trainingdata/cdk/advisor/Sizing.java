@@ -5,8 +5,9 @@ import static io.github.trainingdata.cdk.advisor.PublishedFigures.EFS_MIN_PROVIS
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_BASELINE_MBPS_PER_TIB;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_BURST_MBPS_PER_TIB;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_CAPACITY_HEADROOM;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_CAPACITY_STEP_GIB;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_MIN_CAPACITY_GIB;
+import static io.github.trainingdata.cdk.limits.FsxLimits.SCRATCH_2_CAPACITIES;
+import static io.github.trainingdata.cdk.limits.FsxLimits.SCRATCH_2_CAPACITY_STEP_GIB;
+import static io.github.trainingdata.cdk.limits.FsxLimits.SCRATCH_2_MIN_CAPACITY_GIB;
 
 import io.github.trainingdata.cdk.limits.FsxLimits;
 import java.time.Duration;
@@ -19,7 +20,6 @@ import java.time.Duration;
 public final class Sizing {
 
     private static final double GIB_PER_TIB = 1024.0;
-    private static final String ALLOWED_CAPACITIES = "1200, 2400 or a multiple of 2400 GiB";
 
     private Sizing() {
     }
@@ -38,16 +38,6 @@ public final class Sizing {
         }
         double neededGiB = (double) datasetBytes / ByteSize.GIB * (1 + LUSTRE_CAPACITY_HEADROOM);
         return smallestCapacityHolding(neededGiB, "datasetBytes", Long.toString(datasetBytes));
-    }
-
-    /**
-     * Whether a capacity is one SCRATCH_2 accepts: the storage rule {@link FsxLimits#isValidScratch2CapacityGiB}.
-     *
-     * @param gib a capacity in GiB
-     * @return true for 1200, 2400 or a positive multiple of 2400
-     */
-    public static boolean isValidScratch2CapacityGiB(int gib) {
-        return FsxLimits.isValidScratch2CapacityGiB(gib);
     }
 
     /**
@@ -126,9 +116,9 @@ public final class Sizing {
     }
 
     private static double tib(int capacityGiB) {
-        if (!isValidScratch2CapacityGiB(capacityGiB)) {
+        if (!FsxLimits.isValidScratch2CapacityGiB(capacityGiB)) {
             throw new IllegalArgumentException(
-                    "capacityGiB must be " + ALLOWED_CAPACITIES + " (SCRATCH_2), was " + capacityGiB);
+                    "capacityGiB must be " + SCRATCH_2_CAPACITIES + " (SCRATCH_2), was " + capacityGiB);
         }
         return capacityGiB / GIB_PER_TIB;
     }
@@ -138,15 +128,15 @@ public final class Sizing {
     }
 
     private static int smallestCapacityHolding(double neededGiB, String field, String value) {
-        if (neededGiB <= LUSTRE_MIN_CAPACITY_GIB) {
-            return LUSTRE_MIN_CAPACITY_GIB;
+        if (neededGiB <= SCRATCH_2_MIN_CAPACITY_GIB) {
+            return SCRATCH_2_MIN_CAPACITY_GIB;
         }
-        double steps = Math.ceil(neededGiB / LUSTRE_CAPACITY_STEP_GIB);
-        if (steps > Integer.MAX_VALUE / LUSTRE_CAPACITY_STEP_GIB) {
+        double steps = Math.ceil(neededGiB / SCRATCH_2_CAPACITY_STEP_GIB);
+        if (steps > Integer.MAX_VALUE / SCRATCH_2_CAPACITY_STEP_GIB) {
             throw new IllegalArgumentException(field + " " + value + " needs " + (long) Math.ceil(neededGiB)
-                    + " GiB of Lustre capacity; at most " + (Integer.MAX_VALUE / LUSTRE_CAPACITY_STEP_GIB
-                    * LUSTRE_CAPACITY_STEP_GIB) + " GiB (" + ALLOWED_CAPACITIES + ") is supported");
+                    + " GiB of Lustre capacity; at most " + (Integer.MAX_VALUE / SCRATCH_2_CAPACITY_STEP_GIB
+                    * SCRATCH_2_CAPACITY_STEP_GIB) + " GiB (" + SCRATCH_2_CAPACITIES + ") is supported");
         }
-        return (int) steps * LUSTRE_CAPACITY_STEP_GIB;
+        return (int) steps * SCRATCH_2_CAPACITY_STEP_GIB;
     }
 }

@@ -14,7 +14,7 @@ import software.constructs.IConstruct;
  * settings only a new one takes. Tokens are never rejected.
  */
 final class LustreFileSystemRules {
-    static final int DEFAULT_CAPACITY_GIB = 1200;
+    static final int DEFAULT_CAPACITY_GIB = FsxLimits.SCRATCH_2_MIN_CAPACITY_GIB;
 
     private final IConstruct scope;
 
