@@ -18,6 +18,8 @@ import software.constructs.IConstruct;
 public final class WildcardFindings {
     private final IConstruct scope;
     private final Map<String, String> reasons = new LinkedHashMap<>();
+    /** The scope's stack, looked up once (each lookup is a jsii call). */
+    private Stack stack;
 
     /** @param scope the construct (usually a role) on which the acknowledgements are recorded */
     public WildcardFindings(IConstruct scope) {
@@ -32,9 +34,9 @@ public final class WildcardFindings {
      * @param reason why the wildcard is bounded or unavoidable, for a security reviewer
      */
     public void add(List<String> resources, String reason) {
-        Stack stack = Stack.of(scope);
         for (String resource : resources) {
-            String flat = flatten(stack.resolve(resource));
+            // A string without a token marker (${Token[...]} or #{Token[...]}) resolves to itself: no jsii call.
+            String flat = flatten(resource.contains("{Token[") ? stack().resolve(resource) : resource);
             if (flat.contains("*")) {
                 reasons.merge("AwsSolutions-IAM5[Resource::" + flat + "]", reason,
                         (a, b) -> a.contains(b) ? a : a + " " + b);
@@ -44,8 +46,19 @@ public final class WildcardFindings {
 
     /** Records every noted acknowledgement on the scope. Call once, after the last {@link #add}. */
     public void acknowledge() {
-        reasons.forEach((id, reason) -> Validations.of(scope).acknowledge(
+        if (reasons.isEmpty()) {
+            return;
+        }
+        Validations validations = Validations.of(scope);
+        reasons.forEach((id, reason) -> validations.acknowledge(
                 Acknowledgment.builder().id(id).reason(reason).build()));
+    }
+
+    private Stack stack() {
+        if (stack == null) {
+            stack = Stack.of(scope);
+        }
+        return stack;
     }
 
     /** Flattens a resolved CloudFormation value the way cdk-nag names findings. */

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.benchmark;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.trainingdata.cdk.Json;
 import java.io.IOException;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import java.util.function.ToLongFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,14 +30,17 @@ import java.util.stream.Stream;
  * Cold-synth benchmark (a benchmark, not a test: it never fails the build on timing): the README's synth, one
  * new process tree per sample ({@code npx -y aws-cdk@2.1148.1 synth}: the CLI, cdk.json's runner, a JVM, jsii's
  * node), for the quickstart as README runs it and for {@link ColdSynthApp}'s variants through the same runner:
- * an empty stack, the quickstart built step by step, and the quickstart's data layer with our constructs and
- * with plain aws-cdk-lib. Variants alternate (one round forwards, the next backwards) after one warm-up round.
+ * an empty stack, the example's own {@code QuickstartStack} profiled by {@link StackSampler}, and the quickstart's
+ * data layer with our constructs and with plain aws-cdk-lib. Variants alternate (one round forwards, the next
+ * backwards) after one warm-up round.
  *
  * <p>It prints the wall time of each variant (median, min, max), the split of the instrumented variants
  * (process start-up, jsii start, aws-cdk-lib load, constructs, {@code app.synth()} with aws-cdk-lib's own
  * performance counters: template validation and asset staging, exit), the JVM's classes, JIT, GC and CPU, the
- * time and jsii kernel calls per construct of the quickstart, and the aws-cdk-lib modules node loads (kernel
- * calls and modules from one extra run per variant with {@code JSII_DEBUG=1 NODE_DEBUG=module}). Last:
+ * quickstart's profile (per construct and for {@code app.synth()}: wall time by place (node, jsii's Java side,
+ * class loading, our Java), JVM CPU, classes and jsii kernel calls), then the whole difference between the
+ * quickstart and the empty stack by part, and the aws-cdk-lib modules node loads (kernel calls and modules from
+ * one extra run per variant with {@code JSII_DEBUG=1 JSII_HOST_STACK_TRACES=1 NODE_DEBUG=module}). Last:
  * {@code cold-synth-ratio: R} (median quickstart / median empty stack, README runner) and
  * {@code cold-data-layer-ratio: R} (ours / plain).
  *
@@ -49,16 +54,13 @@ public final class ColdSynthBenchmark {
     static final double RATIO_GOAL = 1.15;
     static final String QUICKSTART = "quickstart (README)";
     static final String EMPTY = "empty stack";
-    static final String STEPS = "quickstart (steps)";
+    static final String PROFILED = "quickstart (profiled)";
     static final String OURS = "data layer: ours";
     static final String PLAIN = "data layer: plain";
     static final List<Variant> VARIANTS = List.of(new Variant(QUICKSTART, null), new Variant(EMPTY, "empty"),
-            new Variant(STEPS, "quickstart"), new Variant(OURS, "data-ours"), new Variant(PLAIN, "data-plain"));
-    static final List<String> CONSTRUCTS = List.of("TrainingNetwork", "TrainingDataBucket", "LustreCache", "EfsStore",
-            "TrainingJobDefinition", "LustrePreload", "TrainingDataDashboard");
+            new Variant(PROFILED, "quickstart"), new Variant(OURS, "data-ours"), new Variant(PLAIN, "data-plain"));
     private static final Path WORK = Path.of("target", "cold-synth");
     private static final ObjectMapper JSON = Json.MAPPER;
-    private static final Pattern API = Pattern.compile("\"api\":\"(\\w+)\"");
     private static final Pattern MODULE = Pattern.compile("MODULE \\d+: load \"[^\"]*/node_modules/aws-cdk-lib/"
             + "(node_modules/(?:@[^/\"]+/)?)?([^/\"]+)");
 
@@ -102,13 +104,14 @@ public final class ColdSynthBenchmark {
             return counters.getOrDefault(name, 0L);
         }
 
-        /** @return the step that ends construction: the last construct's, or {@code constructs} */
-        String lastConstruct() {
-            return steps.containsKey("constructs") ? "constructs" : CONSTRUCTS.get(CONSTRUCTS.size() - 1);
+        /** @return the profile's charge of {@code step} (all places when {@code place} is null): index 0-2 */
+        long charge(String step, String place, int index) {
+            return steps.entrySet().stream().filter(e -> e.getKey().equals(step + "/" + place)
+                    || place == null && e.getKey().startsWith(step + "/")).mapToLong(e -> e.getValue()[index]).sum();
         }
     }
 
-    /** Kernel calls per step and aws-cdk-lib module files per submodule, from one JSII_DEBUG run. */
+    /** Kernel calls per step (by api) and aws-cdk-lib module files per submodule, from one JSII_DEBUG run. */
     record Counts(Map<String, Map<String, Integer>> calls, Map<String, Integer> modules) {
     }
 
@@ -162,15 +165,16 @@ public final class ColdSynthBenchmark {
                     runners.get(r).cdkJson() ? " (cdk.json)" : "");
         }
         boolean same = samples.get(key(runners, 0, QUICKSTART)).get(0).templateDigest()
-                .equals(samples.get(key(runners, 0, STEPS)).get(0).templateDigest());
-        System.out.println(same ? "quickstart (steps) synthesizes the same template as QuickstartApp"
-                : "NOTE: quickstart (steps) differs from QuickstartApp's template: update ColdSynthApp");
+                .equals(samples.get(key(runners, 0, PROFILED)).get(0).templateDigest());
+        System.out.println(same ? "quickstart (profiled) synthesizes the same template as QuickstartApp"
+                : "NOTE: quickstart (profiled) differs from QuickstartApp's template: the profile changed the output");
         System.out.println();
         printTotals(samples);
         for (int r = 0; r < runners.size(); r++) {
             printSplit(runners, r, samples);
         }
-        printConstructs(samples.get(key(runners, 0, STEPS)), counts.get(STEPS));
+        printProfile(samples.get(key(runners, 0, PROFILED)), counts.get(PROFILED));
+        printDifference(samples, key(runners, 0, QUICKSTART), key(runners, 0, EMPTY), key(runners, 0, PROFILED));
         printCalls(counts);
         printModules(counts);
 
@@ -246,27 +250,32 @@ public final class ColdSynthBenchmark {
         return new Sample(wall, cpu, launch, end, steps, counters, resources, sha256(template));
     }
 
-    /** One untimed run with jsii's and node's module debugging: kernel calls per step, module files loaded. */
+    /**
+     * One untimed run with jsii's and node's module debugging: kernel calls per step (named by
+     * {@link StackSampler#step} from the host frames jsii sends with each call; a callback counts in the step of
+     * the call before it), module files loaded.
+     */
     private static Counts count(Runner runner, Variant variant) throws IOException, InterruptedException {
         String tag = "count";
-        synth(runner, variant, tag, Map.of("JSII_DEBUG", "1", "NODE_DEBUG", "module"), true);
+        synth(runner, variant, tag, Map.of("JSII_DEBUG", "1", "JSII_HOST_STACK_TRACES", "1",
+                "NODE_DEBUG", "module"), true);
         Map<String, Map<String, Integer>> calls = new LinkedHashMap<>();
         Map<String, Integer> modules = new TreeMap<>();
-        Map<String, Integer> pending = new TreeMap<>();
-        Pattern marker = Pattern.compile(Pattern.quote(ColdSynthApp.STEP_MARKER) + "(\\w+)");
+        String step = "other";
         Path dir = WORK.resolve(tag + "-" + variant.appArgument());
         try (Stream<String> lines = Files.lines(dir.resolve("stderr.txt"), StandardCharsets.UTF_8)) {
             for (String line : (Iterable<String>) lines::iterator) {
-                Matcher step = marker.matcher(line);
-                Matcher api = API.matcher(line);
                 Matcher module = MODULE.matcher(line);
-                if (line.startsWith("> {") && step.find()) {
-                    calls.put(step.group(1), pending);
-                    pending = new TreeMap<>();
-                } else if (line.startsWith("> {")) {
-                    pending.merge(api.find() ? api.group(1) : "other", 1, Integer::sum);
+                if (line.startsWith("> {")) {
+                    JsonNode request = JSON.readTree(line.substring(2));
+                    List<String> methods = new ArrayList<>();
+                    request.path("$jsii.stacktrace").forEach(frame -> methods.add(frame.path(3).asText()));
+                    step = StackSampler.step(methods);
+                    String api = request.has("api") ? request.get("api").asText()
+                            : request.has("complete") ? "complete" : request.has("fqn") ? "create" : "other";
+                    calls.computeIfAbsent(step, k -> new TreeMap<>()).merge(api, 1, Integer::sum);
                 } else if (line.startsWith("< {\"callback\"")) {
-                    pending.merge("callback", 1, Integer::sum);
+                    calls.computeIfAbsent(step, k -> new TreeMap<>()).merge("callback", 1, Integer::sum);
                 } else if (module.find()) {
                     modules.merge((module.group(1) != null ? "(bundled) " : "") + module.group(2), 1, Integer::sum);
                 }
@@ -318,11 +327,11 @@ public final class ColdSynthBenchmark {
         parts.put("JVM start until main()", s -> s.step("main") - s.step("jvm"));
         parts.put("jsii runtime start (node)", s -> s.step("jsii") - s.step("main"));
         parts.put("load aws-cdk-lib (jsii)", s -> s.step("load") - s.step("jsii"));
-        parts.put("new App(), new Stack()", s -> s.step("stack") - s.step("load"));
-        parts.put("constructs (Java + jsii + node)", s -> s.step(s.lastConstruct()) - s.step("stack"));
+        parts.put("new App()", s -> s.step("app") - s.step("load"));
+        parts.put("new Stack + constructs", s -> s.step("constructs") - s.step("app"));
         parts.put("  of which asset staging (node)", s -> s.counter("FileSystem.fingerprint")
                 + s.counter("fs.copyFileSync") + s.counter("FileSystem.copyDirectory"));
-        parts.put("app.synth()", s -> s.step("synth") - s.step(s.lastConstruct()));
+        parts.put("app.synth()", s -> s.step("synth") - s.step("constructs"));
         parts.put("  validation engine + report", s -> s.counter("validateTemplates")
                 - s.counter("CloudFormationValidate.validate"));
         parts.put("  template validation", s -> s.counter("CloudFormationValidate.validate"));
@@ -351,29 +360,95 @@ public final class ColdSynthBenchmark {
     }
 
     /**
-     * Per construct of the quickstart, then {@code app.synth()} (kernel calls there come from Java callbacks, e.g. a
-     * {@code Lazy} value): wall ms, JVM CPU ms and classes (medians), kernel calls.
+     * The quickstart's profile ({@link StackSampler}), one row per step of {@code QuickstartStack}'s constructor
+     * (the constructs in the order they were first sampled), their sum, then {@code app.synth()}: wall ms in all
+     * and by place, JVM CPU ms and classes (medians), and the step's jsii kernel calls.
      */
-    private static void printConstructs(List<Sample> samples, Counts counts) {
-        System.out.printf(Locale.ROOT, "%-26s %8s %8s %8s %7s %7s %7s %7s%n", "quickstart step", "wall ms",
-                "JVM cpu", "classes", "create", "invoke", "get/set", "naming");
-        String previous = "stack";
-        List<String> steps = new ArrayList<>(CONSTRUCTS);
-        steps.add("synth");
+    private static void printProfile(List<Sample> samples, Counts counts) {
+        List<String> steps = new ArrayList<>();
+        samples.forEach(s -> s.steps().keySet().stream().filter(k -> k.contains("/"))
+                .map(k -> k.substring(0, k.indexOf('/'))).filter(k -> !steps.contains(k)).forEach(steps::add));
+        steps.removeAll(List.of(StackSampler.SYNTH, "other"));
+        System.out.printf(Locale.ROOT, "%-26s %7s", "quickstart profile", "wall ms");
+        StackSampler.PLACES.forEach(p -> System.out.printf(Locale.ROOT, " %13s", p));
+        System.out.printf(Locale.ROOT, " %8s %7s %6s %6s %6s %7s %6s %8s%n", "JVM cpu", "classes", "calls", "create",
+                "invoke", "get/set", "naming", "callback");
         for (String step : steps) {
-            String from = previous;
-            Map<String, Integer> calls = counts.calls().getOrDefault(step, Map.of());
-            System.out.printf(Locale.ROOT, "%-26s %8.0f %8.0f %8.0f %7d %7d %7d %7d%n", step,
-                    median(samples, s -> s.step(step) - s.step(from)),
-                    median(samples, s -> s.steps().get(step)[4] - s.steps().get(from)[4]),
-                    median(samples, s -> s.steps().get(step)[1] - s.steps().get(from)[1]),
-                    calls.getOrDefault("create", 0), calls.getOrDefault("invoke", 0)
-                            + calls.getOrDefault("sinvoke", 0),
-                    calls.getOrDefault("get", 0) + calls.getOrDefault("sget", 0) + calls.getOrDefault("set", 0)
-                            + calls.getOrDefault("sset", 0), calls.getOrDefault("naming", 0));
-            previous = step;
+            printProfileRow(step, samples, List.of(step), counts);
         }
+        printProfileRow("QuickstartStack (sum)", samples, steps, counts);
+        printProfileRow("app.synth()", samples, List.of(StackSampler.SYNTH), counts);
+        System.out.printf(Locale.ROOT, "(sampled every %d µs from another thread; wall by place: node = waiting for "
+                + "jsii's node (aws-cdk-lib's JavaScript, the pipe), jsii-java = jsii's Java side and aws-cdk-lib's "
+                + "generated classes, our-java = our constructs' own code)%n%n", StackSampler.PERIOD_MICROS);
+    }
+
+    private static void printProfileRow(String name, List<Sample> samples, List<String> steps, Counts counts) {
+        Map<String, Integer> calls = new TreeMap<>();
+        steps.forEach(step -> counts.calls().getOrDefault(step, Map.of())
+                .forEach((api, n) -> calls.merge(api, n, Integer::sum)));
+        ToLongFunction<String> n = api -> calls.getOrDefault(api, 0);
+        System.out.printf(Locale.ROOT, "%-26s %7.0f", name, median(samples, s -> charge(s, steps, null, 0)) / 1e3);
+        StackSampler.PLACES.forEach(p -> System.out.printf(Locale.ROOT, " %13.0f",
+                median(samples, s -> charge(s, steps, p, 0)) / 1e3));
+        System.out.printf(Locale.ROOT, " %8.0f %7.0f %6d %6d %6d %7d %6d %8d%n",
+                median(samples, s -> charge(s, steps, null, 1)) / 1e3, median(samples, s -> charge(s, steps, null, 2)),
+                calls.values().stream().mapToInt(Integer::intValue).sum(), n.applyAsLong("create"),
+                n.applyAsLong("invoke") + n.applyAsLong("sinvoke"), n.applyAsLong("get") + n.applyAsLong("sget")
+                        + n.applyAsLong("set") + n.applyAsLong("sset"), n.applyAsLong("naming"),
+                n.applyAsLong("callback"));
+    }
+
+    private static long charge(Sample s, List<String> steps, String place, int index) {
+        return steps.stream().mapToLong(step -> s.charge(step, place, index)).sum();
+    }
+
+    /**
+     * What the quickstart costs beyond the empty stack, by part: the README runs' difference (the ratio's), the
+     * profiled run's difference per phase, and the phases the profile splits by place (ours, jsii, aws-cdk-lib).
+     */
+    private static void printDifference(Map<String, List<Sample>> samples, String quickstart, String empty,
+            String profiled) {
+        List<Sample> q = samples.get(profiled);
+        List<Sample> e = samples.get(empty);
+        List<String> constructor = new ArrayList<>();
+        q.forEach(s -> s.steps().keySet().stream().filter(k -> k.contains("/"))
+                .map(k -> k.substring(0, k.indexOf('/')))
+                .filter(k -> !List.of(StackSampler.SYNTH, "other").contains(k) && !constructor.contains(k))
+                .forEach(constructor::add));
+        List<String> synth = List.of(StackSampler.SYNTH);
+        List<String[]> rows = new ArrayList<>();
+        BiConsumer<String, Double> row = (part, ms) -> rows.add(new String[] {part,
+            String.format(Locale.ROOT, "%8.2f", ms / 1e3)});
+        row.accept("total, README run (the ratio's)",
+                median(samples.get(quickstart), Sample::wallMillis) - median(e, Sample::wallMillis));
+        row.accept("total, profiled run (it pays its sampler too)",
+                median(q, Sample::wallMillis) - median(e, Sample::wallMillis));
+        row.accept("  start-up: CLI, runner, JVM, jsii, aws-cdk-lib, new App()", phaseDiff(q, e, "app"));
+        row.accept("  new QuickstartStack (empty: new Stack)", phaseDiff(q, e, "constructs") - phaseDiff(q, e, "app"));
+        row.accept("    our constructs' Java code (sampled)",
+                median(q, s -> charge(s, constructor, "our-java", 0)) / 1e3);
+        row.accept("    jsii's Java side and class loading (sampled)",
+                median(q, s -> charge(s, constructor, "jsii-java", 0) + charge(s, constructor, "class-loading", 0)
+                        + charge(s, constructor, "jdk", 0)) / 1e3);
+        row.accept("    node: aws-cdk-lib's JavaScript, jsii's kernel (sampled)",
+                median(q, s -> charge(s, constructor, "node", 0)) / 1e3);
+        row.accept("  app.synth()", phaseDiff(q, e, "synth") - phaseDiff(q, e, "constructs"));
+        row.accept("    of which template validation (aws-cdk-lib's counter)",
+                median(q, s -> s.counter("CloudFormationValidate.validate"))
+                        - median(e, s -> s.counter("CloudFormationValidate.validate")));
+        row.accept("    our Java and jsii's Java side (sampled, quickstart only)", median(q, s -> charge(s, synth,
+                "our-java", 0) + charge(s, synth, "jsii-java", 0) + charge(s, synth, "class-loading", 0)) / 1e3);
+        row.accept("  JVM exit + CDK CLI until done",
+                median(q, s -> s.end() - s.step("synth")) - median(e, s -> s.end() - s.step("synth")));
+        System.out.printf(Locale.ROOT, "%-64s %8s%n", "quickstart - empty stack (differences of medians, s)", "s");
+        rows.forEach(r -> System.out.printf(Locale.ROOT, "  %-62s %s%n", r[0], r[1]));
         System.out.println();
+    }
+
+    /** @return the difference of the medians of the time from launch to {@code phase}'s mark */
+    private static double phaseDiff(List<Sample> q, List<Sample> e, String phase) {
+        return median(q, s -> s.step(phase) - s.launch()) - median(e, s -> s.step(phase) - s.launch());
     }
 
     /** Kernel calls of each variant by api, summed over its steps. */

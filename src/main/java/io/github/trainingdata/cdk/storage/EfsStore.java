@@ -56,6 +56,8 @@ public class EfsStore extends Construct implements IConnectable {
 
     private final TrainingNetwork network;
     private final IFileSystem fileSystem;
+    /** The file system's id, read once (every read is a jsii call). */
+    private final String fileSystemId;
     private final boolean oneZone;
     private final boolean existing;
     private final boolean createDirectories;
@@ -80,6 +82,7 @@ public class EfsStore extends Construct implements IConnectable {
         } else {
             this.fileSystem = createFileSystem(props);
         }
+        this.fileSystemId = fileSystem.getFileSystemId();
         fileSystem.getConnections().allowDefaultPortFrom(network.getTrainingSecurityGroup(),
                 "NFS from SageMaker training jobs");
     }
@@ -223,7 +226,7 @@ public class EfsStore extends Construct implements IConnectable {
 
     /** @return the file system id, e.g. {@code fs-0123456789abcdef0} (a token for a new one) */
     public String getFileSystemId() {
-        return fileSystem.getFileSystemId();
+        return fileSystemId;
     }
 
     /** @return whether this is a new One Zone file system (in the data AZ) */

@@ -32,7 +32,8 @@ public final class KeyPrefix {
         if (prefix == null) {
             throw ConfigurationError.of(scope, field, null, "a key prefix (empty for the root)");
         }
-        if (Token.isUnresolved(prefix)) {
+        // Only a string holding a token marker (${Token[...]}) can be unresolved: no jsii call for the others.
+        if (prefix.contains("${Token[") && Token.isUnresolved(prefix)) {
             return prefix;
         }
         boolean badSegment = !prefix.isEmpty() && Arrays.stream(prefix.split("/", -1))

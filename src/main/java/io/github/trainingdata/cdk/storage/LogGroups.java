@@ -61,10 +61,11 @@ public final class LogGroups {
      */
     private static boolean allowCloudWatchLogs(Construct scope, IKey key) {
         Stack stack = Stack.of(scope);
-        String logGroups = "arn:" + stack.getPartition() + ":logs:" + stack.getRegion() + ":" + stack.getAccount()
+        String region = stack.getRegion();
+        String logGroups = "arn:" + stack.getPartition() + ":logs:" + region + ":" + stack.getAccount()
                 + ":log-group:*";
         return key.addToResourcePolicy(PolicyStatement.Builder.create()
-                .principals(List.of(new ServicePrincipal("logs." + stack.getRegion() + "." + Aws.URL_SUFFIX)))
+                .principals(List.of(new ServicePrincipal("logs." + region + "." + Aws.URL_SUFFIX)))
                 .actions(List.of("kms:Encrypt*", "kms:Decrypt*", "kms:ReEncrypt*", "kms:GenerateDataKey*",
                         "kms:Describe*"))
                 .resources(List.of("*"))

@@ -44,6 +44,9 @@ public class TrainingDataBucket extends Construct {
 
     private final IBucket bucket;
     private final String datasetPrefix;
+    /** The bucket's name and key, read once: every read is a jsii call and the quickstart reads them 20 times. */
+    private final String bucketName;
+    private final IKey encryptionKey;
 
     /** Creates a new, secure bucket with the default dataset prefix. */
     public TrainingDataBucket(Construct scope, String id) {
@@ -64,6 +67,8 @@ public class TrainingDataBucket extends Construct {
         } else {
             this.bucket = createBucket(props);
         }
+        this.bucketName = bucket.getBucketName();
+        this.encryptionKey = bucket.getEncryptionKey();
     }
 
     private void rejectNewBucketSettings(TrainingDataBucketProps props) {
@@ -186,12 +191,12 @@ public class TrainingDataBucket extends Construct {
      * @return the key, or null for SSE-S3 (or an existing bucket imported without its key)
      */
     public IKey getEncryptionKey() {
-        return bucket.getEncryptionKey();
+        return encryptionKey;
     }
 
     /** @return the bucket's name (a token for a new bucket) */
     public String getBucketName() {
-        return bucket.getBucketName();
+        return bucketName;
     }
 
     /** @return the dataset prefix, without leading or trailing {@code /} (empty for the bucket root) */
