@@ -248,9 +248,12 @@ final class TrainingJobRules {
         literal(scope, field, value, limit, what);
     }
 
-    /** Rejects a literal value (null included) that {@code limit} does not accept; tokens pass. */
+    /**
+     * Rejects a literal value (null included) that {@code limit} does not accept; tokens pass. The limit is tried
+     * first: most values are literals it accepts, which then cost no jsii round trip to ask whether they are tokens.
+     */
     static void literal(IConstruct scope, String field, String value, ApiLimit limit, String what) {
-        if (value == null || (!Token.isUnresolved(value) && !limit.accepts(value))) {
+        if (value == null || (!limit.accepts(value) && !Token.isUnresolved(value))) {
             throw ConfigurationError.of(scope, field, value, what + limit.allowed());
         }
     }
