@@ -4,6 +4,7 @@ import io.github.cdklabs.cdknag.AwsSolutionsChecks;
 import io.github.cdklabs.cdknag.NagPackProps;
 import java.util.stream.Collectors;
 import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.Stage;
 
 /**
  * The tests' one cdk-nag check: runs the AwsSolutions pack over a stack, as {@code validateScope} does at synth,
@@ -16,6 +17,7 @@ public final class NagFindings {
 
     /** @return one line per violated rule, {@code <rule> <construct path>,<construct path>...}; empty when none */
     public static String of(Stack stack) {
+        Stage.of(stack).synth(); // validates the app, which records our per-finding acknowledgements
         return new AwsSolutionsChecks(stack.getNode().getRoot(), NagPackProps.builder().verbose(false).build())
                 .validateScope(stack).getViolations().stream()
                 .map(v -> v.getRuleName() + " " + v.getViolatingResources().stream()

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,13 +14,13 @@ import software.constructs.IConstruct;
  * Acknowledges, one by one and each with its reason, the wildcard resources our constructs grant on
  * purpose (cdk-nag rule {@code AwsSolutions-IAM5}). Each finding is named exactly as cdk-nag names it
  * ({@code AwsSolutions-IAM5[Resource::<flattened ARN>]}), so an acknowledgement never hides a wildcard
- * it was not written for.
+ * it was not written for. The names are worked out when the app is validated, after CDK has turned references
+ * to other stacks into the imports ({@code Fn::ImportValue}) or stack outputs ({@code Fn::GetStackOutput}) that
+ * cdk-nag sees.
  */
 public final class WildcardFindings {
     private final IConstruct scope;
-    private final Map<String, String> reasons = new LinkedHashMap<>();
-    /** The scope's stack, looked up once (each lookup is a jsii call). */
-    private Stack stack;
+    private final Map<String, List<String>> resources = new LinkedHashMap<>();
 
     /** @param scope the construct (usually a role) on which the acknowledgements are recorded */
     public WildcardFindings(IConstruct scope) {
@@ -34,34 +35,41 @@ public final class WildcardFindings {
      * @param reason why the wildcard is bounded or unavoidable, for a security reviewer
      */
     public void add(List<String> resources, String reason) {
-        for (String resource : resources) {
-            // A string without a token marker (${Token[...]} or #{Token[...]}) resolves to itself: no jsii call.
-            String flat = flatten(resource.contains("{Token[") ? stack().resolve(resource) : resource);
-            if (flat.contains("*")) {
-                reasons.merge("AwsSolutions-IAM5[Resource::" + flat + "]", reason,
-                        (a, b) -> a.contains(b) ? a : a + " " + b);
-            }
-        }
+        this.resources.computeIfAbsent(reason, r -> new ArrayList<>()).addAll(resources);
     }
 
-    /** Records every noted acknowledgement on the scope. Call once, after the last {@link #add}. */
+    /**
+     * Records every noted acknowledgement on the scope when the app is validated. Call once, after the last
+     * {@link #add}.
+     */
     public void acknowledge() {
-        if (reasons.isEmpty()) {
+        if (resources.isEmpty()) {
             return;
         }
-        Validations validations = Validations.of(scope);
-        reasons.forEach((id, reason) -> validations.acknowledge(
-                Acknowledgment.builder().id(id).reason(reason).build()));
+        scope.getNode().addValidation(() -> {
+            Stack stack = Stack.of(scope);
+            Map<String, String> reasons = new LinkedHashMap<>();
+            this.resources.forEach((reason, arns) -> {
+                for (String resource : arns) {
+                    // A string without a token marker (${Token[...]} or #{Token[...]}) resolves to itself: no jsii call.
+                    String flat = flatten(resource.contains("{Token[") ? stack.resolve(resource) : resource);
+                    if (flat.contains("*")) {
+                        reasons.merge("AwsSolutions-IAM5[Resource::" + flat + "]", reason,
+                                (a, b) -> a.contains(b) ? a : a + " " + b);
+                    }
+                }
+            });
+            Validations validations = Validations.of(scope);
+            reasons.forEach((id, why) -> validations.acknowledge(Acknowledgment.builder().id(id).reason(why).build()));
+            return List.of();
+        });
     }
 
-    private Stack stack() {
-        if (stack == null) {
-            stack = Stack.of(scope);
-        }
-        return stack;
-    }
-
-    /** Flattens a resolved CloudFormation value the way cdk-nag names findings. */
+    /**
+     * Flattens a resolved CloudFormation value the way cdk-nag 3.0.2 names findings ({@code flattenCfnReference}):
+     * {@code Fn::Join} joined, {@code Fn::Sub} and {@code Fn::ImportValue} by their argument, {@code Ref} and
+     * {@code Fn::GetAtt} as {@code <...>}, anything else as JSON.
+     */
     static String flatten(Object node) {
         if (node == null) {
             return "";
@@ -75,12 +83,47 @@ public final class WildcardFindings {
                 return ((List<?>) join.get(1)).stream().map(WildcardFindings::flatten)
                         .collect(Collectors.joining(delimiter));
             }
+            if (map.containsKey("Fn::Sub")) {
+                return flatten(map.get("Fn::Sub"));
+            }
             if (map.get("Fn::GetAtt") instanceof List<?> att) {
                 return "<" + flatten(att.get(0)) + "." + flatten(att.get(1)) + ">";
+            }
+            if (map.containsKey("Fn::ImportValue")) {
+                return flatten(map.get("Fn::ImportValue"));
             }
             if (map.containsKey("Ref")) {
                 return "<" + flatten(map.get("Ref")) + ">";
             }
+        }
+        return json(node);
+    }
+
+    /** {@code JSON.stringify} of a resolved value: maps in their order, whole numbers without a fraction. */
+    private static String json(Object node) {
+        if (node instanceof Map<?, ?> map) {
+            return map.entrySet().stream().map(e -> json(String.valueOf(e.getKey())) + ":" + json(e.getValue()))
+                    .collect(Collectors.joining(",", "{", "}"));
+        }
+        if (node instanceof List<?> list) {
+            return list.stream().map(WildcardFindings::json).collect(Collectors.joining(",", "[", "]"));
+        }
+        if (node instanceof Number number) {
+            double value = number.doubleValue();
+            return value == Math.rint(value) && !Double.isInfinite(value) ? Long.toString((long) value)
+                    : number.toString();
+        }
+        if (node instanceof String s) {
+            StringBuilder quoted = new StringBuilder("\"");
+            for (char c : s.toCharArray()) {
+                switch (c) {
+                    case '"' -> quoted.append("\\\"");
+                    case '\\' -> quoted.append("\\\\");
+                    case '\n' -> quoted.append("\\n");
+                    default -> quoted.append(c);
+                }
+            }
+            return quoted.append('"').toString();
         }
         return String.valueOf(node);
     }
