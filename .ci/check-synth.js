@@ -65,11 +65,16 @@ const machines = Object.entries(resources).filter(([id, r]) => r.Type === 'AWS::
   && id !== preloadMachineId && definitionOf(r).includes('createTrainingJob.sync'));
 if (machines.length !== 1) fail(`expected 1 training state machine, found ${machines.length}`);
 if (!(machines[0][1].DependsOn || []).includes(preloadId)) fail('the training state machine does not deploy after the preload');
-if (!definitionOf(machines[0][1]).includes(`{"Fn::GetAtt":["${preloadId}","ExecutionArn"]}`)) {
-  fail('the training state machine does not wait for the preload execution');
+// Training looks the current warm-up up at run time, in the parameter that holds the preload's ExecutionArn.
+const pointers = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::SSM::Parameter'
+  && JSON.stringify(r.Properties.Value) === JSON.stringify({ 'Fn::GetAtt': [preloadId, 'ExecutionArn'] }));
+if (pointers.length !== 1) fail(`expected 1 parameter holding the preload's execution, found ${pointers.length}`);
+if (!definitionOf(machines[0][1]).includes(`{"Ref":"${pointers[0][0]}"}`)
+    || !definitionOf(machines[0][1]).includes('aws-sdk:ssm:getParameter')) {
+  fail('the training state machine does not wait for the current preload execution');
 }
 
 console.log(`check-synth: ${file}: ${Object.keys(resources).length} resources, SCRATCH_2 in one subnet, `
   + 'FSx linked to S3 (deleted with the stack unless it exports), explicit EFS modes, EFS and buckets retained, encrypted, no ingress from 0.0.0.0/0, preload '
   + 'state machine warming the file system with its handler in its asset, before the training state machine, '
-  + 'which waits for its execution');
+  + 'which waits for the execution current when it starts');

@@ -392,14 +392,17 @@ class MotoRehearsalTest {
 
     /**
      * Makes the preload execution the training state machine waits for exist in moto (an execution of the preload
-     * state machine, created from its synthesized definition, recorded but not interpreted) and report
-     * {@code statuses} to its next DescribeExecution calls.
+     * state machine, created from its synthesized definition, recorded but not interpreted), puts its ARN into the
+     * parameter training reads it from (as CloudFormation does from the preload's {@code ExecutionArn}), and makes it
+     * report {@code statuses} to its next DescribeExecution calls.
      *
      * @return the execution's ARN
      */
     private static String preloadReports(String stack, String machine, List<String> statuses) {
-        String execution = definition(stack, machine).get("States").get("DescribePrerequisite0").get("Parameters")
-                .get("ExecutionArn").asText();
+        String parameter = definition(stack, machine).get("States").get("FindPrerequisite0").get("Parameters")
+                .get("Name").asText();
+        String execution = pointer(parameter).asText();
+        ssm.putParameter(r -> r.name(parameter).type(ParameterType.STRING).value(execution).overwrite(true));
         String stateMachine = execution.substring(0, execution.lastIndexOf(':')).replace(":execution:", ":stateMachine:");
         createPreloadStateMachine(stack, stateMachine);
         try {
@@ -409,6 +412,18 @@ class MotoRehearsalTest {
         }
         moto.call(Map.of("cmd", "script-execution", "arn", execution, "statuses", statuses));
         return execution;
+    }
+
+    /**
+     * The resolved value of the parameter named {@code name} (named {@code CFN-<logical id>-<hash>} by the resolver,
+     * as CloudFormation names a parameter without a Name), in whichever example stack defines it.
+     */
+    private static JsonNode pointer(String name) {
+        String logicalId = name.split("-")[1];
+        return TEMPLATES.values().stream().map(t -> t.path("Resources").path(logicalId))
+                .filter(r -> "AWS::SSM::Parameter".equals(r.path("Type").asText())).findFirst()
+                .orElseThrow(() -> new AssertionError("no parameter " + name + " in the examples"))
+                .path("Properties").path("Value");
     }
 
     /** The stack's preload state machine in moto, under its resolved name, from its synthesized definition. */

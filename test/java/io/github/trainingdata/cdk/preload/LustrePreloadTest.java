@@ -151,6 +151,10 @@ class LustrePreloadTest {
             return id(preload.getResource());
         }
 
+        String currentExecutionId() {
+            return id((IConstruct) preload.getCurrentExecutionParameter());
+        }
+
         Map<String, Object> preloadProperties() {
             return properties(preloadId());
         }
@@ -590,14 +594,25 @@ class LustrePreloadTest {
         }
 
         @Test
-        void trainingFirstWaitsUntilThePreloadExecutionHasSucceeded() throws IOException {
+        void trainingFirstWaitsUntilTheCurrentPreloadExecutionHasSucceeded() throws IOException {
             JsonNode asl = f.trainingDefinition();
             JsonNode states = asl.get("States");
             assertEquals("StartWaitingForPrerequisites", states.at("/RejectResume/Default").asText());
-            assertEquals("DescribePrerequisite0", states.at("/StartWaitingForPrerequisites/Next").asText());
+            assertEquals("FindPrerequisite0", states.at("/StartWaitingForPrerequisites/Next").asText());
+            // The execution is looked up when waiting starts: the pointer's name is stable, its value changes per warm.
+            JsonNode find = states.get("FindPrerequisite0");
+            assertEquals("arn:REF(AWS::Partition):states:::aws-sdk:ssm:getParameter", find.get("Resource").asText());
+            assertEquals(JSON.readTree("{\"Name\": \"REF(%s)\"}".formatted(f.currentExecutionId())),
+                    find.get("Parameters"));
+            assertEquals(JSON.readTree("{\"ExecutionArn.$\": \"$.Parameter.Value\"}"), find.get("ResultSelector"));
+            assertEquals("$.prerequisite0Execution", find.get("ResultPath").asText());
+            assertEquals("Ssm.ParameterNotFoundException", find.at("/Catch/0/ErrorEquals/0").asText());
+            assertEquals("PrerequisiteParameterNotFound", states.at("/" + find.at("/Catch/0/Next").asText() + "/Error")
+                    .asText());
+            assertEquals("DescribePrerequisite0", find.get("Next").asText());
             JsonNode describe = states.get("DescribePrerequisite0");
             assertEquals("arn:REF(AWS::Partition):states:::aws-sdk:sfn:describeExecution", describe.get("Resource").asText());
-            assertEquals(JSON.readTree("{\"ExecutionArn\": \"GETATT(%s.ExecutionArn)\"}".formatted(f.preloadId())),
+            assertEquals(JSON.readTree("{\"ExecutionArn.$\": \"$.prerequisite0Execution.ExecutionArn\"}"),
                     describe.get("Parameters"));
             assertEquals(JSON.readTree("""
                     {"Variable": "$.prerequisite0.Status", "StringEquals": "SUCCEEDED", "Next": "Train"}"""),
@@ -615,12 +630,23 @@ class LustrePreloadTest {
         }
 
         @Test
-        void trainingMayDescribeThePreloadExecution() {
-            Map<String, Object> describe = Map.of("Action", "states:DescribeExecution", "Effect", "Allow",
-                    "Resource", "GETATT(" + f.preloadId() + ".ExecutionArn)");
+        void thePointerHoldsTheCurrentExecutionArn() {
+            assertEquals(Map.of("Fn::GetAtt", List.of(f.preloadId(), "ExecutionArn")),
+                    f.properties(f.currentExecutionId()).get("Value"));
+            assertEquals("Standard", f.properties(f.currentExecutionId()).get("Tier"));
+        }
+
+        @Test
+        void trainingMayReadThePointerAndDescribeThePreloadExecutions() {
             StateMachine training = (StateMachine) f.definition.getStateMachine();
             List<Map<String, Object>> statements = f.statements(f.id(training.getRole()));
+            Map<String, Object> describe = Map.of("Action", "states:DescribeExecution", "Effect", "Allow",
+                    "Resource", "arn:REF(AWS::Partition):states:REF(AWS::Region):REF(AWS::AccountId):execution:GETATT("
+                            + f.id(f.preload.getStateMachine()) + ".Name):*");
             assertTrue(statements.contains(describe), statements.toString());
+            assertTrue(statements.stream().anyMatch(s -> String.valueOf(s.get("Action")).contains("ssm:GetParameter")
+                    && String.valueOf(s.get("Resource")).contains("parameter/REF(" + f.currentExecutionId() + ")")),
+                    statements.toString());
         }
 
         @Test
@@ -686,7 +712,9 @@ class LustrePreloadTest {
 
         @Test
         void deploysNoTrainingStateMachineForTheWorker() {
-            f.template.resourceCountIs("AWS::SSM::Parameter", 0);
+            // The one parameter is the pointer to the current execution, not a request document.
+            assertEquals(List.of(f.currentExecutionId()),
+                    List.copyOf(f.template.findResources("AWS::SSM::Parameter").keySet()));
             List<String> machines = List.copyOf(f.template.findResources("AWS::StepFunctions::StateMachine").keySet());
             assertEquals(2, machines.size(), machines.toString());
             assertEquals(f.id(f.preload.getStateMachine()), machines.get(0));

@@ -15,6 +15,9 @@ import java.util.Map;
 import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.services.ssm.IStringParameter;
+import software.amazon.awscdk.services.ssm.ParameterTier;
+import software.amazon.awscdk.services.ssm.StringParameter;
 import software.amazon.awscdk.services.stepfunctions.IStateMachine;
 import software.amazon.awscdk.services.stepfunctions.StateMachine;
 import software.amazon.awscdk.customresources.Provider;
@@ -53,6 +56,7 @@ public class LustrePreload extends Construct {
     private final TrainingJobBlueprint worker;
     private final PreloadStateMachine stateMachine;
     private final CustomResource resource;
+    private final StringParameter currentExecution;
 
     /** Creates the preload. */
     public LustrePreload(Construct scope, String id, LustrePreloadProps props) {
@@ -110,6 +114,11 @@ public class LustrePreload extends Construct {
         // to S3 (a dependency on the cache covers every resource under it).
         resource.getNode().addDependency(worker.getRole());
         resource.getNode().addDependency(cache);
+        this.currentExecution = StringParameter.Builder.create(this, "CurrentExecution")
+                .description("ARN of the Lustre preload's current warm-up execution: training waits for it")
+                .stringValue(getExecutionArn())
+                .tier(ParameterTier.STANDARD)
+                .build();
 
         if (definition != null) {
             holdBackTraining(definition);
@@ -153,14 +162,17 @@ public class LustrePreload extends Construct {
 
     /**
      * Training deploys after the preload when the deploy waits, and in every case each training execution first
-     * waits for the preload's execution: it may still be importing or warming (no-wait, or a waiting deploy that
-     * went on after {@link #MAX_WAITING_TIMEOUT}); an EMPTY preload has succeeded and holds nothing back.
+     * waits for the preload's execution that is current when it starts, looked up in {@link
+     * #getCurrentExecutionParameter()}: it may still be importing or warming (no-wait, or a waiting deploy that went
+     * on after {@link #MAX_WAITING_TIMEOUT}); an EMPTY preload has succeeded and holds nothing back. Only the
+     * parameter's and the state machine's names reach the definition, so a re-warm changes nothing another stack
+     * imports.
      */
     private void holdBackTraining(TrainingJobDefinition definition) {
         if (waitForCompletion) {
             definition.deployAfter(resource);
         }
-        definition.waitForExecution(getExecutionArn(), maxTrainingWait);
+        definition.waitForCurrentExecution(currentExecution, stateMachine.getStateMachine(), maxTrainingWait);
     }
 
     /**
@@ -172,11 +184,20 @@ public class LustrePreload extends Construct {
     }
 
     /**
-     * @return the ARN of the preload's state machine execution (a deploy-time attribute): what training should wait
-     *         for, since it covers every outcome, also an empty location and a failure before the worker
+     * @return the ARN of the preload's state machine execution (a deploy-time attribute that changes with every
+     *         warm-up): refer to it only in this stack; other stacks read {@link #getCurrentExecutionParameter()} at run
+     *         time, so a warm-up never changes a value they import
      */
     public String getExecutionArn() {
         return resource.getAttString("ExecutionArn");
+    }
+
+    /**
+     * @return the SSM parameter holding the ARN of the current warm-up execution (CloudFormation updates it with
+     *         every warm-up, and restores it on rollback); its name is stable, so any stack may wait on it
+     */
+    public IStringParameter getCurrentExecutionParameter() {
+        return currentExecution;
     }
 
     /**

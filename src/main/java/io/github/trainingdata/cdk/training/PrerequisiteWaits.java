@@ -33,6 +33,9 @@ final class PrerequisiteWaits {
     private static final String BACKOFF_AT = "prerequisiteBackoffAtSeconds";
     private static final String START_WAITING = "StartWaitingForPrerequisites";
     private static final String DESCRIBE = "DescribePrerequisite";
+    private static final String FIND = "FindPrerequisite";
+    private static final String EXECUTION_ARN = "ExecutionArn";
+    private static final String PARAMETER_NOT_FOUND = "Ssm.ParameterNotFoundException";
 
     private final String partition;
     private final List<Prerequisite> prerequisites = new ArrayList<>();
@@ -44,12 +47,20 @@ final class PrerequisiteWaits {
 
     /** Adds a wait until training job {@code jobName} has completed, for at most {@code maxWaitSeconds}. */
     void trainingJob(String jobName, long maxWaitSeconds) {
-        prerequisites.add(new Prerequisite(PrerequisiteKind.TRAINING_JOB, jobName, maxWaitSeconds));
+        prerequisites.add(new Prerequisite(PrerequisiteKind.TRAINING_JOB, jobName, null, maxWaitSeconds));
     }
 
     /** Adds a wait until execution {@code executionArn} has succeeded, for at most {@code maxWaitSeconds}. */
     void execution(String executionArn, long maxWaitSeconds) {
-        prerequisites.add(new Prerequisite(PrerequisiteKind.EXECUTION, executionArn, maxWaitSeconds));
+        prerequisites.add(new Prerequisite(PrerequisiteKind.EXECUTION, executionArn, null, maxWaitSeconds));
+    }
+
+    /**
+     * Adds a wait until the execution whose ARN the SSM parameter {@code parameterName} holds when the wait starts has
+     * succeeded, for at most {@code maxWaitSeconds}.
+     */
+    void currentExecution(String parameterName, long maxWaitSeconds) {
+        prerequisites.add(new Prerequisite(PrerequisiteKind.EXECUTION, null, parameterName, maxWaitSeconds));
     }
 
     /**
@@ -61,16 +72,51 @@ final class PrerequisiteWaits {
         if (prerequisites.isEmpty()) {
             return next;
         }
-        states.put(START_WAITING, startWaiting());
+        states.put(START_WAITING, startWaiting(firstState(0)));
         for (int i = 0; i < prerequisites.size(); i++) {
-            String after = i + 1 < prerequisites.size() ? DESCRIBE + (i + 1) : next;
-            states.putAll(waitStates(i, prerequisites.get(i), after));
+            String after = i + 1 < prerequisites.size() ? firstState(i + 1) : next;
+            Prerequisite prerequisite = prerequisites.get(i);
+            if (prerequisite.parameterName() != null) {
+                states.put(FIND + i, findExecution(i, prerequisite.parameterName()));
+            }
+            states.putAll(waitStates(i, prerequisite, after));
         }
         return START_WAITING;
     }
 
+    /** The first state of prerequisite {@code index}: reading its parameter, or describing it. */
+    private String firstState(int index) {
+        return (prerequisites.get(index).parameterName() != null ? FIND : DESCRIBE) + index;
+    }
+
+    /**
+     * Reads the ARN of the execution to wait for from the SSM parameter, once, when waiting starts: the execution
+     * that is current then (a stack that warms its cache again writes the new execution's ARN there). A missing
+     * parameter fails at once; throttling and other errors of the call are retried.
+     */
+    private Map<String, Object> findExecution(int index, String parameterName) {
+        Map<String, Object> missing = new LinkedHashMap<>();
+        missing.put("ErrorEquals", List.of(PARAMETER_NOT_FOUND));
+        missing.put("Next", "PrerequisiteParameterNotFound" + index);
+        Map<String, Object> find = new LinkedHashMap<>();
+        find.put("Type", "Task");
+        find.put("Comment", "Look up the execution to wait for: the one current when waiting starts");
+        find.put("Resource", "arn:" + partition + ":states:::aws-sdk:ssm:getParameter");
+        find.put("Parameters", Map.of("Name", parameterName));
+        find.put("ResultSelector", Map.of(EXECUTION_ARN + ".$", "$.Parameter.Value"));
+        find.put("ResultPath", "$.prerequisite" + index + "Execution");
+        find.put("TimeoutSeconds", AslStates.CALL_TIMEOUT_SECONDS);
+        Map<String, Object> noRetry = new LinkedHashMap<>();
+        noRetry.put("ErrorEquals", List.of(PARAMETER_NOT_FOUND));
+        noRetry.put("MaxAttempts", 0);
+        find.put("Retry", List.of(noRetry, transientErrors()));
+        find.put("Catch", List.of(missing));
+        find.put("Next", DESCRIBE + index);
+        return find;
+    }
+
     /** Sets the poll interval, its next doubling point and the time waited, shared by all prerequisites. */
-    private static Map<String, Object> startWaiting() {
+    private static Map<String, Object> startWaiting(String first) {
         Map<String, Object> assign = new LinkedHashMap<>();
         assign.put(WAITED, 0);
         assign.put(POLL, FIRST_POLL_SECONDS);
@@ -80,7 +126,7 @@ final class PrerequisiteWaits {
         pass.put("Comment", "Poll every " + FIRST_POLL_SECONDS + " s; double the interval each time the time waited "
                 + "reaches " + POLLS_PER_INTERVAL + " intervals");
         pass.put("Assign", assign);
-        pass.put("Next", DESCRIBE + 0);
+        pass.put("Next", first);
         return pass;
     }
 
@@ -116,7 +162,9 @@ final class PrerequisiteWaits {
         Map<String, Object> describeState = new LinkedHashMap<>();
         describeState.put("Type", "Task");
         describeState.put("Resource", "arn:" + partition + ":states:::aws-sdk:" + kind.describeAction);
-        describeState.put("Parameters", Map.of(kind.nameParameter, prerequisite.name()));
+        describeState.put("Parameters", prerequisite.parameterName() != null
+                ? Map.of(kind.nameParameter + ".$", "$.prerequisite" + index + "Execution." + EXECUTION_ARN)
+                : Map.of(kind.nameParameter, prerequisite.name()));
         describeState.put("ResultSelector", Map.of("Status.$", "$." + kind.statusMember));
         describeState.put("ResultPath", "$.prerequisite" + index);
         describeState.put("TimeoutSeconds", AslStates.CALL_TIMEOUT_SECONDS);
@@ -166,6 +214,11 @@ final class PrerequisiteWaits {
             states.put(notFound, fail("PrerequisiteJobNotFound", kind.what + " does not exist, or its name is not a "
                     + "valid training job name"));
         }
+        if (prerequisite.parameterName() != null) {
+            states.put("PrerequisiteParameterNotFound" + index, fail("PrerequisiteParameterNotFound", "The SSM "
+                    + "parameter that names the execution to wait for does not exist: deploy the stack that owns it "
+                    + "(for example the data stack with the cache preload) first"));
+        }
         return states;
     }
 
@@ -213,6 +266,7 @@ final class PrerequisiteWaits {
         }
     }
 
-    private record Prerequisite(PrerequisiteKind kind, String name, long maxWaitSeconds) {
+    /** One prerequisite: named directly ({@code name}), or by the SSM parameter that holds its name when waiting starts. */
+    private record Prerequisite(PrerequisiteKind kind, String name, String parameterName, long maxWaitSeconds) {
     }
 }

@@ -8,6 +8,7 @@ import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.iam.IRole;
+import software.amazon.awscdk.services.ssm.IStringParameter;
 import software.amazon.awscdk.services.ssm.ParameterTier;
 import software.amazon.awscdk.services.ssm.StringParameter;
 import software.amazon.awscdk.services.stepfunctions.IStateMachine;
@@ -112,6 +113,24 @@ public class TrainingJobDefinition extends Construct {
      */
     public void waitForExecution(String executionArn, Duration maxWait) {
         stateMachine.waitForExecution(executionArn, maxWaitSeconds("waitForExecution", maxWait));
+    }
+
+    /**
+     * Makes every execution wait, before training, until the execution of {@code machine} that is current when
+     * it starts has succeeded: the one whose ARN the SSM parameter {@code currentExecution} holds then (polling, retries
+     * and outcomes as {@link #waitForExecution(String, Duration)}; a missing parameter fails with
+     * {@code PrerequisiteParameterNotFound}). Only the parameter's name and the state machine's name are referenced, so
+     * the definition may live in another stack than the state machine and the parameter, under strong or weak
+     * cross-stack references: a new execution (the cache preload warming again) changes the parameter's value, never
+     * a value this stack imports. {@code LustrePreload.holdBack} uses this.
+     *
+     * @param currentExecution the parameter whose value is the ARN of the execution to wait for
+     * @param machine the state machine whose executions the parameter names
+     * @param maxWait how long to wait at most, 1 minute to 365 days
+     */
+    public void waitForCurrentExecution(IStringParameter currentExecution, IStateMachine machine, Duration maxWait) {
+        stateMachine.waitForCurrentExecution(currentExecution, machine,
+                maxWaitSeconds("waitForCurrentExecution", maxWait));
     }
 
     /**

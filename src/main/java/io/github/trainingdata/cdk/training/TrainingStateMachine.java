@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import software.amazon.awscdk.Arn;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.IStableStringProducer;
@@ -23,6 +24,8 @@ import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.logs.LogGroup;
+import software.amazon.awscdk.services.ssm.IStringParameter;
+import software.amazon.awscdk.services.stepfunctions.IStateMachine;
 import software.amazon.awscdk.services.stepfunctions.DefinitionBody;
 import software.amazon.awscdk.services.stepfunctions.LogLevel;
 import software.amazon.awscdk.services.stepfunctions.LogOptions;
@@ -127,6 +130,36 @@ final class TrainingStateMachine extends Construct {
                 .actions(List.of("states:DescribeExecution"))
                 .resources(List.of(executionArn))
                 .build());
+    }
+
+    /**
+     * Adds a wait, before training, until the execution of {@code machine} whose ARN the SSM parameter
+     * {@code currentExecution} holds when waiting starts has succeeded, giving up after {@code maxWaitSeconds}. Only
+     * the parameter's name and the state machine's name are referenced, both stable while the stack that owns them
+     * warms again and again.
+     */
+    void waitForCurrentExecution(IStringParameter currentExecution, IStateMachine machine, long maxWaitSeconds) {
+        prerequisites.currentExecution(currentExecution.getParameterName(), maxWaitSeconds);
+        stateMachine.addToRolePolicy(PolicyStatement.Builder.create()
+                .actions(List.of("ssm:GetParameter"))
+                .resources(List.of(currentExecution.getParameterArn()))
+                .build());
+        String executions = Stack.of(this).formatArn(ArnComponents.builder().service("states").resource("execution")
+                .resourceName(stateMachineName(machine) + ":*").arnFormat(ArnFormat.COLON_RESOURCE_NAME).build());
+        stateMachine.addToRolePolicy(PolicyStatement.Builder.create()
+                .actions(List.of("states:DescribeExecution"))
+                .resources(List.of(executions))
+                .build());
+        WildcardFindings findings = new WildcardFindings(stateMachine.getRole());
+        findings.add(List.of(executions), "The training state machine may describe only executions of the state "
+                + "machine it waits for (the cache preload's); which one is current is read at run time.");
+        findings.acknowledge();
+    }
+
+    /** The name of {@code machine}: its own attribute when it is a construct of this app, else read from its ARN. */
+    private static String stateMachineName(IStateMachine machine) {
+        return machine instanceof StateMachine constructed ? constructed.getStateMachineName()
+                : Arn.split(machine.getStateMachineArn(), ArnFormat.COLON_RESOURCE_NAME).getResourceName();
     }
 
     /** The Amazon States Language document, built when the template is resolved. */
