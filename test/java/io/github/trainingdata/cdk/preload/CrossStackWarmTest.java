@@ -52,8 +52,10 @@ class CrossStackWarmTest {
         }
     }
 
+    /** @param references strong, weak, or unset (CDK's default: strong, with a warning) */
     private static Layout synthesize(String references, String datasetVersion) {
-        App app = new App(AppProps.builder().context(Map.of(REFERENCES, references)).build());
+        App app = references.equals("unset") ? new App()
+                : new App(AppProps.builder().context(Map.of(REFERENCES, references)).build());
         Stack data = new Stack(app, "Data", StackProps.builder().env(ENV).build());
         TrainingNetwork network = new TrainingNetwork(data, "Network");
         TrainingDataBucket bucket = new TrainingDataBucket(data, "Bucket",
@@ -93,7 +95,7 @@ class CrossStackWarmTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"strong", "weak"})
+    @ValueSource(strings = {"unset", "strong", "weak"})
     void aReWarmChangesNothingAnotherStackReads(String references) {
         Layout before = synthesize(references, "2026-11-01");
         Layout after = synthesize(references, "2026-11-25");
@@ -106,7 +108,7 @@ class CrossStackWarmTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"strong", "weak"})
+    @ValueSource(strings = {"unset", "strong", "weak"})
     void onlyStableNamesCrossTheStackBoundary(String references) {
         Layout layout = synthesize(references, "2026-11-01");
         String preload = layout.logicalId(layout.preload().getResource());
@@ -122,11 +124,37 @@ class CrossStackWarmTest {
                 outputs.toString());
         for (Stack stack : layout.training()) {
             String template = layout.templates().get(stack.getStackName()).toString();
-            assertEquals(references.equals("strong"), template.contains("Fn::ImportValue"), stack.getStackName());
-            assertEquals(references.equals("weak"), template.contains("Fn::GetStackOutput"), stack.getStackName());
+            assertEquals(!references.equals("weak"), template.contains("Fn::ImportValue"), stack.getStackName());
+            assertEquals(!references.equals("strong"), template.contains("Fn::GetStackOutput"), stack.getStackName());
             assertTrue(template.contains("aws-sdk:ssm:getParameter"), "training looks the current warm up at run time");
             assertEquals("", NagFindings.of(stack), stack.getStackName());
         }
         assertEquals("", NagFindings.of(layout.data()));
+    }
+
+    /**
+     * Replacing the cache (another AZ, Lustre version or security group) gives it a new id and mount name. Unless the
+     * app chose strong references, the training stacks read both from the data stack's outputs at their deploy
+     * ({@code Fn::GetStackOutput}) and import no export of them, so the data stack's update is not blocked; the export
+     * is kept for training stacks deployed by an earlier version, which imported it.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"unset", "weak"})
+    void noTrainingStackImportsTheCachesIdentifiers(String references) {
+        Layout layout = synthesize(references, "2026-11-01");
+        String fileSystem = layout.logicalId(layout.preload().getCache());
+        Map<String, Object> outputs = layout.outputs(layout.data());
+        List<String> cacheOutputs = outputs.entrySet().stream()
+                .filter(o -> o.getValue().toString().contains(fileSystem)).map(Map.Entry::getKey).toList();
+        assertFalse(cacheOutputs.isEmpty(), outputs.toString());
+        for (Stack stack : layout.training()) {
+            String template = layout.templates().get(stack.getStackName()).toString();
+            assertTrue(template.contains("Fn::GetStackOutput"), stack.getStackName());
+            for (String name : cacheOutputs) {
+                Object export = ((Map<?, ?>) outputs.get(name)).get("Export");
+                assertTrue(export == null || !template.contains(String.valueOf(((Map<?, ?>) export).get("Name"))),
+                        stack.getStackName() + " imports " + export);
+            }
+        }
     }
 }

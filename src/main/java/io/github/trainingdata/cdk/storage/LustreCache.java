@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.ReplaceableReference;
 import io.github.trainingdata.cdk.advisor.Sizing;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.ArrayList;
@@ -115,6 +116,9 @@ public class LustreCache extends Construct implements IConnectable {
                         .dataCompressionType(compression.name())
                         .build())
                 .build();
+        // Training stacks read its id and mount name; a replaced cache (another AZ, version or group) must not be
+        // blocked by their imports.
+        ReplaceableReference.applyTo(fileSystem);
         this.fileSystemId = fileSystem.getRef();
         this.mountName = fileSystem.getAttrLustreMountName();
         this.dnsName = fileSystem.getAttrDnsName();
