@@ -97,6 +97,19 @@ class AdvisorCliTest {
         Map<String, Object> pipe = ((List<Map<String, Object>>) json.get("options")).get(2);
         assertEquals(10 * 1.408 * 2 / 3600, (Double) pipe.get("startupCostUsd"), 0.0005);
 
+        // Ten jobs: the warm pool's saving is counted only with --warm-pool-quota (the default quota is 0).
+        for (boolean quota : List.of(false, true)) {
+            List<String> args = new java.util.ArrayList<>(List.of("advise", "--dataset-size", "54GB", "--file-count",
+                    "1500000", "--jobs", "10", "--json"));
+            if (quota) {
+                args.add("--warm-pool-quota");
+            }
+            List<Object> why = (List<Object>) ((Map<String, Object>) json(args.toArray(String[]::new))
+                    .get("recommendation")).get("reasons");
+            assertEquals(quota, why.stream().anyMatch(r -> ((String) r).startsWith("10 jobs: a managed warm pool ")),
+                    why.toString());
+        }
+
         Map<String, Object> efs = (Map<String, Object>) json("advise", "--dataset-size", "500GiB", "--avg-file-size",
                 "300MB", "--access", "RANDOM", "--data-on", "EFS", "--json").get("recommendation");
         assertEquals("EFS", efs.get("source"));

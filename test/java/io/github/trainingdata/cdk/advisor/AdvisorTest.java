@@ -154,16 +154,24 @@ class AdvisorTest {
     }
 
     @Test
-    void manyJobsAccountForAWarmPool() {
+    void manyJobsAccountForAWarmPoolWhenTheAccountHasTheQuota() {
         Recommendation recommendation = recommend(DatasetProfile.builder().totalBytes(54 * ByteSize.GB).fileCount(1_500_000)
-                .jobs(10));
+                .jobs(10).warmPoolQuota(true));
         assertEquals(DataSourceOption.FSX_LUSTRE, recommendation.option());
         assertTrue(recommendation.estimateFor(DataSourceOption.FSX_LUSTRE).warmPool());
         assertTrue(recommendation.reasons().get(0).startsWith("estimated for 10 jobs: "), recommendation.reasons().get(0));
         assertReason(recommendation, "10 jobs: a managed warm pool (keepAlivePeriod 5 min, at most 1 h) is included: each "
                 + "later job starts 2.2 min sooner, the pool bills 14 min of retained instances (1 min between jobs, 5 min "
                 + "after the last)");
-        assertReason(recommend(dataset("54GB", "110MB").jobs(2)), "2 jobs: a managed warm pool would not pay: each later "
+        // Without the quota (0 by default) SageMaker retains no pool: its saving is named, not counted.
+        Recommendation noQuota = recommend(DatasetProfile.builder().totalBytes(54 * ByteSize.GB).fileCount(1_500_000)
+                .jobs(10));
+        assertFalse(noQuota.estimateFor(DataSourceOption.FSX_LUSTRE).warmPool());
+        assertReason(noQuota, "10 jobs: no warm pool counted, since the account's warm-pool quota is 0 by default and "
+                + "SageMaker then retains no pool; with a quota for ml.p3.2xlarge (Service Quotas, then warmPoolQuota) one "
+                + "would pay: each later job starts 2.2 min sooner, the pool bills 14 min of retained instances (1 min "
+                + "between jobs, 5 min after the last)");
+        assertReason(recommend(dataset("54GB", "110MB").jobs(2).warmPoolQuota(true)), "2 jobs: a managed warm pool would not pay: each later "
                 + "job starts 2.2 min sooner, the pool bills 6 min of retained instances (1 min between jobs, 5 min after "
                 + "the last)");
         assertReason(recommend(dataset("54GB", "110MB").jobs(3).spotInterruptions(1)), "3 jobs on spot capacity: managed "

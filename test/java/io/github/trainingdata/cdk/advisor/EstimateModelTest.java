@@ -186,7 +186,7 @@ class EstimateModelTest {
 
     @Test
     void aWarmPoolServesRepeatedOnDemandJobsWhenItPays() {
-        DatasetProfile.Builder profile = dataset(54 * ByteSize.GB, 1_500_000);
+        DatasetProfile.Builder profile = dataset(54 * ByteSize.GB, 1_500_000).warmPoolQuota(true);
         OptionEstimate one = estimate(profile, DataSourceOption.FSX_LUSTRE);
         profile.jobs(10);
         OptionEstimate ten = estimate(profile, DataSourceOption.FSX_LUSTRE);
@@ -200,6 +200,8 @@ class EstimateModelTest {
         assertFalse(estimate(profile.jobs(2), DataSourceOption.FSX_LUSTRE).warmPool());
         // Warm pools cannot be used with spot instances.
         assertFalse(estimate(profile.jobs(10).spotInterruptions(0.5), DataSourceOption.FSX_LUSTRE).warmPool());
+        // Without a warm-pool quota (0 by default) no pool is retained: nothing is saved.
+        assertFalse(estimate(profile.spotInterruptions(0).warmPoolQuota(false), DataSourceOption.FSX_LUSTRE).warmPool());
     }
 
     @Test

@@ -168,10 +168,11 @@ class TrainingDataPlatformTest {
     }
 
     @Test
-    void theEstimateSetsTheRuntimeLimitAndAWarmPoolForRepeatedJobs() {
+    void theEstimateSetsTheRuntimeLimitAndAWarmPoolForRepeatedJobsWhenTheAccountHasTheQuota() {
         Stack stack = TestApps.stack();
         TrainingDataPlatform p = platform(stack, TrainingDataPlatformProps.builder()
-                .profile(DatasetProfile.builder().totalBytes(54 * GB).fileCount(1_500_000).jobs(10).build()));
+                .profile(DatasetProfile.builder().totalBytes(54 * GB).fileCount(1_500_000).jobs(10).warmPoolQuota(true)
+                        .build()));
 
         assertEquals(DataSourceOption.FSX_LUSTRE, p.getSource());
         Map<?, ?> resources = (Map<?, ?>) p.getDefinition().getRequest().get("ResourceConfig");
@@ -185,6 +186,11 @@ class TrainingDataPlatformTest {
                 .profile(DatasetProfile.builder().totalBytes(54 * GB).fileCount(1_500_000).build()))
                 .getDefinition().getRequest().get("ResourceConfig");
         assertNull(once.get("KeepAlivePeriodInSeconds"));
+        // The default warm-pool quota is 0: without the user saying the account has one, no keep-alive is set.
+        Map<?, ?> noQuota = (Map<?, ?>) platform(TestApps.stack(), TrainingDataPlatformProps.builder()
+                .profile(DatasetProfile.builder().totalBytes(54 * GB).fileCount(1_500_000).jobs(10).build()))
+                .getDefinition().getRequest().get("ResourceConfig");
+        assertNull(noQuota.get("KeepAlivePeriodInSeconds"));
     }
 
     @Test

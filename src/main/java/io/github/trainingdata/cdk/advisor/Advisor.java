@@ -232,6 +232,12 @@ public final class Advisor {
         String figures = "each later job starts " + HumanReadable.duration(saved) + " sooner, the pool bills "
                 + HumanReadable.duration(retained) + " of retained instances (" + HumanReadable.duration(WARM_POOL_GAP_SECONDS)
                 + " between jobs, " + HumanReadable.duration(WARM_POOL_KEEP_ALIVE_SECONDS) + " after the last)";
+        boolean pays = (profile.jobs() - 1) * saved > retained;
+        if (!profile.warmPoolQuota()) {
+            return profile.jobs() + " jobs: no warm pool counted, since the account's warm-pool quota is 0 by default and "
+                    + "SageMaker then retains no pool" + (pays ? "; with a quota for " + profile.instanceType()
+                    + " (Service Quotas, then warmPoolQuota) one would pay: " : "; one would not pay anyway: ") + figures;
+        }
         return chosen.warmPool()
                 ? profile.jobs() + " jobs: a managed warm pool (keepAlivePeriod "
                         + HumanReadable.duration(WARM_POOL_KEEP_ALIVE_SECONDS) + ", at most 1 h) is included: " + figures

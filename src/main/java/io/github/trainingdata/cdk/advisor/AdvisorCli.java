@@ -21,7 +21,8 @@ public final class AdvisorCli {
     static final String USAGE = "usage: java -jar cdk-training-data.jar advise --dataset-size SIZE"
             + " (--file-count N | --avg-file-size SIZE) [--access sequential|random] [--epochs N] [--data-on s3|efs]"
             + " [--streamable] [--instance-type TYPE] [--instance-count N] [--hourly-price USD]"
-            + " [--training-hours H | --samples-per-second R [--samples N]] [--jobs N] [--spot-interruptions N] [--json]";
+            + " [--training-hours H | --samples-per-second R [--samples N]] [--jobs N] [--spot-interruptions N]"
+            + " [--warm-pool-quota] [--json]";
 
     private static final String NL = System.lineSeparator();
     private static final String HELP = USAGE + NL + NL
@@ -34,7 +35,8 @@ public final class AdvisorCli {
             + "(measure it with a warm local copy, or from a run whose GPUs never waited); or give" + NL
             + "--samples-per-second, the samples all instances train on per second then, with --samples per" + NL
             + "epoch (default: one per file). --jobs is how many times the job runs on this data (warm pools," + NL
-            + "cache reuse); --spot-interruptions the expected interruptions per job (File mode downloads again)." + NL
+            + "cache reuse); --spot-interruptions the expected interruptions per job (File mode downloads again);" + NL
+            + "--warm-pool-quota says the account has a warm-pool quota for the instance type (the default is 0)." + NL
             + "Defaults: --access sequential, --epochs 1, --data-on s3, --instance-type "
             + PublishedFigures.DEFAULT_INSTANCE_TYPE + ", --instance-count 1, --training-hours 1, --jobs 1," + NL
             + "--spot-interruptions 0." + NL
@@ -44,7 +46,7 @@ public final class AdvisorCli {
     private static final Set<String> VALUE_FLAGS = Set.of("--dataset-size", "--file-count", "--avg-file-size",
             "--access", "--epochs", "--data-on", "--instance-type", "--instance-count", "--training-hours",
             "--hourly-price", "--samples-per-second", "--samples", "--jobs", "--spot-interruptions");
-    private static final Set<String> SWITCHES = Set.of("--streamable", "--json");
+    private static final Set<String> SWITCHES = Set.of("--streamable", "--warm-pool-quota", "--json");
     private static final Set<String> HELP_FLAGS = Set.of("--help", "-h");
     private static final String SUBCOMMAND = "advise";
     private static final double MILLIS_PER_HOUR = 3_600_000;
@@ -169,7 +171,8 @@ public final class AdvisorCli {
         if (values.containsKey("--hourly-price")) {
             profile.hourlyPriceUsd(positiveNumber(values, "--hourly-price"));
         }
-        return profile.streamable(switches.contains("--streamable")).build();
+        return profile.streamable(switches.contains("--streamable"))
+                .warmPoolQuota(switches.contains("--warm-pool-quota")).build();
     }
 
     private static long positiveSize(Map<String, String> values, String flag) {

@@ -119,6 +119,11 @@ public final class DatasetProfile {
         return values.spotInterruptions();
     }
 
+    /** @return whether the account has a warm-pool quota for the instance type (the default quota is 0) */
+    public boolean warmPoolQuota() {
+        return values.warmPoolQuota();
+    }
+
     /** Builds a {@link DatasetProfile}; {@link #build()} validates every field and names the bad one. */
     public static final class Builder {
 
@@ -285,6 +290,19 @@ public final class DatasetProfile {
          */
         public Builder spotInterruptions(double spotInterruptions) {
             draft.spotInterruptions = spotInterruptions;
+            return this;
+        }
+
+        /**
+         * Whether the account has a managed warm-pool quota for the instance type. The default quota is 0, and
+         * without one "a warm pool is not retained" (SageMaker guide, "Managed warm pools"): the estimates count a
+         * warm pool's saving only with a quota, and without one say what it would save once granted.
+         *
+         * @param warmPoolQuota true when Service Quotas grants warm pools for the instance type; @default false
+         * @return this builder
+         */
+        public Builder warmPoolQuota(boolean warmPoolQuota) {
+            draft.warmPoolQuota = warmPoolQuota;
             return this;
         }
 

@@ -210,7 +210,7 @@ public final class EstimateModel {
         double restarts = profile.spotInterruptions() * Math.max(CONTAINER_STARTUP_SECONDS, path.restartSeconds());
         double billable = job + restarts + (profile.jobs() - 1) * (laterJob + restarts);
         boolean warmPool = false;
-        if (profile.jobs() > 1 && profile.spotInterruptions() == 0) {
+        if (profile.jobs() > 1 && profile.spotInterruptions() == 0 && profile.warmPoolQuota()) {
             double saved = coldStart - Math.max(WARM_POOL_CONTAINER_STARTUP_SECONDS, path.startupSeconds());
             double retained = (profile.jobs() - 1) * WARM_POOL_GAP_SECONDS + WARM_POOL_KEEP_ALIVE_SECONDS;
             warmPool = (profile.jobs() - 1) * saved > retained;

@@ -24,6 +24,7 @@ final class ProfileDraft {
     Double hourlyPriceUsd;
     int jobs = 1;
     double spotInterruptions;
+    boolean warmPoolQuota;
 
     /**
      * Checks every field and derives the rest.
@@ -57,7 +58,8 @@ final class ProfileDraft {
         requireAtLeastOne(epochSamples, "samples");
         Duration compute = resolveTrainingTime(epochSamples);
         return new ProfileValues(totalBytes, files, average, accessPattern, epochs, dataLocation, streamable,
-                instanceType, instanceCount, compute, epochSamples, resolveInstance(), jobs, spotInterruptions);
+                instanceType, instanceCount, compute, epochSamples, resolveInstance(), jobs, spotInterruptions,
+                warmPoolQuota);
     }
 
     private Duration resolveTrainingTime(long epochSamples) {

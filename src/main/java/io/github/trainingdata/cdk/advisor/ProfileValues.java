@@ -8,7 +8,8 @@ import java.time.Duration;
  */
 record ProfileValues(long totalBytes, long fileCount, double averageFileBytes, AccessPattern accessPattern,
         int epochs, DataLocation dataLocation, boolean streamable, String instanceType, int instanceCount,
-        Duration trainingTime, long samples, InstanceFacts instance, int jobs, double spotInterruptions) {
+        Duration trainingTime, long samples, InstanceFacts instance, int jobs, double spotInterruptions,
+        boolean warmPoolQuota) {
 
     /** The same values with the data packed into another number of files (samples and compute unchanged). */
     ProfileValues withFileCount(long files) {
@@ -16,6 +17,7 @@ record ProfileValues(long totalBytes, long fileCount, double averageFileBytes, A
             throw new IllegalArgumentException("fileCount must be at least 1, was " + files);
         }
         return new ProfileValues(totalBytes, files, totalBytes / (double) files, accessPattern, epochs, dataLocation,
-                streamable, instanceType, instanceCount, trainingTime, samples, instance, jobs, spotInterruptions);
+                streamable, instanceType, instanceCount, trainingTime, samples, instance, jobs, spotInterruptions,
+                warmPoolQuota);
     }
 }
