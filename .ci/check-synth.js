@@ -16,8 +16,8 @@ const links = ofType('AWS::FSx::DataRepositoryAssociation')
 if (links.length === 0) fail('FSx is not linked to S3 (no data repository association)');
 // S3 holds the only copy of a cache that does not export: it is deleted with the stack; one that exports is kept.
 const exporting = links.some((a) => a.Properties.S3 && a.Properties.S3.AutoExportPolicy);
-if (fsx.DeletionPolicy !== (exporting ? 'Retain' : 'Delete')) {
-  fail(`FSx DeletionPolicy is ${fsx.DeletionPolicy}, expected ${exports ? 'Retain (it exports)' : 'Delete (S3 holds its data)'}`);
+if (fsx.DeletionPolicy !== (exporting ? 'RetainExceptOnCreate' : 'Delete')) {
+  fail(`FSx DeletionPolicy is ${fsx.DeletionPolicy}, expected ${exporting ? 'RetainExceptOnCreate (it exports)' : 'Delete (S3 holds its data)'}`);
 }
 
 const efs = ofType('AWS::EFS::FileSystem');
@@ -27,7 +27,7 @@ if (efs[0].Properties.Encrypted !== true) fail('EFS is not encrypted');
 
 for (const [name, r] of Object.entries(resources)) {
   if (['AWS::EFS::FileSystem', 'AWS::S3::Bucket'].includes(r.Type)
-      && r.DeletionPolicy !== 'Retain') fail(`${name} (${r.Type}) is not retained`);
+      && r.DeletionPolicy !== 'RetainExceptOnCreate') fail(`${name} (${r.Type}) is not retained (except on a failed create)`);
   if (r.Type === 'AWS::S3::Bucket' && !r.Properties.BucketEncryption) fail(`${name} is not encrypted`);
   const ingress = r.Type === 'AWS::EC2::SecurityGroupIngress' ? [r.Properties]
     : r.Type === 'AWS::EC2::SecurityGroup' ? (r.Properties.SecurityGroupIngress || []) : [];

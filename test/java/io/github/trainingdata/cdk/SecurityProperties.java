@@ -43,7 +43,7 @@ public final class SecurityProperties {
                                 && policy.contains("s3:PutObject"),
                                 "receives access logs without a bucket policy for logging.s3.amazonaws.com");
                     } else {
-                        require(found, id, "Retain".equals(r.get("DeletionPolicy")), "is not retained");
+                        require(found, id, List.of("Retain", "RetainExceptOnCreate").contains(r.get("DeletionPolicy")), "is not retained");
                     }
                 }
                 case "AWS::KMS::Key" -> require(found, id, Boolean.TRUE.equals(p.get("EnableKeyRotation")),

@@ -208,7 +208,7 @@ class EfsDirectoriesTest {
                 "IpProtocol", "tcp", "FromPort", 2049, "ToPort", 2049)), egress.values().stream()
                 .map(EfsDirectoriesTest::withoutDescription).toList());
         t.hasResourceProperties("AWS::EC2::SecurityGroup", Map.of(
-                "GroupDescription", "Function that creates the directories of Test/Efs: NFS to the file system only",
+                "GroupDescription", "Function that creates EFS directories: NFS to the file system only",
                 "SecurityGroupEgress", Match.absent()));
     }
 

@@ -32,7 +32,7 @@ class EfsStoreTest {
         Template t = Template.fromStack(stack);
 
         t.hasResource("AWS::EFS::FileSystem", Map.of(
-                "DeletionPolicy", "Retain",
+                "DeletionPolicy", "RetainExceptOnCreate",
                 "Properties", Match.objectLike(Map.of(
                         "Encrypted", true,
                         "PerformanceMode", "maxIO",

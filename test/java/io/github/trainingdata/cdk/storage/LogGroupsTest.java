@@ -21,6 +21,9 @@ class LogGroupsTest {
         LogGroups.create(stack, "Logs", null);
         Template.fromStack(stack).hasResourceProperties("AWS::Logs::LogGroup", Map.of(
                 "RetentionInDays", 365, "KmsKeyId", Match.absent()));
+        // Kept when the stack is deleted; a deploy that created it and rolled back leaves none behind.
+        Template.fromStack(stack).hasResource("AWS::Logs::LogGroup", Map.of(
+                "DeletionPolicy", "RetainExceptOnCreate", "UpdateReplacePolicy", "Retain"));
     }
 
     @Test

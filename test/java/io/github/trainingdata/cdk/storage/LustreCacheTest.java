@@ -136,20 +136,23 @@ class LustreCacheTest {
                 .autoExport(List.of(DataRepositoryEvent.NEW, DataRepositoryEvent.CHANGED)).build())).build());
         Template t = Template.fromStack(stack);
 
-        t.hasResource("AWS::FSx::FileSystem", Map.of("DeletionPolicy", "Retain", "UpdateReplacePolicy", "Retain"));
-        t.hasResource("AWS::FSx::DataRepositoryAssociation", Map.of("DeletionPolicy", "Retain",
+        t.hasResource("AWS::FSx::FileSystem", Map.of("DeletionPolicy", "RetainExceptOnCreate", "UpdateReplacePolicy", "Retain"));
+        t.hasResource("AWS::FSx::DataRepositoryAssociation", Map.of("DeletionPolicy", "RetainExceptOnCreate",
                 "Properties", Match.objectLike(Map.of("S3", Map.of(
                         "AutoImportPolicy", Map.of("Events", List.of("NEW", "CHANGED", "DELETED")),
                         "AutoExportPolicy", Map.of("Events", List.of("NEW", "CHANGED")))))));
-        t.hasResource("AWS::EC2::SecurityGroup", Map.of("DeletionPolicy", "Retain", "Properties",
-                Match.objectLike(Map.of("GroupDescription", "FSx for Lustre Test/Lustre: Lustre traffic from itself and training"))));
-        t.hasResource("AWS::EC2::Subnet", Map.of("DeletionPolicy", "Retain", "Properties",
+        t.hasResource("AWS::EC2::SecurityGroup", Map.of("DeletionPolicy", "RetainExceptOnCreate", "Properties",
+                Match.objectLike(Map.of("GroupDescription", "FSx for Lustre cache: Lustre traffic from itself and from training jobs"))));
+        t.hasResource("AWS::EC2::Subnet", Map.of("DeletionPolicy", "RetainExceptOnCreate", "Properties",
                 Match.objectLike(Map.of("CidrBlock", Match.anyValue()))));
-        t.hasResource("AWS::EC2::VPC", Map.of("DeletionPolicy", "Retain"));
-        assertEquals(1, t.findResources("AWS::EC2::Subnet", Map.of("DeletionPolicy", "Retain")).size(),
+        t.hasResource("AWS::EC2::VPC", Map.of("DeletionPolicy", "RetainExceptOnCreate"));
+        assertEquals(1, t.findResources("AWS::EC2::Subnet", Map.of("DeletionPolicy", "RetainExceptOnCreate")).size(),
                 "only the data subnet, where the file system's interfaces live");
         Annotations.fromStack(stack).hasInfo("/Test/Lustre", Match.stringLikeRegexp(".*retained when the stack is "
                 + "deleted \\(it exports to S3\\), and so are its security group, the data subnet and the VPC.*"));
+        Annotations.fromStack(stack).hasWarning("/Test/Lustre", Match.stringLikeRegexp(".*retained, also when an "
+                + "update replaces it .*the old file system then stays, linked to the same S3 locations and exporting to "
+                + "them beside the new one.*"));
     }
 
     @Test
@@ -167,7 +170,7 @@ class LustreCacheTest {
         Template t = Template.fromStack(other);
         t.hasResource("AWS::FSx::FileSystem", Map.of("DeletionPolicy", "Retain"));
         t.hasResource("AWS::EC2::SecurityGroup", Map.of("DeletionPolicy", "Retain", "Properties",
-                Match.objectLike(Map.of("GroupDescription", "FSx for Lustre Test/Lustre: Lustre traffic from itself and training"))));
+                Match.objectLike(Map.of("GroupDescription", "FSx for Lustre cache: Lustre traffic from itself and from training jobs"))));
     }
 
     @Test
@@ -186,7 +189,7 @@ class LustreCacheTest {
         assertEquals(4, t.findResources("AWS::EC2::SecurityGroupIngress", Match.objectLike(Map.of("Properties",
                 Match.objectLike(Map.of("GroupId", self))))).size(), "exactly the two port ranges from the two groups");
         t.hasResourceProperties("AWS::EC2::SecurityGroup", Map.of(
-                "GroupDescription", "FSx for Lustre Test/Lustre: Lustre traffic from itself and training",
+                "GroupDescription", "FSx for Lustre cache: Lustre traffic from itself and from training jobs",
                 "SecurityGroupIngress", Match.absent()));
     }
 

@@ -3,6 +3,8 @@ package io.github.trainingdata.cdk.storage;
 import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.trainingdata.cdk.TestApps;
 import java.util.List;
@@ -14,7 +16,10 @@ import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
 import software.amazon.awscdk.services.s3.Bucket;
+import software.amazon.awscdk.services.s3.EventType;
 import software.amazon.awscdk.services.s3.IBucket;
+import software.amazon.awscdk.services.s3.notifications.SnsDestination;
+import software.amazon.awscdk.services.sns.Topic;
 
 class TrainingDataBucketTest {
 
@@ -24,8 +29,9 @@ class TrainingDataBucketTest {
         new TrainingDataBucket(stack, "Data");
         Template t = Template.fromStack(stack);
 
+        // Retained when the stack is deleted, deleted when the deploy that created it rolls back.
         t.hasResource("AWS::S3::Bucket", Map.of(
-                "DeletionPolicy", "Retain",
+                "DeletionPolicy", "RetainExceptOnCreate",
                 "UpdateReplacePolicy", "Retain",
                 "Properties", Match.objectLike(Map.of(
                         "BucketEncryption", Map.of("ServerSideEncryptionConfiguration", List.of(Map.of(
@@ -54,6 +60,8 @@ class TrainingDataBucketTest {
         Template t = Template.fromStack(stack);
 
         t.hasResourceProperties("AWS::KMS::Key", Map.of("EnableKeyRotation", true));
+        // A failed first deploy must not leave a key billed every month.
+        t.hasResource("AWS::KMS::Key", Map.of("DeletionPolicy", "RetainExceptOnCreate"));
         t.hasResourceProperties("AWS::S3::Bucket", Map.of("BucketEncryption", Map.of(
                 "ServerSideEncryptionConfiguration", List.of(Map.of(
                         "BucketKeyEnabled", true,
@@ -203,5 +211,26 @@ class TrainingDataBucketTest {
         TrainingDataBucket data = new TrainingDataBucket(TestApps.stack(), "Data");
         assertRule(() -> data.s3Uri("../other"), "Test/Data", "relativePath", "../other", "a key prefix of S3 safe characters [A-Za-z0-9!_.*'()/=+-], without leading or trailing '/' "
                         + "and without empty, '.' or '..' segments, at most 512 characters (empty for the root)");
+    }
+
+    @Test
+    void eventNotificationsOnTheNewBucketAreRefusedSinceTheyWouldReplaceFsxsAutoImportNotification() {
+        Stack stack = TestApps.stack();
+        TrainingDataBucket data = new TrainingDataBucket(stack, "Data");
+        data.getBucket().addEventNotification(EventType.OBJECT_CREATED, new SnsDestination(new Topic(stack, "Uploads")));
+        RuntimeException e = assertThrows(RuntimeException.class, () -> Template.fromStack(stack));
+        assertTrue(e.getMessage().contains("Test/Data: invalid event notifications 'added with addEventNotification': "
+                + "none on the training data bucket: they would replace its notification configuration, including the "
+                + "one FSx adds for a Lustre cache's auto-import; match the bucket's events with EventBridge rules "
+                + "instead (it sends every event to EventBridge)"), e.getMessage());
+    }
+
+    @Test
+    void anExistingBucketKeepsItsNotificationsForAWSCDKMergesThemWithThoseOfOthers() {
+        Stack stack = TestApps.stack();
+        IBucket existing = Bucket.fromBucketName(stack, "Existing", "team-training-data");
+        new TrainingDataBucket(stack, "Data", TrainingDataBucketProps.builder().bucket(existing).build());
+        existing.addEventNotification(EventType.OBJECT_CREATED, new SnsDestination(new Topic(stack, "Uploads")));
+        Template.fromStack(stack).resourceCountIs("Custom::S3BucketNotifications", 1);
     }
 }

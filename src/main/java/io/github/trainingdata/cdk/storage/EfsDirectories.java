@@ -56,6 +56,8 @@ final class EfsDirectories extends Construct {
     static final String RESOURCE_TYPE = "Custom::EfsDirectories";
     static final String BUNDLE = "efs-directories-handler.zip";
     static final String HANDLER = EfsDirectoriesHandler.class.getName() + "::onEvent";
+    /** The function's security group's description: constant, since {@code GroupDescription} is create-only. */
+    static final String SECURITY_GROUP_DESCRIPTION = "Function that creates EFS directories: NFS to the file system only";
     /** One directory an access point may have as its root (EFS API reference, RootDirectory Path). */
     private static final Pattern ROOT_SEGMENT = Pattern.compile("(?!\\.)[^$#<>;`|&?{}^*/\\n]{1,99}");
 
@@ -74,8 +76,7 @@ final class EfsDirectories extends Construct {
                 Lazy.any((IStableAnyProducer) () -> rootDirectory(accessPointRoot(directories.get()))));
         SecurityGroup group = SecurityGroup.Builder.create(this, "SecurityGroup")
                 .vpc(network.getVpc())
-                .description("Function that creates the directories of " + store.getNode().getPath()
-                        + ": NFS to the file system only")
+                .description(SECURITY_GROUP_DESCRIPTION)
                 .allowAllOutbound(false)
                 .build();
         Function function = Function.Builder.create(this, "Function")

@@ -54,6 +54,8 @@ public class EfsStore extends Construct implements IConnectable {
     static final Set<String> REGIONS_WITHOUT_LAMBDA_EFS = Set.of("ap-southeast-6", "ap-east-2", "ap-southeast-5",
             "mx-central-1", "ap-southeast-7", "ca-west-1");
 
+    /** The security group's description: constant, since {@code GroupDescription} is create-only. */
+    static final String SECURITY_GROUP_DESCRIPTION = "EFS file system: NFS from training jobs";
     private final TrainingNetwork network;
     private final IFileSystem fileSystem;
     /** The file system's id, read once (every read is a jsii call). */
@@ -102,7 +104,7 @@ public class EfsStore extends Construct implements IConnectable {
 
         SecurityGroup group = SecurityGroup.Builder.create(this, "SecurityGroup")
                 .vpc(network.getVpc())
-                .description("EFS " + getNode().getPath() + ": NFS from training jobs")
+                .description(SECURITY_GROUP_DESCRIPTION)
                 .allowAllOutbound(true)
                 .build();
         SubnetSelection mountSubnets = oneZone
@@ -120,7 +122,7 @@ public class EfsStore extends Construct implements IConnectable {
                 .kmsKey(props.getEncryptionKey())
                 .enableAutomaticBackups(true)
                 .allowAnonymousAccess(true)
-                .removalPolicy(props.getRemovalPolicy() != null ? props.getRemovalPolicy() : RemovalPolicy.RETAIN)
+                .removalPolicy(props.getRemovalPolicy() != null ? props.getRemovalPolicy() : RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE)
                 .build();
     }
 

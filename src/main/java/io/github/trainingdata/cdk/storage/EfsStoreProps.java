@@ -180,7 +180,8 @@ public final class EfsStoreProps {
         /**
          * What happens to a new file system when the stack is deleted.
          *
-         * @default {@link RemovalPolicy#RETAIN}
+         * @default {@link RemovalPolicy#RETAIN_ON_UPDATE_OR_DELETE} (CloudFormation's RetainExceptOnCreate: kept when the
+         *     stack is deleted, deleted when the deploy that created it rolls back)
          */
         public Builder removalPolicy(RemovalPolicy removalPolicy) {
             this.removalPolicy = removalPolicy;

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.Aws;
+import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.iam.ServicePrincipal;
@@ -37,7 +38,9 @@ public final class LogGroups {
      * @return the log group
      */
     public static LogGroup create(Construct scope, String id, IKey key) {
-        LogGroup.Builder builder = LogGroup.Builder.create(scope, id).retention(RetentionDays.ONE_YEAR);
+        LogGroup.Builder builder = LogGroup.Builder.create(scope, id).retention(RetentionDays.ONE_YEAR)
+                // Kept when the stack is deleted (the record of what ran), not when its creating deploy rolls back.
+                .removalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE);
         if (key == null) {
             return builder.build();
         }

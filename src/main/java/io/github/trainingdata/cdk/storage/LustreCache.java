@@ -41,6 +41,11 @@ import software.constructs.IConstruct;
 public class LustreCache extends Construct implements IConnectable {
     /** Deployment type: scratch, unreplicated, cheapest per TiB; S3 keeps the durable copy. */
     public static final String DEPLOYMENT_TYPE = "SCRATCH_2";
+    /**
+     * The security group's description: constant, since it is create-only ({@code GroupDescription}) and a new group
+     * replaces the file system ({@code SecurityGroupIds} is create-only too).
+     */
+    static final String SECURITY_GROUP_DESCRIPTION = "FSx for Lustre cache: Lustre traffic from itself and from training jobs";
     private static final Port LUSTRE = Port.tcp(988);
     private static final Port LUSTRE_CLIENTS = Port.tcpRange(1018, 1023);
 
@@ -80,7 +85,7 @@ public class LustreCache extends Construct implements IConnectable {
 
         this.securityGroup = existing != null ? existing.getSecurityGroup() : SecurityGroup.Builder.create(this, "SecurityGroup")
                 .vpc(network.getVpc())
-                .description("FSx for Lustre " + getNode().getPath() + ": Lustre traffic from itself and training")
+                .description(SECURITY_GROUP_DESCRIPTION)
                 .allowAllOutbound(true)
                 .build();
         this.connections = new Connections(ConnectionsProps.builder()
@@ -126,7 +131,7 @@ public class LustreCache extends Construct implements IConnectable {
             associations.add(DataRepositoryAssociations.create(this, fileSystemId, dataset, keys));
         }
         applyRemovalPolicy(props.getRemovalPolicy() != null ? props.getRemovalPolicy()
-                : exports() ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY);
+                : exports() ? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE : RemovalPolicy.DESTROY);
     }
 
     /**
@@ -153,6 +158,13 @@ public class LustreCache extends Construct implements IConnectable {
         Annotations.of(this).addInfo(getNode().getPath() + ": the file system is retained when the stack is deleted ("
                 + (exports() ? "it exports to S3" : "removalPolicy") + "), and so are its security group"
                 + (network.isVpcCreated() ? ", the data subnet and the VPC" : "") + "; delete them after the file system");
+        if (exports()) {
+            Annotations.of(this).addWarningV2("@trainingdata/storage:retainedCacheReplacement", getNode().getPath()
+                    + ": this cache exports to S3 and is retained, also when an update replaces it (a new subnet or AZ, "
+                    + "security group or Lustre version): the old file system then stays, linked to the same S3 "
+                    + "locations and exporting to them beside the new one. After such an update, delete the old file "
+                    + "system (its id is in the stack's events) once its exports are done");
+        }
     }
 
     private boolean exports() {

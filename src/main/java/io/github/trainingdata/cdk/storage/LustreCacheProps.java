@@ -149,11 +149,11 @@ public final class LustreCacheProps {
         }
 
         /**
-         * What happens to the file system (and its associations) when the stack is deleted. With RETAIN, its
-         * security group and, when the network created them, the data subnet and VPC are retained too.
+         * What happens to the file system (and its associations) when the stack is deleted. Unless it is DESTROY,
+         * its security group and, when the network created them, the data subnet and VPC get the same policy.
          *
-         * @default {@link RemovalPolicy#DESTROY} (S3 holds the data), or {@link RemovalPolicy#RETAIN} when any
-         *     dataset exports to S3
+         * @default {@link RemovalPolicy#DESTROY} (S3 holds the data), or {@link RemovalPolicy#RETAIN_ON_UPDATE_OR_DELETE}
+         *     when any dataset exports to S3 (kept when the stack is deleted, deleted when its creating deploy rolls back)
          */
         public Builder removalPolicy(RemovalPolicy removalPolicy) {
             this.removalPolicy = removalPolicy;

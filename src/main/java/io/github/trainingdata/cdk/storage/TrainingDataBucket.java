@@ -90,7 +90,10 @@ public class TrainingDataBucket extends Construct {
             throw ConfigurationError.of(this, "noncurrentVersionExpiration", noncurrent.toHumanString(),
                     "a whole number of days, at least 1 (S3 lifecycle rules count whole days)");
         }
-        RemovalPolicy removal = props.getRemovalPolicy() != null ? props.getRemovalPolicy() : RemovalPolicy.RETAIN;
+        // Kept when the stack is deleted, but not when the deploy that created it rolls back (RetainExceptOnCreate):
+        // a failed first deploy leaves no bucket or key behind.
+        RemovalPolicy removal = props.getRemovalPolicy() != null ? props.getRemovalPolicy()
+                : RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE;
         boolean destroy = removal == RemovalPolicy.DESTROY;
 
         // S3 delivers server access logs only to a bucket with SSE-S3 and without Object Lock (S3 User Guide,
@@ -138,7 +141,24 @@ public class TrainingDataBucket extends Construct {
         }
         Bucket bucket = data.build();
         sendEventsToEventBridge(bucket);
+        keepNotificationConfiguration(bucket);
         return bucket;
+    }
+
+    /**
+     * Refuses S3 event notifications added to the new bucket (aws-cdk-lib's {@code addEventNotification}): FSx adds
+     * its own event notification to a bucket that a data repository association auto-imports from, and a notification
+     * configuration written for the stack (by CloudFormation or by aws-cdk-lib's notifications resource, which for a
+     * bucket of its own stack writes exactly the stack's notifications) replaces the whole configuration (aws-cdk
+     * issue 29653), which stops auto-import: the FSx guide lists a deleted or changed notification as a cause of a
+     * MISCONFIGURED association. The bucket sends every event to EventBridge, so rules there see uploads instead.
+     */
+    private void keepNotificationConfiguration(Bucket bucket) {
+        bucket.getNode().addValidation(() -> bucket.getNode().tryFindChild("Notifications") == null ? List.of()
+                : List.of(ConfigurationError.of(this, "event notifications", "added with addEventNotification",
+                        "none on the training data bucket: they would replace its notification configuration, including "
+                                + "the one FSx adds for a Lustre cache's auto-import; match the bucket's events with "
+                                + "EventBridge rules instead (it sends every event to EventBridge)").getMessage()));
     }
 
     /**

@@ -146,7 +146,8 @@ public final class TrainingDataBucketProps {
         /**
          * What happens to a new bucket (and a new log bucket and key) when the stack is deleted.
          *
-         * @default {@link RemovalPolicy#RETAIN}
+         * @default {@link RemovalPolicy#RETAIN_ON_UPDATE_OR_DELETE} (CloudFormation's RetainExceptOnCreate: kept when the
+         *     stack is deleted, deleted when the deploy that created it rolls back)
          */
         public Builder removalPolicy(RemovalPolicy removalPolicy) {
             this.removalPolicy = removalPolicy;
