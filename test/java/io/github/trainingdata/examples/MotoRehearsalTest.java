@@ -257,6 +257,28 @@ class MotoRehearsalTest {
     }
 
     @Test
+    void afterAReWarmTrainingWaitsForTheNewWarmUpNeverForTheStaleOne() {
+        String arn = createInMoto(NO_WAIT_STACK, NO_WAIT_MACHINE);
+        // The warm-up a re-warm superseded ended badly; the new one is still warming, then succeeds.
+        String stale = preloadReports(NO_WAIT_STACK, NO_WAIT_MACHINE, List.of("ABORTED"));
+        String stateMachine = stale.substring(0, stale.lastIndexOf(':')).replace(":execution:", ":stateMachine:");
+        String current = sfn.startExecution(r -> r.stateMachineArn(stateMachine)
+                .name("rewarm-" + UUID.randomUUID())).executionArn();
+        moto.call(Map.of("cmd", "script-execution", "arn", current, "statuses", List.of("RUNNING", "SUCCEEDED")));
+        // What CloudFormation does with the data stack's update: the parameter now names the new execution.
+        ssm.putParameter(r -> r.name(currentExecutionParameter(NO_WAIT_STACK, NO_WAIT_MACHINE))
+                .type(ParameterType.STRING).value(current).overwrite(true));
+        int staleLooks = moto.call(Map.of("cmd", "execution-describes", "arn", stale)).get("count").asInt();
+        int before = requests().size();
+
+        assertEquals("SUCCEEDED", run(arn, UUID.randomUUID().toString(), "{}").get("status").asText());
+        assertEquals(before + 1, requests().size(), "one job, after the new warm-up succeeded");
+        assertEquals(2, moto.call(Map.of("cmd", "execution-describes", "arn", current)).get("count").asInt());
+        assertEquals(staleLooks, moto.call(Map.of("cmd", "execution-describes", "arn", stale)).get("count").asInt(),
+                "the superseded warm-up is never looked at");
+    }
+
+    @Test
     void aPreloadExecutionWhoseRecordIsGoneHoldsNothingBack() {
         String arn = createInMoto(NO_WAIT_STACK, NO_WAIT_MACHINE);
         String preload = preloadReports(NO_WAIT_STACK, NO_WAIT_MACHINE, List.of("SUCCEEDED"));
@@ -272,7 +294,9 @@ class MotoRehearsalTest {
     void theLauncherStartsTheDeployedRequestFromSsmWithCheckpointsUnderTheJobNameAndItsChannelsFindTheData()
             throws InterruptedException {
         JsonNode template = TEMPLATES.get("TrainingDataQuickstart");
-        String document = resourcesOfType(template, "AWS::SSM::Parameter").get(0).get("Properties").get("Value")
+        String document = resourcesOfType(template, "AWS::SSM::Parameter").stream()
+                .filter(p -> p.get("Properties").path("Description").asText().startsWith("CreateTrainingJob request"))
+                .findFirst().orElseThrow().get("Properties").get("Value")
                 .asText();
         String name = "/rehearsal/quickstart/request";
         ssm.putParameter(r -> r.name(name).type(ParameterType.STRING).value(document).overwrite(true));
@@ -399,8 +423,7 @@ class MotoRehearsalTest {
      * @return the execution's ARN
      */
     private static String preloadReports(String stack, String machine, List<String> statuses) {
-        String parameter = definition(stack, machine).get("States").get("FindPrerequisite0").get("Parameters")
-                .get("Name").asText();
+        String parameter = currentExecutionParameter(stack, machine);
         String execution = pointer(parameter).asText();
         ssm.putParameter(r -> r.name(parameter).type(ParameterType.STRING).value(execution).overwrite(true));
         String stateMachine = execution.substring(0, execution.lastIndexOf(':')).replace(":execution:", ":stateMachine:");
@@ -412,6 +435,11 @@ class MotoRehearsalTest {
         }
         moto.call(Map.of("cmd", "script-execution", "arn", execution, "statuses", statuses));
         return execution;
+    }
+
+    /** The name of the parameter the training state machine reads the preload's current execution from. */
+    private static String currentExecutionParameter(String stack, String machine) {
+        return definition(stack, machine).get("States").get("FindPrerequisite0").get("Parameters").get("Name").asText();
     }
 
     /**
