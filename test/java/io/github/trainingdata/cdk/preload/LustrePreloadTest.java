@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.preload;
 
+import io.github.trainingdata.cdk.advisor.PreloadDefaults;
 import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -322,7 +323,7 @@ class LustrePreloadTest {
             assertEquals(TRAIN_IMAGE, request.at("/AlgorithmSpecification/TrainingImage").asText());
             assertEquals(WarmUpScript.load().containerEntrypoint(),
                     JSON.convertValue(request.at("/AlgorithmSpecification/ContainerEntrypoint"), List.class));
-            assertEquals(workerEnvironment(WarmUpScript.DEFAULT_PARALLELISM, WarmUpScript.DEFAULT_BATCH_SIZE),
+            assertEquals(workerEnvironment(PreloadDefaults.DEFAULT_PARALLELISM, PreloadDefaults.DEFAULT_BATCH_SIZE),
                     map(request.get("Environment")));
             assertEquals(WarmUpScript.metricDefinitions(), metricDefinitions(request));
             assertEquals(3, request.at("/AlgorithmSpecification/MetricDefinitions").size());

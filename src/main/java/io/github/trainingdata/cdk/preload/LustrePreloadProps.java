@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.preload;
 
+import io.github.trainingdata.cdk.advisor.PreloadDefaults;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreLocation;
 import io.github.trainingdata.cdk.training.TrainingImage;
@@ -221,7 +222,7 @@ public final class LustrePreloadProps {
         /**
          * The worker's instance type (it only reads files; network bandwidth matters most).
          *
-         * @default ml.m5.xlarge
+         * @default ml.m5.xlarge ({@link PreloadDefaults#DEFAULT_WORKER_INSTANCE_TYPE})
          */
         public Builder workerInstanceType(String workerInstanceType) {
             this.workerInstanceType = workerInstanceType;
@@ -233,7 +234,7 @@ public final class LustrePreloadProps {
          * tens of milliseconds, so the read path is latency-bound: 128 readers load about 3,000 small files a second
          * where 8 load 200; above 512, S3's per-prefix request rate is the limit.
          *
-         * @default 128 ({@link WarmUpScript#DEFAULT_PARALLELISM})
+         * @default 128 ({@link PreloadDefaults#DEFAULT_PARALLELISM})
          */
         public Builder parallelism(Integer parallelism) {
             this.parallelism = parallelism;
@@ -244,7 +245,7 @@ public final class LustrePreloadProps {
          * Files per reader process or per {@code lfs} poll call (1–10000); {@code lfs hsm_restore} takes at most 50
          * files per call (Lustre's request-size limit), whatever this says.
          *
-         * @default 256 ({@link WarmUpScript#DEFAULT_BATCH_SIZE})
+         * @default 256 ({@link PreloadDefaults#DEFAULT_BATCH_SIZE})
          */
         public Builder batchSize(Integer batchSize) {
             this.batchSize = batchSize;

@@ -3,6 +3,7 @@ package io.github.trainingdata.cdk.preload;
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.advisor.ByteSize;
 import io.github.trainingdata.cdk.advisor.EstimateModel;
+import io.github.trainingdata.cdk.advisor.PreloadDefaults;
 import io.github.trainingdata.cdk.limits.FsxLimits;
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.storage.LustreCache;
@@ -49,9 +50,10 @@ final class PreloadSpec {
         this.image = workerImage(props, definition);
         this.timeout = limit("timeout", props.getTimeout());
         this.importTimeout = limit("importTimeout", props.getImportTimeout());
-        this.parallelism = bounded("parallelism", props.getParallelism(), WarmUpScript.DEFAULT_PARALLELISM, 1,
-                WarmUpScript.MAX_PARALLELISM);
-        this.batchSize = bounded("batchSize", props.getBatchSize(), WarmUpScript.DEFAULT_BATCH_SIZE, 1, 10_000);
+        this.parallelism = bounded("parallelism", props.getParallelism(), PreloadDefaults.DEFAULT_PARALLELISM, 1,
+                PreloadDefaults.MAX_PARALLELISM);
+        this.batchSize = bounded("batchSize", props.getBatchSize(), PreloadDefaults.DEFAULT_BATCH_SIZE, 1,
+                PreloadDefaults.MAX_BATCH_SIZE);
         this.waitForCompletion = waitForCompletion(props);
         if (definition != null) {
             requireReads(scope, cache, definition);
