@@ -19,6 +19,7 @@ public final class LustrePreloadProps {
     private final Duration timeout;
     private final Duration importTimeout;
     private final String workerInstanceType;
+    private final Boolean workerImageHasLfs;
     private final Integer parallelism;
     private final Integer batchSize;
     private final Long fileCount;
@@ -34,6 +35,7 @@ public final class LustrePreloadProps {
         this.timeout = b.timeout;
         this.importTimeout = b.importTimeout;
         this.workerInstanceType = b.workerInstanceType;
+        this.workerImageHasLfs = b.workerImageHasLfs;
         this.parallelism = b.parallelism;
         this.batchSize = b.batchSize;
         this.fileCount = b.fileCount;
@@ -90,6 +92,11 @@ public final class LustrePreloadProps {
         return workerInstanceType;
     }
 
+    /** @return whether the worker image has the Lustre client's lfs, or null for the default */
+    public Boolean getWorkerImageHasLfs() {
+        return workerImageHasLfs;
+    }
+
     /** @return the worker's parallel reads, or null for the default */
     public Integer getParallelism() {
         return parallelism;
@@ -121,6 +128,7 @@ public final class LustrePreloadProps {
         private Duration timeout;
         private Duration importTimeout;
         private String workerInstanceType;
+        private Boolean workerImageHasLfs;
         private Integer parallelism;
         private Integer batchSize;
         private Long fileCount;
@@ -230,6 +238,20 @@ public final class LustrePreloadProps {
         }
 
         /**
+         * Whether the worker image has the Lustre client's {@code lfs} (as {@code examples/worker-image/Dockerfile.lustre}
+         * has): then {@code warm-cache.sh} restores with {@code lfs hsm_restore}, which the file servers run without
+         * the worker's network in the way. The script decides by itself at run time; this only tells the estimate
+         * that decides whether the deploy waits which path to model.
+         *
+         * @default false: the estimate models the read path, the slower one, so the deploy never waits on a warm-up
+         *     estimated too short
+         */
+        public Builder workerImageHasLfs(Boolean workerImageHasLfs) {
+            this.workerImageHasLfs = workerImageHasLfs;
+            return this;
+        }
+
+        /**
          * How many files the worker loads at once (1–512). Each first read loads a whole file from S3 and waits
          * tens of milliseconds, so the read path is latency-bound: 128 readers load about 3,000 small files a second
          * where 8 load 200; above 512, S3's per-prefix request rate is the limit.
@@ -254,7 +276,8 @@ public final class LustrePreloadProps {
 
         /**
          * How many files the warmed directories hold: with totalBytes, the warm-up is estimated by the advisor's
-         * model ({@code EstimateModel.preloadSeconds} plus the metadata import) to decide whether the deploy waits.
+         * model (FSx's metadata import, then {@code PreloadModel.preloadSeconds} for the worker's path, readers,
+         * instance type and the cache's capacity) to decide whether the deploy waits.
          *
          * @default unknown (the deploy waits unless waitForCompletion is false)
          */
@@ -264,7 +287,9 @@ public final class LustrePreloadProps {
         }
 
         /**
-         * How many bytes the warmed directories hold (see fileCount).
+         * How many bytes the warmed directories hold (see fileCount). More than the cache's usable space (about 92%
+         * of its storage capacity) is refused at synth for an uncompressed cache created here, and a warning for an
+         * existing or compressed one.
          *
          * @default unknown
          */
