@@ -888,6 +888,14 @@ class LustrePreloadTest {
             f.add(props.apply(standalone(f)));
         }
 
+        /** @return the custom resource's WaitSeconds for a standalone preload: "3300" when the deploy waits, else "0" */
+        private String waitSeconds(UnaryOperator<LustrePreloadProps.Builder> props) {
+            Fixture f = new Fixture();
+            LustrePreload preload = new LustrePreload(f.stack, "Preload", props.apply(standalone(f)).build());
+            f.synth();
+            return f.property(preload, "WaitSeconds");
+        }
+
         @Test
         void needsAnImageWithoutADefinition() {
             Fixture f = new Fixture();
@@ -1011,12 +1019,8 @@ class LustrePreloadTest {
 
         @Test
         void aWarmUpThatFitsADeployIsWaitedFor() {
-            Fixture f = new Fixture();
             // 54 s of import + 340 s of start + max((30,000 x 0.04 + 1,000 / 100) / 128 = 9.5 s, 1,000 / 117.1875 = 8.5 s).
-            LustrePreload preload = new LustrePreload(f.stack, "Preload", standalone(f)
-                    .fileCount(30_000L).totalBytes(1_000_000_000L).build());
-            f.synth();
-            assertEquals("3300", f.property(preload, "WaitSeconds"));
+            assertEquals("3300", waitSeconds(p -> p.fileCount(30_000L).totalBytes(1_000_000_000L)));
         }
 
         @Test
@@ -1025,16 +1029,9 @@ class LustrePreloadTest {
             // - read path: (1.45 M x 0.04 + 14,500 / 100) / 128 = 454.3 s, 3404 s in all: beyond 3300 s;
             // - lfs path: max(29,000 calls x 0.14 / 128 = 31.7 s, 14,500 / 117.1875 = 123.7 s) + 0.04 s for the last
             //   file + 10 s + 2 x 5665 calls x 0.14 / 128 = 22.4 s of verifying: 146.2 s, 3096 s in all.
-            Fixture read = new Fixture();
-            LustrePreload reading = new LustrePreload(read.stack, "Preload", standalone(read)
-                    .fileCount(1_450_000L).totalBytes(14_500_000_000L).build());
-            read.synth();
-            assertEquals("0", read.property(reading, "WaitSeconds"));
-            Fixture lfs = new Fixture();
-            LustrePreload restoring = new LustrePreload(lfs.stack, "Preload", standalone(lfs).workerImageHasLfs(true)
-                    .fileCount(1_450_000L).totalBytes(14_500_000_000L).build());
-            lfs.synth();
-            assertEquals("3300", lfs.property(restoring, "WaitSeconds"));
+            assertEquals("0", waitSeconds(p -> p.fileCount(1_450_000L).totalBytes(14_500_000_000L)));
+            assertEquals("3300", waitSeconds(p -> p.workerImageHasLfs(true).fileCount(1_450_000L)
+                    .totalBytes(14_500_000_000L)));
         }
 
         @Test
