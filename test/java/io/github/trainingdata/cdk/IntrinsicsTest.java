@@ -34,6 +34,16 @@ class IntrinsicsTest {
     }
 
     @Test
+    void splitsKnownStringsAndUsesTheGivenRefValues() {
+        Object joined = Map.of("Fn::Join", List.of("", List.of(Map.of("Ref", "Image"), "/x")));
+        Object host = Map.of("Fn::Select", List.of(1, Map.of("Fn::Split", List.of("/", joined))));
+        assertEquals("team", Intrinsics.string(host, Map.of("Image", "registry/team/app")));
+        assertEquals(List.of("a", "", "b"), Intrinsics.evaluate(Map.of("Fn::Split", List.of(".", "a..b"))));
+        // A placeholder is never taken apart.
+        assertEquals("SELECT(1,SPLIT(/,REF(Image)/x))", Intrinsics.string(host));
+    }
+
+    @Test
     void refusesAnUnknownIntrinsic() {
         assertThrows(IllegalArgumentException.class, () -> Intrinsics.evaluate(Map.of("Fn::Sub", "${AWS::Region}")));
     }

@@ -64,8 +64,11 @@ class AdvisorTest {
                 + HumanReadable.usd(lustre.costUsd()));
         assertReason(recommendation, "SCRATCH_2 capacity 1200 GiB: holds 54 GB with 20% headroom and its 234 MB/s "
                 + "baseline feeds the 15 MB/s the training reads");
-        assertReason(recommendation, "preloading 1,500,000 files takes about 2.2 h at deploy time (8 readers, 40 ms per "
-                + "first read), billed to no job; without it the first epoch reads each file cold from S3");
+        // Read path: 340 s + (1.5 M x 0.04 + 54,000 / 100) / 128 = 813 s = 13.5 min. lfs path: 340 s + 54,000 / 117.1875
+        // (loading) + 0.04036 (last file) + 10 + 2 x 5860 x 0.14 / 128 (verifying) = 823.7 s = 13.7 min.
+        assertReason(recommendation, "preloading 1,500,000 files takes about 13.5 min on the worker's read path (128 "
+                + "readers, 40 ms per first read), 13.7 min with lfs in its image, at deploy time, billed to no job; "
+                + "without it the first epoch reads each file cold from S3");
     }
 
     @Test

@@ -150,10 +150,14 @@ class EstimateModelTest {
         // ...but never more than the instances' network takes in: one ml.p3.2xlarge, 10 Gbit/s = 1250 MB/s.
         assertEquals(7200, EstimateModel.lustreCapacityGiB(dataset(2 * ByteSize.TB, 30_000_000)
                 .trainingTime(Duration.ofMinutes(10)).build()));
-        // Loads: 2 TB in 1,000 files leave 2655 s of the 50-minute deploy for the bytes: 753 MB/s, 4800 GiB.
-        assertEquals(4800, EstimateModel.lustreCapacityGiB(dataset(2 * ByteSize.TB, 1000)
+        // Loads: 2 TB in 1,000 files leave 3300 - 1.8 (import at 2 M/h) - 340 (worker start) = 2958.2 s of a deploy's
+        // wait; the 128 readers need (1,000 x 0.04 + 2,000,000 / 100) / 128 = 156.6 s and the worker's network
+        // 2,000,000 / 1250 = 1600 s, so the cache must load 2,000,000 / 2958.2 = 676.1 MB/s: 6.76 TiB at 100 MB/s per
+        // TiB, 6923 GiB, 7200 GiB.
+        assertEquals(7200, EstimateModel.lustreCapacityGiB(dataset(2 * ByteSize.TB, 1000)
                 .trainingTime(Duration.ofDays(10)).build()));
-        // 54 GB in an hour needs only the minimum.
+        // 54 GB in 1.5 M files: the import (2700 s) and the worker's start leave 260 s, less than the readers' 473 s,
+        // so no capacity loads it within the wait: the holding capacity, the minimum.
         assertEquals(1200, EstimateModel.lustreCapacityGiB(dataset(54 * ByteSize.GB, 1_500_000).build()));
     }
 
@@ -165,7 +169,8 @@ class EstimateModelTest {
         assertEquals(preloaded.epochSeconds(), preloaded.firstEpochSeconds(), DELTA);
         // Cold: 40 ms per first read at 16 reads in flight, plus the bytes at the 234 MB/s baseline.
         assertEquals(1_500_000 * 0.04 / 16 + 54_000 / 234.375, cold.firstEpochSeconds(), DELTA);
-        assertEquals(EstimateModel.preloadSeconds(1_500_000, 54 * ByteSize.GB, 1200, 8), preloaded.preloadSeconds(), DELTA);
+        // The default worker's read path: 340 s to start, then (1.5 M x 0.04 + 54,000 / 100) / 128 = 472.97 s.
+        assertEquals(340 + 60_540 / 128.0, preloaded.preloadSeconds(), DELTA);
         assertEquals(0, cold.preloadSeconds(), DELTA);
         assertEquals(cold.firstEpochSeconds() - preloaded.firstEpochSeconds(),
                 cold.billableSeconds() - preloaded.billableSeconds(), DELTA);
@@ -286,8 +291,11 @@ class EstimateModelTest {
                 DataSourceOption.FSX_LUSTRE).notes();
         assertEquals("SCRATCH_2 2400 GiB: 469 MB/s baseline, bursts to 3,047 MB/s; sized to hold the data, feed 28 MB/s "
                 + "of training reads and load the bytes within a deploy's wait", notes.get(0));
+        // 2 TB on 2400 GiB (234.375 MB/s of loading): 8533 s of bytes on both paths, + 340 s of start = 2.5 h; the
+        // lfs path adds 35.7 s of verifying polls (10 s + 2 x 11,719 calls x 0.14 / 128) and still reads 2.5 h.
         assertTrue(notes.get(1).startsWith("deploy-time, not billed to the job: preloading 3,000,000 files takes about "
-                + "5.4 h (8 readers, 40 ms per first read); without it the first epoch reads cold in about "), notes.get(1));
+                + "2.5 h on the worker's read path (128 readers, 40 ms per first read), 2.5 h with lfs in its image; "
+                + "without it the first epoch reads cold in about "), notes.get(1));
         assertEquals("deploy-time: creating the file system indexes 3,000,000 objects in about 1.5 h (assumed 2,000,000 "
                 + "per hour)", notes.get(2));
         assertEquals("needs a VPC and a training subnet in the file system's Availability Zone", notes.get(3));
@@ -297,38 +305,6 @@ class EstimateModelTest {
     void lustreIndexesTwoMillionObjectsPerHour() {
         assertEquals(3600, EstimateModel.lustreIndexingSeconds(2_000_000), DELTA);
         assertEquals(0, EstimateModel.lustreIndexingSeconds(0), DELTA);
-    }
-
-    @Test
-    void preloadIsLatencyBoundForSmallFilesAndThroughputBoundForLargeOnes() {
-        double workerStart = 180 + 160;
-        // 1.5 million small files, 8 readers: 40 ms each per reader, plus 54 GB at the 1200 GiB baseline.
-        double smallFiles = EstimateModel.preloadSeconds(1_500_000, 54 * ByteSize.GB, 1200, 8);
-        assertEquals(workerStart + 1_500_000 * 0.04 / 8 + 54_000 / 234.375, smallFiles, DELTA);
-        // deploy-lessons.md: at 8 readers ~160–270 files/s, 1.5 M files take about 1.5–2.6 h.
-        assertTrue(smallFiles > 1.5 * 3600 && smallFiles < 2.6 * 3600, smallFiles + " s");
-        // Twice the readers halve the latency-bound part only.
-        double sixteen = EstimateModel.preloadSeconds(1_500_000, 54 * ByteSize.GB, 1200, 16);
-        assertEquals(1_500_000 * 0.04 / 16, smallFiles - sixteen, DELTA);
-        // 2 TB in 1,000 files of 2 GB: the cache's throughput decides, and more capacity loads faster.
-        double large2400 = EstimateModel.preloadSeconds(1000, 2 * ByteSize.TB, 2400, 8);
-        double large4800 = EstimateModel.preloadSeconds(1000, 2 * ByteSize.TB, 4800, 8);
-        assertEquals(workerStart + 5 + 2_000_000 / 468.75, large2400, DELTA);
-        assertEquals(2_000_000 / 468.75 / 2, large2400 - large4800, DELTA);
-        assertEquals(workerStart, EstimateModel.preloadSeconds(0, 0, 1200, 1), DELTA);
-    }
-
-    @Test
-    void preloadRejectsImpossibleArguments() {
-        assertEquals("fileCount must be at least 0, was -1", assertThrows(IllegalArgumentException.class,
-                () -> EstimateModel.preloadSeconds(-1, 0, 1200, 8)).getMessage());
-        assertEquals("totalBytes must be at least 0, was -5", assertThrows(IllegalArgumentException.class,
-                () -> EstimateModel.preloadSeconds(1, -5, 1200, 8)).getMessage());
-        assertEquals("readers must be at least 1, was 0", assertThrows(IllegalArgumentException.class,
-                () -> EstimateModel.preloadSeconds(1, 1, 1200, 0)).getMessage());
-        assertEquals("capacityGiB must be 1200, 2400, or a multiple of 2400 GiB (SCRATCH_2), was 1800",
-                assertThrows(IllegalArgumentException.class,
-                        () -> EstimateModel.preloadSeconds(1, 1, 1800, 8)).getMessage());
     }
 
     @Test

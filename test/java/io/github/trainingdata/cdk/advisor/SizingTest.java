@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.trainingdata.cdk.limits.FsxLimits;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -117,30 +116,41 @@ class SizingTest {
     }
 
     @Test
-    void preloadCapacityIsAtLeastTheDatasetCapacity() {
-        // 54 GB in an hour needs only 15 MB/s: the dataset capacity decides.
-        assertEquals(1200, Sizing.lustreCapacityForPreloadGiB(54 * ByteSize.GB, Duration.ofHours(1)));
-        assertEquals(4800, Sizing.lustreCapacityForPreloadGiB(2001 * GIB, Duration.ofDays(1)));
-    }
-
-    @Test
-    void preloadCapacityGrowsWhenTheDeadlineIsShort() {
-        // 2 TB in 10 minutes needs 3333 MB/s of baseline: 16.7 TiB = 17067 GiB, rounded up to 8 x 2400 GiB.
-        int capacity = Sizing.lustreCapacityForPreloadGiB(2 * ByteSize.TB, Duration.ofMinutes(10));
-        assertEquals(19200, capacity);
-        assertTrue(Sizing.lustreBaselineMBps(capacity) * 600 >= 2 * ByteSize.TB / (double) ByteSize.MB);
-        assertTrue(Sizing.lustreBaselineMBps(capacity - 2400) * 600 < 2 * ByteSize.TB / (double) ByteSize.MB);
-        assertTrue(Sizing.lustreCapacityForPreloadGiB(2 * ByteSize.TB, Duration.ofMinutes(5)) > capacity);
-    }
-
-    @Test
-    void preloadCapacityRejectsBadDeadlines() {
-        for (Duration deadline : new Duration[] {null, Duration.ZERO, Duration.ofSeconds(-1)}) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> Sizing.lustreCapacityForPreloadGiB(GIB, deadline));
-            assertEquals("deadline must be a positive duration, was " + deadline, e.getMessage());
+    void loadCapacityFollowsTheWriteThroughputOf100MBpsPerTiB() {
+        // 1200 GiB = 1.171875 TiB loads at 117.1875 MB/s; 2400 GiB at 234.375 MB/s.
+        assertEquals(1200, Sizing.lustreCapacityForLoadGiB(1));
+        assertEquals(1200, Sizing.lustreCapacityForLoadGiB(117.1875));
+        assertEquals(2400, Sizing.lustreCapacityForLoadGiB(117.2));
+        assertEquals(2400, Sizing.lustreCapacityForLoadGiB(234.375));
+        assertEquals(4800, Sizing.lustreCapacityForLoadGiB(234.4));
+        // 2 TB in 10 minutes is 3333.3 MB/s: 33.33 TiB = 34,133 GiB, rounded up to 15 x 2400 GiB.
+        assertEquals(36000, Sizing.lustreCapacityForLoadGiB(2e6 / 600));
+        for (double target : new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY}) {
+            assertEquals("targetMBps must be a finite number greater than 0, was " + target,
+                    assertThrows(IllegalArgumentException.class, () -> Sizing.lustreCapacityForLoadGiB(target))
+                            .getMessage());
         }
-        assertThrows(IllegalArgumentException.class, () -> Sizing.lustreCapacityForPreloadGiB(-5, Duration.ofHours(1)));
+    }
+
+    @Test
+    void aFileSystemHoldsElevenTwelfthsOfItsCapacityInFileData() {
+        // The FSx guide's example: 2.2 TiB of OSTs on 2.4 TiB. 1200 GiB x 11/12 = 1100 GiB; 28,800 GiB x 11/12 = 26,400 GiB.
+        assertEquals(1100 * GIB, Sizing.lustreUsableBytes(1200));
+        assertEquals(2200 * GIB, Sizing.lustreUsableBytes(2400));
+        assertEquals(26_400 * GIB, Sizing.lustreUsableBytes(28_800));
+        assertEquals("capacityGiB must be at least 1, was 0",
+                assertThrows(IllegalArgumentException.class, () -> Sizing.lustreUsableBytes(0)).getMessage());
+    }
+
+    @Test
+    void theMinimumCapacityIsTheSmallestWhoseUsableSpaceHoldsTheBytes() {
+        assertEquals(1200, Sizing.lustreMinimumCapacityGiB(0));
+        assertEquals(1200, Sizing.lustreMinimumCapacityGiB(1100 * GIB));
+        assertEquals(2400, Sizing.lustreMinimumCapacityGiB(1100 * GIB + 1));
+        // 5 TB = 4656.6 GiB needs 4656.6 x 12/11 = 5080 GiB: 3 x 2400. With 20% headroom it would be 5588 GiB, also 7200.
+        assertEquals(7200, Sizing.lustreMinimumCapacityGiB(5 * ByteSize.TB));
+        assertEquals("datasetBytes must be at least 0, was -1",
+                assertThrows(IllegalArgumentException.class, () -> Sizing.lustreMinimumCapacityGiB(-1)).getMessage());
     }
 
     @ParameterizedTest

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.benchmark;
 
+import io.github.trainingdata.cdk.advisor.PreloadDefaults;
 import io.github.trainingdata.cdk.preload.WarmUpScript;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,14 +33,14 @@ import java.util.stream.Stream;
  * <li><em>lfs: warm-cache.sh</em> — the script with a zero-latency stand-in {@code lfs} (every restore done
  * at once);</li>
  * <li><em>lfs: floor</em> — {@code find} once, then {@code xargs -0 -n 50 -P 8 lfs hsm_restore} (Lustre
- * takes at most {@value WarmUpScript#MAX_RESTORE_BATCH} files per request) and
+ * takes at most {@value PreloadDefaults#MAX_RESTORE_BATCH} files per request) and
  * {@code xargs -0 -n 256 -P 8} of {@code lfs hsm_action} and {@code lfs hsm_state}: the calls the script
  * makes.</li>
  * </ul>
  * Each case runs under a {@code /bin/sh} that also reports, with {@code times}, the CPU time its processes
  * used: on a shared machine that figure moves less than the wall-clock time.
- * The script runs with its defaults ({@value WarmUpScript#DEFAULT_PARALLELISM} at a time, batches of
- * {@value WarmUpScript#DEFAULT_BATCH_SIZE}). With nothing to wait for, the floor is the cost of the calls
+ * The script runs with its defaults ({@value PreloadDefaults#DEFAULT_PARALLELISM} at a time, batches of
+ * {@value PreloadDefaults#DEFAULT_BATCH_SIZE}). With nothing to wait for, the floor is the cost of the calls
  * themselves, and the ratio script / floor is the script's own overhead. It prints a table of median
  * times and files/s, then, last, {@code warm-up-read-ratio: R} and {@code warm-up-lfs-ratio: R} (goal
  * &le; {@value #RATIO_GOAL}).
@@ -57,7 +58,7 @@ public final class WarmUpBenchmark {
     private static final String READ_FLOOR = "find \"$1\" -type f -print0 > \"$2\" &&"
             + " xargs -0 -n 256 -P 8 head -q -c 1 < \"$2\" > /dev/null";
     private static final String LFS_FLOOR = "find \"$1\" -type f -print0 > \"$2\" &&"
-            + " xargs -0 -n " + WarmUpScript.MAX_RESTORE_BATCH + " -P 8 lfs hsm_restore < \"$2\" &&"
+            + " xargs -0 -n " + PreloadDefaults.MAX_RESTORE_BATCH + " -P 8 lfs hsm_restore < \"$2\" &&"
             + " xargs -0 -n 256 -P 8 lfs hsm_action < \"$2\" > /dev/null &&"
             + " xargs -0 -n 256 -P 8 lfs hsm_state < \"$2\" > /dev/null";
 

@@ -314,6 +314,32 @@ class TrainingDataPlatformTest {
     }
 
     @Test
+    void aPinnedCapacityThatCannotHoldTheProfilesDataIsRefused() {
+        // 3000 GB do not fit the 2400 x 11/12 = 2200 GiB (2,362,232,012,800 bytes) of file data 2400 GiB hold; they need
+        // 3000 GB / GiB / (11/12) = 3048 GiB: 4800 GiB, which is also the advisor's (holding: 3353 GiB with 20%).
+        assertRule(() -> platform(TestApps.stack(), TrainingDataPlatformProps.builder()
+                        .profile(profile(3_000 * GB, 30_000_000, AccessPattern.RANDOM, DataLocation.S3))
+                        .source(DataSourceOption.FSX_LUSTRE).lustreCapacityGiB(2400)),
+                "Test/Platform", "lustreCapacityGiB", 2400, "at least 4800 GiB: the profile's 3 TB (3,000,000,000,000 "
+                        + "bytes) do not fit the 2.4 TB (2,362,232,012,800 bytes) of file data 2400 GiB hold (FSx keeps "
+                        + "file data in about 11/12 of the storage capacity); the advisor's capacity for the profile is "
+                        + "4800 GiB");
+    }
+
+    @Test
+    void aPinnedCapacityBelowTheAdvisorsIsKeptWithAWarning() {
+        Stack stack = TestApps.stack();
+        // 2000 GB fit 2400 GiB (2,362 GB of file data); the advisor wants 4800 GiB: one epoch of 2,000,000 MB in the
+        // profile's hour of compute is 556 MB/s, 2.78 TiB at 200 MB/s per TiB of baseline.
+        platform(stack, TrainingDataPlatformProps.builder()
+                .profile(profile(2_000 * GB, 3_000_000, AccessPattern.RANDOM, DataLocation.S3))
+                .source(DataSourceOption.FSX_LUSTRE).lustreCapacityGiB(2400));
+        Template.fromStack(stack).hasResourceProperties("AWS::FSx::FileSystem", Map.of("StorageCapacity", 2400));
+        Annotations.fromStack(stack).hasWarning("/Test/Platform", Match.stringLikeRegexp("Test/Platform: "
+                + "lustreCapacityGiB\\(2400\\) holds the profile's 2 TB but is below the advisor's 4800 GiB .*"));
+    }
+
+    @Test
     void theDerivedRuntimeStaysWithinTheJobsSpotMaxWait() {
         TrainingDataPlatform p = platform(TestApps.stack(), TrainingDataPlatformProps.builder()
                 .profile(profile(54 * GB, 1_500_000, AccessPattern.RANDOM, DataLocation.S3))

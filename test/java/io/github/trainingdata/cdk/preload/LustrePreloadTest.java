@@ -17,6 +17,7 @@ import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.NagFindings;
 import io.github.trainingdata.cdk.PolicyStatements;
 import io.github.trainingdata.cdk.TestApps;
+import io.github.trainingdata.cdk.advisor.PreloadDefaults;
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.LustreCache;
@@ -50,6 +51,7 @@ import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
+import software.amazon.awscdk.services.fsx.LustreDataCompressionType;
 import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.s3.Bucket;
 import software.amazon.awscdk.services.stepfunctions.StateMachine;
@@ -326,7 +328,7 @@ class LustrePreloadTest {
             assertEquals(TRAIN_IMAGE, request.at("/AlgorithmSpecification/TrainingImage").asText());
             assertEquals(WarmUpScript.load().containerEntrypoint(),
                     JSON.convertValue(request.at("/AlgorithmSpecification/ContainerEntrypoint"), List.class));
-            assertEquals(workerEnvironment(WarmUpScript.DEFAULT_PARALLELISM, WarmUpScript.DEFAULT_BATCH_SIZE),
+            assertEquals(workerEnvironment(PreloadDefaults.DEFAULT_PARALLELISM, PreloadDefaults.DEFAULT_BATCH_SIZE),
                     map(request.get("Environment")));
             assertEquals(WarmUpScript.metricDefinitions(), metricDefinitions(request));
             assertEquals(3, request.at("/AlgorithmSpecification/MetricDefinitions").size());
@@ -914,6 +916,14 @@ class LustrePreloadTest {
             f.add(props.apply(standalone(f)));
         }
 
+        /** @return the custom resource's WaitSeconds for a standalone preload: "3300" when the deploy waits, else "0" */
+        private String waitSeconds(UnaryOperator<LustrePreloadProps.Builder> props) {
+            Fixture f = new Fixture();
+            LustrePreload preload = new LustrePreload(f.stack, "Preload", props.apply(standalone(f)).build());
+            f.synth();
+            return f.property(preload, "WaitSeconds");
+        }
+
         @Test
         void needsAnImageWithoutADefinition() {
             Fixture f = new Fixture();
@@ -1014,17 +1024,20 @@ class LustrePreloadTest {
         @Test
         void aForcedWaitForAWarmUpBeyondWhatADeployCanWaitIsRefused() {
             Fixture f = new Fixture();
+            // 12 M files: the import takes 12 M / 2 M per hour = 21,600 s; the worker 340 s to start, then on the read
+            // path max((12 M x 0.04 + 1,000,000 MB / 100) / 128 = 3828 s, 1,000,000 MB / 117.1875 MB/s = 8533 s): 8.5 h.
             assertRule(() -> new LustrePreload(f.stack, "Preload", standalone(f).waitForCompletion(true)
-                    .fileCount(12_000_000L).totalBytes(1_200_000_000_000L).build()), "Test/Preload", "waitForCompletion",
-                    true, "false: 12,000,000 files (1.2 TB) are estimated to take 8.6 h to import and warm (advisor "
-                            + "model: metadata import, then 128 readers), beyond the 55 minutes a deploy can wait");
+                    .fileCount(12_000_000L).totalBytes(1_000_000_000_000L).build()), "Test/Preload", "waitForCompletion",
+                    true, "false: 12,000,000 files (1 TB) are estimated to take 8.5 h to import and warm (advisor "
+                            + "model: metadata import, then the worker's read path, 128 readers), beyond the 55 minutes "
+                            + "a deploy can wait");
         }
 
         @Test
         void aWarmUpBeyondWhatADeployCanWaitDoesNotHoldTheDeploy() {
             Fixture f = new Fixture();
             LustrePreload preload = new LustrePreload(f.stack, "Preload", standalone(f)
-                    .fileCount(12_000_000L).totalBytes(1_200_000_000_000L).build());
+                    .fileCount(12_000_000L).totalBytes(1_000_000_000_000L).build());
             f.synth();
             assertEquals("0", f.property(preload, "WaitSeconds"));
             software.amazon.awscdk.assertions.Annotations.fromStack(f.stack).hasInfo("/Test/Preload",
@@ -1034,11 +1047,61 @@ class LustrePreloadTest {
 
         @Test
         void aWarmUpThatFitsADeployIsWaitedFor() {
+            // 54 s of import + 340 s of start + max((30,000 x 0.04 + 1,000 / 100) / 128 = 9.5 s, 1,000 / 117.1875 = 8.5 s).
+            assertEquals("3300", waitSeconds(p -> p.fileCount(30_000L).totalBytes(1_000_000_000L)));
+        }
+
+        @Test
+        void theWaitDecisionModelsTheLfsPathWhenTheImageHasLfs() {
+            // 1.45 M files of 10 KB on 1200 GiB: 2610 s of import + 340 s of start, then
+            // - read path: (1.45 M x 0.04 + 14,500 / 100) / 128 = 454.3 s, 3404 s in all: beyond 3300 s;
+            // - lfs path: max(29,000 calls x 0.14 / 128 = 31.7 s, 14,500 / 117.1875 = 123.7 s) + 0.04 s for the last
+            //   file + 10 s + 2 x 5665 calls x 0.14 / 128 = 22.4 s of verifying: 146.2 s, 3096 s in all.
+            assertEquals("0", waitSeconds(p -> p.fileCount(1_450_000L).totalBytes(14_500_000_000L)));
+            assertEquals("3300", waitSeconds(p -> p.workerImageHasLfs(true).fileCount(1_450_000L)
+                    .totalBytes(14_500_000_000L)));
+        }
+
+        @Test
+        void theWorkersNetworkBoundsTheReadPath() {
+            // 4 TB in 1,000 files on 48,000 GiB (4687.5 MB/s of loading): the ml.m5.xlarge's 1250 MB/s take 3200 s, with
+            // 1.8 s of import and 340 s of start 3542 s: beyond 3300 s. An ml.p4d.24xlarge worker (400 Gbit/s) leaves
+            // the cache as the bound: 4,000,000 / 4687.5 = 853 s, 1195 s in all.
+            for (String type : List.of("ml.m5.xlarge", "ml.p4d.24xlarge")) {
+                Fixture f = new Fixture();
+                LustreCache large = new LustreCache(f.stack, "Large", LustreCacheProps.builder().network(f.network)
+                        .storageCapacityGiB(48_000)
+                        .datasets(List.of(LustreDataset.builder("imagenet").dataBucket(f.data).build())).build());
+                LustrePreload preload = new LustrePreload(f.stack, "Preload", LustrePreloadProps.builder().cache(large)
+                        .image(TrainingImage.fromUri(TOOLS_IMAGE)).workerInstanceType(type)
+                        .fileCount(1000L).totalBytes(4_000_000_000_000L).build());
+                f.synth();
+                assertEquals(type.equals("ml.m5.xlarge") ? "0" : "3300", f.property(preload, "WaitSeconds"), type);
+            }
+        }
+
+        @Test
+        void theWarmedBytesMustFitTheCache() {
+            // 1200 GiB hold 1200 x 11/12 = 1100 GiB = 1,181,116,006,400 bytes of file data.
+            assertRule(() -> addStandalone(p -> p.totalBytes(1_181_116_006_401L)), "Test/Preload", "totalBytes",
+                    1_181_116_006_401L, "at most 1,181,116,006,400 bytes (1.2 TB), the file data Test/Lustre's 1200 GiB "
+                            + "hold (FSx keeps file data in about 11/12 of the storage capacity); a cache of 2400 GiB or "
+                            + "more holds them");
+            assertDoesNotThrow(() -> addStandalone(p -> p.totalBytes(1_181_116_006_400L)));
+        }
+
+        @Test
+        void bytesBeyondACompressedOrExistingCacheAreAWarning() {
             Fixture f = new Fixture();
-            LustrePreload preload = new LustrePreload(f.stack, "Preload", standalone(f)
-                    .fileCount(30_000L).totalBytes(1_000_000_000L).build());
+            LustreCache compressed = new LustreCache(f.stack, "Compressed", LustreCacheProps.builder().network(f.network)
+                    .dataCompression(LustreDataCompressionType.LZ4)
+                    .datasets(List.of(LustreDataset.builder("imagenet").dataBucket(f.data).build())).build());
+            new LustrePreload(f.stack, "Preload", LustrePreloadProps.builder().cache(compressed)
+                    .image(TrainingImage.fromUri(TOOLS_IMAGE)).totalBytes(2_000_000_000_000L).build());
             f.synth();
-            assertEquals("3300", f.property(preload, "WaitSeconds"));
+            software.amazon.awscdk.assertions.Annotations.fromStack(f.stack).hasWarning("/Test/Preload",
+                    Match.stringLikeRegexp("Test/Preload: totalBytes 2,000,000,000,000 is more than 1,181,116,006,400 "
+                            + "bytes .* the preload loads only what fits unless compression makes it fit.*"));
         }
 
         @Test

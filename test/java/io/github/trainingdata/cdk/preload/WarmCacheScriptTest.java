@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.trainingdata.cdk.advisor.PreloadDefaults;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -290,7 +291,7 @@ class WarmCacheScriptTest {
 
         assertEveryFileWarmed(run);
         assertTrue(run.stdout().startsWith("preload: reading the first byte of 3 files (" + bytes + " bytes) under "
-                + root + ", batches of 1, " + WarmUpScript.DEFAULT_PARALLELISM + " at a time\n"), run.stdout());
+                + root + ", batches of 1, " + PreloadDefaults.DEFAULT_PARALLELISM + " at a time\n"), run.stdout());
         assertEquals("", run.stderr());
     }
 
@@ -356,7 +357,23 @@ class WarmCacheScriptTest {
             assertEquals(0, run.exitCode(), run.stderr());
             assertTrue(run.stdout().matches("preload done: files=0 bytes=0 seconds=\\d+\n"), run.stdout());
         }
-        assertFalse(Files.exists(lfsState.resolve("calls")));
+        assertEquals(List.of("path2fid 1"), Files.readAllLines(lfsState.resolve("calls")),
+                "lfs is only asked whether it reaches the mount");
+    }
+
+    @Test
+    void anLfsThatCannotReachTheMountIsNotUsedAndEveryFileIsRead() throws Exception {
+        generateTree(40);
+        install("fake-lfs.sh", "lfs");
+        installLoggingHead();
+
+        ShellRun run = warm(environment("FAKE_LFS_NOT_LUSTRE", "1"));
+
+        assertEveryFileWarmed(run);
+        assertEquals(new TreeSet<>(files), new TreeSet<>(headReads()));
+        assertTrue(run.stderr().contains("preload: lfs path2fid " + root + " failed (no Lustre mount this lfs can "
+                + "reach): reading every file instead\n"), run.stderr());
+        assertEquals(List.of("path2fid 1"), Files.readAllLines(lfsState.resolve("calls")));
     }
 
     @Test

@@ -2,9 +2,11 @@ package io.github.trainingdata.cdk.preload;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.trainingdata.cdk.advisor.PreloadDefaults;
 import io.github.trainingdata.cdk.preload.handler.PreloadMetrics;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -40,10 +42,11 @@ class WarmUpScriptTest {
 
         assertEquals(0, run.exitCode(), run.stderr());
         byte[] rebuilt = Files.readAllBytes(tmp.resolve("warm-cache.sh"));
-        assertEquals(warmUp.script(), new String(rebuilt, StandardCharsets.UTF_8));
         try (InputStream in = WarmUpScript.class.getResourceAsStream("warm-cache.sh")) {
-            assertArrayEquals(in.readAllBytes(), rebuilt);
+            assertArrayEquals(WarmUpScript.withDefaults(new String(in.readAllBytes(), StandardCharsets.UTF_8))
+                    .getBytes(StandardCharsets.UTF_8), rebuilt);
         }
+        assertEquals(warmUp.script(), new String(rebuilt, StandardCharsets.UTF_8));
         assertTrue(run.lastLine().matches("preload done: files=2 bytes=8 seconds=\\d+"), run.stdout());
         assertEquals(List.of("2", "8"), metricValues(run.lastLine()).subList(0, 2));
     }
@@ -119,10 +122,23 @@ class WarmUpScriptTest {
     }
 
     @Test
-    void theScriptsDefaultsAreThePublishedOnes() {
-        assertTrue(warmUp.script().contains("\npar=${PRELOAD_PARALLELISM:-" + WarmUpScript.DEFAULT_PARALLELISM + "}\n"));
-        assertTrue(warmUp.script().contains("\nbatch=${PRELOAD_BATCH_SIZE:-" + WarmUpScript.DEFAULT_BATCH_SIZE + "}\n"));
-        assertTrue(warmUp.script().contains("\nrestore_batch=" + WarmUpScript.MAX_RESTORE_BATCH + "\n"));
-        assertTrue(WarmUpScript.DEFAULT_PARALLELISM <= WarmUpScript.MAX_PARALLELISM);
+    void theScriptsDefaultsAreFilledInFromPreloadDefaults() {
+        String script = warmUp.script();
+        assertTrue(script.contains("\npar=${PRELOAD_PARALLELISM:-" + PreloadDefaults.DEFAULT_PARALLELISM + "}\n"));
+        assertTrue(script.contains("\nbatch=${PRELOAD_BATCH_SIZE:-" + PreloadDefaults.DEFAULT_BATCH_SIZE + "}\n"));
+        assertTrue(script.contains("\npoll=${PRELOAD_POLL_SECONDS:-" + PreloadDefaults.DEFAULT_POLL_SECONDS + "}\n"));
+        assertTrue(script.contains("\nmax_polls=${PRELOAD_MAX_POLLS:-" + PreloadDefaults.DEFAULT_MAX_POLLS + "}\n"));
+        assertTrue(script.contains("\nrestore_batch=" + PreloadDefaults.MAX_RESTORE_BATCH + "\n"));
+        assertFalse(Pattern.compile("@[A-Z][A-Z_]*@").matcher(script).find(), "no placeholder is left");
+        assertTrue(PreloadDefaults.DEFAULT_PARALLELISM <= PreloadDefaults.MAX_PARALLELISM);
+    }
+
+    @Test
+    void aPlaceholderThatNamesNoDefaultIsRefused() {
+        assertEquals("echo 128 256\n", WarmUpScript.withDefaults("echo @DEFAULT_PARALLELISM@ @DEFAULT_BATCH_SIZE@\n"));
+        assertEquals("The warm-up script names @DEFAULT_READERS@, which is none of [DEFAULT_PARALLELISM, "
+                + "DEFAULT_BATCH_SIZE, DEFAULT_POLL_SECONDS, DEFAULT_MAX_POLLS, MAX_RESTORE_BATCH]",
+                assertThrows(IllegalStateException.class, () -> WarmUpScript.withDefaults("echo @DEFAULT_READERS@\n"))
+                        .getMessage());
     }
 }

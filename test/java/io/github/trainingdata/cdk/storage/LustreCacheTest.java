@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.github.trainingdata.cdk.advisor.CacheThroughput;
 import io.github.trainingdata.cdk.limits.FsxLimits;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
@@ -54,6 +55,9 @@ class LustreCacheTest {
         assertEquals(network.getDataAvailabilityZone(), cache.getAvailabilityZone());
         assertEquals(234.4, cache.getBaselineThroughputMBps(), 0.1);
         assertEquals(1523.4, cache.getBurstThroughputMBps(), 0.1);
+        // SCRATCH_2 loads from S3 at its disk write throughput: 1.171875 TiB x 100 MB/s per TiB.
+        assertEquals(new CacheThroughput(1200, 100), cache.getLoadThroughput());
+        assertEquals(LustreDataCompressionType.NONE, cache.getDataCompression());
         t.hasResource("AWS::EC2::VPC", Map.of("DeletionPolicy", Match.absent()));
     }
 
@@ -357,11 +361,35 @@ class LustreCacheTest {
     }
 
     @Test
+    void anExistingPersistentFileSystemLoadsAtItsThroughputPerTiB() {
+        LustreCache scratch = new LustreCache(stack, "Scratch", props().existingFileSystem(existing()).build());
+        LustreCache persistent = new LustreCache(stack, "Persistent", props().existingFileSystem(ExistingLustreFileSystem
+                .builder().fileSystemId("fs-0123456789abcdef1").mountName("abcdefgh")
+                .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "Group", "sg-0123456789abcdef1"))
+                .storageCapacityGiB(28_800).perUnitStorageThroughput(200).build()).build());
+        // Unknown deployment type: SCRATCH_2's 100 MB/s per TiB; PERSISTENT_1 at 200: 28.125 TiB x 200 = 5625 MB/s.
+        assertEquals(new CacheThroughput(2400, 100), scratch.getLoadThroughput());
+        assertEquals(5625, persistent.getLoadThroughput().mbps(), 1e-9);
+        assertNull(persistent.getDataCompression(), "an existing file system's compression is unknown");
+    }
+
+    @Test
+    void rejectsAPerUnitStorageThroughputFsxDoesNotOffer() {
+        assertRule(() -> new LustreCache(stack, "Lustre", props().existingFileSystem(ExistingLustreFileSystem.builder()
+                        .fileSystemId("fs-0123456789abcdef0").mountName("abcdefgh")
+                        .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "G", "sg-0123456789abcdef0"))
+                        .perUnitStorageThroughput(150).build()).build()), "Test/Lustre",
+                "existingFileSystem.perUnitStorageThroughput", 150,
+                "12, 40, 50, 100, 125, 200, 250, 500 or 1000 MB/s per TiB (PERSISTENT_1 or PERSISTENT_2)");
+    }
+
+    @Test
     void existingFileSystemWithoutCapacityHasNoThroughputFigures() {
         LustreCache cache = new LustreCache(stack, "Lustre", props().existingFileSystem(ExistingLustreFileSystem
                 .builder().fileSystemId("fs-0123456789abcdef0").mountName("abcdefgh")
                 .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "SharedGroup", "sg-0123456789abcdef0"))
                 .build()).build());
+        assertNull(cache.getLoadThroughput());
         IllegalStateException e = assertThrows(IllegalStateException.class, cache::getBaselineThroughputMBps);
         assertEquals("Test/Lustre: the throughput is known at synth only for a literal storage capacity (not a "
                 + "deploy-time value), and for an existing file system only when "

@@ -7,12 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.trainingdata.cdk.Intrinsics;
+import io.github.trainingdata.cdk.NagFindings;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awscdk.CfnParameter;
 import software.amazon.awscdk.CfnElement;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.assertions.Annotations;
@@ -186,6 +191,62 @@ class TrainingPermissionsTest {
         assertEquals(Set.of(PARTITION + ":ecr:REF(AWS::Region):REF(AWS::AccountId):repository/training"),
                 resourcesOf(statements, "ecr:BatchGetImage"));
         assertEquals(Set.of("*"), resourcesOf(statements, "ecr:GetAuthorizationToken"));
+    }
+
+    /**
+     * A deploy-time URI (here a parameter) is taken apart by CloudFormation: the ARN below is what the policy's
+     * intrinsics evaluate to once the parameter has the value, in the partition of the stack.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "123456789012.dkr.ecr.eu-west-1.amazonaws.com/trainer:1.0, aws, arn:aws:ecr:eu-west-1:123456789012:repository/trainer",
+        "123456789012.dkr.ecr.us-east-1.amazonaws.com/worker, aws, arn:aws:ecr:us-east-1:123456789012:repository/worker",
+        "123456789012.dkr.ecr.eu-west-1.amazonaws.com/team/preload/worker@sha256:"
+                + "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef, aws, "
+                + "arn:aws:ecr:eu-west-1:123456789012:repository/team/preload/worker",
+        "123456789012.dkr.ecr.cn-north-1.amazonaws.com.cn/team/worker:2, aws-cn, "
+                + "arn:aws-cn:ecr:cn-north-1:123456789012:repository/team/worker",
+        "123456789012.dkr.ecr-fips.us-gov-west-1.amazonaws.com/worker:3, aws-us-gov, "
+                + "arn:aws-us-gov:ecr:us-gov-west-1:123456789012:repository/worker",
+        // Not an ECR URI: an ARN that names no repository, rather than a failing deploy.
+        "registry.example.com/app:1, aws, arn:aws:ecr::registry:repository/"
+    })
+    void aDeployTimeImageUriIsPulledFromTheRepositoryItNames(String uri, String partition, String arn) {
+        TrainingFixture f = new TrainingFixture();
+        CfnParameter image = CfnParameter.Builder.create(f.stack, "Image").build();
+        TrainingJobDefinition job = f.define(f.props().trainingImage(TrainingImage.fromUri(image.getValueAsString())));
+        List<Map<String, Object>> rendered = statements(Template.fromStack(f.stack), Map.of("Ref", logicalId(job.getRole())));
+        Map<String, Object> pull = rendered.stream().filter(st -> strings(st.get("Action")).contains("ecr:BatchGetImage"))
+                .findFirst().orElseThrow();
+        assertEquals(Set.of("ecr:BatchCheckLayerAvailability", "ecr:GetDownloadUrlForLayer", "ecr:BatchGetImage"),
+                Set.copyOf(strings(pull.get("Action"))));
+        assertEquals(arn, Intrinsics.string(pull.get("Resource"), Map.of("Image", uri, "AWS::Partition", partition)));
+        assertEquals(Set.of("*"), resourcesOf(rendered, "ecr:GetAuthorizationToken"));
+    }
+
+    @Test
+    void aDeployTimeImagesPullGrantNeedsNoNewAcknowledgement() {
+        TrainingFixture f = new TrainingFixture();
+        CfnParameter image = CfnParameter.Builder.create(f.stack, "Image").build();
+        f.define(f.props().trainingImage(TrainingImage.fromUri(image.getValueAsString()))
+                .channels(List.of(f.s3("train").path("train").build())));
+        // The repository ARN is intrinsics without a wildcard; ecr:GetAuthorizationToken on * is acknowledged.
+        assertEquals("", NagFindings.of(f.stack));
+    }
+
+    @Test
+    void aDeployTimeImageOnAnotherRegistryGetsNoPullButAWarning() {
+        TrainingFixture f = new TrainingFixture();
+        CfnParameter tag = CfnParameter.Builder.create(f.stack, "Tag").build();
+        TrainingJobDefinition job = f.define(f.props().trainingImage(
+                TrainingImage.fromUri("registry.example.com/app:" + tag.getValueAsString())));
+        List<Map<String, Object>> statements = statements(Template.fromStack(f.stack),
+                Map.of("Ref", logicalId(job.getRole())));
+        assertEquals(Set.of(), resourcesOf(statements, "ecr:BatchGetImage"));
+        assertEquals(Set.of(), resourcesOf(statements, "ecr:GetAuthorizationToken"));
+        Annotations.fromStack(f.stack).hasWarning("/Test/Training", Match.stringLikeRegexp("Test/Training: "
+                + "trainingImage is a deploy-time value on the registry registry.example.com, not Amazon ECR .*use "
+                + "TrainingImage.fromEcrRepository\\(repository, tag\\), or grant ecr:BatchGetImage, .*"));
     }
 
     @Test

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Stand-in for Lustre's lfs hsm_restore, hsm_action and hsm_state, many files per call, printing what
+# Stand-in for Lustre's lfs path2fid, hsm_restore, hsm_action and hsm_state, many files per call, printing what
 # lustre/utils/lfs.c prints: one line per file ("<path>: NOOP", "<path>: RESTORE waiting (from 0 to
 # EOF)", "<path>: (0x0000000d) released exists archived, archive_id:1"), errors on stderr.
 # Keeps its state in $FAKE_LFS_STATE: "calls" gets "<command> <file count>" per call; the sets
@@ -11,6 +11,7 @@
 #   (the file joins noop); the file FAKE_LFS_STUCK always shows a restore running; a file never
 #   restored shows NOOP. With FAKE_LFS_KILL_FIRST_POLL set, the first call kills itself.
 # - hsm_state shows "released" until hsm_action has shown the file's restore done.
+# - path2fid prints a FID; with FAKE_LFS_NOT_LUSTRE set it fails, as on a path outside a Lustre mount.
 # A path with a newline fails the call (the warm-up script must read such files instead).
 set -u
 state=${FAKE_LFS_STATE:?}
@@ -42,6 +43,12 @@ printf '%s\n' "$@" | sort -u > "$tmp/args"
 set_of restored > "$tmp/restored"
 set_of seen > "$tmp/seen"
 case $cmd in
+  path2fid)
+    if [ -n "${FAKE_LFS_NOT_LUSTRE:-}" ]; then
+      echo "lfs path2fid: cannot get fid for '$1': Inappropriate ioctl for device" >&2
+      exit 25
+    fi
+    echo '[0x200000007:0x1:0x0]' ;;
   hsm_restore)
     if [ $# -gt 52 ]; then
       echo "Cannot send HSM request (use of $1): Argument list too long" >&2

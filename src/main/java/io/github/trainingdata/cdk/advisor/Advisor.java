@@ -5,8 +5,6 @@ import static io.github.trainingdata.cdk.advisor.PublishedFigures.FASTFILE_LISTI
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.FASTFILE_SECONDS_PER_FILE;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.FILE_MODE_SECONDS_PER_OBJECT;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.IDEAL_SHARD_BYTES;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_FIRST_READ_SECONDS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.PRELOAD_READERS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.SMALL_DATASET_BYTES;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.SMALL_FILE_BYTES;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.TIE_MARGIN;
@@ -181,9 +179,8 @@ public final class Advisor {
                     + " baseline feeds the " + HumanReadable.rate(profile.totalBytes() / (double) ByteSize.MB
                             / EstimateModel.computePerEpoch(profile)) + " the training reads");
             reasons.add("preloading " + HumanReadable.count(profile.fileCount()) + " files takes about "
-                    + HumanReadable.duration(chosen.preloadSeconds()) + " at deploy time (" + PRELOAD_READERS
-                    + " readers, " + HumanReadable.millis(LUSTRE_FIRST_READ_SECONDS) + " per first read), billed to no "
-                    + "job; without it the first epoch reads each file cold from S3");
+                    + Preloads.of(profile, capacity).describe() + ", at deploy time, billed to no job; without it the "
+                    + "first epoch reads each file cold from S3");
         }
         if (profile.averageFileBytes() < SMALL_FILE_BYTES && profile.dataLocation() == DataLocation.S3) {
             long shards = Math.max(1, (long) Math.ceil(profile.totalBytes() / (double) IDEAL_SHARD_BYTES));

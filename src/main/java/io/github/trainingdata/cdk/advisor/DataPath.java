@@ -23,7 +23,6 @@ import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_USD_PER
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_WARM_READ_SECONDS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.PIPE_MBPS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.PIPE_STARTUP_SECONDS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.PRELOAD_READERS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.RANDOM_READ_BYTES;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.S3_CHANNEL_SETUP_SECONDS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.S3_USD_PER_TB_MONTH;
@@ -97,16 +96,15 @@ record DataPath(boolean fits, double startupSeconds, double restartSeconds, doub
         double files = share(profile, profile.fileCount());
         double warm = files * LUSTRE_WARM_READ_SECONDS / DATA_LOADER_CONCURRENCY + bytesSeconds;
         double cold = files * LUSTRE_FIRST_READ_SECONDS / DATA_LOADER_CONCURRENCY + bytesSeconds;
-        double preload = EstimateModel.preloadSeconds(profile.fileCount(), profile.totalBytes(), capacityGiB,
-                PRELOAD_READERS);
+        Preloads preloads = Preloads.of(profile, capacityGiB);
+        double preload = preloads.read();
         notes.add("SCRATCH_2 " + capacityGiB + " GiB: " + HumanReadable.rate(baseline) + " baseline, bursts to "
                 + HumanReadable.rate(Sizing.lustreBurstMBps(capacityGiB)) + "; sized to hold the data, feed "
                 + HumanReadable.rate(megabytes(profile.totalBytes()) / computePerEpoch(profile))
                 + " of training reads and load the bytes within a deploy's wait");
         notes.add(preloaded
                 ? "deploy-time, not billed to the job: preloading " + HumanReadable.count(profile.fileCount())
-                        + " files takes about " + HumanReadable.duration(preload) + " (" + PRELOAD_READERS + " readers, "
-                        + HumanReadable.millis(LUSTRE_FIRST_READ_SECONDS) + " per first read); without it the first epoch reads cold "
+                        + " files takes about " + preloads.describe() + "; without it the first epoch reads cold "
                         + "in about " + HumanReadable.duration(cold) + " per instance"
                 : "not preloaded: the first epoch loads each file from S3 on first read, in about "
                         + HumanReadable.duration(cold) + " per instance");

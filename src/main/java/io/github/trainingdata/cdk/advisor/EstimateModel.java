@@ -7,10 +7,7 @@ import static io.github.trainingdata.cdk.advisor.PublishedFigures.FILE_MODE_NVME
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.FILE_MODE_SECONDS_PER_OBJECT;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.HOURS_PER_MONTH;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.JOB_TAIL_SECONDS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_FIRST_READ_SECONDS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_OBJECTS_INDEXED_PER_HOUR;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.PRELOAD_DEADLINE_SECONDS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.PRELOAD_READERS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.S3_CHANNEL_SETUP_SECONDS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.S3_USD_PER_MILLION_GETS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.WARM_POOL_CONTAINER_STARTUP_SECONDS;
@@ -18,7 +15,6 @@ import static io.github.trainingdata.cdk.advisor.PublishedFigures.WARM_POOL_GAP_
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.WARM_POOL_KEEP_ALIVE_SECONDS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.WORKER_PROVISIONING_SECONDS;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -39,7 +35,7 @@ import java.util.List;
  * plus its share of the bytes at the option's rate for this instance: File reads its local copy (EBS ≈ 250 MB/s,
  * NVMe faster); FastFile and Pipe stream from S3 (≤ 1000 MB/s and the instance's network); FSx reads the cache
  * at its baseline throughput shared by the instances; EFS at its burst throughput. FSx is estimated preloaded,
- * so its first epoch is warm; the preload's own time runs at deploy and is reported apart.
+ * so its first epoch is warm; the preload's own time ({@link PreloadModel}) runs at deploy and is reported apart.
  *
  * <p>Several jobs repeat this; when they run on demand, a managed warm pool lets each later job skip most of
  * the container start-up at the price of the retained time, and the estimate uses it when that is cheaper.
@@ -137,8 +133,10 @@ public final class EstimateModel {
     /**
      * The SCRATCH_2 capacity for a profile: the largest of the capacity that holds the dataset with headroom,
      * the one whose baseline throughput feeds what the instances consume (the dataset once per epoch of
-     * compute, at most what their network takes in), and the one whose baseline loads the bytes within the deploy's preload deadline when the
-     * files' first-read latency leaves time for them.
+     * compute, at most what their network takes in), and the one that loads the bytes within a deploy's wait
+     * ({@link PreloadDefaults#MAX_DEPLOY_WAIT_SECONDS}, the limit the preload's wait decision uses) when the rest of the
+     * warm-up leaves time for them: FSx's metadata import, the default worker's start and its readers' latency on the
+     * read path ({@link PreloadModel}). Never faster than the worker's network carries the reads.
      *
      * @param profile the dataset and job
      * @return 1200, 2400 or a multiple of 2400 GiB
@@ -148,46 +146,13 @@ public final class EstimateModel {
         double consumedMBps = Math.min(megabytes(profile.totalBytes()) / computePerEpoch(profile),
                 profile.instanceCount() * profile.instance().networkMBps());
         int feeding = Sizing.lustreCapacityForThroughputGiB(consumedMBps);
-        double secondsForBytes = PRELOAD_DEADLINE_SECONDS - WORKER_PROVISIONING_SECONDS - CONTAINER_STARTUP_SECONDS
-                - profile.fileCount() * LUSTRE_FIRST_READ_SECONDS / PRELOAD_READERS;
-        int loading = secondsForBytes >= 1
-                ? Sizing.lustreCapacityForPreloadGiB(profile.totalBytes(), Duration.ofSeconds((long) secondsForBytes))
+        double window = PreloadDefaults.MAX_DEPLOY_WAIT_SECONDS - lustreIndexingSeconds(profile.fileCount())
+                - WORKER_PROVISIONING_SECONDS - CONTAINER_STARTUP_SECONDS;
+        double neededMBps = window > 0 ? PreloadModel.loadRateNeededMBps(profile.fileCount(), profile.totalBytes(),
+                PreloadWorker.defaults(WarmUpPath.READ), window) : Double.POSITIVE_INFINITY;
+        int loading = Double.isFinite(neededMBps) && neededMBps > 0 ? Sizing.lustreCapacityForLoadGiB(neededMBps)
                 : holding;
         return Math.max(holding, Math.max(feeding, loading));
-    }
-
-    /**
-     * Seconds a preload worker needs to warm fileCount files holding totalBytes on a SCRATCH_2 cache of
-     * capacityGiB, using {@code readers} concurrent readers on the read path (each first read loads a whole
-     * file from S3: latency-bound for small files, bounded by the cache's throughput for large ones),
-     * including the worker's start-up (instance + image pull).
-     *
-     * <p>The model: {@link PublishedFigures#WORKER_PROVISIONING_SECONDS} +
-     * {@link PublishedFigures#CONTAINER_STARTUP_SECONDS} + fileCount × {@link PublishedFigures#LUSTRE_FIRST_READ_SECONDS}
-     * / readers + totalBytes at the cache's baseline throughput ({@link Sizing#lustreBaselineMBps(int)}).
-     * The baseline, not the burst, because a deploy that waits must not time out: a cache with burst credits
-     * left finishes sooner. The same first-read latency makes the cold first epoch of an unwarmed cache.
-     *
-     * @param fileCount files to warm, at least 0
-     * @param totalBytes bytes they hold, at least 0
-     * @param capacityGiB the cache's SCRATCH_2 capacity: 1200, 2400 or a multiple of 2400
-     * @param readers concurrent readers, at least 1
-     * @return seconds from starting the worker until every file is loaded
-     * @throws IllegalArgumentException naming the bad argument, its value and what is allowed
-     */
-    public static double preloadSeconds(long fileCount, long totalBytes, int capacityGiB, int readers) {
-        if (fileCount < 0) {
-            throw new IllegalArgumentException("fileCount must be at least 0, was " + fileCount);
-        }
-        if (totalBytes < 0) {
-            throw new IllegalArgumentException("totalBytes must be at least 0, was " + totalBytes);
-        }
-        if (readers < 1) {
-            throw new IllegalArgumentException("readers must be at least 1, was " + readers);
-        }
-        double loadSeconds = megabytes(totalBytes) / Sizing.lustreBaselineMBps(capacityGiB);
-        return WORKER_PROVISIONING_SECONDS + CONTAINER_STARTUP_SECONDS
-                + fileCount * LUSTRE_FIRST_READ_SECONDS / readers + loadSeconds;
     }
 
     /** What creating a Lustre file system costs in time, for notes and reasons. */

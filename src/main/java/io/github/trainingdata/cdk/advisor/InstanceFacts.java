@@ -11,7 +11,8 @@ package io.github.trainingdata.cdk.advisor;
  */
 public record InstanceFacts(double hourlyUsd, double networkGbps, boolean localNvme) {
 
-    private static final double MBPS_PER_GBPS = 125;
+    /** MB/s in one Gbit/s. */
+    static final double MBPS_PER_GBPS = 125;
 
     /**
      * Validates the facts.

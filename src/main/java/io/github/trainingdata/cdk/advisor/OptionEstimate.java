@@ -26,7 +26,8 @@ import java.util.List;
  * @param warmPool whether the estimate reuses the instances through a managed warm pool (only when it
  *     lowers the cost of several on-demand jobs)
  * @param preloadSeconds FSx: seconds to preload the cache at deploy time (reported, not billed to any job:
- *     {@link EstimateModel#preloadSeconds(long, long, int, int)}); 0 for the other options
+ *     {@link PreloadModel#preloadSeconds(long, long, CacheThroughput, PreloadWorker)}, the default worker on its
+ *     read path); 0 for the other options
  * @param monthlyStorageUsd USD per month for the storage this option reads from (for FSx, its provisioned
  *     capacity plus the durable S3 copy it is linked to)
  * @param startupCostUsd instance cost of one job's data start-up: seconds × hourly price × instance count / 3600

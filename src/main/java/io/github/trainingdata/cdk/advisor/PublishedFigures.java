@@ -131,14 +131,22 @@ public final class PublishedFigures {
     public static final double FILE_SYSTEM_MOUNT_SECONDS = 12.0;
 
     /**
-     * Seconds one reader waits for the first read of a file on a Lustre cache linked to S3: FSx loads the
-     * whole file from S3 synchronously on first open/read (FSx for Lustre guide, "lazy load"), and a small
-     * S3 GET takes tens of milliseconds (aws-rules.md "preload" row). 40 ms is the middle of the
-     * deploy-lessons.md range: at 8 readers ~160–270 files/s, i.e. 30–50 ms per file per reader. A cold
-     * first epoch pays it at {@link #DATA_LOADER_CONCURRENCY} (400 files/s per instance), which the case
-     * study's FSx runs do not contradict: they fed the GPU at 274–328 images/s.
+     * Assumption: 40 ms before a file lazily loaded from S3 starts to arrive (the request to the file servers and
+     * S3's first byte). FSx loads the whole file from S3 on its first read (FSx for Lustre guide, "lazy load"), and
+     * a small S3 GET takes tens of milliseconds (aws-rules.md "preload" row; S3's performance guidance quotes
+     * 100–200 ms for small objects at its slowest); 40 ms is the middle of deploy-lessons.md's 30–50 ms per file and
+     * reader. A cold first epoch pays it at {@link #DATA_LOADER_CONCURRENCY} (400 files/s per instance), which the
+     * case study's FSx runs do not contradict: they fed the GPU at 274–328 images/s. The preload estimate pays it
+     * per file and reader ({@link PreloadModel}).
      */
     public static final double LUSTRE_FIRST_READ_SECONDS = 0.040;
+
+    /**
+     * Field figure: one file lazily loaded from S3 arrives at about 100 MB/s: the first read of a 455 MB file took
+     * 4–5 s, its re-read 0.23 s (AWS HPC workshop, data-sources.md "Field reports"). The preload estimate loads each
+     * file at this rate after {@link #LUSTRE_FIRST_READ_SECONDS}.
+     */
+    public static final double LUSTRE_FILE_LOAD_MBPS = 100.0;
 
     /**
      * Assumption: 1 ms per read of a file already on the Lustre cache (FSx: "sub-millisecond latencies"; we
@@ -159,6 +167,22 @@ public final class PublishedFigures {
 
     /** SCRATCH_2 burst throughput: 1300 MB/s per TiB of storage capacity (guide). */
     public static final double LUSTRE_BURST_MBPS_PER_TIB = 1_300.0;
+
+    /**
+     * SCRATCH_2 loads data from S3 at 100 MB/s per TiB: its disk throughput is 200 MB/s per TiB for reads and 100
+     * for writes (network 200), and writes run at "the lower of the network throughput and disk throughput" (FSx
+     * for Lustre guide, "Amazon FSx for Lustre performance"). A preload writes every byte it loads.
+     */
+    public static final double SCRATCH_2_LOAD_MBPS_PER_TIB = 100.0;
+
+    /**
+     * The share of a Lustre file system's storage capacity that holds file data, 11/12 (about 92%): the FSx guide's
+     * storage-layout example ("File system storage layout") shows two OSTs of 1.1 TiB and a {@code filesystem_summary}
+     * of 2.2 TiB, where the capacity steps (1.2 TiB, then 2.4 TiB) make that a 2.4 TiB file system (inferred: the
+     * example does not state its capacity). The guide also says a preload can load "only as much actual file data as
+     * will fit into the file system's remaining storage space" ("Preloading files into your file system").
+     */
+    public static final double LUSTRE_USABLE_FRACTION = 1.1 / 1.2;
 
     /**
      * Assumption: size a Lustre file system 20% above the dataset, for file-system metadata, files added
@@ -182,15 +206,16 @@ public final class PublishedFigures {
      */
     public static final double WORKER_PROVISIONING_SECONDS = 180.0;
 
-    /** Concurrent readers of a preload worker: LustrePreload's default parallelism. */
-    public static final int PRELOAD_READERS = 8;
-
     /**
-     * How long a deploy waits for a preload by default: LustrePreload's default timeout while the deploy waits
-     * (50 minutes, under the custom resource's one-hour limit). Lustre capacity is sized so the bytes load
-     * within it when the files' latency leaves room.
+     * Fitted to the one public timing of {@code lfs hsm_restore} on FSx: 0.14 s per {@code lfs} call per issuer
+     * (including the client's process start and its request to the metadata server). aws-parallelcluster issue
+     * 6799 (2025): about 345 GB in about 37,000 objects warmed in 5–6 minutes by {@code find | xargs -0
+     * --max-args=1 --max-procs=16 sudo lfs hsm_restore} from one c7a.8xlarge, on a 28,800 GiB PERSISTENT_1 file
+     * system at 200 MB/s per TiB, which loads 345 GB in 61 s: the requests, not the file servers, took the time,
+     * 16 × 330 s / 37,000 = 0.143 s each. Our worker sends up to 50 files per call and runs no {@code sudo}; the
+     * same cost per call is assumed, which may be pessimistic. UNVERIFIED whether the cost is per call or per file.
      */
-    public static final double PRELOAD_DEADLINE_SECONDS = 3_000.0;
+    public static final double HSM_REQUEST_SECONDS = 0.14;
 
     // ---- EFS ------------------------------------------------------------------------------
 

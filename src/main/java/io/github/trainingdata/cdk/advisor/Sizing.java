@@ -5,12 +5,13 @@ import static io.github.trainingdata.cdk.advisor.PublishedFigures.EFS_MIN_PROVIS
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_BASELINE_MBPS_PER_TIB;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_BURST_MBPS_PER_TIB;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_CAPACITY_HEADROOM;
+import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_USABLE_FRACTION;
+import static io.github.trainingdata.cdk.advisor.PublishedFigures.SCRATCH_2_LOAD_MBPS_PER_TIB;
 import static io.github.trainingdata.cdk.limits.FsxLimits.SCRATCH_2_CAPACITIES;
 import static io.github.trainingdata.cdk.limits.FsxLimits.SCRATCH_2_CAPACITY_STEP_GIB;
 import static io.github.trainingdata.cdk.limits.FsxLimits.SCRATCH_2_MIN_CAPACITY_GIB;
 
 import io.github.trainingdata.cdk.limits.FsxLimits;
-import java.time.Duration;
 
 /**
  * Sizes FSx for Lustre SCRATCH_2 file systems and EFS provisioned throughput from dataset facts,
@@ -78,26 +79,51 @@ public final class Sizing {
     }
 
     /**
-     * The smallest valid SCRATCH_2 capacity that holds the dataset (with headroom) and whose baseline
-     * throughput loads it from S3 within the deadline. Creating the file system and indexing its S3
-     * objects comes before the load and is not part of the deadline.
+     * The smallest valid SCRATCH_2 capacity that loads data from S3 at a target rate
+     * ({@link PublishedFigures#SCRATCH_2_LOAD_MBPS_PER_TIB}, its disk write throughput).
      *
-     * @param datasetBytes the dataset size in bytes, at least 0
-     * @param deadline how long the preload may take, positive
+     * @param targetMBps the load rate wanted, in MB/s, greater than 0
      * @return 1200, 2400 or a multiple of 2400 GiB
-     * @throws IllegalArgumentException when datasetBytes is negative, the deadline is missing or not
-     *     positive, or the result needs too much capacity
+     * @throws IllegalArgumentException when the target is not a positive finite number or needs too much capacity
      */
-    public static int lustreCapacityForPreloadGiB(long datasetBytes, Duration deadline) {
-        if (deadline == null || deadline.isNegative() || deadline.isZero()) {
-            throw new IllegalArgumentException("deadline must be a positive duration, was " + deadline);
+    public static int lustreCapacityForLoadGiB(double targetMBps) {
+        if (!(targetMBps > 0) || Double.isInfinite(targetMBps)) {
+            throw new IllegalArgumentException(
+                    "targetMBps must be a finite number greater than 0, was " + targetMBps);
         }
-        int holdingCapacity = lustreCapacityGiB(datasetBytes);
-        double seconds = deadline.toNanos() / 1e9;
-        double neededMBps = datasetBytes / (double) ByteSize.MB / seconds;
-        int loadingCapacity = capacityForBaseline(neededMBps, "datasetBytes/deadline",
-                datasetBytes + " bytes in " + deadline);
-        return Math.max(holdingCapacity, loadingCapacity);
+        return smallestCapacityHolding(targetMBps / SCRATCH_2_LOAD_MBPS_PER_TIB * GIB_PER_TIB, "targetMBps",
+                Double.toString(targetMBps));
+    }
+
+    /**
+     * The file data a Lustre file system holds: {@link PublishedFigures#LUSTRE_USABLE_FRACTION} of its storage
+     * capacity, any deployment type.
+     *
+     * @param capacityGiB the storage capacity, at least 1
+     * @return bytes
+     * @throws IllegalArgumentException when the capacity is below 1
+     */
+    public static long lustreUsableBytes(int capacityGiB) {
+        if (capacityGiB < 1) {
+            throw new IllegalArgumentException("capacityGiB must be at least 1, was " + capacityGiB);
+        }
+        return (long) Math.floor((double) capacityGiB * ByteSize.GIB * LUSTRE_USABLE_FRACTION);
+    }
+
+    /**
+     * The smallest valid SCRATCH_2 capacity whose usable space ({@link #lustreUsableBytes(int)}) holds the bytes,
+     * without headroom: less cannot hold them at all.
+     *
+     * @param datasetBytes the bytes to hold, at least 0
+     * @return 1200, 2400 or a multiple of 2400 GiB
+     * @throws IllegalArgumentException when datasetBytes is negative or needs more capacity than an int holds
+     */
+    public static int lustreMinimumCapacityGiB(long datasetBytes) {
+        if (datasetBytes < 0) {
+            throw new IllegalArgumentException("datasetBytes must be at least 0, was " + datasetBytes);
+        }
+        return smallestCapacityHolding((double) datasetBytes / ByteSize.GIB / LUSTRE_USABLE_FRACTION, "datasetBytes",
+                Long.toString(datasetBytes));
     }
 
     /**

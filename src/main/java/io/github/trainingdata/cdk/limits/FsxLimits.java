@@ -1,5 +1,7 @@
 package io.github.trainingdata.cdk.limits;
 
+import java.util.List;
+
 /**
  * The FSx for Lustre constraints the storage constructs check, taken from the FSx API model
  * ({@code fsx/2018-03-01}, botocore 1.43.11), and the SCRATCH_2 storage capacities, which the model states
@@ -29,6 +31,12 @@ public final class FsxLimits {
     public static final int SCRATCH_2_CAPACITY_STEP_GIB = 2_400;
     /** The SCRATCH_2 capacities, in words for messages. */
     public static final String SCRATCH_2_CAPACITIES = "1200, 2400, or a multiple of 2400 GiB";
+    /**
+     * The PerUnitStorageThroughput values (MB/s per TiB) of persistent file systems, as the model states them in
+     * the documentation of {@code CreateFileSystemLustreConfiguration.PerUnitStorageThroughput}: PERSISTENT_1 SSD
+     * 50, 100, 200; PERSISTENT_1 HDD 12, 40; PERSISTENT_2 125, 250, 500, 1000 (the shape bounds them 12–1000).
+     */
+    public static final List<Integer> PER_UNIT_STORAGE_THROUGHPUTS = List.of(12, 40, 50, 100, 125, 200, 250, 500, 1000);
 
     private FsxLimits() {
     }

@@ -9,6 +9,7 @@ import io.github.trainingdata.cdk.advisor.EstimateModel;
 import io.github.trainingdata.cdk.advisor.OptionEstimate;
 import io.github.trainingdata.cdk.advisor.PublishedFigures;
 import io.github.trainingdata.cdk.advisor.Recommendation;
+import io.github.trainingdata.cdk.advisor.Sizing;
 import io.github.trainingdata.cdk.monitoring.TrainingDataDashboard;
 import io.github.trainingdata.cdk.monitoring.TrainingDataDashboardProps;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
@@ -31,6 +32,7 @@ import io.github.trainingdata.cdk.training.TrainingJobDefinition;
 import io.github.trainingdata.cdk.training.TrainingJobDefinitionProps;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.Duration;
@@ -220,18 +222,43 @@ public class TrainingDataPlatform extends Construct {
 
     /**
      * The given capacity, else the advisor's for the profile (null without one: the cache's default). FSx only grows a file
-     * system, so a later profile that derives less would fail the update: a warning says to pin it.
+     * system, so a later profile that derives less would fail the update: a warning says to pin it. A pinned capacity
+     * whose usable space cannot hold the profile's data is refused (growing it here would silently change, and bill, a
+     * capacity the user fixed on purpose, and FSx can never shrink it again); one that holds the data with less than the
+     * advisor's capacity gets a warning.
      */
     private Number lustreCapacity(TrainingDataPlatformProps props, DatasetProfile profile) {
-        if (props.getLustreCapacityGiB() != null || profile == null) {
-            return props.getLustreCapacityGiB();
+        Number pinned = props.getLustreCapacityGiB();
+        if (profile == null || pinned != null && Token.isUnresolved(pinned)) {
+            return pinned;
         }
         int capacity = EstimateModel.lustreCapacityGiB(profile);
-        Annotations.of(this).addWarningV2("@trainingdata/platform:derivedCapacity", getNode().getPath()
-                + ": the Lustre cache's storage capacity " + capacity + " GiB is derived from the dataset profile. FSx "
-                + "only grows a file system's capacity (at most once every 6 hours), so a later profile that derives "
-                + "less would fail the update: once deployed, pin it with lustreCapacityGiB(" + capacity + ")");
-        return capacity;
+        if (pinned == null) {
+            Annotations.of(this).addWarningV2("@trainingdata/platform:derivedCapacity", getNode().getPath()
+                    + ": the Lustre cache's storage capacity " + capacity + " GiB is derived from the dataset profile. FSx "
+                    + "only grows a file system's capacity (at most once every 6 hours), so a later profile that derives "
+                    + "less would fail the update: once deployed, pin it with lustreCapacityGiB(" + capacity + ")");
+            return capacity;
+        }
+        long bytes = profile.totalBytes();
+        if (pinned.doubleValue() < 1) {
+            return pinned;   // not a capacity at all: the cache's own rule says what is allowed
+        }
+        if (bytes > Sizing.lustreUsableBytes(pinned.intValue())) {
+            long usable = Sizing.lustreUsableBytes(pinned.intValue());
+            throw ConfigurationError.of(this, "lustreCapacityGiB", pinned, String.format(Locale.ROOT, "at least %d GiB: "
+                    + "the profile's %s (%,d bytes) do not fit the %s (%,d bytes) of file data %s GiB hold (FSx keeps "
+                    + "file data in about 11/12 of the storage capacity); the advisor's capacity for the profile is %d GiB",
+                    Sizing.lustreMinimumCapacityGiB(bytes), ByteSize.format(bytes), bytes, ByteSize.format(usable), usable,
+                    pinned, capacity));
+        }
+        if (pinned.intValue() < capacity) {
+            Annotations.of(this).addWarningV2("@trainingdata/platform:smallCapacity", getNode().getPath()
+                    + ": lustreCapacityGiB(" + pinned + ") holds the profile's " + ByteSize.format(bytes) + " but is below "
+                    + "the advisor's " + capacity + " GiB (20% headroom, the throughput the instances read at, loading "
+                    + "within a deploy's wait): the data may fill the cache or load and read slower than estimated");
+        }
+        return pinned;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.preload;
 
+import io.github.trainingdata.cdk.advisor.PreloadDefaults;
 import io.github.trainingdata.cdk.storage.KeyPrefix;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreLocation;
@@ -47,7 +48,7 @@ public class LustrePreload extends Construct {
      * The longest a deploy waits for the warm-up: the Provider framework's one-hour limit, less a margin.
      * A warm-up still running then goes on while the deploy completes (status STARTED).
      */
-    public static final Duration MAX_WAITING_TIMEOUT = Duration.minutes(55);
+    public static final Duration MAX_WAITING_TIMEOUT = Duration.seconds(PreloadDefaults.MAX_DEPLOY_WAIT_SECONDS);
     private static final String WORKER_ROOT = "/opt/ml/input/data";
 
     private final LustreCache cache;
@@ -83,7 +84,8 @@ public class LustrePreload extends Construct {
                 .outputBucket(ownStack ? definition.getSpec().getOutputBucket()
                         : locations.get(0).getDataset().getDataBucket())
                 .outputPrefix(ownStack ? definition.getSpec().getOutputPrefix() + "/preload-worker" : "preload-worker")
-                .instanceType(props.getWorkerInstanceType() != null ? props.getWorkerInstanceType() : "ml.m5.xlarge")
+                .instanceType(props.getWorkerInstanceType() != null ? props.getWorkerInstanceType()
+                        : PreloadDefaults.DEFAULT_WORKER_INSTANCE_TYPE)
                 .volumeSizeGiB(30)
                 .maxRuntime(spec.timeout)
                 .containerEntrypoint(script.containerEntrypoint())

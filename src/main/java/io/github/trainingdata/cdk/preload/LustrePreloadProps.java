@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.preload;
 
+import io.github.trainingdata.cdk.advisor.PreloadDefaults;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreLocation;
 import io.github.trainingdata.cdk.training.TrainingImage;
@@ -18,6 +19,7 @@ public final class LustrePreloadProps {
     private final Duration timeout;
     private final Duration importTimeout;
     private final String workerInstanceType;
+    private final Boolean workerImageHasLfs;
     private final Integer parallelism;
     private final Integer batchSize;
     private final Long fileCount;
@@ -33,6 +35,7 @@ public final class LustrePreloadProps {
         this.timeout = b.timeout;
         this.importTimeout = b.importTimeout;
         this.workerInstanceType = b.workerInstanceType;
+        this.workerImageHasLfs = b.workerImageHasLfs;
         this.parallelism = b.parallelism;
         this.batchSize = b.batchSize;
         this.fileCount = b.fileCount;
@@ -89,6 +92,11 @@ public final class LustrePreloadProps {
         return workerInstanceType;
     }
 
+    /** @return whether the worker image has the Lustre client's lfs, or null for the default */
+    public Boolean getWorkerImageHasLfs() {
+        return workerImageHasLfs;
+    }
+
     /** @return the worker's parallel reads, or null for the default */
     public Integer getParallelism() {
         return parallelism;
@@ -120,6 +128,7 @@ public final class LustrePreloadProps {
         private Duration timeout;
         private Duration importTimeout;
         private String workerInstanceType;
+        private Boolean workerImageHasLfs;
         private Integer parallelism;
         private Integer batchSize;
         private Long fileCount;
@@ -221,10 +230,24 @@ public final class LustrePreloadProps {
         /**
          * The worker's instance type (it only reads files; network bandwidth matters most).
          *
-         * @default ml.m5.xlarge
+         * @default ml.m5.xlarge ({@link PreloadDefaults#DEFAULT_WORKER_INSTANCE_TYPE})
          */
         public Builder workerInstanceType(String workerInstanceType) {
             this.workerInstanceType = workerInstanceType;
+            return this;
+        }
+
+        /**
+         * Whether the worker image has the Lustre client's {@code lfs} (as {@code examples/worker-image/Dockerfile.lustre}
+         * has): then {@code warm-cache.sh} restores with {@code lfs hsm_restore}, which the file servers run without
+         * the worker's network in the way. The script decides by itself at run time; this only tells the estimate
+         * that decides whether the deploy waits which path to model.
+         *
+         * @default false: the estimate models the read path, the slower one, so the deploy never waits on a warm-up
+         *     estimated too short
+         */
+        public Builder workerImageHasLfs(Boolean workerImageHasLfs) {
+            this.workerImageHasLfs = workerImageHasLfs;
             return this;
         }
 
@@ -233,7 +256,7 @@ public final class LustrePreloadProps {
          * tens of milliseconds, so the read path is latency-bound: 128 readers load about 3,000 small files a second
          * where 8 load 200; above 512, S3's per-prefix request rate is the limit.
          *
-         * @default 128 ({@link WarmUpScript#DEFAULT_PARALLELISM})
+         * @default 128 ({@link PreloadDefaults#DEFAULT_PARALLELISM})
          */
         public Builder parallelism(Integer parallelism) {
             this.parallelism = parallelism;
@@ -244,7 +267,7 @@ public final class LustrePreloadProps {
          * Files per reader process or per {@code lfs} poll call (1–10000); {@code lfs hsm_restore} takes at most 50
          * files per call (Lustre's request-size limit), whatever this says.
          *
-         * @default 256 ({@link WarmUpScript#DEFAULT_BATCH_SIZE})
+         * @default 256 ({@link PreloadDefaults#DEFAULT_BATCH_SIZE})
          */
         public Builder batchSize(Integer batchSize) {
             this.batchSize = batchSize;
@@ -253,7 +276,8 @@ public final class LustrePreloadProps {
 
         /**
          * How many files the warmed directories hold: with totalBytes, the warm-up is estimated by the advisor's
-         * model ({@code EstimateModel.preloadSeconds} plus the metadata import) to decide whether the deploy waits.
+         * model (FSx's metadata import, then {@code PreloadModel.preloadSeconds} for the worker's path, readers,
+         * instance type and the cache's capacity) to decide whether the deploy waits.
          *
          * @default unknown (the deploy waits unless waitForCompletion is false)
          */
@@ -263,7 +287,9 @@ public final class LustrePreloadProps {
         }
 
         /**
-         * How many bytes the warmed directories hold (see fileCount).
+         * How many bytes the warmed directories hold (see fileCount). More than the cache's usable space (about 92%
+         * of its storage capacity) is refused at synth for an uncompressed cache created here, and a warning for an
+         * existing or compressed one.
          *
          * @default unknown
          */

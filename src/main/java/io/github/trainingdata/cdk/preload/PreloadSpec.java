@@ -3,6 +3,12 @@ package io.github.trainingdata.cdk.preload;
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.advisor.ByteSize;
 import io.github.trainingdata.cdk.advisor.EstimateModel;
+import io.github.trainingdata.cdk.advisor.CacheThroughput;
+import io.github.trainingdata.cdk.advisor.PreloadDefaults;
+import io.github.trainingdata.cdk.advisor.PreloadModel;
+import io.github.trainingdata.cdk.advisor.PreloadWorker;
+import io.github.trainingdata.cdk.advisor.Sizing;
+import io.github.trainingdata.cdk.advisor.WarmUpPath;
 import io.github.trainingdata.cdk.limits.FsxLimits;
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.storage.LustreCache;
@@ -20,6 +26,7 @@ import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
+import software.amazon.awscdk.services.fsx.LustreDataCompressionType;
 import software.constructs.IConstruct;
 
 /**
@@ -49,10 +56,13 @@ final class PreloadSpec {
         this.image = workerImage(props, definition);
         this.timeout = limit("timeout", props.getTimeout());
         this.importTimeout = limit("importTimeout", props.getImportTimeout());
-        this.parallelism = bounded("parallelism", props.getParallelism(), WarmUpScript.DEFAULT_PARALLELISM, 1,
-                WarmUpScript.MAX_PARALLELISM);
-        this.batchSize = bounded("batchSize", props.getBatchSize(), WarmUpScript.DEFAULT_BATCH_SIZE, 1, 10_000);
+        this.parallelism = bounded("parallelism", props.getParallelism(), PreloadDefaults.DEFAULT_PARALLELISM, 1,
+                PreloadDefaults.MAX_PARALLELISM);
+        this.batchSize = bounded("batchSize", props.getBatchSize(), PreloadDefaults.DEFAULT_BATCH_SIZE, 1,
+                PreloadDefaults.MAX_BATCH_SIZE);
+        requireCounts(props.getFileCount(), props.getTotalBytes());
         this.waitForCompletion = waitForCompletion(props);
+        checkCapacity(props.getTotalBytes());
         if (definition != null) {
             requireReads(scope, cache, definition);
         }
@@ -71,8 +81,8 @@ final class PreloadSpec {
 
     /**
      * Whether the deploy waits: as given, else by the estimated warm-up (FSx's metadata import of the files, then
-     * the worker, by the advisor's model) against what a deploy can wait. Waiting is refused at synth when it is
-     * forced for a warm-up estimated beyond that.
+     * the worker on the path its image takes, by the advisor's model) against what a deploy can wait. Waiting is
+     * refused at synth when it is forced for a warm-up estimated beyond that.
      */
     private boolean waitForCompletion(LustrePreloadProps props) {
         Boolean given = props.getWaitForCompletion();
@@ -81,20 +91,22 @@ final class PreloadSpec {
         if (files == null || bytes == null || Boolean.FALSE.equals(given)) {
             return !Boolean.FALSE.equals(given);
         }
-        if (files < 0 || bytes < 0) {
-            throw ConfigurationError.of(scope, files < 0 ? "fileCount" : "totalBytes", files < 0 ? files : bytes,
-                    "0 or more");
-        }
-        Integer capacity = cache.getStorageCapacityGiB();
-        double seconds = EstimateModel.lustreIndexingSeconds(files) + EstimateModel.preloadSeconds(files, bytes,
-                capacity != null ? capacity : FsxLimits.SCRATCH_2_MIN_CAPACITY_GIB, parallelism);
+        WarmUpPath path = Boolean.TRUE.equals(props.getWorkerImageHasLfs()) ? WarmUpPath.HSM_RESTORE : WarmUpPath.READ;
+        String instanceType = props.getWorkerInstanceType() == null ? PreloadDefaults.DEFAULT_WORKER_INSTANCE_TYPE
+                : Token.isUnresolved(props.getWorkerInstanceType()) ? null : props.getWorkerInstanceType();
+        // An unknown capacity (a deploy-time value, an existing file system's not given) is taken at its smallest.
+        CacheThroughput throughput = cache.getLoadThroughput() != null ? cache.getLoadThroughput()
+                : CacheThroughput.scratch2(FsxLimits.SCRATCH_2_MIN_CAPACITY_GIB);
+        double seconds = EstimateModel.lustreIndexingSeconds(files) + PreloadModel.preloadSeconds(files, bytes,
+                throughput, PreloadWorker.of(path, parallelism, batchSize, instanceType));
         long limit = LustrePreload.MAX_WAITING_TIMEOUT.toSeconds().longValue();
         if (seconds <= limit) {
             return true;
         }
         String estimate = String.format(Locale.ROOT, "%,d files (%s) are estimated to take %.1f h to import and warm "
-                + "(advisor model: metadata import, then %d readers)", files, ByteSize.format(bytes), seconds / 3600,
-                parallelism);
+                + "(advisor model: metadata import, then %s)", files, ByteSize.format(bytes), seconds / 3600,
+                path == WarmUpPath.READ ? "the worker's read path, " + parallelism + " readers"
+                        : "lfs hsm_restore, " + parallelism + " calls at once");
         if (Boolean.TRUE.equals(given)) {
             throw ConfigurationError.of(scope, "waitForCompletion", true, "false: " + estimate + ", beyond the "
                     + LustrePreload.MAX_WAITING_TIMEOUT.toMinutes().longValue() + " minutes a deploy can wait");
@@ -103,6 +115,28 @@ final class PreloadSpec {
                 + ", beyond the " + LustrePreload.MAX_WAITING_TIMEOUT.toMinutes().longValue() + " minutes a deploy can wait; "
                 + "training executions wait for it instead");
         return false;
+    }
+
+    /**
+     * The warmed bytes must fit the cache's usable space: refused for an uncompressed cache created here, a warning
+     * for a compressed or existing one (compression may make them fit; an existing one's setting is unknown).
+     */
+    private void checkCapacity(Long bytes) {
+        Integer capacity = cache.getStorageCapacityGiB();
+        if (bytes == null || capacity == null || bytes <= Sizing.lustreUsableBytes(capacity)) {
+            return;
+        }
+        long usable = Sizing.lustreUsableBytes(capacity);
+        String room = String.format(Locale.ROOT, "%,d bytes (%s), the file data %s's %d GiB hold (FSx keeps file data "
+                + "in about 11/12 of the storage capacity)", usable, ByteSize.format(usable), cache.getNode().getPath(),
+                capacity);
+        if (cache.getDataCompression() == LustreDataCompressionType.NONE) {
+            throw ConfigurationError.of(scope, "totalBytes", bytes, "at most " + room + "; a cache of "
+                    + Sizing.lustreMinimumCapacityGiB(bytes) + " GiB or more holds them");
+        }
+        Annotations.of(scope).addWarningV2("@trainingdata/preload:capacity", scope.getNode().getPath() + ": totalBytes "
+                + String.format(Locale.ROOT, "%,d", bytes) + " is more than " + room + "; the preload loads only what "
+                + "fits unless " + (cache.isExisting() ? "the file system compresses its data" : "compression makes it fit"));
     }
 
     private TrainingImage workerImage(LustrePreloadProps props, TrainingJobDefinition definition) {
@@ -165,6 +199,15 @@ final class PreloadSpec {
             warmed.add(List.of(dataset.getFileSystemPath(), dataset.getS3Uri(), location.getPath()));
         }
         return List.of(cache.getFileSystemId(), warmed, datasetVersion != null ? datasetVersion : "");
+    }
+
+    private void requireCounts(Long files, Long bytes) {
+        if (files != null && files < 0) {
+            throw ConfigurationError.of(scope, "fileCount", files, "0 or more");
+        }
+        if (bytes != null && bytes < 0) {
+            throw ConfigurationError.of(scope, "totalBytes", bytes, "0 or more");
+        }
     }
 
     /** A time limit: the given one (1 minute to 28 days) or 12 hours. */

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.preload;
 
+import io.github.trainingdata.cdk.advisor.PreloadDefaults;
 import io.github.trainingdata.cdk.preload.handler.PreloadMetrics;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,6 +11,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The preload worker's warm-up script ({@code warm-cache.sh}) and the pieces of a CreateTrainingJob request
@@ -21,9 +24,11 @@ import java.util.Map;
  *
  * <p>The script works in batches (one {@code lfs} or {@code head} process per batch of files, never one
  * per file). It reads {@value #ROOT_VARIABLE} (required: the mounted channel directory),
- * {@value #PARALLELISM_VARIABLE} (default {@value #DEFAULT_PARALLELISM}), {@value #BATCH_SIZE_VARIABLE}
- * (default {@value #DEFAULT_BATCH_SIZE}), {@value #POLL_SECONDS_VARIABLE} (default 10) and
- * {@value #MAX_POLLS_VARIABLE} (default 8640).
+ * {@value #PARALLELISM_VARIABLE}, {@value #BATCH_SIZE_VARIABLE}, {@value #POLL_SECONDS_VARIABLE} and
+ * {@value #MAX_POLLS_VARIABLE}. Its defaults, and the most files per {@code lfs hsm_restore} call, are
+ * {@link PreloadDefaults}' constants: the resource names them as placeholders ({@code @DEFAULT_PARALLELISM@},
+ * ...) that {@link #load()} fills in, so the script, the construct and the advisor's estimate share one
+ * source.
  */
 public final class WarmUpScript {
     /** The directory whose files are warmed, e.g. {@code /opt/ml/input/data/cache}. */
@@ -32,39 +37,13 @@ public final class WarmUpScript {
     public static final String PARALLELISM_VARIABLE = "PRELOAD_PARALLELISM";
     /**
      * How many files one reader process or one {@code lfs hsm_action}/{@code hsm_state} call handles; an
-     * {@code lfs hsm_restore} call takes at most {@value #MAX_RESTORE_BATCH} of them.
+     * {@code lfs hsm_restore} call takes at most {@value PreloadDefaults#MAX_RESTORE_BATCH} of them.
      */
     public static final String BATCH_SIZE_VARIABLE = "PRELOAD_BATCH_SIZE";
     /** Seconds between polls of {@code lfs hsm_action}, and between progress lines. */
     public static final String POLL_SECONDS_VARIABLE = "PRELOAD_POLL_SECONDS";
     /** How many polls the script makes before it gives up on files that are still loading. */
     public static final String MAX_POLLS_VARIABLE = "PRELOAD_MAX_POLLS";
-
-    /**
-     * Readers (or lfs calls) at once by default. Without {@code lfs}, each first read of a file waits while
-     * FSx loads the whole file from S3 (tens of ms for a small object), so a reader handles only ~10–50
-     * files/s and throughput is readers / latency (Little's law): 128 readers give ~2,500 files/s at 50 ms
-     * and ~1,300 at 100 ms, i.e. 1.5 million small files in 10–20 minutes instead of hours at 8. Each is
-     * a {@code sh} and a {@code head} process, mostly asleep: a few hundred MB of memory in all.
-     */
-    public static final int DEFAULT_PARALLELISM = 128;
-    /**
-     * The most readers that make sense: S3 serves at least 5,500 GET requests per second per partitioned
-     * prefix, which 512 readers reach at ~100 ms per load; more would mostly add throttling (503 Slow
-     * Down) and processes.
-     */
-    public static final int MAX_PARALLELISM = 512;
-    /**
-     * Files per reader process or {@code lfs} poll call by default (the script makes batches smaller when
-     * there are too few files to give every reader one).
-     */
-    public static final int DEFAULT_BATCH_SIZE = 256;
-    /**
-     * The most files one {@code lfs hsm_restore} call gets, whatever the batch size: the Lustre client
-     * refuses an HSM request of 1,706 bytes or more ({@code MDS_MAXREQSIZE / 3}; 24 bytes plus 32 per
-     * file) with E2BIG, i.e. more than 52 files.
-     */
-    public static final int MAX_RESTORE_BATCH = 50;
 
     /** Picks {@value PreloadMetrics#FILES} out of a line such as {@code preload done: files=3 bytes=42 seconds=7}. */
     public static final String FILES_REGEX = "files=([0-9]+) bytes=[0-9]+ seconds=[0-9]+";
@@ -83,6 +62,8 @@ public final class WarmUpScript {
     public static final int MAX_SCRIPT_VARIABLES = 90;
 
     private static final String RESOURCE = "warm-cache.sh";
+    /** A placeholder the resource may still hold after {@link #load()} filled in the defaults. */
+    private static final Pattern PLACEHOLDER = Pattern.compile("@[A-Z][A-Z_]*@");
 
     private final String script;
     private final Map<String, String> environment;
@@ -102,10 +83,34 @@ public final class WarmUpScript {
             if (in == null) {
                 throw new IllegalStateException("The resource " + RESOURCE + " is missing next to " + WarmUpScript.class);
             }
-            return new WarmUpScript(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return new WarmUpScript(withDefaults(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read the resource " + RESOURCE, e);
         }
+    }
+
+    /**
+     * The script with its placeholders replaced by {@link PreloadDefaults}' values.
+     *
+     * @throws IllegalStateException when a placeholder is left that names no default
+     */
+    static String withDefaults(String template) {
+        Map<String, Object> defaults = new LinkedHashMap<>();
+        defaults.put("DEFAULT_PARALLELISM", PreloadDefaults.DEFAULT_PARALLELISM);
+        defaults.put("DEFAULT_BATCH_SIZE", PreloadDefaults.DEFAULT_BATCH_SIZE);
+        defaults.put("DEFAULT_POLL_SECONDS", PreloadDefaults.DEFAULT_POLL_SECONDS);
+        defaults.put("DEFAULT_MAX_POLLS", PreloadDefaults.DEFAULT_MAX_POLLS);
+        defaults.put("MAX_RESTORE_BATCH", PreloadDefaults.MAX_RESTORE_BATCH);
+        String script = template;
+        for (Map.Entry<String, Object> entry : defaults.entrySet()) {
+            script = script.replace("@" + entry.getKey() + "@", String.valueOf(entry.getValue()));
+        }
+        Matcher left = PLACEHOLDER.matcher(script);
+        if (left.find()) {
+            throw new IllegalStateException("The warm-up script names " + left.group() + ", which is none of "
+                    + defaults.keySet());
+        }
+        return script;
     }
 
     /**

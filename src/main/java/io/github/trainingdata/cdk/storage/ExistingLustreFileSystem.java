@@ -12,6 +12,7 @@ public final class ExistingLustreFileSystem {
     private final ISecurityGroup securityGroup;
     private final String dnsName;
     private final Integer storageCapacityGiB;
+    private final Integer perUnitStorageThroughput;
     private final String availabilityZone;
 
     private ExistingLustreFileSystem(Builder b) {
@@ -20,6 +21,7 @@ public final class ExistingLustreFileSystem {
         this.securityGroup = b.securityGroup;
         this.dnsName = b.dnsName;
         this.storageCapacityGiB = b.storageCapacityGiB;
+        this.perUnitStorageThroughput = b.perUnitStorageThroughput;
         this.availabilityZone = b.availabilityZone;
     }
 
@@ -53,6 +55,11 @@ public final class ExistingLustreFileSystem {
         return storageCapacityGiB;
     }
 
+    /** @return the PerUnitStorageThroughput of a persistent file system in MB/s per TiB, or null when not given */
+    public Integer getPerUnitStorageThroughput() {
+        return perUnitStorageThroughput;
+    }
+
     /** @return the file system's Availability Zone, or null when not given */
     public String getAvailabilityZone() {
         return availabilityZone;
@@ -65,6 +72,7 @@ public final class ExistingLustreFileSystem {
         private ISecurityGroup securityGroup;
         private String dnsName;
         private Integer storageCapacityGiB;
+        private Integer perUnitStorageThroughput;
         private String availabilityZone;
 
         private Builder() {
@@ -105,6 +113,17 @@ public final class ExistingLustreFileSystem {
          */
         public Builder storageCapacityGiB(Integer storageCapacityGiB) {
             this.storageCapacityGiB = storageCapacityGiB;
+            return this;
+        }
+
+        /**
+         * The {@code PerUnitStorageThroughput} of a PERSISTENT_1 or PERSISTENT_2 file system (MB/s per TiB: 12, 40,
+         * 50, 100, 125, 200, 250, 500 or 1000): with the storage capacity, how fast a preload loads it from S3.
+         *
+         * @default unknown: a preload is estimated at SCRATCH_2's 100 MB/s per TiB of disk write throughput
+         */
+        public Builder perUnitStorageThroughput(Integer perUnitStorageThroughput) {
+            this.perUnitStorageThroughput = perUnitStorageThroughput;
             return this;
         }
 

@@ -2,6 +2,8 @@ package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.ReplaceableReference;
+import io.github.trainingdata.cdk.advisor.CacheThroughput;
+import io.github.trainingdata.cdk.advisor.PublishedFigures;
 import io.github.trainingdata.cdk.advisor.Sizing;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.ArrayList;
@@ -52,6 +54,8 @@ public class LustreCache extends Construct implements IConnectable {
     private final TrainingNetwork network;
     private final List<LustreDataset> datasets;
     private final Integer storageCapacityGiB;
+    private final CacheThroughput loadThroughput;
+    private final LustreDataCompressionType dataCompression;
     private final ISecurityGroup securityGroup;
     private final Connections connections;
     private final CfnFileSystem fileSystem;
@@ -82,6 +86,9 @@ public class LustreCache extends Construct implements IConnectable {
                 ? existing.getAvailabilityZone() : network.getDataAvailabilityZone();
         Number capacity = existing != null ? existing.getStorageCapacityGiB() : fileSystemRules.capacity(props);
         this.storageCapacityGiB = capacity == null || Token.isUnresolved(capacity) ? null : capacity.intValue();
+        this.loadThroughput = loadThroughput(storageCapacityGiB, existing);
+        this.dataCompression = existing != null ? null : props.getDataCompression() != null
+                ? props.getDataCompression() : LustreDataCompressionType.NONE;
 
         this.securityGroup = existing != null ? existing.getSecurityGroup() : SecurityGroup.Builder.create(this, "SecurityGroup")
                 .vpc(network.getVpc())
@@ -107,8 +114,6 @@ public class LustreCache extends Construct implements IConnectable {
                     : fileSystemId + ".fsx." + Stack.of(this).getRegion() + "." + Aws.URL_SUFFIX;
             return;
         }
-        LustreDataCompressionType compression = props.getDataCompression() != null
-                ? props.getDataCompression() : LustreDataCompressionType.NONE;
         this.fileSystem = CfnFileSystem.Builder.create(this, "Resource")
                 .fileSystemType("LUSTRE")
                 .fileSystemTypeVersion((props.getLustreVersion() != null ? props.getLustreVersion() : LustreVersion.V2_15)
@@ -118,7 +123,7 @@ public class LustreCache extends Construct implements IConnectable {
                 .securityGroupIds(List.of(securityGroup.getSecurityGroupId()))
                 .lustreConfiguration(CfnFileSystem.LustreConfigurationProperty.builder()
                         .deploymentType(DEPLOYMENT_TYPE)
-                        .dataCompressionType(compression.name())
+                        .dataCompressionType(dataCompression.name())
                         .build())
                 .build();
         // Training stacks read its id and mount name; a replaced cache (another AZ, version or group) must not be
@@ -255,6 +260,30 @@ public class LustreCache extends Construct implements IConnectable {
     /** @return the burst throughput the capacity buys: 1300 MB/s per TiB */
     public double getBurstThroughputMBps() {
         return Sizing.lustreBurstMBps(knownCapacity());
+    }
+
+    /**
+     * How fast the file system loads data from S3, for the preload's estimate: SCRATCH_2's rate, or an existing
+     * persistent file system's {@code PerUnitStorageThroughput} when given.
+     *
+     * @return the load throughput, or null when the capacity is not known at synth
+     */
+    public CacheThroughput getLoadThroughput() {
+        return loadThroughput;
+    }
+
+    /** @return the compression of a file system created here; null for an existing one, whose setting is unknown */
+    public LustreDataCompressionType getDataCompression() {
+        return dataCompression;
+    }
+
+    private static CacheThroughput loadThroughput(Integer capacityGiB, ExistingLustreFileSystem existing) {
+        if (capacityGiB == null) {
+            return null;
+        }
+        Integer perUnit = existing != null ? existing.getPerUnitStorageThroughput() : null;
+        return perUnit != null ? CacheThroughput.persistent(capacityGiB, perUnit)
+                : new CacheThroughput(capacityGiB, PublishedFigures.SCRATCH_2_LOAD_MBPS_PER_TIB);
     }
 
     private int knownCapacity() {

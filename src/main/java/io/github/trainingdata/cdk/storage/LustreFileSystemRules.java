@@ -55,7 +55,10 @@ final class LustreFileSystemRules {
         return given;
     }
 
-    /** Checks an adopted file system's id and mount name, and warns when its Availability Zone is not given. */
+    /**
+     * Checks an adopted file system's id, mount name, security group and throughput per TiB, and warns when its
+     * Availability Zone is not given.
+     */
     void checkExisting(ExistingLustreFileSystem existing) {
         String id = existing.getFileSystemId();
         if (id == null || (!Token.isUnresolved(id) && !FsxLimits.FILE_SYSTEM_ID.accepts(id))) {
@@ -70,6 +73,11 @@ final class LustreFileSystemRules {
         if (existing.getSecurityGroup() == null) {
             throw ConfigurationError.of(scope, "existingFileSystem.securityGroup", null, "the security group of the "
                     + "file system's network interfaces (training gets Lustre ports to it)");
+        }
+        Integer perUnit = existing.getPerUnitStorageThroughput();
+        if (perUnit != null && !FsxLimits.PER_UNIT_STORAGE_THROUGHPUTS.contains(perUnit)) {
+            throw ConfigurationError.of(scope, "existingFileSystem.perUnitStorageThroughput", perUnit,
+                    "12, 40, 50, 100, 125, 200, 250, 500 or 1000 MB/s per TiB (PERSISTENT_1 or PERSISTENT_2)");
         }
         if (existing.getAvailabilityZone() == null) {
             Annotations.of(scope).addWarningV2("@trainingdata/storage:existingLustreZone", scope.getNode().getPath()

@@ -115,7 +115,7 @@ final class ExecutionPermissions {
         }
         allow(role, findings, List.of("cloudwatch:PutMetricData"), List.of("*"),
                 "cloudwatch:PutMetricData supports no resource-level permissions.");
-        grantImage(stack, role, image, findings);
+        grantImage(scope, stack, role, image, findings);
         grantS3(role, findings);
         for (IKey key : decryptKeys) {
             key.grantDecrypt(role);
@@ -147,7 +147,13 @@ final class ExecutionPermissions {
         findings.acknowledge();
     }
 
-    private static void grantImage(Stack stack, IRole role, TrainingImage image, WildcardFindings findings) {
+    /**
+     * Pull from the image's repository: through the repository of {@link TrainingImage#fromEcrRepository}, else on
+     * the repository ARN the URI gives ({@link TrainingImage#repositoryArn}: parsed, or derived at deploy time from a
+     * deploy-time URI); a deploy-time URI on a registry other than ECR gets a warning instead.
+     */
+    private static void grantImage(IConstruct scope, Stack stack, IRole role, TrainingImage image,
+            WildcardFindings findings) {
         if (image == null) {
             return;
         }
@@ -157,12 +163,16 @@ final class ExecutionPermissions {
                     + "pulls are limited to the training image's repository.");
             return;
         }
-        var parsed = image.parseUri();
-        if (parsed == null) {
+        String repositoryArn = image.repositoryArn(stack.getPartition());
+        if (repositoryArn == null) {
+            Annotations.of(scope).addWarningV2("@trainingdata/training:imageNotInEcr", scope.getNode().getPath()
+                    + ": trainingImage is a deploy-time value on the registry " + image.literalHost() + ", not Amazon ECR "
+                    + "(<account>.dkr.ecr.<region>.amazonaws.com), so the execution role gets no permission to pull it: "
+                    + "use TrainingImage.fromEcrRepository(repository, tag), or grant ecr:BatchGetImage, "
+                    + "ecr:GetDownloadUrlForLayer and ecr:BatchCheckLayerAvailability on its repository and "
+                    + "ecr:GetAuthorizationToken to the role yourself");
             return;
         }
-        String repositoryArn = "arn:" + stack.getPartition() + ":ecr:" + parsed.group(2) + ":" + parsed.group(1)
-                + ":repository/" + parsed.group(3);
         allow(role, findings, List.of("ecr:BatchCheckLayerAvailability", "ecr:GetDownloadUrlForLayer",
                 "ecr:BatchGetImage"), List.of(repositoryArn), "");
         allow(role, findings, List.of("ecr:GetAuthorizationToken"), List.of("*"), "ecr:GetAuthorizationToken "

@@ -3,24 +3,26 @@
 # data repository. Runs in the preload worker's container: POSIX sh, GNU coreutils and findutils (and sed
 # on the lfs path).
 # Every step works in batches (one lfs, head or sed process for many files), never a process per file.
-# With lfs on PATH: lfs hsm_restore, at most 50 files a call (Lustre refuses larger HSM requests), then
-# poll lfs hsm_action until a file shows NOOP and lfs hsm_state no longer shows it released (NOOP but
-# released: restored again). Without lfs, and for names with a newline (lfs prints a line per file):
-# read one byte of each file, which makes FSx load the whole file from S3. A read waits for that load
-# (tens of ms), so reads are latency-bound: readers in flight = files/s x latency (Little's law); the
-# default 128 readers give ~2,500 files/s at 50 ms. Batches shrink so that every reader has work.
+# With lfs on PATH (and able to reach the mount: lfs path2fid succeeds): lfs hsm_restore, at most
+# @MAX_RESTORE_BATCH@ files a call (Lustre refuses larger HSM requests), then poll lfs hsm_action until a
+# file shows NOOP and lfs hsm_state no longer shows it released (NOOP but released: restored again).
+# Without lfs, and for names with a newline (lfs prints a line per file): read one byte of each file,
+# which makes FSx load the whole file from S3. A read waits for that load (tens of ms), so reads are
+# latency-bound: readers in flight = files/s x latency (Little's law); the default @DEFAULT_PARALLELISM@
+# readers give ~2,500 files/s at 50 ms. Batches shrink so that every reader has work.
 # Logs "files=N bytes=B seconds=S" lines; the last one is the result that the preload:files,
 # preload:bytes and preload:seconds metrics pick up.
-# Settings: PRELOAD_ROOT (required), PRELOAD_PARALLELISM (128), PRELOAD_BATCH_SIZE (256),
-# PRELOAD_POLL_SECONDS (10), PRELOAD_MAX_POLLS (8640).
+# Settings: PRELOAD_ROOT (required), PRELOAD_PARALLELISM (@DEFAULT_PARALLELISM@), PRELOAD_BATCH_SIZE
+# (@DEFAULT_BATCH_SIZE@), PRELOAD_POLL_SECONDS (@DEFAULT_POLL_SECONDS@), PRELOAD_MAX_POLLS (@DEFAULT_MAX_POLLS@).
+# The defaults come from PreloadDefaults (WarmUpScript fills them in), as LustrePreload's and the advisor's do.
 set -u
 export LC_ALL=C
 root=${PRELOAD_ROOT:-}
-par=${PRELOAD_PARALLELISM:-128}
-batch=${PRELOAD_BATCH_SIZE:-256}
-poll=${PRELOAD_POLL_SECONDS:-10}
-max_polls=${PRELOAD_MAX_POLLS:-8640}
-restore_batch=50
+par=${PRELOAD_PARALLELISM:-@DEFAULT_PARALLELISM@}
+batch=${PRELOAD_BATCH_SIZE:-@DEFAULT_BATCH_SIZE@}
+poll=${PRELOAD_POLL_SECONDS:-@DEFAULT_POLL_SECONDS@}
+max_polls=${PRELOAD_MAX_POLLS:-@DEFAULT_MAX_POLLS@}
+restore_batch=@MAX_RESTORE_BATCH@
 start=$(date +%s)
 
 fail() {
@@ -126,7 +128,15 @@ restore() { # FILE: restores the newline-separated paths in FILE
 : > "$WORK/lfs"
 : > "$WORK/read"
 why=
+use_lfs=
 if command -v lfs > /dev/null 2>&1; then
+  if lfs path2fid "$root" > /dev/null 2>&1; then
+    use_lfs=1
+  else
+    echo "preload: lfs path2fid $root failed (no Lustre mount this lfs can reach): reading every file instead" >&2
+  fi
+fi
+if [ -n "$use_lfs" ]; then
   nl='
 '
   why=" (names with a newline: lfs prints one line per file)"
