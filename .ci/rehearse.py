@@ -15,8 +15,10 @@ the documented additions in the config. Changes propagate:
   and so does the property holding it: an update, or a replacement when that property is create-only;
 - a changed export changes every Fn::ImportValue of it; a changed output changes every Fn::GetStackOutput of
   it in a stack whose template changed otherwise (an unchanged template is not deployed again);
-- Fn::If follows its condition's definition and Fn::FindInMap its mapping; parameters and pseudo parameters
-  keep their values; a type without a schema (and not listed in the config) is replaced by any change;
+- Fn::If follows its condition's definition and Fn::FindInMap its mapping; a parameter changes when its
+  definition does, when it has no default or when it is resolved from SSM at each deploy; pseudo parameters and
+  imports or outputs of stacks outside the directories keep their values; Metadata, DependsOn and the policies
+  alone are no update; a type without a schema (and not listed in the config) is replaced by any change;
 - asset hashes compare as unchanged when one side is a snapshot (its hashes read <asset-hash>).
 
 It fails on (unless acknowledged in the config, per change, stack, resource and finding, with a reason):
@@ -268,11 +270,24 @@ class StackDiff:
                 self._walk(value, found)
 
     def ref_changes(self, logical):
+        if logical in self.after.doc.get("Parameters", {}):
+            return self.parameter_changes(logical)
         state = self.states.get(logical)
         if state == "replaced":
             return f"Ref {logical} (replaced)"
         if state == "updated" and is_custom(self.after.resources[logical]["Type"]):
             return f"Ref {logical} (custom resource updated: its physical id may change)"
+        return None
+
+    def parameter_changes(self, name):
+        """A parameter keeps its value unless its definition changed, it has no default (given at each deploy) or
+        it is resolved from SSM at each deploy."""
+        after = self.after.doc["Parameters"][name]
+        before = (self.before.doc if self.before else {}).get("Parameters", {}).get(name)
+        if before != after:
+            return f"parameter {name} changed"
+        if "Default" not in after or str(after.get("Type", "")).startswith("AWS::SSM::Parameter::Value"):
+            return f"parameter {name} (its value is resolved at each deploy)"
         return None
 
     def getatt_changes(self, logical, attribute):
@@ -377,8 +392,7 @@ def covers(segments, path, before, after):
     for i, segment in enumerate(segments):
         if i == len(path):
             # The change is at a container of the pointer: it touches it unless neither side holds a value there.
-            return value_at(before, segments) is not MISSING or value_at(after, segments) is not MISSING \
-                or value_at(before, segments[:i]) is None
+            return value_at(before, segments) is not MISSING or value_at(after, segments) is not MISSING
         if segment != "*" and str(path[i]) != segment:
             return False
         if segment == "*" and not isinstance(path[i], int):

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.PythonTools;
 import java.io.IOException;
@@ -183,6 +184,27 @@ class UpdateRehearsalTest {
     void aReWarmThatShouldNotHappenFailsAndOneThatShouldButDoesNotFailsToo() {
         assertEquals(List.of("rewarm-unexpected Data/Preload"), findings(REPORTS.get("unexpected-rewarm")));
         assertEquals(List.of("rewarm-missing Data/Preload"), findings(REPORTS.get("missing-rewarm")));
+    }
+
+    @Test
+    void aFindingAcknowledgedForItsChangeAndResourceNoLongerFails() throws IOException, InterruptedException {
+        ObjectNode config = (ObjectNode) Json.MAPPER.readTree(Path.of(".ci/rehearse.json").toFile());
+        config.putArray("acknowledged").addObject().put("change", "bucket-renamed").put("stack", "Data")
+                .put("resource", "Bucket").put("finding", "stateful-replaced")
+                .put("reason", "the old bucket is emptied and kept; the team moved to the new name on purpose");
+        Path acknowledging = dir.resolve("acknowledging.json");
+        Json.MAPPER.writeValue(acknowledging.toFile(), config);
+        Path report = dir.resolve("acknowledged-report.json");
+
+        assertEquals(0, run("--config", acknowledging.toString(), "--name", "bucket-renamed", "--json",
+                report.toString(), dir.resolve("bucket-renamed/before").toString(),
+                dir.resolve("bucket-renamed/after").toString()));
+        JsonNode finding = Json.MAPPER.readTree(report.toFile()).get("changes").get(0).get("findings").get(0);
+        assertEquals("stateful-replaced", finding.get("finding").asText());
+        assertTrue(finding.get("acknowledged").asText().startsWith("the old bucket"), finding.toString());
+        assertEquals(1, run("--config", acknowledging.toString(), "--name", "another-change",
+                dir.resolve("bucket-renamed/before").toString(), dir.resolve("bucket-renamed/after").toString()),
+                "the acknowledgement holds for its change only");
     }
 
     @Test
