@@ -586,6 +586,10 @@ def association_findings(diff, kinds, limit):
             paths = (kind["fileSystemPath"], kind["dataRepositoryPath"])
             moved = [p for p, _ in diff.changes.get(logical, []) if p and p[0] in paths]
             in_place = bool(moved) and kind.get("pathUpdate") == "delete-then-create"
+        elif state == "replaced":
+            # The schema may declare that the old resource goes first (default: the replacement is created first).
+            schema = diff.schemas.schema(diff.region, resource["Type"]) or {}
+            in_place = schema.get("replacementStrategy") == "delete_then_create"
         sides = []
         if state in ("deleted", "replaced") or in_place:
             sides.append(("old", diff.before.resources[logical]))

@@ -35,7 +35,8 @@ class PlatformCompositionTest {
     @BeforeAll
     static void synthesizeOnce() {
         App app = TestApps.app();
-        List<Stack> stacks = PlatformCompositionApp.build(app, PlatformCompositionApp.DATA, PlatformCompositionApp.TEAMS);
+        List<Stack> stacks = PlatformCompositionApp.build(app, PlatformCompositionApp.DATA,
+                PlatformCompositionApp.TEAMS);
         data = (SharedDataStack) stacks.get(0);
         teams = stacks.subList(1, stacks.size()).stream().map(s -> (SharedTrainingStack) s).toList();
         dataTemplate = Template.fromStack(data);

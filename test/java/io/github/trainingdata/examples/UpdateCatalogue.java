@@ -33,8 +33,8 @@ import software.amazon.awscdk.Stack;
  * reads. Each change declares whether it should re-warm the cache.
  *
  * <p>Run: {@code mvn -B -q test-compile exec:java -Dexample.mainClass=io.github.trainingdata.examples.UpdateCatalogue
- * -Dexec.args="target/rehearsal"}. With {@code -Dexec.args="--baseline test/resources/release-baseline"} it writes
- * each app's templates as they ship (asset hashes normalized, as in snapshots) as the new release baseline instead.
+ * -Dexec.args="target/update-rehearsal"}. With {@code -Dexec.args="--baseline test/resources/release-baseline"} it
+ * writes each app's templates as they ship (asset hashes normalized, as in snapshots) as the new release baseline.
  */
 public final class UpdateCatalogue {
     private static final Path BASELINE = Path.of("test", "resources", "release-baseline");
@@ -81,7 +81,7 @@ public final class UpdateCatalogue {
     /**
      * Writes the catalogue (or, with {@code --baseline DIR}, the release baseline).
      *
-     * @param args the output directory (default {@code target/rehearsal}), or {@code --baseline DIR}
+     * @param args the output directory (default {@code target/update-rehearsal}), or {@code --baseline DIR}
      */
     public static void main(String[] args) throws IOException {
         long start = System.nanoTime();
@@ -89,7 +89,7 @@ public final class UpdateCatalogue {
             writeBaseline(Path.of(args[1]));
             return;
         }
-        Path out = Path.of(args.length > 0 ? args[0] : "target/rehearsal");
+        Path out = Path.of(args.length > 0 ? args[0] : "target/update-rehearsal");
         deleteTree(out);
         List<Map<String, Object>> entries = new ArrayList<>();
         for (CatalogueApp app : apps()) {

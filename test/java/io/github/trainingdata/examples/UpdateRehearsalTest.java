@@ -95,7 +95,8 @@ class UpdateRehearsalTest {
                 .replace("s3://team-data/imagenet/", "s3://team-data/imagenet-2026/")));
         plant("custom-association-onto-another", null, Map.of("Data", CUSTOM), Map.of("Data", CUSTOM
                 .replace("\"/imagenet\"", "\"/coco/imagenet\"")));
-        plant("bucket-renamed", null, Map.of("Data", DATA), Map.of("Data", DATA.replace("\"team-data\"", "\"team-data-2\"")));
+        plant("bucket-renamed", null, Map.of("Data", DATA), Map.of("Data", DATA
+                .replace("\"team-data\"", "\"team-data-2\"")));
         plant("imported-export", null, Map.of("Data", DATA, "Training", IMPORTING),
                 Map.of("Data", DATA.replace("[\"subnet-0a1b2c3d\"]", "[\"subnet-0e1f2a3b\"]"), "Training", IMPORTING));
         plant("weak-reference", "yes", Map.of("Data", DATA, "Training", READING),
