@@ -2,13 +2,15 @@ package io.github.trainingdata.examples;
 
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.network.TrainingNetworkProps;
+import io.github.trainingdata.cdk.preload.LustrePreload;
+import io.github.trainingdata.cdk.preload.LustrePreloadProps;
 import io.github.trainingdata.cdk.storage.EfsStore;
 import io.github.trainingdata.cdk.storage.EfsStoreProps;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreCacheProps;
-import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
+import io.github.trainingdata.cdk.training.TrainingImage;
 import java.util.List;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
@@ -24,17 +26,28 @@ import software.constructs.Construct;
 
 /**
  * The data layer a platform team owns, built on resources that already exist: their VPC, their dataset
- * bucket (SSE-KMS with their key) and their EFS file system (where a labelling tool writes features). It adds a Lustre cache linked
- * to the bucket and the training security group. Training stacks reference it across stacks.
+ * bucket (SSE-KMS with their key) and their EFS file system (where a labelling tool writes features). It adds a
+ * Lustre cache linked to the bucket, the training security group, and the preload that warms every dataset of the
+ * cache with a small worker image. Training stacks ({@link SharedTrainingStack}, one per team) reference it across
+ * stacks and are held back by its preload.
  */
 public class SharedDataStack extends Stack {
+    /** The worker image that warms the cache (see {@code examples/worker-image}): no training image needed. */
+    public static final String WORKER_IMAGE = "123456789012.dkr.ecr.us-east-1.amazonaws.com/preload-worker:1";
+
     private final TrainingNetwork network;
     private final TrainingDataBucket dataBucket;
     private final LustreCache lustre;
     private final EfsStore features;
+    private final LustrePreload preload;
 
-    /** Creates the stack. */
-    public SharedDataStack(Construct scope, String id, StackProps props) {
+    /**
+     * Creates the stack.
+     *
+     * @param data the cache's capacity and datasets, the preload's dataset version and time limits, extra EFS
+     *             directories ({@link PlatformCompositionApp#DATA}, changed)
+     */
+    public SharedDataStack(Construct scope, String id, StackProps props, DataSettings data) {
         super(scope, id, props);
         network = new TrainingNetwork(this, "Network", TrainingNetworkProps.builder()
                 .vpc(Vpc.fromVpcAttributes(this, "PlatformVpc", VpcAttributes.builder()
@@ -46,7 +59,7 @@ public class SharedDataStack extends Stack {
                 .build());
         dataBucket = new TrainingDataBucket(this, "DataBucket", TrainingDataBucketProps.builder()
                 // The team's bucket is SSE-KMS with the team's key, whose policy the platform team manages: the
-                // training stack's log groups use the same key (its policy must admit CloudWatch Logs: a warning).
+                // log groups use the same key (its policy must admit CloudWatch Logs: a warning).
                 .bucket(Bucket.fromBucketAttributes(this, "TeamBucket", BucketAttributes.builder()
                         .bucketName("team-training-data")
                         .encryptionKey(Key.fromKeyArn(this, "TeamKey",
@@ -56,10 +69,8 @@ public class SharedDataStack extends Stack {
                 .build());
         lustre = new LustreCache(this, "Lustre", LustreCacheProps.builder()
                 .network(network)
-                .datasets(List.of(
-                        LustreDataset.builder("imagenet").dataBucket(dataBucket).prefix("imagenet").build(),
-                        LustreDataset.builder("coco").dataBucket(dataBucket).prefix("coco").build()))
-                .storageCapacityGiB(2400)
+                .datasets(data.lustreDatasets(dataBucket))
+                .storageCapacityGiB(data.lustreCapacityGiB())
                 .build());
         features = new EfsStore(this, "Features", EfsStoreProps.builder()
                 .network(network)
@@ -70,6 +81,16 @@ public class SharedDataStack extends Stack {
                         .build()))
                 .logsKey(dataBucket.getEncryptionKey())
                 .build());
+        data.efsDirectories().forEach(features::addDirectory);
+        // No definition: the preload warms every dataset of the cache; each team's stack calls holdBack.
+        preload = new LustrePreload(this, "Preload", LustrePreloadProps.builder()
+                .cache(lustre)
+                .image(TrainingImage.fromUri(WORKER_IMAGE))
+                .datasetVersion(data.datasetVersion())
+                .timeout(data.preloadTimeout())
+                .importTimeout(data.importTimeout())
+                .build());
+        KeyGrantFindings.acknowledge(preload); // the worker writes its output to the team's SSE-KMS bucket
     }
 
     /** @return the network (existing VPC, new training group) */
@@ -90,5 +111,10 @@ public class SharedDataStack extends Stack {
     /** @return the existing EFS file system */
     public EfsStore getFeatures() {
         return features;
+    }
+
+    /** @return the preload that warms every dataset of the cache */
+    public LustrePreload getPreload() {
+        return preload;
     }
 }

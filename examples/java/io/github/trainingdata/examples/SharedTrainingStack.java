@@ -1,76 +1,52 @@
 package io.github.trainingdata.examples;
 
-import io.github.trainingdata.cdk.preload.LustrePreload;
-import io.github.trainingdata.cdk.preload.LustrePreloadProps;
 import io.github.trainingdata.cdk.training.EfsChannel;
 import io.github.trainingdata.cdk.training.LustreChannel;
 import io.github.trainingdata.cdk.training.TrainingImage;
 import io.github.trainingdata.cdk.training.TrainingJobDefinition;
-import io.github.trainingdata.cdk.training.TrainingJobDefinitionProps;
 import java.util.List;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
-import software.amazon.awscdk.services.iam.IRole;
 import software.amazon.awscdk.services.iam.Role;
 import software.constructs.Construct;
 
 /**
- * A training team's stack: two training definitions that share the {@link SharedDataStack}'s data layer
- * (same Lustre cache, EFS and bucket), run under the team's existing execution role, and one preload that
- * warms the cache before either deploys.
+ * A training team's stack on the {@link SharedDataStack}'s data layer: one training definition that reads a
+ * dataset of the shared Lustre cache and the features on the shared EFS, under the team's existing execution role
+ * or a new one, held back by the data stack's preload (every execution waits for the cache's warm-up).
  */
 public class SharedTrainingStack extends Stack {
-    private final TrainingJobDefinition resnet;
-    private final TrainingJobDefinition vit;
-    private final LustrePreload preload;
+    /** The training image's repository (AWS Deep Learning Containers, PyTorch); the tag is a setting. */
+    public static final String IMAGE_REPOSITORY = "763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training";
 
-    /** Creates the stack on top of the shared data layer. */
-    public SharedTrainingStack(Construct scope, String id, StackProps props, SharedDataStack data) {
+    private final TrainingJobDefinition definition;
+
+    /**
+     * Creates the team's stack.
+     *
+     * @param data the data stack
+     * @param job  the team's definition ({@link PlatformCompositionApp#TEAMS}, changed)
+     */
+    public SharedTrainingStack(Construct scope, String id, StackProps props, SharedDataStack data,
+            TrainingSettings job) {
         super(scope, id, props);
-        TrainingImage image = TrainingImage.fromUri(
-                "763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:2.5.1-gpu-py311");
-        resnet = definition("Resnet", "resnet", image, data,
-                Role.fromRoleArn(this, "TeamRole", "arn:aws:iam::123456789012:role/team-sagemaker-execution"));
-        vit = definition("Vit", "vit", image, data, null);
-        preload = new LustrePreload(this, "Preload", LustrePreloadProps.builder()
-                .cache(data.getLustre())
-                .definition(resnet)
-                .datasetVersion("2026-11-01")
-                .build());
-        preload.holdBack(vit);
-        KeyGrantFindings.acknowledge(this); // the team role's policy lives in this stack, outside the definitions
-    }
-
-    private TrainingJobDefinition definition(String id, String prefix, TrainingImage image, SharedDataStack data,
-            IRole role) {
-        return new TrainingJobDefinition(this, id, TrainingJobDefinitionProps.builder()
-                .jobNamePrefix(prefix)
-                .trainingImage(image)
-                .role(role)
-                .instanceType("ml.p4d.24xlarge")
-                .instanceCount(2)
+        definition = new TrainingJobDefinition(this, job.name(), job.props(
+                        TrainingImage.fromUri(IMAGE_REPOSITORY + ":" + job.imageTag()))
+                .role(job.roleArn() != null ? Role.fromRoleArn(this, "TeamRole", job.roleArn()) : null)
                 .outputBucket(data.getDataBucket())
-                .outputPrefix("training-output/" + prefix)
+                .outputPrefix("training-output/" + job.jobNamePrefix())
                 .channels(List.of(
-                        LustreChannel.builder("train").cache(data.getLustre()).dataset("imagenet").path("train")
+                        LustreChannel.builder("train").cache(data.getLustre()).dataset(job.dataset()).path("train")
                                 .build(),
-                        EfsChannel.builder("features").store(data.getFeatures()).directoryPath("/features/imagenet")
-                                .build()))
+                        EfsChannel.builder("features").store(data.getFeatures())
+                                .directoryPath("/features/" + job.dataset()).build()))
                 .build());
+        data.getPreload().holdBack(definition);
+        KeyGrantFindings.acknowledge(this); // a team role's policy lives in this stack, outside the definition
     }
 
-    /** @return the ResNet definition (team role) */
-    public TrainingJobDefinition getResnet() {
-        return resnet;
-    }
-
-    /** @return the ViT definition (own role) */
-    public TrainingJobDefinition getVit() {
-        return vit;
-    }
-
-    /** @return the shared preload */
-    public LustrePreload getPreload() {
-        return preload;
+    /** @return the team's definition */
+    public TrainingJobDefinition getDefinition() {
+        return definition;
     }
 }

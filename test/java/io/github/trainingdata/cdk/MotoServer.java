@@ -1,7 +1,5 @@
 package io.github.trainingdata.cdk;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
@@ -17,7 +15,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
@@ -63,13 +60,7 @@ public final class MotoServer implements AutoCloseable {
      * @return the running emulator; close it when done
      */
     public static MotoServer start() {
-        String missing = missingPython();
-        if (missing != null) {
-            if ("true".equals(System.getenv("CI"))) {
-                fail("CI=true needs Python 3 with moto, boto3, botocore and cfn-lint for the rehearsal: " + missing);
-            }
-            Assumptions.abort("skipped: Python 3 with moto, boto3, botocore and cfn-lint is not installed (" + missing + ")");
-        }
+        PythonTools.require("moto, boto3, botocore, cfnlint, regex", "the rehearsal in moto");
         try {
             Files.createDirectories(LOG.getParent());
             Process process = new ProcessBuilder("python3", SCRIPT.toString())
@@ -78,23 +69,6 @@ public final class MotoServer implements AutoCloseable {
             return new MotoServer(process);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    private static String missingPython() {
-        try {
-            Process check = new ProcessBuilder("python3", "-c", "import moto, boto3, botocore, cfnlint, regex")
-                    .redirectErrorStream(true).start();
-            String output = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            if (!check.waitFor(60, TimeUnit.SECONDS) || check.exitValue() != 0) {
-                return output.isEmpty() ? "python3 failed" : output.lines().reduce((a, b) -> b).orElse(output);
-            }
-            return null;
-        } catch (IOException e) {
-            return "no python3 on PATH";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "interrupted";
         }
     }
 

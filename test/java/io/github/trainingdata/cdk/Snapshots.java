@@ -44,7 +44,11 @@ public final class Snapshots {
         }
     }
 
-    private static String normalize(Map<String, Object> template) throws IOException {
+    /**
+     * @return the template as snapshots store it: keys sorted, indented, asset hashes replaced by
+     *     {@code <asset-hash>}
+     */
+    public static String normalize(Map<String, Object> template) throws IOException {
         String text = JSON.writeValueAsString(JSON.valueToTree(template));
         JsonNode normalized = JSON.readTree(text.replaceAll("[0-9a-f]{64}", "<asset-hash>"));
         return JSON.writeValueAsString(JSON.treeToValue(normalized, Object.class)) + "\n";

@@ -22,6 +22,11 @@ public final class TestApps {
         return new App(AppProps.builder().context(CONTEXT).build());
     }
 
+    /** @return a copy of cdk.json's context, e.g. to build an app with an output directory or another value */
+    public static Map<String, Object> context() {
+        return new LinkedHashMap<>(CONTEXT);
+    }
+
     /** @return a new environment-agnostic stack in a new app */
     public static Stack stack() {
         return new Stack(app(), "Test");

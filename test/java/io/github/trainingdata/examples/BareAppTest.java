@@ -34,9 +34,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import software.amazon.awscdk.App;
-import software.amazon.awscdk.Environment;
 import software.amazon.awscdk.Stack;
-import software.amazon.awscdk.StackProps;
 import software.amazon.awscdk.assertions.Template;
 import software.constructs.Construct;
 
@@ -47,17 +45,12 @@ import software.constructs.Construct;
  * tracing, a closed default security group) as under cdk.json's flags.
  */
 class BareAppTest {
-    private static final StackProps ENV = StackProps.builder()
-            .env(Environment.builder().account("123456789012").region("us-east-1").build()).build();
-
     /** Builds the example's stacks into the given app and returns them. */
     static Stream<Arguments> examples() {
         Function<App, List<Stack>> quickstart = app -> List.of(new QuickstartStack(app, "TrainingDataQuickstart"));
         Function<App, List<Stack>> advised = app -> List.of(new AdvisedPlatformStack(app, "TrainingDataAdvisedPlatform"));
-        Function<App, List<Stack>> composition = app -> {
-            SharedDataStack data = new SharedDataStack(app, "TrainingDataShared", ENV);
-            return List.of(data, new SharedTrainingStack(app, "TrainingTeamVision", ENV, data));
-        };
+        Function<App, List<Stack>> composition = app -> PlatformCompositionApp.build(app, PlatformCompositionApp.DATA,
+                PlatformCompositionApp.TEAMS);
         return Stream.of(Arguments.of("QuickstartApp", quickstart), Arguments.of("AdvisedPlatformApp", advised),
                 Arguments.of("PlatformCompositionApp", composition));
     }

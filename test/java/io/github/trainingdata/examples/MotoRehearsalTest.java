@@ -42,9 +42,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awscdk.App;
-import software.amazon.awscdk.Environment;
 import software.amazon.awscdk.Stack;
-import software.amazon.awscdk.StackProps;
 import software.amazon.awscdk.assertions.Template;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -81,8 +79,6 @@ class MotoRehearsalTest {
     private static final String SYNC = ":states:::sagemaker:createTrainingJob.sync";
     private static final String ROLE = "arn:aws:iam::123456789012:role/rehearsal";
     private static final Pattern EXECUTION_INPUT = Pattern.compile("\\{% \\$states\\.context\\.Execution\\.Input\\.(\\w+) %}");
-    private static final StackProps ENV = StackProps.builder()
-            .env(Environment.builder().account("123456789012").region("us-east-1").build()).build();
     /** The training state machine of the example whose deploy does not wait for the preload (its estimate is too long). */
     private static final String NO_WAIT_STACK = "TrainingDataAdvisedPlatform";
     private static final String NO_WAIT_MACHINE = "PlatformTrainingStateMachineF0FE358C";
@@ -109,9 +105,9 @@ class MotoRehearsalTest {
         App app = TestApps.app();
         QuickstartStack quickstart = new QuickstartStack(app, "TrainingDataQuickstart");
         AdvisedPlatformStack advised = new AdvisedPlatformStack(app, NO_WAIT_STACK);
-        SharedDataStack shared = new SharedDataStack(app, "TrainingDataShared", ENV);
-        SharedTrainingStack team = new SharedTrainingStack(app, "TrainingTeamVision", ENV, shared);
-        resolve(List.of(quickstart), List.of(advised), List.of(shared, team));
+        List<Stack> composition = PlatformCompositionApp.build(app, PlatformCompositionApp.DATA,
+                PlatformCompositionApp.TEAMS);
+        resolve(List.of(quickstart), List.of(advised), composition);
     }
 
     @SafeVarargs
@@ -142,8 +138,8 @@ class MotoRehearsalTest {
     static Stream<Arguments> trainingMachines() {
         return Stream.of(Arguments.of("TrainingDataQuickstart", "TrainingStateMachine8350BA52", "checkpoints/quickstart"),
                 Arguments.of(NO_WAIT_STACK, NO_WAIT_MACHINE, null),
-                Arguments.of("TrainingTeamVision", "ResnetStateMachine95D9A2C8", null),
-                Arguments.of("TrainingTeamVision", "VitStateMachine60566B89", null));
+                Arguments.of("TrainingTeamVision", "VisionStateMachineEDD2524C", null),
+                Arguments.of("TrainingTeamDetection", "DetectionStateMachine0947F28E", null));
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -369,7 +365,7 @@ class MotoRehearsalTest {
 
     @Test
     void deletingAPreloadStopsItsRunningExecutionAndCompletes() {
-        String stack = "TrainingTeamVision";
+        String stack = "TrainingDataShared";
         Map<String, Object> event = createEvent(stack);
         preloadStateMachine(stack);
         PreloadHandler handler = new PreloadHandler(sfn, sageMaker, Clock.systemUTC());

@@ -1,0 +1,79 @@
+package io.github.trainingdata.examples;
+
+import io.github.trainingdata.cdk.storage.LustreDataset;
+import io.github.trainingdata.cdk.storage.TrainingDataBucket;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.Duration;
+
+/**
+ * The data-layer settings a platform team changes from one deploy to the next. Each example starts from its own
+ * defaults (the values it ships with) and a change is one {@code with...} call, e.g.
+ * {@code QuickstartStack.DATA.withLustreCapacityGiB(2400)}.
+ *
+ * @param lustreCapacityGiB the Lustre cache's capacity (null: the example derives it)
+ * @param datasets          the cache's datasets in order: name to S3 prefix under the bucket's dataset prefix
+ *                          ({@code ""}: the dataset prefix itself)
+ * @param datasetVersion    the preload's dataset version (null: none); a new value re-warms the cache
+ * @param efsDirectories    EFS directories created besides those the channels read
+ * @param preloadTimeout    the preload worker's time limit (null: the preload's default)
+ * @param importTimeout     how long the preload waits for FSx's metadata import (null: the preload's default)
+ */
+public record DataSettings(Integer lustreCapacityGiB, Map<String, String> datasets, String datasetVersion,
+        List<String> efsDirectories, Duration preloadTimeout, Duration importTimeout) {
+
+    /** Copies the collections, keeping the datasets' order. */
+    public DataSettings {
+        datasets = Collections.unmodifiableMap(new LinkedHashMap<>(datasets));
+        efsDirectories = List.copyOf(efsDirectories);
+    }
+
+    /** @return these settings with another cache capacity */
+    public DataSettings withLustreCapacityGiB(Integer capacityGiB) {
+        return new DataSettings(capacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout, importTimeout);
+    }
+
+    /** @return these settings with the dataset added, or its S3 prefix changed (its place kept) */
+    public DataSettings withDataset(String name, String prefix) {
+        Map<String, String> changed = new LinkedHashMap<>(datasets);
+        changed.put(name, prefix);
+        return new DataSettings(lustreCapacityGiB, changed, datasetVersion, efsDirectories, preloadTimeout,
+                importTimeout);
+    }
+
+    /** @return these settings without the dataset */
+    public DataSettings withoutDataset(String name) {
+        Map<String, String> changed = new LinkedHashMap<>(datasets);
+        changed.remove(name);
+        return new DataSettings(lustreCapacityGiB, changed, datasetVersion, efsDirectories, preloadTimeout,
+                importTimeout);
+    }
+
+    /** @return these settings with another dataset version */
+    public DataSettings withDatasetVersion(String version) {
+        return new DataSettings(lustreCapacityGiB, datasets, version, efsDirectories, preloadTimeout, importTimeout);
+    }
+
+    /** @return these settings with one more EFS directory */
+    public DataSettings withEfsDirectory(String path) {
+        List<String> changed = new ArrayList<>(efsDirectories);
+        changed.add(path);
+        return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, changed, preloadTimeout, importTimeout);
+    }
+
+    /** @return these settings with other preload time limits */
+    public DataSettings withPreloadTimeouts(Duration timeout, Duration importLimit) {
+        return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, timeout, importLimit);
+    }
+
+    /** @return the datasets as the cache's {@link LustreDataset}s on the bucket */
+    List<LustreDataset> lustreDatasets(TrainingDataBucket bucket) {
+        return datasets.entrySet().stream().map(d -> {
+            LustreDataset.Builder dataset = LustreDataset.builder(d.getKey()).dataBucket(bucket);
+            return (d.getValue().isEmpty() ? dataset : dataset.prefix(d.getValue())).build();
+        }).toList();
+    }
+}

@@ -1,0 +1,259 @@
+package io.github.trainingdata.examples;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.trainingdata.cdk.Json;
+import io.github.trainingdata.cdk.Snapshots;
+import io.github.trainingdata.cdk.TestApps;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import software.amazon.awscdk.App;
+import software.amazon.awscdk.AppProps;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Stack;
+
+/**
+ * The update rehearsal's catalogue: the routine changes a platform team makes, each applied to every example app
+ * that has the setting, synthesized before and after in one JVM (jsii's start-up costs seconds per JVM). The
+ * composition app runs twice: with CDK's strong cross-stack references (exports and {@code Fn::ImportValue}) and
+ * with weak ones ({@code Fn::GetStackOutput}, cdk.json's choice).
+ *
+ * <p>Writes {@code <dir>/<app>/base} (the app as it ships), {@code <dir>/<app>/<change>} (one cloud assembly per
+ * change), {@code <dir>/<app>/release} (the templates of the last release, {@code test/resources/release-baseline},
+ * before the library upgrade) and {@code <dir>/catalogue.json}, which {@code bash .ci/rehearse --catalogue <dir>}
+ * reads. Each change declares whether it should re-warm the cache.
+ *
+ * <p>Run: {@code mvn -B -q test-compile exec:java -Dexample.mainClass=io.github.trainingdata.examples.UpdateCatalogue
+ * -Dexec.args="target/update-rehearsal"}. With {@code -Dexec.args="--baseline test/resources/release-baseline"} it
+ * writes each app's templates as they ship (asset hashes normalized, as in snapshots) as the new release baseline.
+ */
+public final class UpdateCatalogue {
+    private static final Path BASELINE = Path.of("test", "resources", "release-baseline");
+    private static final String REFERENCES = "@aws-cdk/core:defaultCrossStackReferences";
+    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
+
+    /** An app's settings: its data layer and its definitions (the composition: one per team). */
+    private record Settings(DataSettings data, List<TrainingSettings> jobs) {
+        Settings withData(UnaryOperator<DataSettings> change) {
+            return new Settings(change.apply(data), jobs);
+        }
+
+        /** The change applied to the first definition (in the composition, the vision team's). */
+        Settings withJob(UnaryOperator<TrainingSettings> change) {
+            List<TrainingSettings> changed = new ArrayList<>(jobs);
+            changed.set(0, change.apply(jobs.get(0)));
+            return new Settings(data, changed);
+        }
+
+        Settings withAnotherJob(String name, String prefix) {
+            List<TrainingSettings> changed = new ArrayList<>(jobs);
+            changed.add(jobs.get(0).named(name, prefix));
+            return new Settings(data, changed);
+        }
+    }
+
+    /** Builds an example app's stacks with the given settings. */
+    private interface Example {
+        List<Stack> build(App app, Settings settings);
+    }
+
+    /** One routine change: its id, what it does, whether it should re-warm, and how it changes the settings. */
+    private record Change(String id, String description, boolean rewarm, UnaryOperator<Settings> apply) {
+    }
+
+    /** An example app as the catalogue runs it, with the changes that apply to it. */
+    private record CatalogueApp(String id, String references, Example example, Settings defaults,
+            List<Change> changes) {
+    }
+
+    private UpdateCatalogue() {
+    }
+
+    /**
+     * Writes the catalogue (or, with {@code --baseline DIR}, the release baseline).
+     *
+     * @param args the output directory (default {@code target/update-rehearsal}), or {@code --baseline DIR}
+     */
+    public static void main(String[] args) throws IOException {
+        long start = System.nanoTime();
+        if (args.length == 2 && args[0].equals("--baseline")) {
+            writeBaseline(Path.of(args[1]));
+            return;
+        }
+        Path out = Path.of(args.length > 0 ? args[0] : "target/update-rehearsal");
+        deleteTree(out);
+        List<Map<String, Object>> entries = new ArrayList<>();
+        for (CatalogueApp app : apps()) {
+            synth(app, app.defaults(), out.resolve(app.id()).resolve("base"));
+            for (Change change : app.changes()) {
+                synth(app, change.apply().apply(app.defaults()), out.resolve(app.id()).resolve(change.id()));
+                entries.add(entry(app, change.id(), change.description(), "base", change.id(), change.rewarm(), true));
+            }
+            Path release = out.resolve(app.id()).resolve("release");
+            copyTree(BASELINE.resolve(app.id()), release);
+            entries.add(entry(app, "library-upgrade", "upgrade the library: the last release's templates "
+                    + "(test/resources/release-baseline) to this build's", "release", "base", false, false));
+        }
+        Json.MAPPER.writer(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("catalogue.json").toFile(),
+                Map.of("changes", entries));
+        System.out.printf("catalogue: %d changes of %d apps synthesized in %.1f s (%.1f s CPU with jsii's node) "
+                + "into %s%n", entries.size(), apps().size(), (System.nanoTime() - start) / 1e9, cpuSeconds(), out);
+    }
+
+    /** CPU time of this JVM and its child processes (jsii's node), so far. */
+    private static double cpuSeconds() {
+        ProcessHandle self = ProcessHandle.current();
+        return Stream.concat(Stream.of(self), self.descendants())
+                .mapToLong(p -> p.info().totalCpuDuration().map(java.time.Duration::toMillis).orElse(0L))
+                .sum() / 1e3;
+    }
+
+    /** The example apps and the routine changes each has the settings for. */
+    static List<CatalogueApp> apps() {
+        Example quickstart = (app, s) -> List.of(
+                new QuickstartStack(app, "TrainingDataQuickstart", null, s.data(), s.jobs()));
+        Example advised = (app, s) -> List.of(
+                new AdvisedPlatformStack(app, "TrainingDataAdvisedPlatform", null, s.data(), s.jobs().get(0)));
+        Example composition = (app, s) -> PlatformCompositionApp.build(app, s.data(), s.jobs());
+        // What crosses stacks goes from the data stack to the teams' stacks: the data stack's changes and a new team
+        // run under both reference modes; a team's own settings change only its stack, so strong references suffice.
+        List<Change> crossing = new ArrayList<>(data(4800, "imagenet", "imagenet-2026"));
+        crossing.add(new Change("add-dataset", "add a dataset (places365); the preload warms every dataset", true,
+                s -> s.withData(d -> d.withDataset("places365", "places365"))));
+        crossing.add(new Change("remove-dataset", "remove the dataset no team reads (openimages)", true,
+                s -> s.withData(d -> d.withoutDataset("openimages"))));
+        crossing.add(new Change("add-definition", "add a team's stack (segmentation on imagenet), held back too",
+                false, s -> s.withAnotherJob("Segmentation", "segformer")));
+        List<Change> composed = new ArrayList<>(crossing);
+        composed.addAll(training("checkpoints/resnet"));
+        List<Change> quick = new ArrayList<>(data(2400, "imagenet", "v2"));
+        quick.addAll(training("checkpoints/quickstart"));
+        quick.add(new Change("add-definition", "add a definition (evaluation) on the same data, held back too",
+                false, s -> s.withAnotherJob("Evaluation", "quickstart-eval")));
+        List<Change> advisedChanges = new ArrayList<>(List.of(new Change("grow-cache",
+                "pin the cache's capacity above the platform's estimate (2400 -> 4800 GiB)", false,
+                s -> s.withData(d -> d.withLustreCapacityGiB(4800)))));
+        advisedChanges.addAll(training("checkpoints/advised"));
+        return List.of(
+                new CatalogueApp("quickstart", null, quickstart, new Settings(QuickstartStack.DATA,
+                        List.of(QuickstartStack.TRAINING)), quick),
+                new CatalogueApp("advised", null, advised, new Settings(AdvisedPlatformStack.DATA,
+                        List.of(AdvisedPlatformStack.TRAINING)), advisedChanges),
+                new CatalogueApp("composition-strong", "strong", composition, new Settings(PlatformCompositionApp.DATA,
+                        PlatformCompositionApp.TEAMS), composed),
+                new CatalogueApp("composition-weak", "weak", composition, new Settings(PlatformCompositionApp.DATA,
+                        PlatformCompositionApp.TEAMS), crossing));
+    }
+
+    /** The data layer's routine changes (the cache grows to {@code grownGiB}; {@code dataset} moves to a prefix). */
+    private static List<Change> data(int grownGiB, String dataset, String movedPrefix) {
+        return List.of(
+                new Change("grow-cache", "grow the cache to " + grownGiB + " GiB", false,
+                        s -> s.withData(d -> d.withLustreCapacityGiB(grownGiB))),
+                new Change("move-dataset-prefix", "change " + dataset + "'s S3 prefix in place (-> " + movedPrefix
+                        + ")", true, s -> s.withData(d -> d.withDataset(dataset, movedPrefix))),
+                new Change("bump-dataset-version", "bump datasetVersion after uploading new data", true,
+                        s -> s.withData(d -> d.withDatasetVersion("2026-11-25"))),
+                new Change("add-efs-directory", "add an EFS directory (/features/v2)", false,
+                        s -> s.withData(d -> d.withEfsDirectory("/features/v2"))),
+                new Change("preload-timeouts", "change the preload's time limits (6 h, import 2 h)", false,
+                        s -> s.withData(d -> d.withPreloadTimeouts(Duration.hours(6), Duration.hours(2)))));
+    }
+
+    /** The definition's routine changes; none should re-warm the cache. */
+    private static List<Change> training(String checkpoints) {
+        return List.of(
+                new Change("training-image", "a new training image tag", false,
+                        s -> s.withJob(j -> j.withImageTag("2.6.0-gpu-py312"))),
+                new Change("instance-type", "another instance type", false,
+                        s -> s.withJob(j -> j.withInstanceType("ml.p5.48xlarge"))),
+                new Change("instance-count", "twice the instances", false,
+                        s -> s.withJob(j -> j.withInstanceCount(j.instanceCount() * 2))),
+                new Change("hyperparameters", "another hyperparameter value", false,
+                        s -> s.withJob(j -> j.withHyperParameter("epochs", "30"))),
+                new Change("spot-with-checkpoints", "train on spot capacity with checkpoints", false,
+                        s -> s.withJob(j -> j.withSpot(checkpoints))),
+                new Change("warm-pool", "keep a warm pool for 10 minutes", false,
+                        s -> s.withJob(j -> j.withKeepAlive(Duration.minutes(10)))),
+                new Change("job-name-prefix", "rename the job-name prefix", false,
+                        s -> s.withJob(j -> j.withJobNamePrefix(j.jobNamePrefix() + "-v2"))));
+    }
+
+    private static Map<String, Object> entry(CatalogueApp app, String change, String description, String before,
+            String after, boolean rewarm, boolean mustChange) {
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("id", app.id() + "/" + change);
+        entry.put("description", description);
+        entry.put("before", app.id() + "/" + before);
+        entry.put("after", app.id() + "/" + after);
+        entry.put("rewarm", rewarm ? "yes" : "no");
+        entry.put("mustChange", mustChange);
+        return entry;
+    }
+
+    /** Synthesizes the app into {@code dir} (a cloud assembly), without its asset files. */
+    private static List<Stack> synth(CatalogueApp app, Settings settings, Path dir) throws IOException {
+        Map<String, Object> context = TestApps.context();
+        // The examples' warnings (imported keys) are known; the report stays in the assembly, not on the console.
+        context.put("@aws-cdk/core:failSynthOnValidationErrors", false);
+        if (app.references() != null) {
+            context.put(REFERENCES, app.references());
+        }
+        App cdk = new App(AppProps.builder().outdir(dir.toString()).context(context).build());
+        List<Stack> stacks = app.example().build(cdk, settings);
+        cdk.synth();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path asset : files.filter(f -> f.getFileName().toString().startsWith("asset.")).toList()) {
+                deleteTree(asset);
+            }
+        }
+        return stacks;
+    }
+
+    private static void writeBaseline(Path dir) throws IOException {
+        for (CatalogueApp app : apps()) {
+            Path appDir = dir.resolve(app.id());
+            deleteTree(appDir);
+            Files.createDirectories(appDir);
+            Path assembly = Files.createTempDirectory("baseline");
+            for (Stack stack : synth(app, app.defaults(), assembly)) {
+                Files.writeString(appDir.resolve(stack.getStackName() + ".template.json"), Snapshots.normalize(
+                        Json.MAPPER.readValue(assembly.resolve(stack.getTemplateFile()).toFile(), MAP)));
+            }
+            deleteTree(assembly);
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        Files.createDirectories(to);
+        try (Stream<Path> files = Files.list(from)) {
+            for (Path file : files.toList()) {
+                Files.copy(file, to.resolve(file.getFileName()));
+            }
+        }
+    }
+
+    private static void deleteTree(Path path) throws IOException {
+        if (!Files.exists(path)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(path)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.delete(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+}

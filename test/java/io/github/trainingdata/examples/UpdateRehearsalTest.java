@@ -1,0 +1,258 @@
+package io.github.trainingdata.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.trainingdata.cdk.Json;
+import io.github.trainingdata.cdk.PythonTools;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The update rehearsal ({@code .ci/rehearse.py}) on small planted pairs of templates: each case is a deployed app
+ * and one change to it, and the rehearsal must say what CloudFormation does to each resource and fail exactly where
+ * the update would fail. All cases run in one catalogue (one Python start); the plain two-directory form is
+ * checked on a clean change. Skipped without Python 3 and cfn-lint, except under {@code CI=true}.
+ */
+class UpdateRehearsalTest {
+    private static final String TOKEN = "arn:aws:lambda:us-east-1:123456789012:function:provider";
+    /** A data stack: a cache with its group and one association, a preload, a bucket, a function and a reader. */
+    private static final String DATA = """
+            {"Resources": {
+              "Group": {"Type": "AWS::EC2::SecurityGroup",
+                "Properties": {"GroupDescription": "cache", "VpcId": "vpc-0a1b2c3d"}},
+              "Cache": {"Type": "AWS::FSx::FileSystem", "Properties": {"FileSystemType": "LUSTRE",
+                "StorageCapacity": 1200, "SubnetIds": ["subnet-0a1b2c3d"],
+                "SecurityGroupIds": [{"Fn::GetAtt": ["Group", "GroupId"]}],
+                "LustreConfiguration": {"DeploymentType": "SCRATCH_2"}}},
+              "Imagenet": {"Type": "AWS::FSx::DataRepositoryAssociation", "Properties": {
+                "FileSystemId": {"Ref": "Cache"}, "FileSystemPath": "/imagenet",
+                "DataRepositoryPath": "s3://team-data/imagenet/"}},
+              "Preload": {"Type": "Custom::LustrePreload", "Properties": {"ServiceToken": "%s",
+                "FileSystemId": {"Ref": "Cache"},
+                "WarmKey": {"Fn::Join": ["", ["[\\"", {"Ref": "Cache"}, "\\",\\"version-1\\"]"]]}}},
+              "Bucket": {"Type": "AWS::S3::Bucket", "DeletionPolicy": "Retain", "UpdateReplacePolicy": "Retain",
+                "Properties": {"BucketName": "team-data"}},
+              "Handler": {"Type": "AWS::Lambda::Function", "Properties": {"Runtime": "java21",
+                "Handler": "a.Handler::handle", "Role": "arn:aws:iam::123456789012:role/handler",
+                "Code": {"S3Bucket": "assets", "S3Key": "handler-1.zip"}}},
+              "Reader": {"Type": "AWS::SSM::Parameter", "Properties": {"Type": "String",
+                "Value": {"Fn::Sub": "${Cache.DNSName} via ${Handler.Arn}"}}}
+            },
+            "Outputs": {"CacheId": {"Value": {"Ref": "Cache"}, "Export": {"Name": "Data:CacheId"}},
+              "WarmedBy": {"Value": {"Fn::GetAtt": ["Preload", "ExecutionArn"]}}}}
+            """.formatted(TOKEN);
+    /** A training stack that imports the data stack's export. */
+    private static final String IMPORTING = """
+            {"Resources": {"Request": {"Type": "AWS::SSM::Parameter", "Properties": {"Type": "String",
+              "Value": {"Fn::ImportValue": "Data:CacheId"}}}}}
+            """;
+    /** A training stack that reads the data stack's output with a weak reference. */
+    private static final String READING = """
+            {"Resources": {"Request": {"Type": "AWS::SSM::Parameter", "Properties": {"Type": "String",
+              "Value": {"Fn::GetStackOutput": {"StackName": "Data", "OutputName": "WarmedBy"}}}}}}
+            """;
+    /** Two custom associations of the library's own type on an existing file system. */
+    private static final String CUSTOM = """
+            {"Resources": {
+              "Imagenet": {"Type": "Custom::DataRepositoryAssociation", "Properties": {"ServiceToken": "%1$s",
+                "FileSystemId": "fs-0a1b2c3d4e5f60718", "FileSystemPath": "/imagenet",
+                "DataRepositoryPath": "s3://team-data/imagenet/"}},
+              "Coco": {"Type": "Custom::DataRepositoryAssociation", "Properties": {"ServiceToken": "%1$s",
+                "FileSystemId": "fs-0a1b2c3d4e5f60718", "FileSystemPath": "/coco",
+                "DataRepositoryPath": "s3://team-data/coco/"}}}}
+            """.formatted(TOKEN);
+
+    @TempDir
+    static Path dir;
+    private static final Map<String, JsonNode> REPORTS = new TreeMap<>();
+    private static final List<Map<String, Object>> CHANGES = new ArrayList<>();
+
+    @BeforeAll
+    static void rehearseEveryCase() throws IOException, InterruptedException {
+        PythonTools.require("cfnlint", "the update rehearsal");
+        plant("clean", null, Map.of("Data", DATA), Map.of("Data", DATA
+                .replace("\"StorageCapacity\": 1200", "\"StorageCapacity\": 2400")
+                .replace("handler-1.zip", "handler-2.zip")));
+        plant("propagation", null, Map.of("Data", DATA), Map.of("Data", DATA.replace("\"cache\"", "\"cache v2\"")));
+        plant("association-moved", "yes", Map.of("Data", DATA), Map.of("Data", DATA
+                .replace("s3://team-data/imagenet/", "s3://team-data/imagenet-2026/")
+                .replace("version-1", "version-2")));
+        plant("custom-association-moved", null, Map.of("Data", CUSTOM), Map.of("Data", CUSTOM
+                .replace("s3://team-data/imagenet/", "s3://team-data/imagenet-2026/")));
+        plant("custom-association-onto-another", null, Map.of("Data", CUSTOM), Map.of("Data", CUSTOM
+                .replace("\"/imagenet\"", "\"/coco/imagenet\"")));
+        plant("bucket-renamed", null, Map.of("Data", DATA), Map.of("Data", DATA
+                .replace("\"team-data\"", "\"team-data-2\"")));
+        plant("imported-export", null, Map.of("Data", DATA, "Training", IMPORTING),
+                Map.of("Data", DATA.replace("[\"subnet-0a1b2c3d\"]", "[\"subnet-0e1f2a3b\"]"), "Training", IMPORTING));
+        plant("weak-reference", "yes", Map.of("Data", DATA, "Training", READING),
+                Map.of("Data", DATA.replace("version-1", "version-2"), "Training", READING));
+        plant("unexpected-rewarm", "no", Map.of("Data", DATA), Map.of("Data", DATA.replace("version-1", "version-2")));
+        plant("missing-rewarm", "yes", Map.of("Data", DATA), Map.of("Data", DATA
+                .replace("\"StorageCapacity\": 1200", "\"StorageCapacity\": 2400")));
+        plant("shrink", null, Map.of("Data", DATA), Map.of("Data", DATA
+                .replace("\"StorageCapacity\": 1200", "\"StorageCapacity\": 1000")));
+        Files.writeString(dir.resolve("catalogue.json"), Json.MAPPER.writeValueAsString(Map.of("changes", CHANGES)));
+
+        Path report = dir.resolve("report.json");
+        run("--catalogue", dir.toString(), "--json", report.toString());
+        for (JsonNode change : Json.MAPPER.readTree(report.toFile()).get("changes")) {
+            REPORTS.put(change.get("change").asText(), change);
+        }
+    }
+
+    @Test
+    void aCleanChangeUpdatesInPlaceAndPasses() throws IOException, InterruptedException {
+        JsonNode clean = REPORTS.get("clean");
+        assertEquals(Map.of("Data/Cache", "updated", "Data/Handler", "updated"), states(clean),
+                "a function updated in place keeps its ARN: the parameter reading it does not change");
+        assertEquals(List.of(), findings(clean));
+        assertEquals(false, clean.get("rewarm").asBoolean());
+
+        Path report = dir.resolve("clean-report.json");
+        assertEquals(0, run(dir.resolve("clean/before").toString(), dir.resolve("clean/after").toString(),
+                "--json", report.toString()), "the two-directory form exits 0 without failures");
+    }
+
+    @Test
+    void aReplacementPropagatesThroughRefGetAttAndSub() {
+        JsonNode report = REPORTS.get("propagation");
+        Map<String, String> expected = new TreeMap<>(Map.of(
+                "Data/Group", "replaced",     // GroupDescription is create-only
+                "Data/Cache", "replaced",     // SecurityGroupIds (GetAtt Group.GroupId) is create-only
+                "Data/Imagenet", "replaced",  // FileSystemId (Ref Cache) is create-only
+                "Data/Preload", "updated",    // its WarmKey joins Ref Cache: a re-warm
+                "Data/Reader", "updated"));   // Fn::Sub of ${Cache.DNSName}
+        assertEquals(expected, states(report));
+        assertTrue(report.get("rewarm").asBoolean(), "a replaced cache is warmed again");
+        assertEquals(List.of("lustre-replaced Data/Cache"), findings(report), "the replaced cache fails the change; "
+                + "the new association is on the new file system, so it meets no old one");
+        assertTrue(report.get("replacements").toString().contains("Data/Cache <- SecurityGroupIds"),
+                report.get("replacements").toString());
+    }
+
+    @Test
+    void anAssociationMovedToAnotherS3PrefixCollidesWithItsOwnReplacement() {
+        assertEquals(List.of("association-collision Data/Imagenet"), findings(REPORTS.get("association-moved")),
+                "CloudFormation creates the replacement on the same file-system path before it deletes the old one");
+        assertEquals("replaced", states(REPORTS.get("association-moved")).get("Data/Imagenet"));
+    }
+
+    @Test
+    void theLibrarysCustomAssociationMovesInPlaceButMayNotMeetAnotherOnes() {
+        assertEquals(Map.of("Data/Imagenet", "updated"), states(REPORTS.get("custom-association-moved")));
+        assertEquals(List.of(), findings(REPORTS.get("custom-association-moved")),
+                "it deletes its old association before it creates the new one");
+        assertEquals(List.of("association-collision Data/Imagenet"),
+                findings(REPORTS.get("custom-association-onto-another")), "/coco/imagenet nests in /coco");
+    }
+
+    @Test
+    void aReplacedBucketFails() {
+        assertEquals(Map.of("Data/Bucket", "replaced"), states(REPORTS.get("bucket-renamed")));
+        assertEquals(List.of("stateful-replaced Data/Bucket"), findings(REPORTS.get("bucket-renamed")));
+    }
+
+    @Test
+    void aChangedExportThatAnotherStackImportsFails() {
+        JsonNode report = REPORTS.get("imported-export");
+        assertTrue(findings(report).contains("export-changed Data/Data:CacheId"), findings(report).toString());
+        assertEquals("updated", states(report).get("Training/Request"), "the importer gets the new value");
+    }
+
+    @Test
+    void aWeakReferenceToAValueThatChangesFailsWhenItsReaderIsNotDeployedAgain() {
+        JsonNode report = REPORTS.get("weak-reference");
+        assertEquals(List.of("stale-stack-output Training/Data.WarmedBy"), findings(report));
+        assertEquals(Map.of("Data/Preload", "updated"), states(report));
+    }
+
+    @Test
+    void aReWarmThatShouldNotHappenFailsAndOneThatShouldButDoesNotFailsToo() {
+        assertEquals(List.of("rewarm-unexpected Data/Preload"), findings(REPORTS.get("unexpected-rewarm")));
+        assertEquals(List.of("rewarm-missing Data/Preload"), findings(REPORTS.get("missing-rewarm")));
+    }
+
+    @Test
+    void aFindingAcknowledgedForItsChangeAndResourceNoLongerFails() throws IOException, InterruptedException {
+        ObjectNode config = (ObjectNode) Json.MAPPER.readTree(Path.of(".ci/rehearse.json").toFile());
+        config.putArray("acknowledged").addObject().put("change", "bucket-renamed").put("stack", "Data")
+                .put("resource", "Bucket").put("finding", "stateful-replaced")
+                .put("reason", "the old bucket is emptied and kept; the team moved to the new name on purpose");
+        Path acknowledging = dir.resolve("acknowledging.json");
+        Json.MAPPER.writeValue(acknowledging.toFile(), config);
+        Path report = dir.resolve("acknowledged-report.json");
+
+        assertEquals(0, run("--config", acknowledging.toString(), "--name", "bucket-renamed", "--json",
+                report.toString(), dir.resolve("bucket-renamed/before").toString(),
+                dir.resolve("bucket-renamed/after").toString()));
+        JsonNode finding = Json.MAPPER.readTree(report.toFile()).get("changes").get(0).get("findings").get(0);
+        assertEquals("stateful-replaced", finding.get("finding").asText());
+        assertTrue(finding.get("acknowledged").asText().startsWith("the old bucket"), finding.toString());
+        assertEquals(1, run("--config", acknowledging.toString(), "--name", "another-change",
+                dir.resolve("bucket-renamed/before").toString(), dir.resolve("bucket-renamed/after").toString()),
+                "the acknowledgement holds for its change only");
+    }
+
+    @Test
+    void aCapacityThatShrinksFails() {
+        assertEquals(List.of("shrink Data/Cache"), findings(REPORTS.get("shrink")));
+    }
+
+    // ------------------------------------------------------------------------------------------ helpers
+
+    /** Writes one case's before and after directories (stack name to template) and its catalogue entry. */
+    private static void plant(String name, String rewarm, Map<String, String> before, Map<String, String> after)
+            throws IOException {
+        for (Map.Entry<String, Map<String, String>> side : Map.of("before", before, "after", after).entrySet()) {
+            Path sideDir = Files.createDirectories(dir.resolve(name).resolve(side.getKey()));
+            for (Map.Entry<String, String> stack : side.getValue().entrySet()) {
+                Files.writeString(sideDir.resolve(stack.getKey() + ".template.json"), stack.getValue());
+            }
+        }
+        Map<String, Object> change = new LinkedHashMap<>();
+        change.put("id", name);
+        change.put("before", name + "/before");
+        change.put("after", name + "/after");
+        change.put("rewarm", rewarm);
+        CHANGES.add(change);
+    }
+
+    private static int run(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("python3", ".ci/rehearse.py", "--config", ".ci/rehearse.json"));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(120, TimeUnit.SECONDS), "the rehearsal ends");
+        assertTrue(process.exitValue() <= 1, "the rehearsal ran: " + output);
+        return process.exitValue();
+    }
+
+    private static Map<String, String> states(JsonNode report) {
+        Map<String, String> states = new TreeMap<>();
+        report.get("states").fields().forEachRemaining(e -> states.put(e.getKey(), e.getValue().asText()));
+        return states;
+    }
+
+    /** The failures as "finding stack/resource", in the order reported. */
+    private static List<String> findings(JsonNode report) {
+        List<String> out = new ArrayList<>();
+        report.get("findings").forEach(f -> out.add(f.get("finding").asText() + " " + f.get("stack").asText() + "/"
+                + f.get("resource").asText()));
+        return out;
+    }
+}
