@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.preload;
 
+import io.github.trainingdata.cdk.WaiterTracing;
 import io.github.trainingdata.cdk.WildcardFindings;
 import io.github.trainingdata.cdk.storage.LogGroups;
 import java.util.ArrayList;
