@@ -54,9 +54,9 @@ class PlatformCompositionTest {
         dataTemplate.hasResourceProperties("AWS::FSx::FileSystem", Match.objectLike(Map.of(
                 "FileSystemTypeVersion", "2.15",
                 "SubnetIds", List.of("subnet-0a1b2c3d4e5f60001"))));
-        dataTemplate.resourceCountIs("AWS::FSx::DataRepositoryAssociation", 2);
+        dataTemplate.resourceCountIs("Custom::DataRepositoryAssociation", 2);
         for (String dataset : List.of("imagenet", "coco")) {
-            dataTemplate.hasResourceProperties("AWS::FSx::DataRepositoryAssociation", Match.objectLike(Map.of(
+            dataTemplate.hasResourceProperties("Custom::DataRepositoryAssociation", Match.objectLike(Map.of(
                     "FileSystemPath", "/" + dataset,
                     "DataRepositoryPath", "s3://team-training-data/vision/" + dataset + "/")));
         }
