@@ -156,9 +156,10 @@ class DataRepositoryAssociationsTest {
                 "[iam:AttachRolePolicy, iam:CreateServiceLinkedRole, iam:PutRolePolicy] on [arn:REF(AWS::Partition):iam::"
                         + "REF(AWS::AccountId):role/aws-service-role/s3.data-source.lustre.fsx.amazonaws.com/"
                         + "AWSServiceRoleForFSxS3Access_REF(" + fs + ")]",
-                "[s3:Get*, s3:List*] on [" + encryptedBucket + ", " + teamBucket + ", " + teamBucket
-                        + "/vision/imagenet/*, " + encryptedBucket + "/datasets/*]",
-                "[s3:PutObject] on [" + teamBucket + "/vision/imagenet/*, " + encryptedBucket + "/datasets/*]",
+                "[s3:GetBucketLocation, s3:GetBucketPolicy, s3:ListBucket] on [" + encryptedBucket + ", "
+                        + teamBucket + "]",
+                "[s3:GetObject, s3:PutObject] on [" + teamBucket + "/vision/imagenet/*, " + encryptedBucket
+                        + "/datasets/*]",
                 "[kms:Decrypt, kms:GenerateDataKey] on [GETATT(" + logicalId(encrypted.getEncryptionKey()) + ".Arn)]"),
                 granted);
     }

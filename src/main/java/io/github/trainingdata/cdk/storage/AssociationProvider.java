@@ -3,16 +3,13 @@ package io.github.trainingdata.cdk.storage;
 import io.github.trainingdata.cdk.BundledAsset;
 import io.github.trainingdata.cdk.ProviderFramework;
 import io.github.trainingdata.cdk.WildcardFindings;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import software.amazon.awscdk.Acknowledgment;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
-import software.amazon.awscdk.Validations;
 import software.amazon.awscdk.customresources.Provider;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.kms.IKey;
@@ -30,9 +27,10 @@ import software.constructs.Construct;
  * <p>onEvent calls nothing and gets no permission beyond its logs. isComplete may, on this file system only: list
  * its associations, create, tag, update and delete them, and, since FSx links S3 through the file system's
  * service-linked role, what the FSx guide asks of whoever creates an association: create that role and put or
- * attach its policies (FSx for Lustre guide, "Adding permissions to use data repositories in Amazon S3"), and read,
- * list and put in each dataset's S3 location, which FSx checks before it links it; with SSE-KMS, use the bucket's
- * key for that.
+ * attach its policies (FSx for Lustre guide, "Adding permissions to use data repositories in Amazon S3"), and read
+ * each dataset bucket's location and policy, list it, and get and put objects in the dataset's location, which FSx
+ * checks before it links it (its BadRequest asks the caller for "s3:Get*, s3:List* and s3:PutObject permissions to
+ * the S3 bucket prefix"; granted here as the named actions); with SSE-KMS, use the bucket's key for that.
  */
 final class AssociationProvider {
     static final String BUNDLE = "data-repository-association-handler.zip";
@@ -74,8 +72,6 @@ final class AssociationProvider {
             buckets.add(bucket.getBucketArn());
             locations.add(bucket.arnForObjects(dataset.getKeyPrefix().isEmpty() ? "*" : dataset.getKeyPrefix() + "/*"));
         }
-        List<String> s3Resources = new ArrayList<>(buckets);
-        s3Resources.addAll(locations);
 
         WildcardFindings findings = new WildcardFindings(isComplete.getRole());
         statement(isComplete, findings, List.of("fsx:DescribeDataRepositoryAssociations"), List.of("*"),
@@ -89,24 +85,16 @@ final class AssociationProvider {
                         + "tags them on creation, and moves or removes them).");
         statement(isComplete, findings, List.of("iam:AttachRolePolicy", "iam:CreateServiceLinkedRole",
                 "iam:PutRolePolicy"), List.of(linkRole), "");
-        statement(isComplete, findings, List.of("s3:Get*", "s3:List*"), s3Resources,
-                "FSx checks, before it links a dataset's S3 location, that the caller may read and list it; only the "
-                        + "datasets' buckets and their locations' objects.");
-        statement(isComplete, findings, List.of("s3:PutObject"), List.copyOf(locations),
-                "FSx checks, before it links a dataset's S3 location, that the caller may put objects there; only the "
-                        + "datasets' locations.");
+        statement(isComplete, findings, List.of("s3:GetBucketLocation", "s3:GetBucketPolicy", "s3:ListBucket"),
+                List.copyOf(buckets), "");
+        statement(isComplete, findings, List.of("s3:GetObject", "s3:PutObject"), List.copyOf(locations),
+                "FSx checks, before it links a dataset's S3 location, that the caller may read and put objects "
+                        + "there; only the datasets' locations.");
         if (!keys.isEmpty()) {
             statement(isComplete, findings, List.of("kms:Decrypt", "kms:GenerateDataKey"),
                     keys.stream().map(IKey::getKeyArn).toList(), "");
         }
         findings.acknowledge();
-        for (String action : List.of("s3:Get*", "s3:List*")) {
-            Validations.of(isComplete).acknowledge(Acknowledgment.builder().id("AwsSolutions-IAM5[Action::" + action + "]")
-                    .reason("FSx refuses to link an S3 location unless the caller has s3:Get*, s3:List* and s3:PutObject "
-                            + "on it (its BadRequest: 'Ensure the IAM role or user you are using has s3:Get*, s3:List* "
-                            + "and s3:PutObject permissions to the S3 bucket prefix'); granted on the datasets' buckets "
-                            + "and locations only.").build());
-        }
     }
 
     private static void statement(Function function, WildcardFindings findings, List<String> actions,
