@@ -124,7 +124,11 @@ class DataRepositoryAssociationHandlerTest {
     }
 
     private Map<String, Object> created() {
-        return deploy(event("Create", "req-create", imagenet()));
+        return created(imagenet());
+    }
+
+    private Map<String, Object> created(Map<String, Object> properties) {
+        return deploy(event("Create", "req-create", properties));
     }
 
     @Test
@@ -153,6 +157,20 @@ class DataRepositoryAssociationHandlerTest {
                 association.tags);
         assertEquals("file-system-id", bodies(FakeFsx.DESCRIBE).get(0).at("/Filters/0/Name").asText());
         assertEquals(FS, bodies(FakeFsx.DESCRIBE).get(0).at("/Filters/0/Values/0").asText());
+    }
+
+    @Test
+    void anAssociationThatFollowsNothingIsCreatedWithoutS3Policies() {
+        Map<String, Object> frozen = imagenet();
+        frozen.put("AutoImportEvents", List.of());
+        frozen.remove("AutoExportEvents");
+
+        created(frozen);
+
+        JsonNode create = bodies(FakeFsx.CREATE).get(0);
+        assertFalse(create.has("S3"), create.toString());
+        assertFalse(create.has("ImportedFileChunkSize"), create.toString());
+        assertEquals(List.of(), emulator.calls(FakeFsx.UPDATE), "nothing to change once it is available");
     }
 
     @Test

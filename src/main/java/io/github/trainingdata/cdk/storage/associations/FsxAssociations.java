@@ -83,18 +83,29 @@ final class FsxAssociations {
         return associations;
     }
 
-    /** Creates the association, tagged with its owner and the request, idempotent for the request. */
+    /**
+     * Creates the association, tagged with its owner and the request, idempotent for the request. Policies without
+     * events are left out, as {@code AWS::FSx::DataRepositoryAssociation} leaves out an empty {@code S3}.
+     */
     DataRepositoryAssociation create(DesiredAssociation desired, String owner, String requestId) {
+        S3DataRepositoryConfiguration.Builder s3 = S3DataRepositoryConfiguration.builder();
+        if (!desired.importEvents().isEmpty()) {
+            s3.autoImportPolicy(desired.importPolicy());
+        }
+        if (!desired.exportEvents().isEmpty()) {
+            s3.autoExportPolicy(desired.exportPolicy());
+        }
         return fsx.createDataRepositoryAssociation(r -> {
             r.fileSystemId(desired.fileSystemId())
                     .fileSystemPath(desired.fileSystemPath())
                     .dataRepositoryPath(desired.dataRepositoryPath())
                     .batchImportMetaDataOnCreate(desired.importOnCreate())
-                    .s3(S3DataRepositoryConfiguration.builder().autoImportPolicy(desired.importPolicy())
-                            .autoExportPolicy(desired.exportPolicy()).build())
                     .clientRequestToken(requestToken(requestId))
                     .tags(Tag.builder().key(OWNER_TAG).value(owner).build(),
                             Tag.builder().key(REQUEST_TAG).value(requestId).build());
+            if (!desired.importEvents().isEmpty() || !desired.exportEvents().isEmpty()) {
+                r.s3(s3.build());
+            }
             if (desired.chunkSizeMiB() != null) {
                 r.importedFileChunkSize(desired.chunkSizeMiB());
             }
