@@ -11,14 +11,19 @@ const fsx = lustre[0];
 if (fsx.Properties.LustreConfiguration.DeploymentType !== 'SCRATCH_2') fail('FSx is not SCRATCH_2');
 if (fsx.Properties.SubnetIds.length !== 1) fail('FSx must be in exactly one subnet');
 const fsxId = Object.keys(resources).find((k) => resources[k].Type === 'AWS::FSx::FileSystem');
-const links = ofType('AWS::FSx::DataRepositoryAssociation')
+// Each dataset is a data repository association custom resource on the file system (its paths may change in place).
+const links = ofType('Custom::DataRepositoryAssociation')
   .filter((a) => JSON.stringify(a.Properties.FileSystemId) === JSON.stringify({ Ref: fsxId }));
 if (links.length === 0) fail('FSx is not linked to S3 (no data repository association)');
-// S3 holds the only copy of a cache that does not export: it is deleted with the stack; one that exports is kept.
-const exporting = links.some((a) => a.Properties.S3 && a.Properties.S3.AutoExportPolicy);
-if (fsx.DeletionPolicy !== (exporting ? 'RetainExceptOnCreate' : 'Delete')) {
+if (ofType('AWS::FSx::DataRepositoryAssociation').length !== 0) fail('an AWS::FSx::DataRepositoryAssociation is left');
+// S3 holds the only copy of a cache that does not export: it is deleted with the stack; one that exports is kept,
+// and its associations with it (except when the deploy that created it rolls back).
+const exporting = links.some((a) => (a.Properties.AutoExportEvents || []).length > 0);
+const kept = exporting ? 'RetainExceptOnCreate' : 'Delete';
+if (fsx.DeletionPolicy !== kept) {
   fail(`FSx DeletionPolicy is ${fsx.DeletionPolicy}, expected ${exporting ? 'RetainExceptOnCreate (it exports)' : 'Delete (S3 holds its data)'}`);
 }
+if (links.some((a) => a.DeletionPolicy !== kept)) fail(`an association's DeletionPolicy is not ${kept} like the file system's`);
 
 const efs = ofType('AWS::EFS::FileSystem');
 if (efs.length !== 1) fail(`expected 1 EFS file system, found ${efs.length}`);
@@ -54,7 +59,10 @@ if (!definitionOf(preloadMachine).includes(`{"Ref":"${fsxId}"}`)) fail('the prel
 const path = require('path');
 const handlers = ofType('AWS::Lambda::Function').filter((f) => (f.Properties.Handler || '').includes('PreloadHandler'));
 if (handlers.length !== 2) fail(`expected the onEvent and isComplete handlers, found ${handlers.length}`);
-for (const f of handlers) {
+const linkHandlers = ofType('AWS::Lambda::Function')
+  .filter((f) => (f.Properties.Handler || '').includes('DataRepositoryAssociationHandler'));
+if (linkHandlers.length !== 2) fail(`expected the associations' onEvent and isComplete handlers, found ${linkHandlers.length}`);
+for (const f of [...handlers, ...linkHandlers]) {
   const asset = f.Metadata && f.Metadata['aws:asset:path'];
   const zip = path.join(path.dirname(file), asset);
   const listing = require('child_process').execFileSync('unzip', ['-l', zip]).toString();
@@ -75,6 +83,6 @@ if (!definitionOf(machines[0][1]).includes(`{"Ref":"${pointers[0][0]}"}`)
 }
 
 console.log(`check-synth: ${file}: ${Object.keys(resources).length} resources, SCRATCH_2 in one subnet, `
-  + 'FSx linked to S3 (deleted with the stack unless it exports), explicit EFS modes, EFS and buckets retained, encrypted, no ingress from 0.0.0.0/0, preload '
+  + 'FSx linked to S3 by association custom resources (deleted with the stack unless it exports, handlers in their asset), explicit EFS modes, EFS and buckets retained, encrypted, no ingress from 0.0.0.0/0, preload '
   + 'state machine warming the file system with its handler in its asset, before the training state machine, '
   + 'which waits for the execution current when it starts');

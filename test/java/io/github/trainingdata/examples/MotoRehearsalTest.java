@@ -549,7 +549,7 @@ class MotoRehearsalTest {
 
     /** Uploads one object under the dataset's S3 location (its data repository association) and returns the bucket. */
     private static String uploadDataset(JsonNode template, String relativeKey) {
-        String repository = resourcesOfType(template, "AWS::FSx::DataRepositoryAssociation").get(0).get("Properties")
+        String repository = resourcesOfType(template, "Custom::DataRepositoryAssociation").get(0).get("Properties")
                 .get("DataRepositoryPath").asText();
         String bucketAndPrefix = repository.substring("s3://".length());
         String bucket = bucketAndPrefix.split("/", 2)[0];

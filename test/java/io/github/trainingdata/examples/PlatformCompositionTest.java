@@ -52,9 +52,9 @@ class PlatformCompositionTest {
         dataTemplate.hasResourceProperties("AWS::FSx::FileSystem", Match.objectLike(Map.of(
                 "FileSystemTypeVersion", "2.15",
                 "SubnetIds", List.of("subnet-0a1b2c3d4e5f60001"))));
-        dataTemplate.resourceCountIs("AWS::FSx::DataRepositoryAssociation", 3);
+        dataTemplate.resourceCountIs("Custom::DataRepositoryAssociation", 3);
         for (String dataset : List.of("imagenet", "coco", "openimages")) {
-            dataTemplate.hasResourceProperties("AWS::FSx::DataRepositoryAssociation", Match.objectLike(Map.of(
+            dataTemplate.hasResourceProperties("Custom::DataRepositoryAssociation", Match.objectLike(Map.of(
                     "FileSystemPath", "/" + dataset,
                     "DataRepositoryPath", "s3://team-training-data/vision/" + dataset + "/")));
         }

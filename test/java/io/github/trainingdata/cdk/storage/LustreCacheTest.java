@@ -66,15 +66,20 @@ class LustreCacheTest {
         LustreCache cache = new LustreCache(stack, "Lustre", props().build());
         Template t = Template.fromStack(stack);
 
-        t.resourceCountIs("AWS::FSx::DataRepositoryAssociation", 1);
-        t.hasResource("AWS::FSx::DataRepositoryAssociation", Map.of(
+        t.resourceCountIs("AWS::FSx::DataRepositoryAssociation", 0);
+        t.resourceCountIs("Custom::DataRepositoryAssociation", 1);
+        t.hasResource("Custom::DataRepositoryAssociation", Map.of(
                 "DeletionPolicy", "Delete",
+                "UpdateReplacePolicy", "Delete",
                 "Properties", Map.of(
+                        "ServiceToken", Match.anyValue(),
                         "FileSystemId", Map.of("Ref", stack.getLogicalId(cache.getResource())),
                         "FileSystemPath", "/imagenet",
                         "DataRepositoryPath", "s3://team-datasets/vision/imagenet/",
-                        "BatchImportMetaDataOnCreate", true,
-                        "S3", Map.of("AutoImportPolicy", Map.of("Events", List.of("NEW", "CHANGED", "DELETED"))))));
+                        "AutoImportEvents", List.of("NEW", "CHANGED", "DELETED"),
+                        "AutoExportEvents", List.of(),
+                        "BatchImportMetaDataOnCreate", true)));
+        assertEquals(1, cache.getAssociations().size());
     }
 
     @Test
@@ -87,14 +92,15 @@ class LustreCacheTest {
                 .lustreVersion(LustreVersion.V2_12).build());
         Template t = Template.fromStack(stack);
 
-        t.resourceCountIs("AWS::FSx::DataRepositoryAssociation", 3);
-        t.hasResourceProperties("AWS::FSx::DataRepositoryAssociation", Map.of(
+        t.resourceCountIs("Custom::DataRepositoryAssociation", 3);
+        t.hasResourceProperties("Custom::DataRepositoryAssociation", Match.objectLike(Map.of(
                 "FileSystemPath", "/datasets/coco",
                 "DataRepositoryPath", "s3://team-datasets/vision/coco/",
                 "ImportedFileChunkSize", 512,
-                "S3", Map.of("AutoImportPolicy", Map.of("Events", List.of("NEW")))));
-        t.hasResourceProperties("AWS::FSx::DataRepositoryAssociation", Map.of(
-                "FileSystemPath", "/frozen", "S3", Match.absent()));
+                "AutoImportEvents", List.of("NEW"))));
+        t.hasResourceProperties("Custom::DataRepositoryAssociation", Match.objectLike(Map.of(
+                "FileSystemPath", "/frozen", "AutoImportEvents", List.of(), "AutoExportEvents", List.of(),
+                "ImportedFileChunkSize", Match.absent())));
         t.hasResourceProperties("AWS::FSx::FileSystem", Match.objectLike(Map.of("FileSystemTypeVersion", "2.12",
                 "LustreConfiguration", Map.of("DeploymentType", "SCRATCH_2", "DataCompressionType", "LZ4"))));
         assertEquals(List.of("imagenet", "coco", "frozen"),
@@ -123,8 +129,8 @@ class LustreCacheTest {
         Object mountName = Map.of("Fn::GetAtt", List.of(stack.getLogicalId(cache.getResource()), "LustreMountName"));
         assertEquals(Map.of("Fn::Join", List.of("", List.of("/", mountName, "/train"))),
                 stack.resolve(cache.location("all", "train").getDirectoryPath()));
-        Template.fromStack(stack).hasResourceProperties("AWS::FSx::DataRepositoryAssociation", Map.of(
-                "FileSystemPath", "/", "DataRepositoryPath", "s3://team-datasets/vision/"));
+        Template.fromStack(stack).hasResourceProperties("Custom::DataRepositoryAssociation", Match.objectLike(Map.of(
+                "FileSystemPath", "/", "DataRepositoryPath", "s3://team-datasets/vision/")));
     }
 
     @Test
@@ -141,10 +147,11 @@ class LustreCacheTest {
         Template t = Template.fromStack(stack);
 
         t.hasResource("AWS::FSx::FileSystem", Map.of("DeletionPolicy", "RetainExceptOnCreate", "UpdateReplacePolicy", "Retain"));
-        t.hasResource("AWS::FSx::DataRepositoryAssociation", Map.of("DeletionPolicy", "RetainExceptOnCreate",
-                "Properties", Match.objectLike(Map.of("S3", Map.of(
-                        "AutoImportPolicy", Map.of("Events", List.of("NEW", "CHANGED", "DELETED")),
-                        "AutoExportPolicy", Map.of("Events", List.of("NEW", "CHANGED")))))));
+        t.hasResource("Custom::DataRepositoryAssociation", Map.of("DeletionPolicy", "RetainExceptOnCreate",
+                "UpdateReplacePolicy", "Retain", "Properties", Match.objectLike(Map.of(
+                        "AutoImportEvents", List.of("NEW", "CHANGED", "DELETED"),
+                        "AutoExportEvents", List.of("NEW", "CHANGED"))),
+                "DependsOn", Match.absent()));
         t.hasResource("AWS::EC2::SecurityGroup", Map.of("DeletionPolicy", "RetainExceptOnCreate", "Properties",
                 Match.objectLike(Map.of("GroupDescription", "FSx for Lustre cache: Lustre traffic from itself and from training jobs"))));
         t.hasResource("AWS::EC2::Subnet", Map.of("DeletionPolicy", "RetainExceptOnCreate", "Properties",
@@ -322,7 +329,7 @@ class LustreCacheTest {
                 .type("Number").build();
         new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a")
                 .importedFileChunkSizeMiB(chunk.getValueAsNumber()).build())).build());
-        Template.fromStack(stack).hasResourceProperties("AWS::FSx::DataRepositoryAssociation", Match.objectLike(
+        Template.fromStack(stack).hasResourceProperties("Custom::DataRepositoryAssociation", Match.objectLike(
                 Map.of("ImportedFileChunkSize", Map.of("Ref", "Chunk"))));
     }
 
@@ -348,7 +355,10 @@ class LustreCacheTest {
         Template t = Template.fromStack(stack);
 
         t.resourceCountIs("AWS::FSx::FileSystem", 0);
-        t.resourceCountIs("AWS::FSx::DataRepositoryAssociation", 0);
+        t.resourceCountIs("Custom::DataRepositoryAssociation", 0);
+        assertEquals(Map.of(), t.findResources("AWS::Lambda::Function", Match.objectLike(Map.of("Properties",
+                Match.objectLike(Map.of("Handler", Match.stringLikeRegexp(".*DataRepositoryAssociationHandler.*")))))));
+        assertEquals(List.of(), cache.getAssociations());
         assertEquals(true, cache.isExisting());
         assertEquals("fs-0123456789abcdef0", cache.getFileSystemId());
         assertEquals("/abcdefgh/imagenet/train", cache.location("imagenet", "train").getDirectoryPath());
@@ -431,7 +441,7 @@ class LustreCacheTest {
         Template t = Template.fromStack(stack);
         t.hasResourceProperties("AWS::KMS::Key", Map.of("KeyPolicy",
                 Match.objectLike(Map.of("Statement", Match.arrayWith(List.of(statement))))));
-        t.hasResource("AWS::FSx::DataRepositoryAssociation", Map.of("DependsOn",
+        t.hasResource("Custom::DataRepositoryAssociation", Map.of("DependsOn",
                 Match.arrayWith(List.of(Match.stringLikeRegexp("EncryptedKey.*")))));
     }
 

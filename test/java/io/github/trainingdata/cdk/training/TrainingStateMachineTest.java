@@ -43,7 +43,8 @@ class TrainingStateMachineTest {
         job = f.threeStoreJob();
         template = Template.fromStack(f.stack);
         Map<String, Object> machine = (Map<String, Object>) template.findResources("AWS::StepFunctions::StateMachine")
-                .values().iterator().next();
+                .entrySet().stream().filter(e -> !e.getKey().contains("waiterstatemachine")).findFirst().orElseThrow()
+                .getValue();
         Object definition = ((Map<String, Object>) machine.get("Properties")).get("DefinitionString");
         assertTrue(definition instanceof Map<?, ?> join && join.containsKey("Fn::Join"), "a Fn::Join: " + definition);
         asl = AslSimulator.definitionOf(f.stack);

@@ -1,17 +1,35 @@
 package io.github.trainingdata.cdk.storage;
 
+import io.github.trainingdata.cdk.storage.associations.DataRepositoryAssociationHandler;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.Stack;
-import software.amazon.awscdk.services.fsx.CfnDataRepositoryAssociation;
+import software.amazon.awscdk.customresources.Provider;
 import software.amazon.awscdk.services.kms.IKey;
 import software.constructs.Construct;
 
 /**
- * Renders a {@link LustreDataset} as the data repository association that links its directory of a new
- * {@link LustreCache} to its S3 location: metadata imported on create, auto-import of every event and no
- * auto-export unless the dataset says otherwise.
+ * Renders the {@link LustreDataset}s of a new {@link LustreCache} as {@code Custom::DataRepositoryAssociation}
+ * resources, one per dataset, that link its directory to its S3 location: metadata imported on create, auto-import
+ * of every event and no auto-export unless the dataset says otherwise.
+ *
+ * <p>A custom resource rather than {@code AWS::FSx::DataRepositoryAssociation}, whose file-system path, S3 location
+ * and file system are create-only: CloudFormation replaces such an association by creating the new one before
+ * deleting the old, and FSx refuses a second association on the same directory or S3 location, so a changed path
+ * or location failed the update. The custom resource keeps its physical id while they change and moves the link in
+ * place (see {@code DataRepositoryAssociationHandler}).
+ *
+ * <p>The resources deploy one after another in dataset order (each depends on the one before): associations created
+ * together on one file system have been reported to end FAILED for lack of S3 permissions
+ * (hashicorp/terraform-provider-aws#24678, fixed there by creating them one at a time), and FSx works on one
+ * association request of a file system at a time anyway (FSx for Lustre guide, "Linking your file system to an S3
+ * bucket"). Each also deploys after the datasets' KMS keys of the same stack, whose policies let FSx read the bucket.
  */
 final class DataRepositoryAssociations {
+    static final String RESOURCE_TYPE = "Custom::DataRepositoryAssociation";
     private static final List<DataRepositoryEvent> ALL_EVENTS = List.of(DataRepositoryEvent.NEW,
             DataRepositoryEvent.CHANGED, DataRepositoryEvent.DELETED);
 
@@ -19,37 +37,50 @@ final class DataRepositoryAssociations {
     }
 
     /**
-     * Creates the association {@code Dataset-<name>} in {@code cache}, after the dataset buckets' keys of the
-     * same stack.
+     * Creates the provider ({@code AssociationProvider}) and one custom resource per dataset ({@code Associations/<name>})
+     * in {@code cache}.
+     *
+     * @return the custom resources, in dataset order
      */
-    static CfnDataRepositoryAssociation create(Construct cache, String fileSystemId, LustreDataset dataset,
-            List<IKey> keys) {
+    static List<CustomResource> create(Construct cache, String fileSystemId, List<LustreDataset> datasets,
+            List<IKey> keys, IKey logsKey) {
+        Provider provider = AssociationProvider.create(new Construct(cache, "AssociationProvider"), fileSystemId,
+                datasets, keys, logsKey);
+        Construct scope = new Construct(cache, "Associations");
+        List<CustomResource> resources = new ArrayList<>();
+        for (LustreDataset dataset : datasets) {
+            CustomResource resource = CustomResource.Builder.create(scope, dataset.getName())
+                    .serviceToken(provider.getServiceToken())
+                    .resourceType(RESOURCE_TYPE)
+                    .properties(properties(fileSystemId, dataset))
+                    .build();
+            // FSx reads a KMS-encrypted bucket only once the key policy allows it: create the link after the key.
+            for (IKey key : keys) {
+                if (key.getStack() == Stack.of(cache)) {
+                    resource.getNode().addDependency(key);
+                }
+            }
+            if (!resources.isEmpty()) {
+                resource.getNode().addDependency(resources.get(resources.size() - 1));
+            }
+            resources.add(resource);
+        }
+        return resources;
+    }
+
+    private static Map<String, Object> properties(String fileSystemId, LustreDataset dataset) {
         List<DataRepositoryEvent> autoImport = dataset.getAutoImport() != null ? dataset.getAutoImport() : ALL_EVENTS;
         List<DataRepositoryEvent> autoExport = dataset.getAutoExport() != null ? dataset.getAutoExport() : List.of();
-        CfnDataRepositoryAssociation.S3Property.Builder s3 = CfnDataRepositoryAssociation.S3Property.builder();
-        if (!autoImport.isEmpty()) {
-            s3.autoImportPolicy(CfnDataRepositoryAssociation.AutoImportPolicyProperty.builder()
-                    .events(autoImport.stream().map(Enum::name).toList()).build());
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put(DataRepositoryAssociationHandler.FILE_SYSTEM_ID, fileSystemId);
+        properties.put(DataRepositoryAssociationHandler.FILE_SYSTEM_PATH, dataset.getFileSystemPath());
+        properties.put(DataRepositoryAssociationHandler.DATA_REPOSITORY_PATH, dataset.getS3Uri());
+        if (dataset.getImportedFileChunkSizeMiB() != null) {
+            properties.put(DataRepositoryAssociationHandler.IMPORTED_FILE_CHUNK_SIZE, dataset.getImportedFileChunkSizeMiB());
         }
-        if (!autoExport.isEmpty()) {
-            s3.autoExportPolicy(CfnDataRepositoryAssociation.AutoExportPolicyProperty.builder()
-                    .events(autoExport.stream().map(Enum::name).toList()).build());
-        }
-        CfnDataRepositoryAssociation association = CfnDataRepositoryAssociation.Builder.create(cache,
-                        "Dataset-" + dataset.getName())
-                .fileSystemId(fileSystemId)
-                .fileSystemPath(dataset.getFileSystemPath())
-                .dataRepositoryPath(dataset.getS3Uri())
-                .batchImportMetaDataOnCreate(true)
-                .importedFileChunkSize(dataset.getImportedFileChunkSizeMiB())
-                .s3(autoImport.isEmpty() && autoExport.isEmpty() ? null : s3.build())
-                .build();
-        // FSx reads a KMS-encrypted bucket only once the key policy allows it: create the link after the key.
-        for (IKey key : keys) {
-            if (key.getStack() == Stack.of(cache)) {
-                association.getNode().addDependency(key);
-            }
-        }
-        return association;
+        properties.put(DataRepositoryAssociationHandler.AUTO_IMPORT_EVENTS, autoImport.stream().map(Enum::name).toList());
+        properties.put(DataRepositoryAssociationHandler.AUTO_EXPORT_EVENTS, autoExport.stream().map(Enum::name).toList());
+        properties.put(DataRepositoryAssociationHandler.BATCH_IMPORT_META_DATA_ON_CREATE, true);
+        return properties;
     }
 }

@@ -11,6 +11,7 @@ import java.util.List;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.CfnResource;
+import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
@@ -20,7 +21,6 @@ import software.amazon.awscdk.services.ec2.IConnectable;
 import software.amazon.awscdk.services.ec2.ISecurityGroup;
 import software.amazon.awscdk.services.ec2.Port;
 import software.amazon.awscdk.services.ec2.SecurityGroup;
-import software.amazon.awscdk.services.fsx.CfnDataRepositoryAssociation;
 import software.amazon.awscdk.services.fsx.CfnFileSystem;
 import software.amazon.awscdk.services.fsx.LustreDataCompressionType;
 import software.amazon.awscdk.services.kms.IKey;
@@ -32,8 +32,9 @@ import software.constructs.IConstruct;
  * S3 datasets by data repository associations: training jobs mount it as an {@code FSxLustre} channel and
  * read at hundreds of MB/s per TiB instead of copying from S3.
  *
- * <p>Each {@link LustreDataset} links a directory of the file system to an S3 location; files load lazily
- * on first read unless a {@code LustrePreload} warms them. The security group admits the Lustre ports (TCP
+ * <p>Each {@link LustreDataset} links a directory of the file system to an S3 location (a
+ * {@code Custom::DataRepositoryAssociation}, so a changed directory or location moves the link in place); files
+ * load lazily on first read unless a {@code LustrePreload} warms them. The security group admits the Lustre ports (TCP
  * 988 and 1018–1023) from itself and from the training security group, nothing else. S3 holds the only
  * copy of the data, so the cache is deleted with its stack; a cache that exports to S3 is retained instead,
  * together with the security group, subnet and VPC its network interfaces keep in use, so that the stack's
@@ -59,7 +60,7 @@ public class LustreCache extends Construct implements IConnectable {
     private final ISecurityGroup securityGroup;
     private final Connections connections;
     private final CfnFileSystem fileSystem;
-    private final List<CfnDataRepositoryAssociation> associations = new ArrayList<>();
+    private final List<CustomResource> associations = new ArrayList<>();
     private final String fileSystemId;
     private final String mountName;
     private final String dnsName;
@@ -132,9 +133,7 @@ public class LustreCache extends Construct implements IConnectable {
         this.fileSystemId = fileSystem.getRef();
         this.mountName = fileSystem.getAttrLustreMountName();
         this.dnsName = fileSystem.getAttrDnsName();
-        for (LustreDataset dataset : datasets) {
-            associations.add(DataRepositoryAssociations.create(this, fileSystemId, dataset, keys));
-        }
+        associations.addAll(DataRepositoryAssociations.create(this, fileSystemId, datasets, keys, getEncryptionKey()));
         applyRemovalPolicy(props.getRemovalPolicy() != null ? props.getRemovalPolicy()
                 : exports() ? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE : RemovalPolicy.DESTROY);
     }
@@ -310,8 +309,13 @@ public class LustreCache extends Construct implements IConnectable {
         return fileSystem;
     }
 
-    /** @return the data repository associations this construct created, one per dataset (none for an existing file system) */
-    public List<CfnDataRepositoryAssociation> getAssociations() {
+    /**
+     * The data repository associations this construct created: one {@code Custom::DataRepositoryAssociation} per
+     * dataset, in dataset order (none for an existing file system). Each has the attribute {@code AssociationId}.
+     *
+     * @return the custom resources
+     */
+    public List<CustomResource> getAssociations() {
         return List.copyOf(associations);
     }
 

@@ -8,9 +8,10 @@ import java.util.List;
  * appears as the file {@code <fileSystemPath>/x}. This mapping is the one source of truth for where an
  * object appears: Lustre channels and the preload worker render their directories from it.
  *
- * <p>A new cache creates one {@code AWS::FSx::DataRepositoryAssociation} per dataset, importing the
- * location's metadata on creation and following new, changed and deleted objects by default. For an
- * existing file system the datasets describe the associations it already has.
+ * <p>A new cache creates one association per dataset (a {@code Custom::DataRepositoryAssociation}), importing the
+ * location's metadata on creation and following new, changed and deleted objects by default; a changed
+ * {@code fileSystemPath} or location moves it in place on the next deploy. For an existing file system the
+ * datasets describe the associations it already has.
  */
 public final class LustreDataset {
     private final String name;

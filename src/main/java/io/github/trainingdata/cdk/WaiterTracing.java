@@ -1,6 +1,5 @@
-package io.github.trainingdata.cdk.preload;
+package io.github.trainingdata.cdk;
 
-import io.github.trainingdata.cdk.WildcardFindings;
 import java.util.List;
 import software.amazon.awscdk.customresources.Provider;
 import software.amazon.awscdk.services.iam.IRole;
@@ -14,13 +13,18 @@ import software.constructs.IConstruct;
  * {@code TracingConfiguration}). Tracing gets the same X-Ray permissions aws-cdk-lib's {@code StateMachine}
  * grants when {@code tracingEnabled} is set.
  */
-final class WaiterTracing {
+public final class WaiterTracing {
     private static final String WAITER_ID = "waiter-state-machine";
 
     private WaiterTracing() {
     }
 
-    static void enable(Provider provider) {
+    /**
+     * Traces the provider's waiter state machine and lets its role write traces.
+     *
+     * @param provider a Provider with an isComplete handler (which gives it a waiter state machine)
+     */
+    public static void enable(Provider provider) {
         IConstruct waiter = provider.getNode().findChild(WAITER_ID);
         ((CfnStateMachine) waiter.getNode().getDefaultChild()).setTracingConfiguration(
                 CfnStateMachine.TracingConfigurationProperty.builder().enabled(true).build());

@@ -1,0 +1,123 @@
+package io.github.trainingdata.cdk.storage.associations;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.trainingdata.cdk.launch.AwsJsonEmulator;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the handler from its Lambda bundle alone (its classes and lib/ jars, nothing from the test classpath), with
+ * the public no-arg constructor Lambda uses, against the loopback FSx: the bundle carries this handler and the FSx
+ * SDK, and nothing of the other handlers, the launcher or the CDK.
+ */
+class DataRepositoryAssociationHandlerBundleTest {
+    private static final String BUNDLE = "/io/github/trainingdata/cdk/storage/data-repository-association-handler.zip";
+    private static final List<String> SYSTEM_PROPERTIES =
+            List.of("aws.region", "aws.accessKeyId", "aws.secretAccessKey", "aws.endpointUrl");
+
+    @TempDir
+    Path dir;
+
+    private final List<String> entries = new ArrayList<>();
+
+    private URLClassLoader unpackBundle() throws IOException {
+        List<URL> urls = new ArrayList<>(List.of(dir.toUri().toURL()));
+        try (InputStream in = getClass().getResourceAsStream(BUNDLE)) {
+            assertNotNull(in, "the bundle is built at process-classes");
+            ZipInputStream zip = new ZipInputStream(in);
+            for (ZipEntry entry = zip.getNextEntry(); entry != null; entry = zip.getNextEntry()) {
+                entries.add(entry.getName());
+                Path target = dir.resolve(entry.getName());
+                if (entry.isDirectory()) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.createDirectories(target.getParent());
+                    Files.copy(zip, target);
+                    if (entry.getName().startsWith("lib/")) {
+                        urls.add(target.toUri().toURL());
+                    }
+                }
+            }
+        }
+        return new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theBundledHandlerLinksADirectoryWithTheFsxSdkAlone() throws Exception {
+        Map<String, String> saved = new LinkedHashMap<>();
+        SYSTEM_PROPERTIES.forEach(name -> saved.put(name, System.getProperty(name)));
+        try (AwsJsonEmulator emulator = new AwsJsonEmulator(); URLClassLoader loader = unpackBundle()) {
+            FakeFsx fsx = new FakeFsx(emulator, "fs-0123456789abcdef0");
+            System.setProperty("aws.region", "us-east-1");
+            System.setProperty("aws.accessKeyId", "AKIDTESTTESTTESTTEST");
+            System.setProperty("aws.secretAccessKey", "fake-secret-key");
+            System.setProperty("aws.endpointUrl", emulator.endpoint().toString());
+
+            for (String absent : List.of("software.amazon.awssdk.services.sagemaker.SageMakerClient",
+                    "software.amazon.awssdk.services.sfn.SfnClient", "software.amazon.awssdk.services.ssm.SsmClient",
+                    "software.amazon.awscdk.Stack", "io.github.trainingdata.cdk.storage.LustreCache")) {
+                assertThrows(ClassNotFoundException.class, () -> loader.loadClass(absent), absent);
+            }
+            assertTrue(entries.stream().filter(e -> e.endsWith(".class"))
+                    .allMatch(e -> e.startsWith("io/github/trainingdata/cdk/storage/associations/")), entries.toString());
+            Class<?> handlerType = loader.loadClass(DataRepositoryAssociationHandler.class.getName());
+            Object handler = handlerType.getConstructor().newInstance();
+            Class<?> contextType = loader.loadClass("com.amazonaws.services.lambda.runtime.Context");
+            Method onEvent = handlerType.getMethod("onEvent", Map.class, contextType);
+            Method isComplete = handlerType.getMethod("isComplete", Map.class, contextType);
+            List<String> logLines = new ArrayList<>();
+            Object context = lambdaContext(loader, contextType, logLines);
+
+            Map<String, Object> event = new LinkedHashMap<>(Map.of("RequestType", "Create", "RequestId", "r-1",
+                    "LogicalResourceId", "LustreAssociationsimagenet1A2B3C4D",
+                    "ResourceProperties", Map.of("FileSystemId", "fs-0123456789abcdef0", "FileSystemPath", "/imagenet",
+                            "DataRepositoryPath", "s3://team-datasets/imagenet/", "BatchImportMetaDataOnCreate", "true")));
+            event.putAll((Map<String, Object>) onEvent.invoke(handler, event, context));
+            assertEquals(Map.of("IsComplete", false), isComplete.invoke(handler, event, context));
+            fsx.tick();
+            Map<String, Object> done = (Map<String, Object>) isComplete.invoke(handler, event, context);
+
+            assertEquals(Map.of("IsComplete", true, "Data", Map.of("AssociationId", fsx.associations().get(0).id)), done);
+            assertEquals("fs-0123456789abcdef0:LustreAssociationsimagenet1A2B3C4D", event.get("PhysicalResourceId"));
+            assertTrue(logLines.stream().anyMatch(l -> l.startsWith("Creating association")), logLines.toString());
+        } finally {
+            saved.forEach((name, value) -> {
+                if (value == null) {
+                    System.clearProperty(name);
+                } else {
+                    System.setProperty(name, value);
+                }
+            });
+        }
+    }
+
+    private static Object lambdaContext(ClassLoader loader, Class<?> contextType, List<String> logLines)
+            throws ClassNotFoundException {
+        Class<?> loggerType = loader.loadClass("com.amazonaws.services.lambda.runtime.LambdaLogger");
+        Object logger = Proxy.newProxyInstance(loader, new Class<?>[] {loggerType}, (proxy, method, args) -> {
+            logLines.add(String.valueOf(args[0]));
+            return null;
+        });
+        return Proxy.newProxyInstance(loader, new Class<?>[] {contextType},
+                (proxy, method, args) -> method.getName().equals("getLogger") ? logger : null);
+    }
+}

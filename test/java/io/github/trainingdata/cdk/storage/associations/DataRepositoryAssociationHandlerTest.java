@@ -1,0 +1,536 @@
+package io.github.trainingdata.cdk.storage.associations;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.trainingdata.cdk.launch.AwsJsonEmulator;
+import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Reply;
+import io.github.trainingdata.cdk.preload.handler.RecordingContext;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.fsx.FSxClient;
+
+/**
+ * The handler against a loopback FSx ({@link FakeFsx}) with the real SDK client configured as in Lambda: each test
+ * plays what CloudFormation and the Provider framework do (onEvent once, then isComplete until complete, FSx
+ * finishing its steps in between) and checks the calls the handler makes, what it returns and what FSx holds after.
+ */
+class DataRepositoryAssociationHandlerTest {
+    private static final String FS = "fs-0123456789abcdef0";
+    private static final String LOGICAL_ID = "LustreAssociationsimagenet1A2B3C4D";
+    private static final String OWNER = FS + ":" + LOGICAL_ID;
+    private static final String BUCKET = "s3://team-datasets/vision/";
+    /** Enough isComplete calls for any step sequence here; a loop that needs more is a bug. */
+    private static final int MAX_POLLS = 12;
+
+    private AwsJsonEmulator emulator;
+    private FakeFsx fsx;
+    private FSxClient client;
+    private DataRepositoryAssociationHandler handler;
+    private RecordingContext context;
+    private final List<FSxClient> extraClients = new ArrayList<>();
+
+    @BeforeEach
+    void start() throws IOException {
+        emulator = new AwsJsonEmulator();
+        fsx = new FakeFsx(emulator, FS);
+        client = emulator.connect(FsxAssociations.clientBuilder());
+        handler = new DataRepositoryAssociationHandler(client);
+        context = new RecordingContext();
+    }
+
+    @AfterEach
+    void stop() {
+        extraClients.forEach(FSxClient::close);
+        client.close();
+        emulator.close();
+    }
+
+    private static Map<String, Object> properties(String path, String repository) {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("ServiceToken", "arn:aws:lambda:us-east-1:123456789012:function:framework-onEvent");
+        properties.put("FileSystemId", FS);
+        properties.put("FileSystemPath", path);
+        properties.put("DataRepositoryPath", repository);
+        properties.put("AutoImportEvents", List.of("NEW", "CHANGED", "DELETED"));
+        properties.put("AutoExportEvents", List.of());
+        properties.put("BatchImportMetaDataOnCreate", "true");
+        return properties;
+    }
+
+    private static Map<String, Object> imagenet() {
+        return properties("/imagenet", BUCKET + "imagenet/");
+    }
+
+    private static Map<String, Object> event(String type, String requestId, Map<String, Object> properties) {
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("RequestType", type);
+        event.put("RequestId", requestId);
+        event.put("StackId", "arn:aws:cloudformation:us-east-1:123456789012:stack/Data/4a1e2b30-0000-11f0-9c7a-0a1b2c3d4e5f");
+        event.put("LogicalResourceId", LOGICAL_ID);
+        event.put("ResourceType", "Custom::DataRepositoryAssociation");
+        event.put("ResourceProperties", properties);
+        return event;
+    }
+
+    private static Map<String, Object> update(String requestId, Map<String, Object> now, Map<String, Object> before) {
+        Map<String, Object> event = event("Update", requestId, now);
+        event.put("PhysicalResourceId", OWNER);
+        event.put("OldResourceProperties", before);
+        return event;
+    }
+
+    private static Map<String, Object> delete(String requestId, String physicalId, Map<String, Object> properties) {
+        Map<String, Object> event = event("Delete", requestId, properties);
+        event.put("PhysicalResourceId", physicalId);
+        return event;
+    }
+
+    /** What the Provider framework does: onEvent, then isComplete (with onEvent's answer merged) until complete. */
+    private Map<String, Object> deploy(Map<String, Object> event) {
+        Map<String, Object> waiting = new LinkedHashMap<>(event);
+        waiting.putAll(handler.onEvent(event, context));
+        for (int poll = 0; poll < MAX_POLLS; poll++) {
+            Map<String, Object> answer = handler.isComplete(waiting, context);
+            if (Boolean.TRUE.equals(answer.get("IsComplete"))) {
+                Map<String, Object> result = new LinkedHashMap<>(answer);
+                result.put("PhysicalResourceId", waiting.get("PhysicalResourceId"));
+                return result;
+            }
+            assertEquals(Map.of("IsComplete", false), answer, "not complete carries no Data");
+            fsx.tick();
+        }
+        throw new AssertionError("not complete after " + MAX_POLLS + " polls: " + context.lines());
+    }
+
+    private List<String> targets() {
+        return emulator.calls().stream().map(c -> c.target().substring(FakeFsx.PREFIX.length())).toList();
+    }
+
+    private List<JsonNode> bodies(String target) {
+        return emulator.calls(target).stream().map(AwsJsonEmulator.Call::json).toList();
+    }
+
+    private Map<String, Object> created() {
+        return created(imagenet());
+    }
+
+    private Map<String, Object> created(Map<String, Object> properties) {
+        return deploy(event("Create", "req-create", properties));
+    }
+
+    @Test
+    void createLinksTheDirectoryTaggedWithItsOwnerAndWaitsUntilAvailable() {
+        Map<String, Object> properties = imagenet();
+        properties.put("ImportedFileChunkSize", "512");
+        properties.put("AutoExportEvents", List.of("DELETED", "NEW"));
+
+        Map<String, Object> result = deploy(event("Create", "req-create", properties));
+
+        FakeFsx.Association association = fsx.associations().get(0);
+        assertEquals(Map.of("IsComplete", true, "Data", Map.of("AssociationId", association.id),
+                "PhysicalResourceId", OWNER), result);
+        assertEquals(List.of("DescribeDataRepositoryAssociations", "CreateDataRepositoryAssociation",
+                "DescribeDataRepositoryAssociations"), targets());
+        JsonNode create = bodies(FakeFsx.CREATE).get(0);
+        assertEquals(FS, create.get("FileSystemId").asText());
+        assertEquals("/imagenet", create.get("FileSystemPath").asText());
+        assertEquals(BUCKET + "imagenet/", create.get("DataRepositoryPath").asText());
+        assertTrue(create.get("BatchImportMetaDataOnCreate").asBoolean());
+        assertEquals(512, create.get("ImportedFileChunkSize").asInt());
+        assertEquals("[\"NEW\",\"CHANGED\",\"DELETED\"]", create.at("/S3/AutoImportPolicy/Events").toString());
+        assertEquals("[\"NEW\",\"DELETED\"]", create.at("/S3/AutoExportPolicy/Events").toString());
+        assertEquals("req-create", create.get("ClientRequestToken").asText());
+        assertEquals(Map.of("cdk-training-data:association", OWNER, "cdk-training-data:request", "req-create"),
+                association.tags);
+        assertEquals("file-system-id", bodies(FakeFsx.DESCRIBE).get(0).at("/Filters/0/Name").asText());
+        assertEquals(FS, bodies(FakeFsx.DESCRIBE).get(0).at("/Filters/0/Values/0").asText());
+    }
+
+    @Test
+    void anAssociationThatFollowsNothingIsCreatedWithoutS3Policies() {
+        Map<String, Object> frozen = imagenet();
+        frozen.put("AutoImportEvents", List.of());
+        frozen.remove("AutoExportEvents");
+
+        created(frozen);
+
+        JsonNode create = bodies(FakeFsx.CREATE).get(0);
+        assertFalse(create.has("S3"), create.toString());
+        assertFalse(create.has("ImportedFileChunkSize"), create.toString());
+        assertEquals(List.of(), emulator.calls(FakeFsx.UPDATE), "nothing to change once it is available");
+    }
+
+    @Test
+    void retriedCallsOfOneRequestCreateOneAssociation() {
+        Map<String, Object> event = event("Create", "req-create", imagenet());
+        Map<String, Object> named = handler.onEvent(event, context);
+        assertEquals(named, handler.onEvent(event, context));
+        Map<String, Object> waiting = new LinkedHashMap<>(event);
+        waiting.putAll(named);
+
+        assertEquals(Map.of("IsComplete", false), handler.isComplete(waiting, context));
+        assertEquals(Map.of("IsComplete", false), handler.isComplete(waiting, context), "still CREATING");
+        fsx.tick();
+        assertEquals(true, handler.isComplete(waiting, context).get("IsComplete"));
+
+        assertEquals(1, emulator.calls(FakeFsx.CREATE).size());
+        assertEquals(1, fsx.associations().size());
+    }
+
+    @Test
+    void upgradingReplacesTheEarlierVersionsAssociationOnTheSamePathKeepingItsFiles() {
+        FakeFsx.Association legacy = fsx.seed(FS, "/imagenet", BUCKET + "imagenet/", Map.of());
+        FakeFsx.Association other = fsx.seed(FS, "/coco", BUCKET + "coco/", Map.of());
+
+        created();
+
+        assertEquals(List.of(legacy.id), fsx.deleted().stream().map(a -> a.id).toList());
+        assertEquals(false, legacy.deletedWithData, "same directory, same S3 location: the files stay");
+        assertEquals(List.of(other.id, fsx.associations().get(1).id), fsx.associations().stream().map(a -> a.id).toList());
+        assertEquals("/imagenet", fsx.associations().get(1).path);
+        assertEquals(List.of("DescribeDataRepositoryAssociations", "DeleteDataRepositoryAssociation",
+                "DescribeDataRepositoryAssociations", "CreateDataRepositoryAssociation",
+                "DescribeDataRepositoryAssociations"), targets());
+        assertTrue(context.lines().stream().anyMatch(l -> l.startsWith("Deleting association " + legacy.id)
+                && l.contains("keeping its files") && l.contains("an earlier version's AWS::FSx::DataRepositoryAssociation")),
+                context.lines().toString());
+    }
+
+    @Test
+    void anEarlierAssociationOfTheSamePathOnAnotherLocationGoesWithItsFiles() {
+        FakeFsx.Association legacy = fsx.seed(FS, "/imagenet/", BUCKET + "old/", Map.of());
+
+        created();
+
+        assertEquals(true, legacy.deletedWithData, "another S3 location: its files would stay mixed in");
+        assertEquals(BUCKET + "imagenet/", fsx.associations().get(0).repository);
+    }
+
+    @Test
+    void aChangedPathMovesTheAssociationInPlace() {
+        created();
+        FakeFsx.Association before = fsx.associations().get(0);
+        Map<String, Object> moved = properties("/datasets/imagenet", BUCKET + "imagenet/");
+
+        Map<String, Object> result = deploy(update("req-move", moved, imagenet()));
+
+        assertEquals(OWNER, result.get("PhysicalResourceId"), "an in-place update");
+        assertEquals(true, before.deletedWithData, "the old directory's copies go");
+        FakeFsx.Association after = fsx.associations().get(0);
+        assertEquals(List.of("/datasets/imagenet"), fsx.associations().stream().map(a -> a.path).toList());
+        assertEquals(Map.of("AssociationId", after.id), result.get("Data"));
+        assertEquals("req-move", after.tags.get("cdk-training-data:request"));
+    }
+
+    @Test
+    void aChangedS3LocationMovesTheAssociationInPlace() {
+        created();
+        FakeFsx.Association before = fsx.associations().get(0);
+
+        deploy(update("req-move", properties("/imagenet", BUCKET + "imagenet-v2/"), imagenet()));
+
+        assertEquals(true, before.deletedWithData);
+        assertEquals(List.of(BUCKET + "imagenet-v2/"), fsx.associations().stream().map(a -> a.repository).toList());
+    }
+
+    @Test
+    void aRollbackIsAnUpdateBackThatConvergesToThePreviousLink() {
+        created();
+        Map<String, Object> moved = properties("/datasets/imagenet", BUCKET + "imagenet-v2/");
+        deploy(update("req-move", moved, imagenet()));
+
+        Map<String, Object> result = deploy(update("req-rollback", imagenet(), moved));
+
+        assertEquals(OWNER, result.get("PhysicalResourceId"));
+        assertEquals(1, fsx.associations().size());
+        assertEquals("/imagenet", fsx.associations().get(0).path);
+        assertEquals(BUCKET + "imagenet/", fsx.associations().get(0).repository);
+    }
+
+    @Test
+    void aRollbackAfterAFailedMoveRestoresTheLink() {
+        created();
+        fsx.nextCreateEnds("FAILED", "Amazon FSx is unable to access the S3 bucket.");
+        Map<String, Object> moved = properties("/imagenet", "s3://deleted-bucket/imagenet/");
+        assertThrows(IllegalStateException.class, () -> deploy(update("req-move", moved, imagenet())));
+
+        deploy(update("req-rollback", imagenet(), moved));
+
+        assertEquals(List.of(BUCKET + "imagenet/"), fsx.associations().stream().map(a -> a.repository).toList());
+        assertEquals("AVAILABLE", fsx.associations().get(0).lifecycle);
+    }
+
+    @Test
+    void changedEventsAndChunkSizeAreUpdatedInPlaceOnePropertyAtATime() {
+        created();
+        String id = fsx.associations().get(0).id;
+        Map<String, Object> changed = imagenet();
+        changed.put("ImportedFileChunkSize", "2048");
+        changed.put("AutoImportEvents", List.of("NEW"));
+        changed.put("AutoExportEvents", List.of("NEW", "CHANGED"));
+        int before = emulator.calls().size();
+
+        Map<String, Object> result = deploy(update("req-events", changed, imagenet()));
+
+        assertEquals(Map.of("AssociationId", id), result.get("Data"));
+        List<JsonNode> updates = bodies(FakeFsx.UPDATE);
+        assertEquals(3, updates.size());
+        assertEquals("{\"AssociationId\":\"" + id + "\",\"ImportedFileChunkSize\":2048}", withoutToken(updates.get(0)));
+        assertEquals("{\"AssociationId\":\"" + id + "\",\"S3\":{\"AutoImportPolicy\":{\"Events\":[\"NEW\"]}}}",
+                withoutToken(updates.get(1)));
+        assertEquals("{\"AssociationId\":\"" + id + "\",\"S3\":{\"AutoExportPolicy\":{\"Events\":[\"NEW\",\"CHANGED\"]}}}",
+                withoutToken(updates.get(2)));
+        assertFalse(targets().subList(before, targets().size()).contains("DeleteDataRepositoryAssociation"));
+        assertFalse(targets().subList(before, targets().size()).contains("CreateDataRepositoryAssociation"));
+    }
+
+    @Test
+    void turningAutomaticImportOffSendsAnEmptyEventList() {
+        created();
+        Map<String, Object> off = imagenet();
+        off.put("AutoImportEvents", List.of());
+
+        deploy(update("req-off", off, imagenet()));
+
+        assertEquals("[]", bodies(FakeFsx.UPDATE).get(0).at("/S3/AutoImportPolicy/Events").toString());
+        assertEquals(List.of(), fsx.associations().get(0).importEvents);
+    }
+
+    private static String withoutToken(JsonNode body) {
+        ((com.fasterxml.jackson.databind.node.ObjectNode) body).remove("ClientRequestToken");
+        return body.toString();
+    }
+
+    @Test
+    void deleteRemovesOnlyItsOwnAssociationKeepingTheFilesAndWaitsUntilItIsGone() {
+        created();
+        FakeFsx.Association legacy = fsx.seed(FS, "/coco", BUCKET + "coco/", Map.of());
+        FakeFsx.Association ours = fsx.associations().get(0);
+
+        Map<String, Object> result = deploy(delete("req-delete", OWNER, imagenet()));
+
+        assertEquals(Map.of("IsComplete", true, "PhysicalResourceId", OWNER), result);
+        assertEquals(List.of(ours.id), fsx.deleted().stream().map(a -> a.id).toList());
+        assertEquals(false, ours.deletedWithData);
+        assertEquals(List.of(legacy.id), fsx.associations().stream().map(a -> a.id).toList());
+    }
+
+    @Test
+    void deleteOfAMissingAssociationOrFileSystemIsDone() {
+        assertEquals(true, deploy(delete("req-delete", OWNER, imagenet())).get("IsComplete"));
+        fsx.deleteFileSystem(FS);
+        assertEquals(true, deploy(delete("req-delete-2", OWNER, imagenet())).get("IsComplete"));
+        assertEquals(List.of("DescribeDataRepositoryAssociations", "DescribeDataRepositoryAssociations"), targets());
+    }
+
+    @Test
+    void deleteOfAPhysicalIdThatNamesNoAssociationCallsNothing() {
+        String marker = "AWSCDK::CustomResourceProviderFramework::MISSING_PHYSICAL_ID";
+        assertEquals(Map.of("IsComplete", true, "PhysicalResourceId", marker),
+                deploy(delete("req-delete", marker, Map.of())));
+        assertEquals(List.of(), emulator.calls());
+    }
+
+    @Test
+    void deleteWaitsForAnAssociationStillBeingCreated() {
+        Map<String, Object> event = event("Create", "req-create", imagenet());
+        event.putAll(handler.onEvent(event, context));
+        handler.isComplete(event, context);
+
+        Map<String, Object> removal = delete("req-delete", OWNER, imagenet());
+        assertEquals(Map.of("IsComplete", false), handler.isComplete(removal, context), "CREATING: wait");
+        assertFalse(targets().contains("DeleteDataRepositoryAssociation"));
+        fsx.tick();
+        assertEquals(Map.of("IsComplete", false), handler.isComplete(removal, context), "deleting");
+        fsx.tick();
+        assertEquals(true, handler.isComplete(removal, context).get("IsComplete"));
+        assertEquals(List.of(), fsx.associations());
+    }
+
+    @Test
+    void aReplacedFileSystemGetsANewPhysicalIdAndTheOldOnesDeleteRemovesTheOldLinkOrFindsItGone() {
+        created();
+        FakeFsx.Association old = fsx.associations().get(0);
+        String newFs = "fs-0fedcba9876543210";
+        fsx.addFileSystem(newFs);
+        Map<String, Object> onNew = imagenet();
+        onNew.put("FileSystemId", newFs);
+
+        Map<String, Object> result = deploy(update("req-replace", onNew, imagenet()));
+
+        assertEquals(newFs + ":" + LOGICAL_ID, result.get("PhysicalResourceId"), "a replacement");
+        assertEquals(List.of(FS, newFs), fsx.associations().stream().map(a -> a.fileSystemId).toList());
+        assertEquals(true, deploy(delete("req-cleanup", OWNER, imagenet())).get("IsComplete"));
+        assertEquals(List.of(old.id), fsx.deleted().stream().map(a -> a.id).toList());
+        fsx.deleteFileSystem(newFs);
+        assertEquals(true, deploy(delete("req-cleanup-2", newFs + ":" + LOGICAL_ID, onNew)).get("IsComplete"));
+    }
+
+    @Test
+    void anAssociationThatFailsFailsTheRequestWithFsxsDetailsAndWhatToDo() {
+        fsx.nextCreateEnds("FAILED", "Amazon FSx does not have the required permissions for the S3 bucket.");
+
+        IllegalStateException e = assertThrows(IllegalStateException.class, this::created);
+
+        String id = fsx.associations().get(0).id;
+        assertEquals("association " + id + " (/imagenet <-> " + BUCKET + "imagenet/, FAILED) on " + FS + ": Amazon FSx "
+                + "does not have the required permissions for the S3 bucket.. FSx marks an association FAILED when it "
+                + "cannot recover it, for example when the S3 bucket or the linked directory was deleted. Check that the "
+                + "bucket exists and that FSx may read it (its bucket policy and, with SSE-KMS, the key policy for the "
+                + "AWSServiceRoleForFSxS3Access_* roles), then deploy again: the next deploy replaces the failed "
+                + "association.", e.getMessage());
+    }
+
+    @Test
+    void aMisconfiguredAssociationFailsTheRequestThatCreatedIt() {
+        fsx.nextCreateEnds("MISCONFIGURED", "The S3 event notification configuration overlaps.");
+
+        IllegalStateException e = assertThrows(IllegalStateException.class, this::created);
+
+        assertTrue(e.getMessage().contains("MISCONFIGURED) on " + FS + ": The S3 event notification configuration "
+                + "overlaps.. FSx cannot import from or export to the bucket automatically"), e.getMessage());
+    }
+
+    @Test
+    void anAssociationLeftFailedByAnEarlierDeployIsReplaced() {
+        fsx.nextCreateEnds("FAILED", "The S3 bucket was deleted.");
+        assertThrows(IllegalStateException.class, this::created);
+        FakeFsx.Association failed = fsx.associations().get(0);
+
+        deploy(update("req-retry", imagenet(), imagenet()));
+
+        assertEquals(List.of(failed.id), fsx.deleted().stream().map(a -> a.id).toList());
+        assertEquals(false, failed.deletedWithData);
+        assertEquals("AVAILABLE", fsx.associations().get(0).lifecycle);
+    }
+
+    @Test
+    void twoDatasetsSwapPathsInOneDeploy() {
+        String second = FS + ":LustreAssociationscoco5E6F7A8B";
+        Map<String, Object> cocoAtCoco = properties("/coco", BUCKET + "coco/");
+        created();
+        Map<String, Object> cocoEvent = event("Create", "req-coco", cocoAtCoco);
+        cocoEvent.put("LogicalResourceId", "LustreAssociationscoco5E6F7A8B");
+        deploy(cocoEvent);
+        Map<String, Object> imagenetAtCoco = properties("/coco", BUCKET + "imagenet/");
+        Map<String, Object> cocoAtImagenet = properties("/imagenet", BUCKET + "coco/");
+
+        deploy(update("req-swap-1", imagenetAtCoco, imagenet()));
+        Map<String, Object> cocoUpdate = update("req-swap-2", cocoAtImagenet, cocoAtCoco);
+        cocoUpdate.put("LogicalResourceId", "LustreAssociationscoco5E6F7A8B");
+        cocoUpdate.put("PhysicalResourceId", second);
+        deploy(cocoUpdate);
+
+        Map<String, String> links = new LinkedHashMap<>();
+        fsx.associations().forEach(a -> links.put(a.path, a.repository + " " + a.tags.get("cdk-training-data:association")));
+        assertEquals(Map.of("/coco", BUCKET + "imagenet/ " + OWNER, "/imagenet", BUCKET + "coco/ " + second), links);
+    }
+
+    @Test
+    void anExportingAssociationInTheWayKeepsItsFiles() {
+        FakeFsx.Association exporting = fsx.seed(FS, "/imagenet", BUCKET + "old/", Map.of());
+        exporting.exportEvents = List.of("NEW", "CHANGED");
+
+        created();
+
+        assertEquals(false, exporting.deletedWithData, "S3 may not have its files yet");
+    }
+
+    @Test
+    void pagesThroughEveryAssociationOfTheFileSystem() {
+        for (String name : List.of("a", "b", "c", "d", "e")) {
+            fsx.seed(FS, "/" + name, BUCKET + name + "/", Map.of());
+        }
+        FakeFsx.Association last = fsx.seed(FS, "/imagenet", BUCKET + "imagenet/", Map.of());
+
+        created();
+
+        assertEquals(List.of(last.id), fsx.deleted().stream().map(a -> a.id).toList());
+        assertEquals("4", bodies(FakeFsx.DESCRIBE).get(2).get("NextToken").asText());
+    }
+
+    @Test
+    void aMissingFileSystemFailsACreate() {
+        fsx.deleteFileSystem(FS);
+
+        IllegalStateException e = assertThrows(IllegalStateException.class, this::created);
+
+        assertEquals("File system " + FS + " does not exist, so /imagenet cannot be linked to " + BUCKET + "imagenet/",
+                e.getMessage());
+    }
+
+    @Test
+    void fsxRefusingTheLinkFailsTheRequestWithItsMessage() {
+        emulator.on(FakeFsx.CREATE, call -> Reply.error(400, "BadRequest", "Amazon FSx is unable to validate access "
+                + "to the S3 bucket. Ensure the IAM role or user you are using has s3:Get*, s3:List* and s3:PutObject "
+                + "permissions to the S3 bucket prefix."));
+
+        SdkException e = assertThrows(SdkException.class, this::created);
+
+        assertTrue(e.getMessage().startsWith("Amazon FSx is unable to validate access to the S3 bucket."), e.getMessage());
+    }
+
+    private DataRepositoryAssociationHandler withoutSdkRetries() {
+        FSxClient impatient = emulator.connect(FsxAssociations.clientBuilder().overrideConfiguration(
+                ClientOverrideConfiguration.builder().retryStrategy(AwsRetryStrategy.doNotRetry()).build()));
+        extraClients.add(impatient);
+        return new DataRepositoryAssociationHandler(impatient);
+    }
+
+    @Test
+    void throttlingAndServerErrorsMeanNotCompleteYet() {
+        DataRepositoryAssociationHandler impatient = withoutSdkRetries();
+        Map<String, Object> event = event("Create", "req-create", imagenet());
+        event.putAll(impatient.onEvent(event, context));
+        emulator.onSequence(FakeFsx.DESCRIBE, Reply.error(400, "ThrottlingException", "Rate exceeded"),
+                Reply.error(500, "InternalServerError", "Internal failure"),
+                Reply.error(503, "ServiceUnavailable", "Service unavailable"));
+
+        assertEquals(Map.of("IsComplete", false), impatient.isComplete(event, context), "throttled");
+        assertEquals(Map.of("IsComplete", false), impatient.isComplete(event, context), "500");
+        assertEquals(Map.of("IsComplete", false), impatient.isComplete(event, context), "503");
+        assertEquals(Map.of("IsComplete", false), impatient.isComplete(delete("req-delete", OWNER, imagenet()),
+                context), "a delete too");
+        assertFalse(targets().contains("CreateDataRepositoryAssociation"));
+        assertTrue(context.lines().get(1).startsWith("FSx did not answer (transient, not complete yet): Rate exceeded"),
+                context.lines().toString());
+    }
+
+    @Test
+    void accessDeniedFailsTheRequest() {
+        emulator.on(FakeFsx.DESCRIBE, call -> Reply.error(400, "AccessDeniedException", "not authorized"));
+
+        SdkException e = assertThrows(SdkException.class, this::created);
+
+        assertFalse(FsxAssociations.isTransient(e));
+    }
+
+    @Test
+    void malformedPropertiesFailOnEventBeforeAnyCall() {
+        Map<String, Object> relative = imagenet();
+        relative.put("FileSystemPath", "imagenet");
+        Map<String, Object> badChunk = imagenet();
+        badChunk.put("ImportedFileChunkSize", "a lot");
+        Map<String, Object> badEvent = imagenet();
+        badEvent.put("AutoImportEvents", List.of("RENAMED"));
+
+        for (Map<String, Object> properties : List.of(relative, badChunk, badEvent, Map.<String, Object>of())) {
+            assertThrows(IllegalArgumentException.class,
+                    () -> handler.onEvent(event("Create", "req-1", properties), context), properties.toString());
+        }
+        assertEquals(List.of(), emulator.calls());
+    }
+}
