@@ -341,7 +341,7 @@ class LustrePreloadTest {
             assertEquals(workerEnvironment(WarmUpScript.DEFAULT_PARALLELISM, WarmUpScript.DEFAULT_BATCH_SIZE),
                     map(request.get("Environment")));
             assertEquals(WarmUpScript.metricDefinitions(), metricDefinitions(request));
-            assertEquals(3, request.at("/AlgorithmSpecification/MetricDefinitions").size());
+            assertEquals(4, request.at("/AlgorithmSpecification/MetricDefinitions").size());
         }
 
         @Test

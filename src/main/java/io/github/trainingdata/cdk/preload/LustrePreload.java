@@ -51,6 +51,7 @@ public class LustrePreload extends Construct {
     private static final String WORKER_ROOT = "/opt/ml/input/data";
 
     private final LustreCache cache;
+    private final List<LustreLocation> locations;
     private final boolean waitForCompletion;
     private final Duration maxTrainingWait;
     private final TrainingJobBlueprint worker;
@@ -68,7 +69,7 @@ public class LustrePreload extends Construct {
         boolean ownStack = definition != null && Stack.of(definition) == Stack.of(this);
         this.waitForCompletion = spec.waitForCompletion;
         this.maxTrainingWait = spec.maxTrainingWait();
-        List<LustreLocation> locations = spec.locations;
+        this.locations = spec.locations;
 
         WarmUpScript script = WarmUpScript.load();
         Map<String, String> environment = new LinkedHashMap<>(script.environment());
@@ -228,6 +229,16 @@ public class LustrePreload extends Construct {
     /** @return the cache being warmed */
     public LustreCache getCache() {
         return cache;
+    }
+
+    /** @return the directories warmed, one worker channel each, in order */
+    public List<LustreLocation> getLocations() {
+        return locations;
+    }
+
+    /** @return whether the deploy waits for the warm-up (then the results are attributes too) */
+    public boolean isWaitForCompletion() {
+        return waitForCompletion;
     }
 
     /** @return the worker's blueprint: its request and execution role, run by the preload's state machine */
