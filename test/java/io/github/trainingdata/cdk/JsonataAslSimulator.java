@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -103,7 +104,7 @@ public final class JsonataAslSimulator {
     }
 
     private final Map<String, Object> definition;
-    private final Map<String, Jsonata> compiled = new java.util.HashMap<>();
+    private final Map<String, Jsonata> compiled = new HashMap<>();
 
     /** @param definition the state machine's definition, as plain Java values ({@link Json#value}) */
     public JsonataAslSimulator(Map<String, Object> definition) {

@@ -3,6 +3,7 @@ package io.github.trainingdata.cdk.preload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.github.trainingdata.cdk.Intrinsics;
 import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.JsonataAslSimulator;
@@ -11,9 +12,11 @@ import io.github.trainingdata.cdk.JsonataAslSimulator.Outcome;
 import io.github.trainingdata.cdk.JsonataAslSimulator.Run;
 import io.github.trainingdata.cdk.preload.handler.PreloadInputs;
 import io.github.trainingdata.cdk.preload.handler.WorkerAttempts;
+import io.github.trainingdata.cdk.training.TrainingImage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,8 +56,7 @@ class PreloadStateMachineRunTest {
         LustrePreload preload = new LustrePreload(f.stack, "Preload", f.props()
                 .locations(f.at(f.cache, List.of("train", "val", "test"))).build());
         LustrePreload longImport = new LustrePreload(f.stack, "LongImport", f.props()
-                .image(io.github.trainingdata.cdk.training.TrainingImage.fromUri("123456789012.dkr.ecr.us-east-1"
-                        + ".amazonaws.com/tools:1"))
+                .image(TrainingImage.fromUri("123456789012.dkr.ecr.us-east-1.amazonaws.com/tools:1"))
                 .importTimeout(software.amazon.awscdk.Duration.days(28)).waitForCompletion(false).build());
         f.synth();
         definition = definitionOf(f, preload);
@@ -130,7 +132,7 @@ class PreloadStateMachineRunTest {
     private static String json(Object value) {
         try {
             return Json.MAPPER.writeValueAsString(value);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -206,7 +208,7 @@ class PreloadStateMachineRunTest {
     @Test
     void aBusyErrorUnderAnotherNameIsRecognizedByItsCode() {
         Script script = new Script();
-        List<Outcome> imports = new ArrayList<>(java.util.Collections.nCopies(6, Outcome.error("FSx.FSxException",
+        List<Outcome> imports = new ArrayList<>(Collections.nCopies(6, Outcome.error("FSx.FSxException",
                 IMPORT_BUSY)));
         imports.add(Outcome.result(Map.of("DataRepositoryTask", Map.of("TaskId", TASK_ID))));
         script.imports = imports;

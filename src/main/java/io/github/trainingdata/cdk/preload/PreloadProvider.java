@@ -39,7 +39,7 @@ final class PreloadProvider {
     /**
      * The Provider (onEvent and isComplete handlers, aws-cdk-lib's waiter) under {@code scope}, allowed to start,
      * describe and stop executions of {@code machine} and to describe and stop the worker jobs named
-     * {@code <workerPrefix>-*}.
+     * {@code <workerPrefix>-*}; onEvent may also list the machine's executions and describe the stack.
      */
     static Provider create(Construct scope, StateMachine machine, String workerPrefix, IKey logsKey) {
         Code code = Code.fromAsset(HandlerBundle.path().toString());

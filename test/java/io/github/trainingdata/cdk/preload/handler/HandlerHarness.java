@@ -6,6 +6,7 @@ import io.github.trainingdata.cdk.launch.AwsJsonEmulator;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Reply;
 import io.github.trainingdata.cdk.launch.MutableClock;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -14,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
@@ -24,9 +27,9 @@ import software.amazon.awssdk.utils.SdkAutoCloseable;
 /**
  * The preload handler against a loopback emulator of Step Functions, SageMaker and CloudFormation, with the real
  * SDK clients configured as in Lambda, plus the events CloudFormation sends and the answers the services give. One
- * per test.
+ * per test: {@code @RegisterExtension final HandlerHarness h = HandlerHarness.start();} (closed after the test).
  */
-final class HandlerHarness implements AutoCloseable {
+final class HandlerHarness implements AutoCloseable, AfterEachCallback {
     static final String START = "AWSStepFunctions.StartExecution";
     static final String DESCRIBE_EXECUTION = "AWSStepFunctions.DescribeExecution";
     static final String STOP_EXECUTION = "AWSStepFunctions.StopExecution";
@@ -57,8 +60,17 @@ final class HandlerHarness implements AutoCloseable {
     private final List<SdkAutoCloseable> clients = new ArrayList<>();
     private final Map<String, List<Reply>> jobs = new ConcurrentHashMap<>();
 
+    /** @return a started harness */
+    static HandlerHarness start() {
+        try {
+            return new HandlerHarness();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Starts the emulator: executions start once per name, stops succeed, jobs not scripted do not exist. */
-    HandlerHarness() throws IOException {
+    private HandlerHarness() throws IOException {
         emulator = new AwsJsonEmulator();
         Set<String> started = new HashSet<>();
         emulator.on(START, call -> {
@@ -93,6 +105,11 @@ final class HandlerHarness implements AutoCloseable {
     public void close() {
         clients.forEach(SdkAutoCloseable::close);
         emulator.close();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        close();
     }
 
     /** A handler whose clients give up at once, so a test sees the error the SDK would raise after its retries. */

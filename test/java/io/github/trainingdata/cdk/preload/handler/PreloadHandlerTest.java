@@ -27,15 +27,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.trainingdata.cdk.Json;
+import io.github.trainingdata.cdk.launch.AwsJsonEmulator;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Reply;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.exception.SdkException;
 
 /**
@@ -49,17 +48,8 @@ class PreloadHandlerTest {
             + "{\"MetricName\":\"preload:seconds\",\"Value\":42.0,\"Timestamp\":1767225700}],"
             + "\"TrainingStartTime\":1767225630,\"TrainingEndTime\":1767225700,";
 
-    private HandlerHarness h;
-
-    @BeforeEach
-    void start() throws IOException {
-        h = new HandlerHarness();
-    }
-
-    @AfterEach
-    void stop() {
-        h.close();
-    }
+    @RegisterExtension
+    final HandlerHarness h = HandlerHarness.start();
 
     private Map<String, Object> isCompleteAfterCreate(Map<String, Object> properties) {
         return h.handler.isComplete(withPhysicalId(event("Create", "req-1", properties), NAME), h.context);
@@ -156,7 +146,7 @@ class PreloadHandlerTest {
         String name = name("k2", "req-2");
         assertEquals(started(name, executionArn(name), "STARTED"), result);
         assertEquals(List.of(DESCRIBE_STACKS, START), h.targets());
-        assertEquals(HandlerHarness.STACK_ID, io.github.trainingdata.cdk.launch.AwsJsonEmulator.formField(
+        assertEquals(HandlerHarness.STACK_ID, AwsJsonEmulator.formField(
                 h.emulator.calls(DESCRIBE_STACKS).get(0), "StackName"));
     }
 

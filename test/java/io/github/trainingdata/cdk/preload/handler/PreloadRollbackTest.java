@@ -26,13 +26,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Reply;
-import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * An update that changed WarmKey (k1, warmed by {@code E0}, to k2, which started {@code E1}) and then rolled back.
@@ -45,17 +43,8 @@ class PreloadRollbackTest {
     /** The execution the forward update started for k2 (the configuration abandoned). */
     private static final String E1 = name("k2", "req-2");
 
-    private HandlerHarness h;
-
-    @BeforeEach
-    void start() throws IOException {
-        h = new HandlerHarness();
-    }
-
-    @AfterEach
-    void stop() {
-        h.close();
-    }
+    @RegisterExtension
+    final HandlerHarness h = HandlerHarness.start();
 
     /** (b): the Update of the rollback, with k1's properties, to E1. */
     private static Map<String, Object> rollbackUpdate() {

@@ -18,29 +18,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Reply;
-import java.io.IOException;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The preload handler's Delete against the loopback emulator: it stops a running execution, waits until every
  * worker attempt has stopped, never fails, and never calls a worker it may not see "gone".
  */
 class PreloadTeardownTest {
-    private HandlerHarness h;
-
-    @BeforeEach
-    void start() throws IOException {
-        h = new HandlerHarness();
-    }
-
-    @AfterEach
-    void stop() {
-        h.close();
-    }
+    @RegisterExtension
+    final HandlerHarness h = HandlerHarness.start();
 
     private Map<String, Object> delete(String physicalId) {
         return h.handler.onEvent(withPhysicalId(event("Delete", "req-3", waiting()), physicalId), h.context);

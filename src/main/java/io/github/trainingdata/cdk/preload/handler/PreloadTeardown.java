@@ -68,14 +68,14 @@ final class PreloadTeardown {
         if (arn == null) {
             return true;
         }
-        boolean executionStopped = false;
+        boolean knownNotRunning = false;
         try {
             if (stepFunctions.describeExecution(r -> r.executionArn(arn)).status() == ExecutionStatus.RUNNING) {
                 stop(arn);
                 log.log("Preload execution " + arn + " still runs: stopped it again");
                 return false;
             }
-            executionStopped = true;
+            knownNotRunning = true;
         } catch (SdkException e) {
             if (isTransient(e)) {
                 log.log("Could not describe preload execution " + arn + " (transient, will retry): " + e.getMessage());
@@ -89,7 +89,7 @@ final class PreloadTeardown {
                 return false;
             }
             if (state == WorkerState.UNKNOWN) {
-                if (!executionStopped) {
+                if (!knownNotRunning) {
                     stopQuietly(arn, log);
                 }
                 return true;
