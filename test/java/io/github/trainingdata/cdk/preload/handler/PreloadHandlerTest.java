@@ -33,6 +33,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -239,6 +240,20 @@ class PreloadHandlerTest {
                 "a create does not roll back for a location without data");
         assertEquals("Preload " + NAME + ": warmed the locations that hold data; no object yet at " + LOCATIONS.get(1),
                 h.context.lines().get(0));
+    }
+
+    @Test
+    void aLongListOfEmptyLocationsIsCutToFitCloudFormationsResponse() {
+        List<String> twenty = IntStream.range(0, 20).mapToObj(i -> "s3://" + HandlerHarness.BUCKET + "/"
+                + "datasets/".repeat(12) + "part-" + i + "/").toList();
+        String attribute = PreloadHandler.emptyLocations(twenty);
+
+        assertTrue(attribute.length() <= PreloadHandler.MAX_EMPTY_LOCATIONS_LENGTH, attribute.length() + " characters");
+        String[] parts = attribute.split(",");
+        assertEquals(twenty.subList(0, parts.length - 1), List.of(parts).subList(0, parts.length - 1));
+        assertEquals("+" + (20 - parts.length + 1) + " more", parts[parts.length - 1]);
+        assertEquals(String.join(",", twenty.subList(0, 3)), PreloadHandler.emptyLocations(twenty.subList(0, 3)));
+        assertEquals("", PreloadHandler.emptyLocations(List.of()));
     }
 
     @Test

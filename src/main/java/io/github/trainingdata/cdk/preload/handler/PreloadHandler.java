@@ -52,9 +52,13 @@ public final class PreloadHandler {
     public static final String SECONDS = "Seconds";
     /**
      * Attribute: the data locations ({@code s3://bucket/prefix/}) that held no object, comma-separated (S3 URIs of
-     * this library hold no comma), empty when none (or not known).
+     * this library hold no comma), empty when none (or not known). At most {@value #MAX_EMPTY_LOCATIONS_LENGTH}
+     * characters: CloudFormation takes at most 4,096 bytes of Data in a custom resource's response, so a longer list
+     * ends in {@code ,+<n> more} (the execution's output has them all).
      */
     public static final String EMPTY_LOCATIONS = "EmptyLocations";
+    /** The longest {@value #EMPTY_LOCATIONS} attribute. */
+    public static final int MAX_EMPTY_LOCATIONS_LENGTH = 2048;
     /**
      * What onEvent did, handed to isComplete by the Provider framework (it passes onEvent's top-level fields on):
      * {@code STARTED} (a new execution to wait for), {@code KEPT} (the current one is kept) or {@code RESTORED} (a
@@ -254,7 +258,7 @@ public final class PreloadHandler {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put(STATUS, status);
         data.put(WORKER_JOB_NAME, worker);
-        data.put(EMPTY_LOCATIONS, String.join(",", output.emptyLocations()));
+        data.put(EMPTY_LOCATIONS, emptyLocations(output.emptyLocations()));
         DescribeTrainingJobResponse job;
         try {
             job = sageMaker.describeTrainingJob(r -> r.trainingJobName(worker));
@@ -322,8 +326,23 @@ public final class PreloadHandler {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put(STATUS, status);
         data.putAll(counts(Optional.empty(), Optional.empty(), Optional.empty()));
-        data.put(EMPTY_LOCATIONS, String.join(",", emptyLocations));
+        data.put(EMPTY_LOCATIONS, emptyLocations(emptyLocations));
         return data;
+    }
+
+    /** The {@value #EMPTY_LOCATIONS} attribute: the locations, comma-separated, cut to fit a response. */
+    static String emptyLocations(List<String> locations) {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < locations.size(); i++) {
+            String more = ",+" + (locations.size() - i) + " more";
+            String next = (i == 0 ? "" : ",") + locations.get(i);
+            boolean last = i == locations.size() - 1;
+            if (text.length() + next.length() + (last ? 0 : more.length()) > MAX_EMPTY_LOCATIONS_LENGTH) {
+                return text.append(i == 0 ? more.substring(1) : more).toString();
+            }
+            text.append(next);
+        }
+        return text.toString();
     }
 
     private static Map<String, Object> started(CustomResourceEvent request, String name, Action action) {
