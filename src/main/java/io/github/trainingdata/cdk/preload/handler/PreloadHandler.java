@@ -54,8 +54,7 @@ public final class PreloadHandler {
      * Attribute: the data locations ({@code s3://bucket/prefix/}) that held no object, comma-separated (S3 URIs of
      * this library hold no comma), empty when none (or not known). At most {@value #MAX_EMPTY_LOCATIONS_LENGTH}
      * characters: a custom resource's response may not exceed 4,096 bytes (CloudFormation User Guide, "Custom resource
-     * response objects"), so a longer list
-     * ends in {@code ,+<n> more} (the execution's output has them all).
+     * response objects"), so a longer list ends in {@code ,+<n> more} (the execution's output has them all).
      */
     public static final String EMPTY_LOCATIONS = "EmptyLocations";
     /** The longest {@value #EMPTY_LOCATIONS} attribute. */
