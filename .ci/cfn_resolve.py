@@ -112,19 +112,21 @@ class Template:
         if rtype in prefixed:
             return prefixed[rtype] + h17
         if rtype == "Custom::LustrePreload":
-            return self.worker_job_name(logical)
+            return self.preload_execution_name(logical)
         return f"{logical.lower()}-{_hex(self._seed(logical), 8)}"
 
-    def worker_job_name(self, logical):
-        """The preload worker's name: the handler's rule, ``<WorkerJobNamePrefix>-<12 hex>``. The preload's
-        execution has the same name."""
-        prefix = self.resolve(self.resources[logical]["Properties"]["WorkerJobNamePrefix"])
-        return f"{prefix}-{_hex(self._seed(logical) + '|request', 12)}"
+    def preload_execution_name(self, logical):
+        """The preload's execution, its physical id and its first worker's name: the handler's rule,
+        ``<WorkerJobNamePrefix>-<8 hex of sha256(WarmKey)>-<12 hex of sha256(request)>``."""
+        props = self.resources[logical]["Properties"]
+        warm_key = self.resolve(props["WarmKey"])
+        return f"{self.resolve(props['WorkerJobNamePrefix'])}-{hashlib.sha256(warm_key.encode()).hexdigest()[:8]}-" \
+            f"{_hex(self._seed(logical) + '|request', 12)}"
 
     def preload_execution_arn(self, logical):
-        """The preload's execution: named like its worker, on the preload's state machine (the handler's rule)."""
+        """The preload's execution, on the preload's state machine (the handler's rule)."""
         state_machine = self.resolve(self.resources[logical]["Properties"]["StateMachineArn"])
-        return state_machine.replace(":stateMachine:", ":execution:") + ":" + self.worker_job_name(logical)
+        return state_machine.replace(":stateMachine:", ":execution:") + ":" + self.preload_execution_name(logical)
 
     def attribute(self, logical, attr):
         """What ``Fn::GetAtt [logical, attr]`` returns."""
@@ -163,6 +165,7 @@ class Template:
             ("Custom::LustrePreload", "WorkerJobName"): lambda: ref,
             ("Custom::LustrePreload", "ExecutionArn"): lambda: self.preload_execution_arn(logical),
             ("Custom::LustrePreload", "Status"): lambda: "WARMED",
+            ("Custom::LustrePreload", "EmptyLocations"): lambda: "",
             ("Custom::LustrePreload", "FilesWarmed"): lambda: "1500000",
             ("Custom::LustrePreload", "BytesWarmed"): lambda: "150000000000",
             ("Custom::LustrePreload", "Seconds"): lambda: "1800",

@@ -6,10 +6,11 @@
 3. Amazon States Language: every state machine definition, resolved to JSON, passes asl-validator and
    @wmfs/statelint, each given the definition as the config's "asl" section says (statelint predates JSONata
    and workflow variables).
-4. The SageMaker API model: every CreateTrainingJob request the templates define (each state machine's task: the
-   training jobs and the preload worker in the preload state machine's Warm state, evaluated for one realistic
-   execution; the SSM request document) validates against botocore's model, with realistic values in place of
-   deploy-time tokens (cfn_resolve.py).
+4. The API models: every CreateTrainingJob request the templates define (each JSONPath state machine's task,
+   evaluated for one realistic execution; the SSM request document) and every request of a preload's JSONata state
+   machine (run by jsonata-run.js with the input its custom resource starts it with, every location holding data,
+   and the first one holding none: the worker in the Warm state, FSx's import task, the S3 listings) validates against
+   botocore's model, with realistic values in place of deploy-time tokens (cfn_resolve.py).
 
 Usage: python3 validate.py --tools NODE_MODULES [--config FILE] CDK_OUT_DIR [CDK_OUT_DIR ...]
 Prints a table per template and every problem; exits 1 if any validator fails.
@@ -202,18 +203,16 @@ def run_asl(templates, resolved, config, tools, report):
 
 # ------------------------------------------------------------------------------------------------ SageMaker
 class Evaluator:
-    """Evaluates a state's dynamic values for one realistic execution: in JSONPath, the parameters whose names end
-    in '.$' (the context's execution name, States.UUID/Format, and workflow variables as a fresh execution assigns
-    them); in JSONata, the expressions that read the execution input (the input a preload execution is started
-    with). Anything else cannot be known without running the state machine and is reported."""
+    """Evaluates a JSONPath state's parameters whose names end in '.$' for one realistic execution (the context's
+    execution name, States.UUID/Format, and workflow variables as a fresh execution assigns them). Anything else
+    cannot be known without running the state machine and is reported. (JSONata state machines are run instead:
+    jsonata-run.js.)"""
 
-    JSONATA_INPUT = re.compile(r"^\{%\s*\$states\.context\.Execution\.Input\.([A-Za-z0-9_]+)\s*%\}$")
     VARIABLE = re.compile(r"^\$([A-Za-z_][A-Za-z0-9_]*)$")
 
-    def __init__(self, definition, execution_input=None):
+    def __init__(self, definition):
         self.uuids = (str(uuid.UUID(hashlib.sha256(f"uuid-{i}".encode()).hexdigest()[:32], version=4))
                       for i in range(1000))
-        self.execution_input = execution_input or {}
         self.variables = {}
         for name, expression in assignments(definition):
             if name not in self.variables:
@@ -270,18 +269,6 @@ class Evaluator:
                 out[key] = self.parameters(value)
         return out
 
-    def arguments_jsonata(self, node):
-        if isinstance(node, list):
-            return [self.arguments_jsonata(v) for v in node]
-        if isinstance(node, dict):
-            return {key: self.arguments_jsonata(value) for key, value in node.items()}
-        if isinstance(node, str) and node.startswith("{%") and node.endswith("%}"):
-            match = self.JSONATA_INPUT.fullmatch(node)
-            if not match or match.group(1) not in self.execution_input:
-                raise ValueError(f"cannot evaluate the JSONata {node!r} without running the state machine")
-            return self.execution_input[match.group(1)]
-        return node
-
 
 def assignments(node):
     """(variable, expression) of every JSONPath Assign in a definition, in document order."""
@@ -309,35 +296,98 @@ def training_tasks(states):
             yield from training_tasks(processor["States"])
 
 
-def preload_inputs(template, resolved):
-    """State machine ARN to the input its preload custom resource starts executions with (PreloadExecution.input):
-    the worker's name (the handler's rule), the file system and the data locations."""
-    inputs = {}
+def preload_executions(template, resolved):
+    """State machine ARN to (name, input) of the executions its preload custom resource starts (PreloadExecution):
+    the handler's name rule, the file system and the data locations, each with its S3 URI and ListObjectsV2 request."""
+    executions = {}
     for logical, resource in resolved["Resources"].items():
         if resource["Type"] == "Custom::LustrePreload":
             props = resource["Properties"]
-            inputs[props["StateMachineArn"]] = {"WorkerJobName": template.worker_job_name(logical),
-                                                "FileSystemId": props["FileSystemId"],
-                                                "DataLocations": props["DataLocations"]}
-    return inputs
+            locations = []
+            for uri in props["DataLocations"]:
+                bucket, _, prefix = uri[len("s3://"):].partition("/")
+                locations.append({"Uri": uri, "Bucket": bucket, **({"Prefix": prefix, "StartAfter": prefix} if prefix
+                                                                    else {})})
+            executions[props["StateMachineArn"]] = (template.preload_execution_name(logical),
+                                                    {"FileSystemId": props["FileSystemId"], "DataLocations": locations})
+    return executions
 
 
-def training_requests(template, resolved):
-    """(description, CreateTrainingJob request) of every request the template defines."""
-    inputs = preload_inputs(template, resolved)
+def preload_scenarios(execution_input):
+    """Task results of the runs checked: every location holds data, and (with several locations) the first holds
+    none, so the worker gets fewer channels. FSx's import task succeeds, the worker completes."""
+    found, none = {"KeyCount": 1, "Contents": [{"Key": "k"}]}, {"KeyCount": 0}
+    common = {"fsx:createDataRepositoryTask": {"DataRepositoryTask": {"TaskId": "task-0123456789abcdef0",
+                                                                        "Lifecycle": "PENDING"}},
+              "fsx:describeDataRepositoryTasks": {"DataRepositoryTasks": [{"TaskId": "task-0123456789abcdef0",
+                                                                           "Lifecycle": "SUCCEEDED"}]},
+              "sagemaker:createTrainingJob.sync": {"TrainingJobStatus": "Completed"}}
+    yield "every location holds data", {"s3:listObjectsV2": found, **common}
+    count = len(execution_input["DataLocations"])
+    if count > 1:
+        yield "the first location holds no object", {"s3:listObjectsV2": {"sequence": [none] + [found] * (count - 1)},
+                                                     **common}
+
+
+def run_jsonata(definition, name, execution_input, results, tools):
+    """The tasks one run of a JSONata state machine calls (jsonata-run.js), or a string saying why it did not run."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump({"definition": definition, "name": name, "input": execution_input, "results": results}, f)
+    env = dict(os.environ, NODE_PATH=str(tools))
+    out = subprocess.run(["node", str(Path(__file__).with_name("jsonata-run.js")), f.name], capture_output=True,
+                         text=True, env=env)
+    os.unlink(f.name)
+    if out.returncode != 0:
+        raise SystemExit(f"jsonata-run.js did not run: {out.stderr.strip()}")
+    run = json.loads(out.stdout)
+    if run["status"] != "SUCCEEDED":
+        return f"the run ended {run['status']}: {run.get('error')}"
+    return run["calls"]
+
+
+AWS_SDK = re.compile(r"^arn:aws[a-z-]*:states:::aws-sdk:([a-z0-9]+):([A-Za-z0-9]+)$")
+BOTOCORE_SERVICES = {"sfn": "stepfunctions"}
+
+
+def api_request(resource, arguments):
+    """(service, operation) of a task whose request botocore's model checks, or None."""
+    if CREATE_TRAINING_JOB.match(resource):
+        return "sagemaker", "CreateTrainingJob"
+    sdk = AWS_SDK.match(resource)
+    if sdk:
+        action = sdk.group(2)
+        return BOTOCORE_SERVICES.get(sdk.group(1), sdk.group(1)), action[0].upper() + action[1:]
+    return None
+
+
+def training_requests(template, resolved, tools):
+    """(description, service, operation, request) of every API request the template defines: each JSONPath state
+    machine's CreateTrainingJob tasks, evaluated; every task request of a preload's JSONata state machine, run for each
+    scenario; the SSM request document."""
+    executions = preload_executions(template, resolved)
     for logical, definition in state_machines(template, resolved):
-        execution_input = inputs.get(template.physical_id(logical))
+        if definition.get("QueryLanguage") == "JSONata":
+            execution = executions.get(template.physical_id(logical))
+            if execution is None:
+                yield f"{logical}", "sagemaker", "CreateTrainingJob", \
+                    "no preload custom resource starts this JSONata state machine: its input is unknown"
+                continue
+            for scenario, results in preload_scenarios(execution[1]):
+                calls = run_jsonata(definition, execution[0], execution[1], results, tools)
+                if isinstance(calls, str):
+                    yield f"{logical} ({scenario})", "sagemaker", "CreateTrainingJob", calls
+                    continue
+                for call in calls:
+                    api = api_request(call["resource"], call["arguments"])
+                    if api:
+                        yield f"{logical} state {call['state']} ({scenario})", api[0], api[1], call["arguments"]
+            continue
         for state, task in training_tasks(definition["States"]):
             what = f"{logical} state {state}"
             try:
-                evaluator = Evaluator(definition, execution_input)
-                jsonata = (task.get("QueryLanguage") or definition.get("QueryLanguage")) == "JSONata"
-                if jsonata and execution_input is None:
-                    raise ValueError("no preload custom resource starts this JSONata state machine: its input is unknown")
-                yield what, (evaluator.arguments_jsonata(task.get("Arguments", {})) if jsonata
-                             else evaluator.parameters(task.get("Parameters", {})))
+                yield what, "sagemaker", "CreateTrainingJob", Evaluator(definition).parameters(task.get("Parameters", {}))
             except ValueError as e:
-                yield what, str(e)
+                yield what, "sagemaker", "CreateTrainingJob", str(e)
     for logical, resource in resolved["Resources"].items():
         props = resource.get("Properties", {})
         if resource["Type"] == "AWS::SSM::Parameter":
@@ -347,19 +397,19 @@ def training_requests(template, resolved):
                 continue
             if isinstance(document, dict) and "AlgorithmSpecification" in document:
                 # The launcher's rule: <prefix>-<yyyyMMdd-HHmmss>-<4 hex> (TrainingJobNames.timestamped).
-                yield f"{logical} (SSM request document)", {"TrainingJobName": "launch" + LAUNCH_NAME_SUFFIX,
-                                                             **document}
+                yield f"{logical} (SSM request document)", "sagemaker", "CreateTrainingJob", \
+                    {"TrainingJobName": "launch" + LAUNCH_NAME_SUFFIX, **document}
 
 
-def run_sagemaker(templates, resolved, report):
+def run_sagemaker(templates, resolved, tools, report):
     for template in templates:
         checked = problems = 0
-        for what, request in training_requests(template, resolved[template.path]):
+        for what, service, operation, request in training_requests(template, resolved[template.path], tools):
             checked += 1
-            found = [request] if isinstance(request, str) else sagemaker_model.validate("CreateTrainingJob", request)
+            found = [request] if isinstance(request, str) else sagemaker_model.validate(operation, request, service)
             problems += len(found)
             for problem in found:
-                report.fail(template, "SageMaker model", f"{what}: {problem}")
+                report.fail(template, "API model", f"{what}: {problem}")
         report.rows[template.path]["sagemaker"] = f"{checked} requests, {problems} problems"
 
 
@@ -390,9 +440,9 @@ def main():
     run_cfn_lint(templates, config, report)
     run_control_tower(templates, config, args.tools, report)
     run_asl(templates, resolved, config, args.tools, report)
-    run_sagemaker(templates, resolved, report)
+    run_sagemaker(templates, resolved, args.tools, report)
 
-    header = ("template", "cfn-lint", "Control Tower", "ASL (2 validators)", "SageMaker CreateTrainingJob")
+    header = ("template", "cfn-lint", "Control Tower", "ASL (2 validators)", "API requests (botocore)")
     rows = [header] + [(str(p), r["lint"], r["guard"], r["asl"], r["sagemaker"]) for p, r in report.rows.items()]
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     for row in rows:

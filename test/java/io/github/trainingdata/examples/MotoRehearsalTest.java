@@ -9,8 +9,9 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import io.github.trainingdata.cdk.Json;
+import io.github.trainingdata.cdk.JsonataAslSimulator;
+import io.github.trainingdata.cdk.JsonataAslSimulator.Outcome;
 import io.github.trainingdata.cdk.MotoServer;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.launch.DeployedTrainingJobDefinition;
@@ -24,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -31,8 +33,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -45,6 +45,7 @@ import software.amazon.awscdk.App;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.assertions.Template;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
@@ -78,7 +79,6 @@ class MotoRehearsalTest {
     private static final ObjectMapper JSON = Json.MAPPER;
     private static final String SYNC = ":states:::sagemaker:createTrainingJob.sync";
     private static final String ROLE = "arn:aws:iam::123456789012:role/rehearsal";
-    private static final Pattern EXECUTION_INPUT = Pattern.compile("\\{% \\$states\\.context\\.Execution\\.Input\\.(\\w+) %}");
     /** The training state machine of the example whose deploy does not wait for the preload (its estimate is too long). */
     private static final String NO_WAIT_STACK = "TrainingDataAdvisedPlatform";
     private static final String NO_WAIT_MACHINE = "PlatformTrainingStateMachineF0FE358C";
@@ -88,6 +88,7 @@ class MotoRehearsalTest {
     private static SageMakerClient sageMaker;
     private static SsmClient ssm;
     private static S3Client s3;
+    private static CloudFormationClient cloudFormation;
     /** Stack name to resolved template. */
     private static final Map<String, JsonNode> TEMPLATES = new LinkedHashMap<>();
     /** State machines created in moto, by ARN. */
@@ -101,6 +102,7 @@ class MotoRehearsalTest {
         sageMaker = moto.client(SageMakerClient.builder());
         ssm = moto.client(SsmClient.builder());
         s3 = moto.client(S3Client.builder().forcePathStyle(true));
+        cloudFormation = moto.client(CloudFormationClient.builder());
 
         App app = TestApps.app();
         QuickstartStack quickstart = new QuickstartStack(app, "TrainingDataQuickstart");
@@ -327,7 +329,7 @@ class MotoRehearsalTest {
         Map<String, Object> event = createEvent(stack);
         assertNotEquals("0", properties(event).get("WaitSeconds"), "the quickstart's deploy waits for the preload");
         String stateMachine = preloadStateMachine(stack);
-        PreloadHandler handler = new PreloadHandler(sfn, sageMaker, Clock.systemUTC());
+        PreloadHandler handler = new PreloadHandler(sfn, sageMaker, cloudFormation, Clock.systemUTC());
         int before = executionsOf(stateMachine).size();
 
         Map<String, Object> created = handler.onEvent(event, new RecordingContext());
@@ -341,17 +343,21 @@ class MotoRehearsalTest {
         assertEquals(name, execution.name());
         assertEquals(ExecutionStatus.RUNNING, execution.status());
         JsonNode input = readTree(execution.input());
-        assertEquals(name, input.get("WorkerJobName").asText());
+        assertEquals(properties(event).get("DataLocations"), JSON.convertValue(input.get("DataLocations").findValues("Uri"),
+                List.class));
         assertEquals(properties(event).get("FileSystemId"), input.get("FileSystemId").asText());
 
         event.put("PhysicalResourceId", name);
         event.put("Data", created.get("Data"));
         assertEquals(false, handler.isComplete(event, new RecordingContext()).get("IsComplete"), "RUNNING: not yet");
 
-        // What the Warm state would send, with this execution's input: the worker's request, checked by the recorder.
-        sageMaker.createTrainingJob(TrainingJobRequestJson.toRequest(workerRequest(stack, input).toString(), name));
+        // What the Warm state sends, the preload state machine run with this execution's name and input (moto cannot
+        // evaluate JSONata): the worker's request, checked by the recorder.
+        ObjectNode request = workerRequest(stack, name, input);
+        assertEquals(name, request.remove("TrainingJobName").asText(), "the first worker is named like its execution");
+        sageMaker.createTrainingJob(TrainingJobRequestJson.toRequest(request.toString(), name));
         moto.call(Map.of("cmd", "script-execution", "arn", executionArn, "statuses", List.of("SUCCEEDED"),
-                "output", Map.of("Status", "WARMED")));
+                "output", Map.of("Status", "WARMED", "WorkerJobName", name, "EmptyLocations", List.of())));
         Map<String, Object> complete = handler.isComplete(event, new RecordingContext());
         assertEquals(true, complete.get("IsComplete"));
         assertEquals("WARMED", ((Map<?, ?>) complete.get("Data")).get(PreloadHandler.STATUS));
@@ -368,7 +374,7 @@ class MotoRehearsalTest {
         String stack = "TrainingDataShared";
         Map<String, Object> event = createEvent(stack);
         preloadStateMachine(stack);
-        PreloadHandler handler = new PreloadHandler(sfn, sageMaker, Clock.systemUTC());
+        PreloadHandler handler = new PreloadHandler(sfn, sageMaker, cloudFormation, Clock.systemUTC());
         Map<String, Object> created = handler.onEvent(event, new RecordingContext());
         String executionArn = (String) ((Map<?, ?>) created.get("Data")).get(PreloadHandler.EXECUTION_ARN);
         assertEquals(ExecutionStatus.RUNNING, sfn.describeExecution(r -> r.executionArn(executionArn)).status());
@@ -489,37 +495,35 @@ class MotoRehearsalTest {
     }
 
     /**
-     * The Warm state's Arguments with this execution's input in place of its JSONata references to it (the only
-     * expressions there), without TrainingJobName: the worker's CreateTrainingJob request.
+     * The worker's CreateTrainingJob request: the Warm state's Arguments as the stack's preload state machine, run by
+     * {@link JsonataAslSimulator} with this execution's name and input, sends them when every location holds data
+     * and FSx's import task succeeds.
      */
-    private static ObjectNode workerRequest(String stack, JsonNode input) {
+    @SuppressWarnings("unchecked")
+    private static ObjectNode workerRequest(String stack, String executionName, JsonNode input) {
         JsonNode machine = resourcesOfType(TEMPLATES.get(stack), "AWS::StepFunctions::StateMachine").stream()
                 .filter(m -> m.get("Properties").get("DefinitionString").asText().contains("\"QueryLanguage\":\"JSONata\""))
                 .findFirst().orElseThrow();
-        ObjectNode arguments = (ObjectNode) readTree(machine.get("Properties").get("DefinitionString").asText())
-                .get("States").get("Warm").get("Arguments");
-        ObjectNode request = (ObjectNode) withInput(arguments, input);
-        request.remove("TrainingJobName");
-        return request;
-    }
-
-    private static JsonNode withInput(JsonNode node, JsonNode input) {
-        if (node.isTextual() && node.asText().startsWith("{%")) {
-            Matcher reference = EXECUTION_INPUT.matcher(node.asText());
-            assertTrue(reference.matches(), "an expression other than a reference to the execution input: " + node);
-            return new TextNode(input.get(reference.group(1)).asText());
-        }
-        if (node instanceof ObjectNode object) {
-            ObjectNode copy = JSON.createObjectNode();
-            object.fields().forEachRemaining(field -> copy.set(field.getKey(), withInput(field.getValue(), input)));
-            return copy;
-        }
-        if (node.isArray()) {
-            var copy = JSON.createArrayNode();
-            node.forEach(element -> copy.add(withInput(element, input)));
-            return copy;
-        }
-        return node;
+        Map<String, Object> definition = (Map<String, Object>) Json.value(machine.get("Properties").get("DefinitionString")
+                .asText());
+        List<Object> sent = new ArrayList<>();
+        JsonataAslSimulator.Run run = new JsonataAslSimulator(definition).run(executionName, Json.value(input.toString()),
+                Instant.now(), call -> {
+                    if (call.resource().endsWith(":s3:listObjectsV2")) {
+                        return Outcome.result(Map.of("KeyCount", 1, "Contents", List.of(Map.of("Key", "train/0.jpg"))));
+                    }
+                    if (call.resource().endsWith(":fsx:createDataRepositoryTask")) {
+                        return Outcome.result(Map.of("DataRepositoryTask", Map.of("TaskId", "task-0123456789abcdef0")));
+                    }
+                    if (call.resource().endsWith(":fsx:describeDataRepositoryTasks")) {
+                        return Outcome.result(Map.of("DataRepositoryTasks", List.of(Map.of("Lifecycle", "SUCCEEDED"))));
+                    }
+                    sent.add(call.arguments());
+                    return Outcome.result(Map.of("TrainingJobStatus", "Completed"));
+                });
+        assertEquals("SUCCEEDED", run.status(), run.toString());
+        assertEquals(1, sent.size());
+        return JSON.valueToTree(sent.get(0));
     }
 
     private static List<ExecutionListItem> executionsOf(String stateMachineArn) {

@@ -8,12 +8,15 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
@@ -24,8 +27,10 @@ import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.ssm.SsmClient;
 
 /**
- * A loopback HTTP server that answers AWS awsJson1_1 calls (dispatching on {@code X-Amz-Target}) with
- * scripted replies and records every request, so tests can drive the real SDK clients.
+ * A loopback HTTP server that answers AWS awsJson1_1 calls (dispatching on {@code X-Amz-Target}) and awsQuery
+ * calls (form-encoded, as CloudFormation's: dispatching on {@code <signing name>.<Action>}, e.g.
+ * {@code cloudformation.DescribeStacks}, answered in XML) with scripted replies and records every request, so tests
+ * can drive the real SDK clients.
  */
 public final class AwsJsonEmulator implements AutoCloseable {
     /** One request as the SDK sent it. */
@@ -63,7 +68,24 @@ public final class AwsJsonEmulator implements AutoCloseable {
         public static Reply error(int status, String type, String message) {
             return new Reply(status, "{\"__type\":\"" + type + "\",\"message\":\"" + message + "\"}");
         }
+
+        /**
+         * An AWS error in the awsQuery shape ({@code ErrorResponse} XML).
+         *
+         * @param status  the HTTP status
+         * @param code    the error code, e.g. {@code Throttling}
+         * @param message the error message
+         * @return the reply
+         */
+        public static Reply queryError(int status, String code, String message) {
+            return new Reply(status, "<ErrorResponse><Error><Type>" + (status >= 500 ? "Receiver" : "Sender")
+                    + "</Type><Code>" + code + "</Code><Message>" + message + "</Message></Error>"
+                    + "<RequestId>request-0</RequestId></ErrorResponse>");
+        }
     }
+
+    /** The signing name in a SigV4 Authorization header's credential scope. */
+    private static final Pattern QUERY_SCOPE = Pattern.compile("Credential=[^/]+/[^/]+/[^/]+/([^/]+)/aws4_request");
 
     private final HttpServer server;
     private final List<Call> calls = new ArrayList<>();
@@ -167,8 +189,12 @@ public final class AwsJsonEmulator implements AutoCloseable {
     }
 
     private void handle(HttpExchange exchange) throws IOException {
+        String request = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
-        Call call = new Call(target, new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+        if (target == null) {
+            target = queryTarget(exchange.getRequestHeaders().getFirst("Authorization"), request);
+        }
+        Call call = new Call(target, request);
         synchronized (this) {
             calls.add(call);
         }
@@ -177,12 +203,46 @@ public final class AwsJsonEmulator implements AutoCloseable {
                 ? Reply.error(400, "UnknownOperationException", "No scripted reply for " + target)
                 : responder.apply(call);
         byte[] body = reply.body().getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "application/x-amz-json-1.1");
+        exchange.getResponseHeaders().set("Content-Type", reply.body().startsWith("<") ? "text/xml"
+                : "application/x-amz-json-1.1");
         exchange.getResponseHeaders().set("x-amzn-RequestId", "request-" + calls().size());
         exchange.sendResponseHeaders(reply.status(), body.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(body);
         }
+    }
+
+    /**
+     * The target of an awsQuery call: the service's signing name (from the SigV4 credential scope) and the form's
+     * {@code Action}, or null when the request is neither.
+     */
+    private static String queryTarget(String authorization, String body) {
+        Matcher scope = authorization == null ? null : QUERY_SCOPE.matcher(authorization);
+        if (scope == null || !scope.find()) {
+            return null;
+        }
+        for (String pair : body.split("&")) {
+            if (pair.startsWith("Action=")) {
+                return scope.group(1) + "." + URLDecoder.decode(pair.substring(7), StandardCharsets.UTF_8);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A form field of an awsQuery call.
+     *
+     * @param call  the call
+     * @param field the field, e.g. {@code StackName}
+     * @return its decoded value, or null
+     */
+    public static String formField(Call call, String field) {
+        for (String pair : call.body().split("&")) {
+            if (pair.startsWith(field + "=")) {
+                return URLDecoder.decode(pair.substring(field.length() + 1), StandardCharsets.UTF_8);
+            }
+        }
+        return null;
     }
 
     @Override

@@ -118,9 +118,10 @@ class TrainingDataDashboardTest {
         String job = full.value(full.preload.getWorkerJobName());
         assertTrue(job.matches("GETATT\\(Preload[0-9A-F]{8}\\.WorkerJobName\\)"), job);
         JsonNode result = widget(fullBody, "Preload result (largest value in the time range)");
-        for (String name : List.of("preload:files", "preload:bytes", "preload:seconds")) {
+        for (String name : List.of("preload:files", "preload:bytes", "preload:seconds", "preload:locations")) {
             assertMetric(result, "/aws/sagemaker/TrainingJobs", name, "TrainingJobName", job, "Maximum", 300);
         }
+        assertTrue(result.toString().contains("Locations warmed (of 1)"), result.toString());
         JsonNode progress = widget(fullBody, "Preload progress");
         assertMetric(progress, "/aws/sagemaker/TrainingJobs", "preload:files", "TrainingJobName", job, "Maximum", 300);
         assertMetric(progress, "/aws/sagemaker/TrainingJobs", "preload:bytes", "TrainingJobName", job, "Maximum", 300);
@@ -134,6 +135,14 @@ class TrainingDataDashboardTest {
         assertEquals("SOURCE '/aws/sagemaker/TrainingJobs' | fields @timestamp, @logStream, @message\n"
                         + "| filter @logStream like \"" + job + "/\"\n| sort @timestamp desc\n| limit 200",
                 widget(fullBody, "Preload worker log").at("/properties/query").asText());
+    }
+
+    @Test
+    void showsWhatTheLastDeploySawOfThePreloadAlsoLocationsWithoutData() {
+        String status = full.value(full.preload.getStatus());
+        String empty = full.value(full.preload.getEmptyLocations());
+        assertTrue(fullBody.toString().contains("Last deploy: status `" + status + "`, locations without data (not "
+                + "warmed): `" + empty + "`."), fullBody.toString());
     }
 
     @Test

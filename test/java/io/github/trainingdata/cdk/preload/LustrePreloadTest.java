@@ -75,6 +75,9 @@ class LustrePreloadTest {
     private static final Map<String, Object> ONLY_FOR_SAGEMAKER =
             Map.of("StringEquals", Map.of("iam:PassedToService", "sagemaker.amazonaws.com"));
     private static final ObjectMapper JSON = Json.MAPPER;
+    /** The worker's name: the execution's, with {@code -<attempt>} from the second attempt on. */
+    private static final String WORKER_NAME = "{% ($attempt = 1 ? $states.context.Execution.Name : "
+            + "$states.context.Execution.Name & '-' & $attempt) %}";
 
     /** A stack with a network, a data bucket and a Lustre cache; a definition and a preload when asked. */
     static final class Fixture {
@@ -177,10 +180,17 @@ class LustrePreloadTest {
             return JSON.readTree(Intrinsics.string(properties(id(of.getStateMachine())).get("DefinitionString")));
         }
 
-        /** @return the worker's CreateTrainingJob request, as the state machine's Warm state sends it */
+        /**
+         * @return the worker's CreateTrainingJob request, as the state machine's Warm state sends it when every
+         *         location holds data: without its name, with every channel CheckData assigns
+         */
         JsonNode workerRequest() throws IOException {
-            ObjectNode arguments = ((ObjectNode) preloadDefinition(preload).at("/States/Warm/Arguments")).deepCopy();
-            assertEquals("{% $states.context.Execution.Input.WorkerJobName %}", arguments.remove("TrainingJobName").asText());
+            JsonNode definition = preloadDefinition(preload);
+            ObjectNode arguments = ((ObjectNode) definition.at("/States/Warm/Arguments")).deepCopy();
+            assertEquals(WORKER_NAME, arguments.remove("TrainingJobName").asText());
+            assertEquals("{% [$filter($workerChannels, function($c, $i) { $found[$i] > 0 })] %}",
+                    arguments.get("InputDataConfig").asText(), "only the channels of locations that hold data");
+            arguments.set("InputDataConfig", definition.at("/States/CheckData/Assign/workerChannels"));
             return arguments;
         }
 
@@ -208,6 +218,11 @@ class LustrePreloadTest {
     private static Fixture withDefinition(String jobNamePrefix) {
         Fixture f = new Fixture();
         return f.define(f.definitionProps(jobNamePrefix));
+    }
+
+    /** {@code warm-<id>-<8 hex of the preload's address, after its "c8" marker>}. */
+    private static String workerPrefix(String id, LustrePreload preload) {
+        return "warm-" + id + "-" + preload.getNode().getAddr().substring(2, 10);
     }
 
     private static String workerJobs(String workerPrefix) {
@@ -245,7 +260,8 @@ class LustrePreloadTest {
                 "arn:REF(AWS::Partition):states:REF(AWS::Region):REF(AWS::AccountId):execution:GETATT(" + machine + ".Name):*");
         String prefix = f.property(of, "WorkerJobNamePrefix");
         return handler.equals("OnEvent")
-                ? List.of(statement("states:StartExecution", "REF(" + machine + ")"), executions)
+                ? List.of(statement(List.of("states:ListExecutions", "states:StartExecution"), "REF(" + machine + ")"),
+                        statement("cloudformation:DescribeStacks", "REF(AWS::StackId)"), executions)
                 : List.of(executions, watcherStatement(prefix));
     }
 
@@ -289,7 +305,7 @@ class LustrePreloadTest {
         void isACustomLustrePreloadThatStartsItsStateMachineAndWaits55Minutes() {
             String bucket = f.value(f.data.getBucketName());
             Map<String, Object> expected = new LinkedHashMap<>();
-            expected.put("WorkerJobNamePrefix", "warm-resnet");
+            expected.put("WorkerJobNamePrefix", workerPrefix("preload", f.preload));
             expected.put("StateMachineArn", "REF(" + f.id(f.preload.getStateMachine()) + ")");
             expected.put("FileSystemId", f.value(f.cache.getFileSystemId()));
             expected.put("DataLocations", List.of("s3://" + bucket + "/imagenet/train/", "s3://" + bucket + "/imagenet/val/"));
@@ -331,7 +347,7 @@ class LustrePreloadTest {
             assertEquals(workerEnvironment(PreloadDefaults.DEFAULT_PARALLELISM, PreloadDefaults.DEFAULT_BATCH_SIZE),
                     map(request.get("Environment")));
             assertEquals(WarmUpScript.metricDefinitions(), metricDefinitions(request));
-            assertEquals(3, request.at("/AlgorithmSpecification/MetricDefinitions").size());
+            assertEquals(4, request.at("/AlgorithmSpecification/MetricDefinitions").size());
         }
 
         @Test
@@ -367,54 +383,62 @@ class LustrePreloadTest {
         }
 
         @Test
-        void theStateMachineChecksTheDataWaitsForTheImportThenRunsTheWorker() throws IOException {
-            ObjectNode asl = ((ObjectNode) f.preloadDefinition(f.preload)).deepCopy();
-            ObjectNode states = (ObjectNode) asl.get("States");
-            assertEquals("arn:REF(AWS::Partition):states:::sagemaker:createTrainingJob.sync", states.remove("Warm").get("Resource").asText());
+        void theStateMachineChecksEachLocationImportsThoseWithDataThenRunsTheWorkerWithRetries() throws IOException {
+            JsonNode asl = f.preloadDefinition(f.preload);
+            assertEquals("JSONata", asl.get("QueryLanguage").asText());
+            assertEquals(12 * 3600 + 55 * 60 + 12 * 3600 + 3600, asl.get("TimeoutSeconds").asInt(),
+                    "import, the worker's retry window, the worker, and an hour for the rest");
+            Map<String, String> transitions = new LinkedHashMap<>();
+            asl.get("States").fields().forEachRemaining(state -> {
+                List<String> next = new ArrayList<>();
+                state.getValue().path("Choices").forEach(rule -> next.add(rule.get("Next").asText()));
+                state.getValue().path("Catch").forEach(catcher -> next.add("catch:" + catcher.get("Next").asText()));
+                for (String field : List.of("Default", "Next")) {
+                    if (state.getValue().has(field)) {
+                        next.add(state.getValue().get(field).asText());
+                    }
+                }
+                transitions.put(state.getKey(), state.getValue().get("Type").asText() + " " + next);
+            });
+            Map<String, String> expected = new LinkedHashMap<>();
+            expected.put("CheckData", "Map [AnyData]");
+            expected.put("AnyData", "Choice [Empty, StartImport]");
+            expected.put("Empty", "Succeed []");
+            expected.put("StartImport", "Task [catch:ImportBusy, DescribeImport]");
+            expected.put("ImportBusy", "Choice [WaitToStartImport, ImportNotFinished, ImportNotStarted]");
+            expected.put("WaitToStartImport", "Wait [StartImport]");
+            expected.put("ImportNotStarted", "Fail []");
+            expected.put("DescribeImport", "Task [ImportDone]");
+            expected.put("ImportDone", "Choice [Warm, ImportFailed, ImportNotFinished, WaitForImport]");
+            expected.put("WaitForImport", "Wait [DescribeImport]");
+            expected.put("ImportFailed", "Fail []");
+            expected.put("ImportNotFinished", "Fail []");
+            expected.put("Warm", "Task [catch:WorkerRetry]");
+            expected.put("WorkerRetry", "Choice [WaitToRetryWorker, WorkerFailed]");
+            expected.put("WaitToRetryWorker", "Wait [Warm]");
+            expected.put("WorkerFailed", "Fail []");
+            assertEquals(expected, transitions);
+            JsonNode states = asl.get("States");
+            assertEquals(87, states.at("/WaitForImport/Seconds").asInt());
+            assertEquals(87, states.at("/WaitToStartImport/Seconds").asInt(), "both import loops share the interval");
+            assertEquals("arn:REF(AWS::Partition):states:::aws-sdk:fsx:createDataRepositoryTask",
+                    states.at("/StartImport/Resource").asText());
+            assertEquals(JSON.readTree("""
+                    {"Type": "IMPORT_METADATA_FROM_REPOSITORY",
+                     "FileSystemId": "{% $states.context.Execution.Input.FileSystemId %}", "Paths": "{% $withData %}",
+                     "Report": {"Enabled": false}, "ClientRequestToken": "{% $states.context.Execution.Name %}"}"""),
+                    states.at("/StartImport/Arguments"));
+            assertEquals(JSON.readTree("""
+                    {"ErrorEquals": ["FSx.DataRepositoryTaskExecutingException"], "MaxAttempts": 0}"""),
+                    states.at("/StartImport/Retry/0"), "a busy file system is waited for, not retried five times");
+            assertEquals(JSON.readTree("{\"TaskIds\": [\"{% $importTaskId %}\"]}"), states.at("/DescribeImport/Arguments"));
+            assertEquals("arn:REF(AWS::Partition):states:::sagemaker:createTrainingJob.sync",
+                    states.at("/Warm/Resource").asText());
             String retry = """
                     [{"ErrorEquals": ["States.TaskFailed"], "IntervalSeconds": 5, "MaxAttempts": 5, "BackoffRate": 2,
                       "MaxDelaySeconds": 60, "JitterStrategy": "FULL"}]""";
-            assertEquals(JSON.readTree("""
-                    {"Comment": "Lustre preload Test/Preload: check the data, wait for FSx's metadata import, warm the \
-                    cache with the worker",
-                     "QueryLanguage": "JSONata", "TimeoutSeconds": 90000, "StartAt": "CheckData",
-                     "States": {
-                      "CheckData": {"Type": "Map", "Comment": "Count the objects found (0 or 1) at each data location",
-                        "Items": "{% $states.input.DataLocations %}",
-                        "ItemProcessor": {"ProcessorConfig": {"Mode": "INLINE"}, "StartAt": "ListOneObject", "States": {
-                          "ListOneObject": {"Type": "Task", "Comment": "One key is enough to know the location holds data",
-                            "Resource": "arn:REF(AWS::Partition):states:::aws-sdk:s3:listObjectsV2",
-                            "Arguments": "{% $merge([$states.input, {'MaxKeys': 1}]) %}",
-                            "Output": "{% $count($states.result.Contents) %}", "Retry": @RETRY@, "End": true}}},
-                        "Output": "{% $sum($states.result) %}", "Next": "AnyData"},
-                      "AnyData": {"Type": "Choice", "Choices": [{"Condition": "{% $states.input = 0 %}", "Next": "Empty"}],
-                        "Default": "CheckImports"},
-                      "Empty": {"Type": "Succeed", "Comment": "Nothing to warm yet: no worker", "Output": {"Status": "EMPTY"}},
-                      "CheckImports": {"Type": "Task", "Comment": "Count the metadata imports from S3 that are pending or running",
-                        "Resource": "arn:REF(AWS::Partition):states:::aws-sdk:fsx:describeDataRepositoryTasks",
-                        "Arguments": {"Filters": [
-                          {"Name": "file-system-id", "Values": ["{% $states.context.Execution.Input.FileSystemId %}"]},
-                          {"Name": "task-lifecycle", "Values": ["PENDING", "EXECUTING"]}]},
-                        "Output": "{% $count($states.result.DataRepositoryTasks[Type = 'IMPORT_METADATA_FROM_REPOSITORY']) %}",
-                        "Retry": @RETRY@, "Next": "Imported"},
-                      "Imported": {"Type": "Choice", "Choices": [
-                          {"Condition": "{% $states.input = 0 %}", "Next": "Warm"},
-                          {"Condition": "{% ($toMillis($states.context.State.EnteredTime) - \
-                    $toMillis($states.context.Execution.StartTime)) > 43200000 %}", "Next": "ImportNotFinished"}],
-                        "Default": "WaitForImport"},
-                      "WaitForImport": {"Type": "Wait", "Seconds": 87, "Next": "CheckImports"},
-                      "ImportNotFinished": {"Type": "Fail", "Error": "ImportNotFinished", "Cause": "FSx was still importing \
-                    file metadata from S3 after 43200 s (the preload's importTimeout). Raise importTimeout, then change \
-                    datasetVersion and deploy again."}}}
-                    """.replace("@RETRY@", retry)), asl);
-        }
-
-        @Test
-        void theWorkerStateNamesTheJobAfterTheExecutionInputAndReportsWarmed() throws IOException {
-            JsonNode warm = f.preloadDefinition(f.preload).at("/States/Warm");
-            assertEquals(List.of("Type", "Comment", "Resource", "Arguments", "Output", "End"), fieldNames(warm));
-            assertEquals(JSON.readTree("{\"Status\": \"WARMED\"}"), warm.get("Output"));
-            assertEquals("TrainingJobName", warm.get("Arguments").fieldNames().next());
+            assertEquals(JSON.readTree(retry), states.at("/CheckData/ItemProcessor/States/ListOneObject/Retry"));
+            assertEquals(JSON.readTree(retry), states.at("/DescribeImport/Retry"));
         }
 
         @Test
@@ -435,7 +459,11 @@ class LustrePreloadTest {
                     Map.of("Action", "s3:ListBucket", "Condition",
                             Map.of("StringEquals", Map.of("s3:prefix", List.of("imagenet/train/", "imagenet/val/"))),
                             "Effect", "Allow", "Resource", bucket),
-                    statement(WORKER_ACTIONS, workerJobs("warm-resnet")),
+                    Map.of("Action", "fsx:CreateDataRepositoryTask", "Effect", "Allow", "Resource", List.of(
+                            "arn:REF(AWS::Partition):fsx:REF(AWS::Region):REF(AWS::AccountId):file-system/"
+                                    + f.value(f.cache.getFileSystemId()),
+                            "arn:REF(AWS::Partition):fsx:REF(AWS::Region):REF(AWS::AccountId):task/*")),
+                    statement(WORKER_ACTIONS, workerJobs(workerPrefix("preload", f.preload))),
                     passRoleStatement(f.value(f.definition.getRole().getRoleArn())),
                     statement(List.of("events:PutTargets", "events:PutRule", "events:DescribeRule"),
                             "arn:REF(AWS::Partition):events:REF(AWS::Region):REF(AWS::AccountId):rule/"
@@ -557,6 +585,7 @@ class LustrePreloadTest {
             attributes.put("FilesWarmed", f.preload.getFilesWarmed());
             attributes.put("BytesWarmed", f.preload.getBytesWarmed());
             attributes.put("Seconds", f.preload.getSeconds());
+            attributes.put("EmptyLocations", f.preload.getEmptyLocations());
             attributes.forEach((name, token) -> assertEquals(
                     Map.of("Fn::GetAtt", List.of(f.preloadId(), name)), f.stack.resolve(token), name));
         }
@@ -585,8 +614,9 @@ class LustrePreloadTest {
             JsonNode request = f.workerRequest();
             assertEquals(43200, request.at("/StoppingCondition/MaxRuntimeInSeconds").asInt());
             assertEquals(workerEnvironment(16, 1000), map(request.get("Environment")));
-            assertEquals(12 * 3600 + 12 * 3600 + 3600, f.preloadDefinition(f.preload).get("TimeoutSeconds").asInt(),
-                    "import, worker, and an hour for the data check and the worker's start and stop");
+            assertEquals(12 * 3600 + 55 * 60 + 12 * 3600 + 3600, f.preloadDefinition(f.preload).get("TimeoutSeconds")
+                    .asInt(), "import, the worker's retry window, worker, and an hour for the data check and the worker's "
+                    + "start and stop");
         }
 
         @Test
@@ -665,6 +695,8 @@ class LustrePreloadTest {
                     assertThrows(IllegalStateException.class, f.preload::getBytesWarmed).getMessage());
             assertEquals("Test/Preload: Seconds" + why,
                     assertThrows(IllegalStateException.class, f.preload::getSeconds).getMessage());
+            assertEquals("Test/Preload: EmptyLocations" + why,
+                    assertThrows(IllegalStateException.class, f.preload::getEmptyLocations).getMessage());
         }
 
         @Test
@@ -696,7 +728,7 @@ class LustrePreloadTest {
             assertEquals("/" + f.value(f.cache.getMountName()) + "/imagenet",
                     request.at("/InputDataConfig/0/DataSource/FileSystemDataSource/DirectoryPath").asText());
             assertEquals(1, request.get("InputDataConfig").size());
-            assertEquals("warm-preload", f.preloadProperties().get("WorkerJobNamePrefix"));
+            assertEquals(workerPrefix("preload", f.preload), f.preloadProperties().get("WorkerJobNamePrefix"));
         }
 
         @Test
@@ -705,7 +737,7 @@ class LustrePreloadTest {
                     f.statements(f.id(((StateMachine) f.preload.getStateMachine()).getRole())));
             assertTrue(statements.contains(passRoleStatement(f.value(f.preload.getWorker().getRole().getRoleArn()))),
                     statements.toString());
-            assertTrue(statements.containsAll(sortedActions(List.of(statement(WORKER_ACTIONS, workerJobs("warm-preload"))))),
+            assertTrue(statements.containsAll(sortedActions(List.of(statement(WORKER_ACTIONS, workerJobs(workerPrefix("preload", f.preload)))))),
                     statements.toString());
             IConstruct role = f.preload.getWorker().getRole();
             List<String> dependsOn = f.dependsOn(f.preload.getResource());
@@ -793,56 +825,71 @@ class LustrePreloadTest {
         }
     }
 
-    /** What the worker is named after when the definition's prefix is long. */
+    /** What the worker is named after: the preload, never the definition (whose prefix a user may rename). */
     @Nested
     class WorkerJobNamePrefix {
         static Fixture f;
-        static LustrePreload long26;
-        static LustrePreload dashAtTheCut;
+        static LustrePreload longId;
+        static LustrePreload oddId;
+        static LustrePreload symbols;
+        static LustrePreload deployTimeDefinition;
         static TrainingJobDefinition parameterPrefixed;
-        static LustrePreload deployTimePrefix;
 
         @BeforeAll
         static void synthesize() {
             f = new Fixture();
-            long26 = preloadFor("abcdefghijklmnopqrstuvwxyz");
-            dashAtTheCut = preloadFor("imagenet-resnet-larg--v2");
+            longId = preloadFor("abcdefghijklmnopqrstuvwxyz", "ImagenetResnetPreloadForTraining");
+            oddId = preloadFor("resnet", "Data_Set.42__-More");
+            symbols = preloadFor("vit", "___");
             CfnParameter prefix = CfnParameter.Builder.create(f.stack, "Prefix").type("String").build();
             parameterPrefixed = new TrainingJobDefinition(f.stack, "ParameterPrefixed",
                     f.definitionProps(prefix.getValueAsString()).build());
-            deployTimePrefix = new LustrePreload(f.stack, "ParameterPrefixedPreload",
+            deployTimeDefinition = new LustrePreload(f.stack, "ParameterPrefixedPreload",
                     f.props().definition(parameterPrefixed).build());
             f.synth();
         }
 
-        /** Adds a preload for a new definition (named after its prefix) with this job-name prefix. */
-        private static LustrePreload preloadFor(String jobNamePrefix) {
+        /** Adds a preload {@code id} for a new definition with this job-name prefix. */
+        private static LustrePreload preloadFor(String jobNamePrefix, String id) {
             TrainingJobDefinition reader = new TrainingJobDefinition(f.stack, jobNamePrefix,
                     f.definitionProps(jobNamePrefix).build());
-            return new LustrePreload(f.stack, jobNamePrefix + "Preload",
-                    f.props().definition(reader).build());
+            return new LustrePreload(f.stack, id, f.props().definition(reader).build());
         }
 
         @Test
-        void aLongPrefixIsCutToLeaveRoomForTheSuffix() {
-            assertEquals("warm-abcdefghijklmnopqrstu", f.property(long26, "WorkerJobNamePrefix"));
-            assertEquals(handlerStatements(f, long26, "IsComplete"), f.statements(f.handlerRole(long26, "IsComplete")));
-            assertTrue(handlerStatements(f, long26, "IsComplete").contains(watcherStatement("warm-abcdefghijklmnopqrstu")));
+        void aLongIdIsCutToLeaveRoomForTheAddressHash() {
+            String prefix = f.property(longId, "WorkerJobNamePrefix");
+            assertEquals(workerPrefix("imagenetresn", longId), prefix);
+            assertEquals(SageMakerLimits.JOB_NAME_PREFIX.getMax().intValue(), prefix.length());
+            assertEquals(handlerStatements(f, longId, "IsComplete"), f.statements(f.handlerRole(longId, "IsComplete")));
+            assertTrue(handlerStatements(f, longId, "IsComplete").contains(watcherStatement(prefix)));
         }
 
         @Test
-        void aCutPrefixLosesItsTrailingDashes() {
-            assertEquals("warm-imagenet-resnet-larg", f.property(dashAtTheCut, "WorkerJobNamePrefix"));
+        void otherCharactersBecomeSingleHyphensAndACutLosesItsTrailingHyphens() {
+            assertEquals(workerPrefix("data-set-42", oddId), f.property(oddId, "WorkerJobNamePrefix"),
+                    "data-set-42-more cut to 12 is data-set-42-: trimmed");
+            assertEquals("warm-" + symbols.getNode().getAddr().substring(2, 10),
+                    f.property(symbols, "WorkerJobNamePrefix"), "nothing of the id is left");
         }
 
         @Test
-        void aDeployTimePrefixIsNeverLowerCasedAsTextButReplacedByTheDefinitionsAddress() {
-            String prefix = f.property(deployTimePrefix, "WorkerJobNamePrefix");
-            assertEquals("warm-" + parameterPrefixed.getNode().getAddr().substring(0, 21), prefix);
+        void theDefinitionsPrefixDoesNotMatterEvenAtDeployTime() {
+            String prefix = f.property(deployTimeDefinition, "WorkerJobNamePrefix");
+            assertEquals(workerPrefix("parameterpre", deployTimeDefinition), prefix);
             assertTrue(SageMakerLimits.JOB_NAME_PREFIX.accepts(prefix));
-            assertEquals(handlerStatements(f, deployTimePrefix, "IsComplete"),
-                    f.statements(f.handlerRole(deployTimePrefix, "IsComplete")));
-            assertTrue(handlerStatements(f, deployTimePrefix, "IsComplete").contains(watcherStatement(prefix)));
+            assertEquals(handlerStatements(f, deployTimeDefinition, "IsComplete"),
+                    f.statements(f.handlerRole(deployTimeDefinition, "IsComplete")));
+        }
+
+        @Test
+        void renamingTheDefinitionsPrefixKeepsTheWorkersPrefix() {
+            Fixture before = withDefinition("resnet");
+            before.preload(before.props());
+            Fixture after = withDefinition("resnet-v2");
+            after.preload(after.props());
+            assertEquals(before.property(before.preload, "WorkerJobNamePrefix"),
+                    after.property(after.preload, "WorkerJobNamePrefix"));
         }
     }
 

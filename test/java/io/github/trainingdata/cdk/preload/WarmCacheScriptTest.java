@@ -149,8 +149,8 @@ class WarmCacheScriptTest {
         ShellRun run = warm(environment("PRELOAD_PARALLELISM", "4"));
 
         assertEveryFileWarmed(run);
-        assertTrue(run.stdout().startsWith("preload: restoring 700 files (" + bytes + " bytes) under " + root
-                + " with lfs hsm_restore, batches of 50, 4 at a time\n"), run.stdout());
+        assertTrue(run.stdout().startsWith("preload locations: warmed=2\npreload: restoring 700 files ("
+                + bytes + " bytes) under " + root + " with lfs hsm_restore, batches of 50, 4 at a time\n"), run.stdout());
         assertEquals(List.of(50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50),
                 lfsCalls("hsm_restore"), "14 calls of 50: Lustre refuses more than 52 files per HSM request");
         assertEquals(files, new TreeSet<>(lfsSet("restored")));
@@ -264,7 +264,8 @@ class WarmCacheScriptTest {
         ShellRun run = warm(environment("PRELOAD_BATCH_SIZE", "100", "PRELOAD_PARALLELISM", "3"));
 
         assertEveryFileWarmed(run);
-        assertTrue(run.stdout().startsWith("preload: reading the first byte of 1000 files (" + bytes + " bytes) under "
+        assertTrue(run.stdout().startsWith("preload locations: warmed=2\npreload: reading the first byte of 1000 files ("
+                + bytes + " bytes) under "
                 + root + ", batches of 100, 3 at a time\n"), run.stdout());
         assertEquals(new ArrayList<>(files), headReads().stream().sorted().toList(), "each file read exactly once");
         assertEquals(10, headCallSizes().size(), headCallSizes().toString());
@@ -290,8 +291,9 @@ class WarmCacheScriptTest {
         ShellRun run = warm(environment());
 
         assertEveryFileWarmed(run);
-        assertTrue(run.stdout().startsWith("preload: reading the first byte of 3 files (" + bytes + " bytes) under "
-                + root + ", batches of 1, " + PreloadDefaults.DEFAULT_PARALLELISM + " at a time\n"), run.stdout());
+        assertTrue(run.stdout().startsWith("preload locations: warmed=2\npreload: reading the first byte of 3 files ("
+                + bytes + " bytes) under " + root + ", batches of 1, " + PreloadDefaults.DEFAULT_PARALLELISM
+                + " at a time\n"), run.stdout());
         assertEquals("", run.stderr());
     }
 
@@ -355,7 +357,8 @@ class WarmCacheScriptTest {
 
         for (ShellRun run : List.of(withLfs, withoutLfs)) {
             assertEquals(0, run.exitCode(), run.stderr());
-            assertTrue(run.stdout().matches("preload done: files=0 bytes=0 seconds=\\d+\n"), run.stdout());
+            assertTrue(run.stdout().matches("preload locations: warmed=0\npreload done: files=0 bytes=0 seconds=\\d+\n"),
+                    run.stdout());
         }
         assertEquals(List.of("path2fid 1"), Files.readAllLines(lfsState.resolve("calls")),
                 "lfs is only asked whether it reaches the mount");

@@ -49,11 +49,17 @@ class WarmUpScriptTest {
         assertEquals(warmUp.script(), new String(rebuilt, StandardCharsets.UTF_8));
         assertTrue(run.lastLine().matches("preload done: files=2 bytes=8 seconds=\\d+"), run.stdout());
         assertEquals(List.of("2", "8"), metricValues(run.lastLine()).subList(0, 2));
+        String first = run.stdout().lines().findFirst().orElseThrow();
+        assertEquals("preload locations: warmed=1", first, "one channel directory under the root");
+        Matcher locations = Pattern.compile(WarmUpScript.metricDefinitions().get(PreloadMetrics.LOCATIONS)).matcher(first);
+        assertTrue(locations.find());
+        assertEquals("1", locations.group(1));
     }
 
+    /** The values of the files, bytes and seconds metrics in a progress or done line. */
     private static List<String> metricValues(String line) {
         List<String> values = new ArrayList<>();
-        for (String regex : WarmUpScript.metricDefinitions().values()) {
+        for (String regex : List.of(WarmUpScript.FILES_REGEX, WarmUpScript.BYTES_REGEX, WarmUpScript.SECONDS_REGEX)) {
             Matcher matcher = Pattern.compile(regex).matcher(line);
             assertTrue(matcher.find(), regex + " in " + line);
             values.add(matcher.group(1));
@@ -104,8 +110,8 @@ class WarmUpScriptTest {
     @Test
     void theMetricDefinitionsReadTheScriptsFinalLine() {
         Map<String, String> definitions = WarmUpScript.metricDefinitions();
-        assertEquals(List.of(PreloadMetrics.FILES, PreloadMetrics.BYTES, PreloadMetrics.SECONDS),
-                List.copyOf(definitions.keySet()));
+        assertEquals(List.of(PreloadMetrics.FILES, PreloadMetrics.BYTES, PreloadMetrics.SECONDS,
+                PreloadMetrics.LOCATIONS), List.copyOf(definitions.keySet()));
 
         assertEquals(List.of("1200", "53687091200", "731"),
                 metricValues("preload progress: files=1200 bytes=53687091200 seconds=731"));

@@ -151,16 +151,19 @@ public class TrainingDataDashboard extends Construct {
     }
 
     /**
-     * Adds rows for a preload: the worker job's {@value PreloadMetrics#FILES}, {@value PreloadMetrics#BYTES}
-     * and {@value PreloadMetrics#SECONDS} (metric definitions, published per {@code TrainingJobName}; cumulative,
-     * so {@code Maximum}), its instance's CPU, memory and disk utilization (per {@code Host}, the worker's one
-     * instance {@code <job>/algo-1}), and its log. The worker's name is a deploy-time attribute, so the rows
-     * follow a re-warm to its new worker.
+     * Adds rows for a preload: what the last deploy saw (its {@code Status}, and the locations that held no object
+     * when the deploy waits), the worker job's {@value PreloadMetrics#FILES}, {@value PreloadMetrics#BYTES},
+     * {@value PreloadMetrics#SECONDS} and {@value PreloadMetrics#LOCATIONS} (metric definitions, published per
+     * {@code TrainingJobName}; cumulative, so {@code Maximum}; fewer locations warmed than the preload has means some
+     * held no object yet, status PARTIAL), its instance's CPU, memory and disk utilization (per {@code Host}, the
+     * worker's one instance {@code <job>/algo-1}), and its log. The worker's name is a deploy-time attribute, so the
+     * rows follow a re-warm to its new worker.
      *
      * @param preload the preload
      */
     public void addPreload(LustrePreload preload) {
         String job = preload.getWorkerJobName();
+        int locations = preload.getLocations().size();
         Map<String, String> dimensions = Map.of(TRAINING_JOB_NAME, job);
         Map<String, String> host = Map.of(HOST, job + "/algo-1");
         Metric files = widgets.metric(TRAINING_JOBS_NAMESPACE, PreloadMetrics.FILES, dimensions, Stats.MAXIMUM,
@@ -169,13 +172,18 @@ public class TrainingDataDashboard extends Construct {
                 "Bytes warmed");
         Metric seconds = widgets.metric(TRAINING_JOBS_NAMESPACE, PreloadMetrics.SECONDS, dimensions, Stats.MAXIMUM,
                 "Seconds");
+        Metric warmed = widgets.metric(TRAINING_JOBS_NAMESPACE, PreloadMetrics.LOCATIONS, dimensions, Stats.MAXIMUM,
+                "Locations warmed (of " + locations + ")");
+        String status = "Last deploy: status `" + preload.getStatus() + "`" + (preload.isWaitForCompletion()
+                ? ", locations without data (not warmed): `" + preload.getEmptyLocations() + "`" : "") + ".";
         dashboard.addWidgets(header("Preload `" + preload.getNode().getPath() + "`",
-                "Worker job `" + job + "` warms `" + preload.getCache().getNode().getPath()
-                        + "`; it logs its progress every poll and its result last."));
+                "Worker job `" + job + "` warms " + locations + " location" + (locations == 1 ? "" : "s") + " of `"
+                        + preload.getCache().getNode().getPath() + "`; it logs its progress every poll and its result "
+                        + "last. " + status));
         dashboard.addWidgets(
                 SingleValueWidget.Builder.create()
                         .title("Preload result (largest value in the time range)")
-                        .metrics(List.of(files, bytes, seconds))
+                        .metrics(List.of(files, bytes, seconds, warmed))
                         .setPeriodToTimeRange(true)
                         .fullPrecision(true)
                         .width(8).height(GRAPH_HEIGHT)
@@ -211,8 +219,8 @@ public class TrainingDataDashboard extends Construct {
      * jobs. Job names are generated ({@code <prefix>-<UUID>} by the state machine,
      * {@code <prefix>-<timestamp>-<hex>} by the launcher), so the instance graphs are CloudWatch
      * {@code SEARCH} expressions over {@code {/aws/sagemaker/TrainingJobs,Host}} for hosts that contain the
-     * job-name prefix: they show jobs with data from the last two weeks, one line per {@code <job>/algo-<n>}
-     * (including the definition's preload worker, {@code warm-<prefix>-…}).
+     * job-name prefix: they show jobs with data from the last two weeks, one line per {@code <job>/algo-<n>} (a
+     * preload's workers are named after the preload, {@code warm-<preload>-…}, so they are not among them).
      *
      * @param definition the definition
      */

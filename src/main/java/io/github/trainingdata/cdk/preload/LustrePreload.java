@@ -34,14 +34,17 @@ import software.constructs.Construct;
  * one-byte read of every file, which makes FSx load it whole), then checks that nothing is left to load.
  * It doubles as a deploy-time proof that training can reach the file system.
  *
- * <p>A state machine runs each warm-up: it first looks for one object at each data location (none: status
- * EMPTY, no worker: the usual first deploy, whose bucket is created by the same stack), then waits until
- * FSx has finished importing file metadata from S3 (files exist only once imported), then runs the worker.
- * A custom resource (aws-cdk-lib's Provider framework, Java handler on the AWS SDK) starts an execution on
- * create, and on update only when what is warmed changes (the file system, the data locations and the
- * directories they appear at, the dataset version); it stops a running one on delete and never fails a
- * delete. Retries reuse a deterministic name. When the deploy waits, it waits at most
- * {@link #MAX_WAITING_TIMEOUT}; a warm-up still running then no longer holds the deploy (status STARTED).
+ * <p>A state machine runs each warm-up: it looks for one object at each data location (none anywhere: status
+ * EMPTY, no worker: the usual first deploy, whose bucket is created by the same stack), starts FSx's metadata import
+ * of the locations that hold data and waits for that task (files exist only once imported), then runs the worker
+ * on those locations only (some empty: status PARTIAL, the execution still succeeds and names them), retrying what
+ * is transient (throttling, limits, IAM propagation, capacity) with new job names. A custom resource (aws-cdk-lib's
+ * Provider framework, Java handler on the AWS SDK) starts an execution on create, and on update only when what is
+ * warmed changes (the file system, the data locations and the directories they appear at, the dataset version);
+ * during a rollback it starts nothing and restores the execution of the configuration rolled back to; it stops a
+ * running one on delete and never fails a delete. Retries reuse a deterministic name. When the deploy waits, it
+ * waits at most {@link #MAX_WAITING_TIMEOUT}; a warm-up still running then no longer holds the deploy (status
+ * STARTED).
  */
 public class LustrePreload extends Construct {
     /**
@@ -52,6 +55,7 @@ public class LustrePreload extends Construct {
     private static final String WORKER_ROOT = "/opt/ml/input/data";
 
     private final LustreCache cache;
+    private final List<LustreLocation> locations;
     private final boolean waitForCompletion;
     private final Duration maxTrainingWait;
     private final TrainingJobBlueprint worker;
@@ -70,7 +74,7 @@ public class LustrePreload extends Construct {
         boolean ownStack = definition != null && Stack.of(definition) == Stack.of(this);
         this.waitForCompletion = spec.waitForCompletion;
         this.maxTrainingWait = spec.maxTrainingWait();
-        List<LustreLocation> locations = spec.locations;
+        this.locations = spec.locations;
 
         WarmUpScript script = WarmUpScript.load();
         Map<String, String> environment = new LinkedHashMap<>(script.environment());
@@ -95,8 +99,8 @@ public class LustrePreload extends Construct {
                 .network(cache.getNetwork())
                 .build());
         List<DataLocation> dataLocations = dataLocations(locations);
-        this.stateMachine = new PreloadStateMachine(this, "StateMachine", worker, dataLocations, spec.importTimeout,
-                spec.timeout, cache.getEncryptionKey());
+        this.stateMachine = new PreloadStateMachine(this, "StateMachine", worker, cache.getFileSystemId(),
+                dataLocations, spec.importTimeout, spec.timeout, cache.getEncryptionKey());
 
         Provider provider = PreloadProvider.create(this, stateMachine.getStateMachine(), worker.getJobNamePrefix(),
                 cache.getEncryptionKey());
@@ -178,7 +182,8 @@ public class LustrePreload extends Construct {
     }
 
     /**
-     * @return the worker's training job name (a deploy-time attribute); the job exists only once the data is
+     * @return the worker's training job name (a deploy-time attribute): the last attempt's once the deploy saw the
+     *         warm-up succeed, else the first attempt's (the execution's name); the job exists only once the data is
      *         imported, and never when the preload found no data (status EMPTY)
      */
     public String getWorkerJobName() {
@@ -186,9 +191,10 @@ public class LustrePreload extends Construct {
     }
 
     /**
-     * @return the ARN of the preload's state machine execution (a deploy-time attribute that changes with every
-     *         warm-up): refer to it only in this stack; other stacks read {@link #getCurrentExecutionParameter()} at run
-     *         time, so a warm-up never changes a value they import
+     * @return the ARN of the preload's state machine execution that is current for the resource's properties (a
+     *         deploy-time attribute that changes with every warm-up; after a rollback, the restored configuration's): it
+     *         SUCCEEDS when training may go on (WARMED, PARTIAL, EMPTY). Refer to it only in this stack; other stacks
+     *         read {@link #getCurrentExecutionParameter()} at run time, so a warm-up never changes a value they import
      */
     public String getExecutionArn() {
         return resource.getAttString("ExecutionArn");
@@ -203,26 +209,35 @@ public class LustrePreload extends Construct {
     }
 
     /**
-     * @return what the deploy saw (a deploy-time attribute): WARMED, EMPTY, STARTED (the deploy did not wait for
-     *         the result), FAILED (an update's warm-up failed), UNKNOWN; see {@code PreloadStatus}
+     * @return what the deploy saw (a deploy-time attribute): WARMED, PARTIAL (some locations held no object and were
+     *         not warmed, see {@link #getEmptyLocations()}), EMPTY, STARTED (the deploy did not wait for the result),
+     *         FAILED (an update's warm-up failed), UNKNOWN; see {@code PreloadStatus}
      */
     public String getStatus() {
         return resource.getAttString("Status");
     }
 
-    /** @return the number of files warmed (only when the deploy waits; 0 unless the status is WARMED) */
+    /** @return the number of files warmed (only when the deploy waits; 0 unless WARMED or PARTIAL) */
     public String getFilesWarmed() {
         return waitedAttribute("FilesWarmed");
     }
 
-    /** @return the bytes warmed (only when the deploy waits; 0 unless the status is WARMED) */
+    /** @return the bytes warmed (only when the deploy waits; 0 unless WARMED or PARTIAL) */
     public String getBytesWarmed() {
         return waitedAttribute("BytesWarmed");
     }
 
-    /** @return the warm-up's duration in seconds (only when the deploy waits; 0 unless the status is WARMED) */
+    /** @return the warm-up's duration in seconds (only when the deploy waits; 0 unless WARMED or PARTIAL) */
     public String getSeconds() {
         return waitedAttribute("Seconds");
+    }
+
+    /**
+     * @return the data locations ({@code s3://bucket/prefix/}) that held no object and were not warmed,
+     *         comma-separated, empty when none (only when the deploy waits)
+     */
+    public String getEmptyLocations() {
+        return waitedAttribute("EmptyLocations");
     }
 
     private String waitedAttribute(String name) {
@@ -236,6 +251,16 @@ public class LustrePreload extends Construct {
     /** @return the cache being warmed */
     public LustreCache getCache() {
         return cache;
+    }
+
+    /** @return the directories warmed, one worker channel each, in order */
+    public List<LustreLocation> getLocations() {
+        return locations;
+    }
+
+    /** @return whether the deploy waits for the warm-up (then the results are attributes too) */
+    public boolean isWaitForCompletion() {
+        return waitForCompletion;
     }
 
     /** @return the worker's blueprint: its request and execution role, run by the preload's state machine */

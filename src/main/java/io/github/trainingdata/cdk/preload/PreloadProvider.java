@@ -21,7 +21,8 @@ import software.constructs.Construct;
 /**
  * The preload's custom-resource provider: the Java handler (start, describe and stop executions) as aws-cdk-lib's
  * Provider framework onEvent and isComplete functions, with least-privilege grants, encrypted logs, a traced and
- * logged waiter, and each framework finding acknowledged with its reason.
+ * logged waiter, and each framework finding acknowledged with its reason. onEvent may also list its state machine's
+ * executions and describe its own stack (a rollback's Update restores an earlier execution instead of starting one).
  */
 final class PreloadProvider {
     private static final String HANDLER_CLASS = "io.github.trainingdata.cdk.preload.handler.PreloadHandler";
@@ -32,13 +33,20 @@ final class PreloadProvider {
     /**
      * The Provider (onEvent and isComplete handlers, aws-cdk-lib's waiter) under {@code scope}, allowed to start,
      * describe and stop executions of {@code machine} and to describe and stop the worker jobs named
-     * {@code <workerPrefix>-*}.
+     * {@code <workerPrefix>-*}; onEvent may also list the machine's executions and describe the stack.
      */
     static Provider create(Construct scope, StateMachine machine, String workerPrefix, IKey logsKey) {
         Code code = Code.fromAsset(HandlerBundle.path().toString());
         Function onEvent = handler(scope, "OnEvent", "onEvent", code, logsKey);
         Function isComplete = handler(scope, "IsComplete", "isComplete", code, logsKey);
         machine.grantStartExecution(onEvent);
+        // A rollback's Update looks up the execution of the restored configuration and asks whether the stack rolls
+        // back: only this state machine's executions, only this stack.
+        onEvent.addToRolePolicy(PolicyStatement.Builder.create()
+                .actions(List.of("states:ListExecutions")).resources(List.of(machine.getStateMachineArn())).build());
+        onEvent.addToRolePolicy(PolicyStatement.Builder.create()
+                .actions(List.of("cloudformation:DescribeStacks")).resources(List.of(Stack.of(scope).getStackId()))
+                .build());
         String executions = Stack.of(scope).formatArn(ArnComponents.builder().service("states")
                 .resource("execution").resourceName(machine.getStateMachineName() + ":*")
                 .arnFormat(ArnFormat.COLON_RESOURCE_NAME).build());
@@ -51,13 +59,15 @@ final class PreloadProvider {
                     .actions(List.of("states:DescribeExecution", "states:StopExecution"))
                     .resources(List.of(executions)).build());
             findings.add(List.of(executions), "The preload handler may describe and stop only executions of its own "
-                    + "state machine, named '" + workerPrefix + "-<hash of the CloudFormation request>'.");
+                    + "state machine, named '" + workerPrefix + "-<8 hex of WarmKey>-<12 hex of the CloudFormation "
+                    + "request>'.");
             if (function == isComplete) {
                 function.addToRolePolicy(PolicyStatement.Builder.create()
                         .actions(List.of("sagemaker:DescribeTrainingJob", "sagemaker:StopTrainingJob"))
                         .resources(List.of(workers)).build());
                 findings.add(List.of(workers), "The preload handler may describe (for its metrics) and stop only its "
-                        + "own worker jobs, named '" + workerPrefix + "-<hash of the CloudFormation request>'.");
+                        + "own worker jobs, named '" + workerPrefix + "-<8 hex>-<12 hex>[-<attempt>]' after their "
+                        + "execution.");
             }
             findings.acknowledge();
         }

@@ -35,6 +35,9 @@ import software.constructs.IConstruct;
  * Errors and the wait decision's note name the preload.
  */
 final class PreloadSpec {
+    private static final String WORKER_PREFIX = "warm-";
+    private static final int ADDRESS_HEX_DIGITS = 8;
+
     private final IConstruct scope;
     private final LustreCache cache;
     final TrainingImage image;
@@ -67,15 +70,16 @@ final class PreloadSpec {
             requireReads(scope, cache, definition);
         }
         this.locations = locations(props, definition);
-        this.workerPrefix = workerPrefix(definition);
+        this.workerPrefix = workerPrefix(scope);
     }
 
     /**
-     * How long training waits for the preload's execution: the import and worker limits, plus the state machine's
-     * margin for each.
+     * How long training waits for the preload's execution: the import and worker limits, the worker's retry
+     * window, plus the state machine's margin for each.
      */
     Duration maxTrainingWait() {
         return Duration.seconds(importTimeout.toSeconds().longValue() + timeout.toSeconds().longValue()
+                + PreloadStateMachine.RETRY_WINDOW.toSeconds().longValue()
                 + PreloadStateMachine.MARGIN.toSeconds().longValue() * 2);
     }
 
@@ -239,16 +243,20 @@ final class PreloadSpec {
     }
 
     /**
-     * {@code warm-<definition prefix>}: lowercase, as SageMaker writes names in ARNs (the handler's IAM
-     * policy matches them), and outside the definition's own {@code <prefix>-*} jobs, so the training state
-     * machine cannot touch the workers nor the workers' handler the training jobs. A deploy-time prefix cannot
-     * be lower-cased at synth: the workers are then named after the definition's construct address instead.
+     * {@code warm-<preload construct id>-<8 hex of the preload's address>}, at most
+     * {@link SageMakerLimits#JOB_NAME_PREFIX} characters: the id lower-cased (SageMaker writes names lowercase in
+     * ARNs, and the IAM policies match them), every character outside {@code [a-z0-9-]} a hyphen, runs of hyphens
+     * one, cut to fit and trimmed of hyphens; the 8 hex digits are those after the {@code c8} version marker of
+     * {@code node.addr} (a hash of the construct path), so that two preloads never share workers. It depends on
+     * nothing a user renames in place (a definition's job-name prefix, for one), so the handler's IAM scope always
+     * covers the workers still running, and the prefix stays outside every definition's own {@code <prefix>-*} jobs.
      */
-    private static String workerPrefix(TrainingJobDefinition definition) {
-        String prefix = definition != null ? definition.getJobNamePrefix() : "preload";
-        String base = Token.isUnresolved(prefix) ? definition.getNode().getAddr() : prefix.toLowerCase(Locale.ROOT);
-        int room = SageMakerLimits.JOB_NAME_PREFIX.getMax().intValue() - "warm-".length();
-        String trimmed = base.length() > room ? base.substring(0, room).replaceAll("-+$", "") : base;
-        return "warm-" + trimmed;
+    static String workerPrefix(IConstruct preload) {
+        String hash = preload.getNode().getAddr().substring(2, 2 + ADDRESS_HEX_DIGITS);
+        int room = SageMakerLimits.JOB_NAME_PREFIX.getMax().intValue() - WORKER_PREFIX.length() - 1 - hash.length();
+        String id = preload.getNode().getId().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-")
+                .replaceAll("-+", "-").replaceAll("^-|-$", "");
+        id = id.length() > room ? id.substring(0, room).replaceAll("-+$", "") : id;
+        return WORKER_PREFIX + (id.isEmpty() ? "" : id + "-") + hash;
     }
 }

@@ -51,6 +51,8 @@ public final class WarmUpScript {
     public static final String BYTES_REGEX = "files=[0-9]+ bytes=([0-9]+) seconds=[0-9]+";
     /** Picks {@value PreloadMetrics#SECONDS} out of the same lines. */
     public static final String SECONDS_REGEX = "files=[0-9]+ bytes=[0-9]+ seconds=([0-9]+)";
+    /** Picks {@value PreloadMetrics#LOCATIONS} out of the line {@code preload locations: warmed=2}. */
+    public static final String LOCATIONS_REGEX = "preload locations: warmed=([0-9]+)";
 
     /** The script's environment variables are named this plus a number counting up from {@value #FIRST_NUMBER}. */
     public static final String SCRIPT_VARIABLE_PREFIX = "PRELOAD_SCRIPT_";
@@ -148,14 +150,15 @@ public final class WarmUpScript {
     /**
      * The worker's {@code AlgorithmSpecification.MetricDefinitions}, as name to regex.
      *
-     * @return {@value PreloadMetrics#FILES}, {@value PreloadMetrics#BYTES} and
-     *         {@value PreloadMetrics#SECONDS}, in that order
+     * @return {@value PreloadMetrics#FILES}, {@value PreloadMetrics#BYTES}, {@value PreloadMetrics#SECONDS} and
+     *         {@value PreloadMetrics#LOCATIONS}, in that order
      */
     public static Map<String, String> metricDefinitions() {
         Map<String, String> definitions = new LinkedHashMap<>();
         definitions.put(PreloadMetrics.FILES, FILES_REGEX);
         definitions.put(PreloadMetrics.BYTES, BYTES_REGEX);
         definitions.put(PreloadMetrics.SECONDS, SECONDS_REGEX);
+        definitions.put(PreloadMetrics.LOCATIONS, LOCATIONS_REGEX);
         return Collections.unmodifiableMap(definitions);
     }
 

@@ -11,7 +11,9 @@
 # latency-bound: readers in flight = files/s x latency (Little's law); the default @DEFAULT_PARALLELISM@
 # readers give ~2,500 files/s at 50 ms. Batches shrink so that every reader has work.
 # Logs "files=N bytes=B seconds=S" lines; the last one is the result that the preload:files,
-# preload:bytes and preload:seconds metrics pick up.
+# preload:bytes and preload:seconds metrics pick up. First it logs how many channel directories
+# (data locations) PRELOAD_ROOT holds: the preload:locations metric, fewer than configured when some
+# locations held no object yet (status PARTIAL).
 # Settings: PRELOAD_ROOT (required), PRELOAD_PARALLELISM (@DEFAULT_PARALLELISM@), PRELOAD_BATCH_SIZE
 # (@DEFAULT_BATCH_SIZE@), PRELOAD_POLL_SECONDS (@DEFAULT_POLL_SECONDS@), PRELOAD_MAX_POLLS (@DEFAULT_MAX_POLLS@).
 # The defaults come from PreloadDefaults (WarmUpScript fills them in), as LustrePreload's and the advisor's do.
@@ -44,6 +46,7 @@ number PRELOAD_MAX_POLLS "$max_polls" 1
 [ -n "$root" ] || fail "PRELOAD_ROOT is not set: set it to the mounted channel directory"
 [ -d "$root" ] || fail "PRELOAD_ROOT $root is not a directory: is the channel mounted?"
 [ "$batch" -ge "$restore_batch" ] || restore_batch=$batch
+echo "preload locations: warmed=$(find "$root" -mindepth 1 -maxdepth 1 -type d | wc -l)"
 
 WORK=$(mktemp -d) || fail "cannot create a work directory"
 export WORK

@@ -87,6 +87,8 @@ class PreloadHandlerBundleTest {
             System.setProperty("aws.endpointUrl", emulator.endpoint().toString());
 
             assertThrows(ClassNotFoundException.class, () -> loader.loadClass("software.amazon.awssdk.services.ssm.SsmClient"));
+            assertNotNull(loader.loadClass("software.amazon.awssdk.services.cloudformation.CloudFormationClient"),
+                    "DescribeStacks tells a rollback from an update");
             assertThrows(ClassNotFoundException.class, () -> loader.loadClass("software.amazon.awscdk.Stack"));
             assertThrows(ClassNotFoundException.class,
                     () -> loader.loadClass("io.github.trainingdata.cdk.launch.TrainingJobRequestJson"));

@@ -2,6 +2,7 @@ package io.github.trainingdata.cdk.preload.handler;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Read access to an event of aws-cdk-lib's custom resource Provider framework (the CloudFormation request
@@ -40,6 +41,19 @@ final class CustomResourceEvent {
 
     Map<?, ?> oldResourceProperties() {
         return map("OldResourceProperties");
+    }
+
+    /** @return a top-level field that onEvent returned (the Provider framework passes it on to isComplete), if any */
+    Optional<String> field(String name) {
+        Object value = event.get(name);
+        return value == null ? Optional.empty() : Optional.of(value.toString());
+    }
+
+    /** @return an attribute that onEvent returned in {@code Data}, if any */
+    Optional<String> data(String name) {
+        Object data = event.get("Data");
+        Object value = data instanceof Map<?, ?> map ? map.get(name) : null;
+        return value == null ? Optional.empty() : Optional.of(value.toString());
     }
 
     private String required(String name) {

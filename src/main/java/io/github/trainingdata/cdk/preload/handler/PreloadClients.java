@@ -8,7 +8,10 @@ import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.exception.SdkServiceException;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClientBuilder;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.sagemaker.SageMakerClientBuilder;
 import software.amazon.awssdk.services.sfn.SfnClient;
@@ -43,6 +46,11 @@ final class PreloadClients {
                 .overrideConfiguration(clientConfiguration());
     }
 
+    static CloudFormationClientBuilder cloudFormationClientBuilder() {
+        return CloudFormationClient.builder().httpClient(UrlConnectionHttpClient.create())
+                .overrideConfiguration(clientConfiguration());
+    }
+
     static SageMakerClientBuilder sageMakerClientBuilder() {
         return SageMakerClient.builder().httpClient(UrlConnectionHttpClient.create())
                 .overrideConfiguration(clientConfiguration());
@@ -61,5 +69,31 @@ final class PreloadClients {
         }
         return e.retryable() || e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException
                 || e.getCause() instanceof IOException;
+    }
+
+    /**
+     * @param e an error the SDK gave up on
+     * @return whether IAM denied the call (the caller's policy does not cover the resource, for example a worker
+     *         named under another prefix)
+     */
+    static boolean isAccessDenied(SdkException e) {
+        return e instanceof AwsServiceException service && (service.statusCode() == 403
+                || errorCode(service).startsWith("AccessDenied"));
+    }
+
+    /**
+     * @param e an error of SageMaker's DescribeTrainingJob
+     * @return whether it says the job does not exist (SageMaker answers ValidationException "Requested resource not
+     *         found")
+     */
+    static boolean isNotFound(SdkException e) {
+        return e instanceof AwsServiceException service && !service.isThrottlingException()
+                && service.statusCode() == 400 && (errorCode(service).equals("ValidationException")
+                        || errorCode(service).equals("ResourceNotFound"));
+    }
+
+    private static String errorCode(AwsServiceException e) {
+        return e.awsErrorDetails() == null || e.awsErrorDetails().errorCode() == null ? ""
+                : e.awsErrorDetails().errorCode();
     }
 }

@@ -1,18 +1,54 @@
 package io.github.trainingdata.cdk.preload.handler;
 
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.regex.Pattern;
 import software.amazon.awssdk.protocols.jsoncore.JsonNode;
 import software.amazon.awssdk.protocols.jsoncore.JsonWriter;
 
 /**
- * One execution of the preload state machine: its ARN, named after the worker so a retried request finds
- * it, the input the handler starts it with, and the status its output reports.
+ * One execution of the preload state machine: its name, the input the handler starts it with, and what its output
+ * reports.
+ *
+ * <p>An execution is named {@code <WorkerJobNamePrefix>-<8 hex of sha256(WarmKey)>-<12 hex of sha256(request)>}
+ * (at most 26 + 22 = 48 characters): the request part makes a retried CloudFormation request find the execution
+ * it started instead of starting another, the WarmKey part says which configuration it warmed, so that a rollback
+ * can find the execution of the configuration it restores ({@code ListExecutions}). Its first worker has the same
+ * name ({@link WorkerAttempts}).
  */
 final class PreloadExecution {
     private static final String STATE_MACHINE = ":stateMachine:";
+    private static final int WARM_KEY_HEX_DIGITS = 8;
+    private static final int REQUEST_HEX_DIGITS = 12;
 
     private PreloadExecution() {
+    }
+
+    /**
+     * @param prefix  the worker job-name prefix
+     * @param warmKey the WarmKey property of the configuration the execution warms
+     * @param request what identifies the CloudFormation request
+     * @return the execution's name
+     */
+    static String name(String prefix, String warmKey, String request) {
+        return prefix + "-" + sha256(warmKey).substring(0, WARM_KEY_HEX_DIGITS) + "-"
+                + sha256(request).substring(0, REQUEST_HEX_DIGITS);
+    }
+
+    /**
+     * @param name    an execution's name (or a physical id)
+     * @param prefix  the worker job-name prefix
+     * @param warmKey a WarmKey
+     * @return whether the name is that of an execution under {@code prefix} that warmed {@code warmKey}
+     */
+    static boolean warms(String name, String prefix, String warmKey) {
+        String expected = prefix + "-" + sha256(warmKey).substring(0, WARM_KEY_HEX_DIGITS) + "-";
+        return name.startsWith(expected) && Pattern.matches("[0-9a-f]{" + REQUEST_HEX_DIGITS + "}",
+                name.substring(expected.length()));
     }
 
     /**
@@ -28,19 +64,18 @@ final class PreloadExecution {
      * The execution input, rendered in a fixed order so that the same request always sends the same input
      * (StartExecution is idempotent only for the same name and input).
      *
-     * @param workerJobName the worker's name
-     * @param fileSystemId  the file system
-     * @param locations     the data locations
+     * @param fileSystemId the file system
+     * @param locations    the data locations, in the order of the worker's channels
      * @return the input JSON
      */
-    static String input(String workerJobName, String fileSystemId, List<S3Location> locations) {
+    static String input(String fileSystemId, List<S3Location> locations) {
         JsonWriter json = JsonWriter.create();
         json.writeStartObject();
-        json.writeFieldName(PreloadExecutionInput.WORKER_JOB_NAME).writeValue(workerJobName);
         json.writeFieldName(PreloadExecutionInput.FILE_SYSTEM_ID).writeValue(fileSystemId);
         json.writeFieldName(PreloadExecutionInput.DATA_LOCATIONS).writeStartArray();
         for (S3Location location : locations) {
             json.writeStartObject();
+            json.writeFieldName(PreloadExecutionInput.URI).writeValue(location.uri());
             json.writeFieldName(PreloadExecutionInput.BUCKET).writeValue(location.bucket());
             if (!location.prefix().isEmpty()) {
                 json.writeFieldName(PreloadExecutionInput.PREFIX).writeValue(location.prefix());
@@ -54,18 +89,41 @@ final class PreloadExecution {
     }
 
     /**
-     * @param output a succeeded execution's output
-     * @return its {@value PreloadStatus#OUTPUT_FIELD} field, or empty when there is none
+     * What a succeeded execution reports.
+     *
+     * @param status         its {@link PreloadStatus}, or empty when the output has none
+     * @param workerJobName  the worker that warmed the cache, or null when the output names none
+     * @param emptyLocations the data locations that held no object
      */
-    static String status(String output) {
-        if (output == null || output.isBlank()) {
-            return "";
+    record Output(String status, String workerJobName, List<String> emptyLocations) {
+        /**
+         * Reads an execution's output; anything missing or malformed reads as absent.
+         *
+         * @param output the execution's output JSON
+         * @return what it reports
+         */
+        static Output parse(String output) {
+            JsonNode node = output == null || output.isBlank() ? null : JsonNode.parser().parse(output);
+            if (node == null || !node.isObject()) {
+                return new Output("", null, List.of());
+            }
+            JsonNode status = node.asObject().get(PreloadExecutionOutput.STATUS);
+            JsonNode worker = node.asObject().get(PreloadExecutionOutput.WORKER_JOB_NAME);
+            JsonNode empty = node.asObject().get(PreloadExecutionOutput.EMPTY_LOCATIONS);
+            List<String> emptyLocations = new ArrayList<>();
+            if (empty != null && empty.isArray()) {
+                empty.asArray().stream().filter(JsonNode::isString).map(JsonNode::asString).forEach(emptyLocations::add);
+            }
+            return new Output(status != null && status.isString() ? status.asString() : "",
+                    worker != null && worker.isString() ? worker.asString() : null, List.copyOf(emptyLocations));
         }
-        JsonNode node = JsonNode.parser().parse(output);
-        if (!node.isObject()) {
-            return "";
+    }
+
+    private static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("This JVM has no SHA-256", e);
         }
-        JsonNode status = node.asObject().get(PreloadStatus.OUTPUT_FIELD);
-        return status != null && status.isString() ? status.asString() : "";
     }
 }

@@ -1,18 +1,22 @@
 package io.github.trainingdata.cdk.preload.handler;
 
 /**
- * Field names of the preload state machine's execution input, which the handler writes and the state
- * machine reads. Each data location is a ListObjectsV2 request ({@value #BUCKET}, and {@value #PREFIX} and
- * {@value #START_AFTER} unless it is the bucket root) that the state machine sends with {@code MaxKeys} 1.
- * JDK only.
+ * Field names of the preload state machine's execution input, which the handler writes and the state machine
+ * reads. Each data location carries its S3 URI ({@value #URI}, as the custom resource's {@code DataLocations}
+ * property gives it) and a ListObjectsV2 request ({@value #BUCKET}, and {@value #PREFIX} and
+ * {@value #START_AFTER} unless it is the bucket root) that the state machine sends with {@code MaxKeys} 1. The
+ * execution's name (not its input) names the worker jobs ({@link WorkerAttempts}). JDK only.
  */
 public final class PreloadExecutionInput {
-    /** The deterministic name of the worker training job (also the execution's name). */
-    public static final String WORKER_JOB_NAME = "WorkerJobName";
-    /** The FSx file system whose metadata imports the execution waits for. */
+    /** The FSx file system whose metadata the execution imports. */
     public static final String FILE_SYSTEM_ID = "FileSystemId";
-    /** The S3 locations checked for at least one object. */
+    /** The data locations, in the order of the worker's channels. */
     public static final String DATA_LOCATIONS = "DataLocations";
+    /**
+     * The location as {@code s3://bucket/prefix/} ({@code s3://bucket/} for the bucket root): what the import task
+     * is given and the execution reports when the location is empty.
+     */
+    public static final String URI = "Uri";
     /** ListObjectsV2 {@code Bucket}. */
     public static final String BUCKET = "Bucket";
     /** ListObjectsV2 {@code Prefix}: the location's key prefix, ending in {@code /}. */

@@ -2,14 +2,15 @@ package io.github.trainingdata.cdk.preload.handler;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
-import io.github.trainingdata.cdk.launch.TrainingJobNames;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.sagemaker.model.DescribeTrainingJobResponse;
 import software.amazon.awssdk.services.sagemaker.model.MetricData;
@@ -22,22 +23,24 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 /**
  * Lambda handler of the preload custom resource (aws-cdk-lib Provider framework, onEvent + isComplete).
  *
- * <p>The work is done by the preload state machine (check the data, wait for FSx's metadata import, run the
- * worker); this handler only starts, watches and stops its executions. Create starts an execution named
- * {@code <WorkerJobNamePrefix>-<12 hex>} after the request, which is also the worker's name and the
- * resource's physical id, so a retried request starts nothing new. Update starts a new one only when
- * {@code WarmKey} changed. Delete stops a running execution and waits until its worker has stopped; it
- * never fails.
+ * <p>The work is done by the preload state machine (check each data location, import the metadata of the
+ * non-empty ones, run the worker); this handler only starts, watches and stops its executions. Create starts an
+ * execution named {@code <WorkerJobNamePrefix>-<8 hex of WarmKey>-<12 hex of the request>}
+ * ({@link PreloadExecution}): the resource's physical id, and the first worker's name; a retried request starts
+ * nothing new. Update starts a new one only when {@code WarmKey} changed (or the physical id predates WarmKey
+ * digests); during a rollback ({@link PreloadRollback}) it starts nothing and restores the execution of the
+ * configuration rolled back to. Delete stops a running execution and waits until its workers have stopped; it never
+ * fails.
  *
- * <p>isComplete, when the deploy waits, reports {@value #STATUS} ({@link PreloadStatus}) with
- * {@value #FILES_WARMED}, {@value #BYTES_WARMED} and {@value #SECONDS} from the worker's metrics; it stops
- * waiting after {@code WaitSeconds} (status STARTED: the execution goes on). A failed execution fails a
- * create. Throttling, 5xx answers and timeouts mean "not complete yet".
+ * <p>isComplete, when the deploy waits, reports {@value #STATUS} ({@link PreloadStatus}) with {@value #FILES_WARMED},
+ * {@value #BYTES_WARMED} and {@value #SECONDS} from the metrics of the worker the execution's output names, and
+ * {@value #EMPTY_LOCATIONS}; it stops waiting after {@code WaitSeconds} (status STARTED: the execution goes on). A
+ * failed execution fails a create. Throttling, 5xx answers and timeouts mean "not complete yet".
  */
 public final class PreloadHandler {
-    /** Attribute: the worker job's name (the job exists only once the data is imported, and never when EMPTY). */
+    /** Attribute: the worker job's name: the last attempt's once the execution succeeded, else the first's. */
     public static final String WORKER_JOB_NAME = "WorkerJobName";
-    /** Attribute: the preload execution's ARN. */
+    /** Attribute: the ARN of the preload execution that is current for the resource's properties. */
     public static final String EXECUTION_ARN = "ExecutionArn";
     /** Attribute: a {@link PreloadStatus} value. */
     public static final String STATUS = "Status";
@@ -47,33 +50,56 @@ public final class PreloadHandler {
     public static final String BYTES_WARMED = "BytesWarmed";
     /** Attribute: how long the warm-up took, in whole seconds. */
     public static final String SECONDS = "Seconds";
+    /**
+     * Attribute: the data locations ({@code s3://bucket/prefix/}) that held no object, comma-separated (S3 URIs of
+     * this library hold no comma), empty when none (or not known). At most {@value #MAX_EMPTY_LOCATIONS_LENGTH}
+     * characters: a custom resource's response may not exceed 4,096 bytes (CloudFormation User Guide, "Custom resource
+     * response objects"), so a longer list ends in {@code ,+<n> more} (the execution's output has them all).
+     */
+    public static final String EMPTY_LOCATIONS = "EmptyLocations";
+    /** The longest {@value #EMPTY_LOCATIONS} attribute. */
+    public static final int MAX_EMPTY_LOCATIONS_LENGTH = 2048;
+    /**
+     * What onEvent did, handed to isComplete by the Provider framework (it passes onEvent's top-level fields on):
+     * {@code STARTED} (a new execution to wait for), {@code KEPT} (the current one is kept) or {@code RESTORED} (a
+     * rollback restored another one: never wait).
+     */
+    static final String ACTION = "PreloadAction";
 
     private static final int MAX_CAUSE_LENGTH = 2000;
     private static final Map<String, Object> NOT_COMPLETE = Map.of("IsComplete", false);
 
+    /** What onEvent decided; see {@link #ACTION}. */
+    private enum Action { STARTED, KEPT, RESTORED }
+
     private final SfnClient stepFunctions;
     private final SageMakerClient sageMaker;
     private final PreloadTeardown teardown;
+    private final PreloadRollback rollback;
     private final Clock clock;
 
     /** The handler Lambda instantiates: clients for the function's Region and role. */
     public PreloadHandler() {
         this(PreloadClients.stepFunctionsClientBuilder().build(), PreloadClients.sageMakerClientBuilder().build(),
-                Clock.systemUTC());
+                PreloadClients.cloudFormationClientBuilder().build(), Clock.systemUTC());
     }
 
     /**
      * A handler with its clients and clock supplied.
      *
-     * @param stepFunctions starts, describes and stops preload executions
-     * @param sageMaker     describes (for its metrics) and stops the worker
-     * @param clock         measures how long the deploy has waited
+     * @param stepFunctions  starts, lists, describes and stops preload executions
+     * @param sageMaker      describes (for its metrics) and stops the workers
+     * @param cloudFormation tells whether the stack is rolling back
+     * @param clock          measures how long the deploy has waited
      */
-    public PreloadHandler(SfnClient stepFunctions, SageMakerClient sageMaker, Clock clock) {
+    public PreloadHandler(SfnClient stepFunctions, SageMakerClient sageMaker, CloudFormationClient cloudFormation,
+            Clock clock) {
         this.stepFunctions = Objects.requireNonNull(stepFunctions, "stepFunctions");
         this.sageMaker = Objects.requireNonNull(sageMaker, "sageMaker");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.teardown = new PreloadTeardown(stepFunctions, sageMaker);
+        this.rollback = new PreloadRollback(Objects.requireNonNull(cloudFormation, "cloudFormation"), stepFunctions,
+                teardown);
     }
 
     /**
@@ -81,21 +107,25 @@ public final class PreloadHandler {
      *
      * @param event   the Provider framework's event
      * @param context the Lambda context
-     * @return {@code PhysicalResourceId} and, for Create and Update, {@code Data} with {@value #WORKER_JOB_NAME}
-     *         and {@value #EXECUTION_ARN}
+     * @return {@code PhysicalResourceId}, {@value #ACTION} and, for Create and Update, {@code Data} with
+     *         {@value #WORKER_JOB_NAME} and {@value #EXECUTION_ARN}
      */
     public Map<String, Object> onEvent(Map<String, Object> event, Context context) {
         CustomResourceEvent request = new CustomResourceEvent(event);
         LambdaLogger log = context.getLogger();
         switch (request.requestType()) {
             case "Create":
-                return started(request, start(request, log));
+                return started(request, start(request, log), Action.STARTED);
             case "Update":
                 if (keepsWarmUp(request)) {
                     log.log("WarmKey is unchanged: keeping preload " + request.physicalResourceId());
-                    return started(request, request.physicalResourceId());
+                    return started(request, request.physicalResourceId(), Action.KEPT);
                 }
-                return started(request, start(request, log));
+                PreloadProperties properties = PreloadProperties.from(request.resourceProperties());
+                if (rollback.inProgress(request, log)) {
+                    return started(request, rollback.restore(request, properties, log), Action.RESTORED);
+                }
+                return started(request, start(request, log), Action.STARTED);
             case "Delete":
                 teardown.stopExecution(request, log);
                 return Map.of("PhysicalResourceId", request.physicalResourceId());
@@ -107,10 +137,11 @@ public final class PreloadHandler {
     /**
      * Tells the Provider framework whether the preload is done with.
      *
-     * @param event   the Provider framework's event, with the PhysicalResourceId and Data onEvent returned
+     * @param event   the Provider framework's event, with the PhysicalResourceId, Data and {@value #ACTION} onEvent
+     *                returned
      * @param context the Lambda context
      * @return {@code IsComplete} and, once complete, {@code Data}
-     * @throws IllegalStateException if the execution of a create failed, timed out or was stopped
+     * @throws IllegalStateException if the execution a create started failed, timed out or was stopped
      */
     public Map<String, Object> isComplete(Map<String, Object> event, Context context) {
         CustomResourceEvent request = new CustomResourceEvent(event);
@@ -119,21 +150,29 @@ public final class PreloadHandler {
             return teardown.deleted(request, log) ? complete(Map.of()) : NOT_COMPLETE;
         }
         PreloadProperties properties = PreloadProperties.from(request.resourceProperties());
-        if (properties.waitSeconds() == 0) {
+        Action action = request.field(ACTION).map(Action::valueOf)
+                .orElse(keepsWarmUp(request) ? Action.KEPT : Action.STARTED);
+        if (properties.waitSeconds() == 0 && action != Action.RESTORED) {
             return complete(Map.of(STATUS, PreloadStatus.STARTED));
         }
-        String arn = executionArn(request, request.physicalResourceId());
+        String arn = request.data(EXECUTION_ARN).orElseGet(() -> executionArn(request, request.physicalResourceId()));
         DescribeExecutionResponse execution;
         try {
             execution = stepFunctions.describeExecution(r -> r.executionArn(arn));
         } catch (ExecutionDoesNotExistException e) {
-            if (keepsWarmUp(request)) {
-                log.log("Preload execution " + arn + " is no longer kept by Step Functions: its result is unknown");
-                return complete(unwarmed(PreloadStatus.UNKNOWN));
+            if (action != Action.STARTED) {
+                log.log("Preload execution " + arn + " does not exist (Step Functions keeps executions 90 days after "
+                        + "they end; a rollback may have found none): its result is unknown");
+                return complete(unwarmed(PreloadStatus.UNKNOWN, List.of()));
             }
             log.log("Preload execution " + arn + " is not visible yet (DescribeExecution is eventually consistent)");
             return NOT_COMPLETE;
         } catch (SdkException e) {
+            if (action == Action.RESTORED && !PreloadClients.isTransient(e)) {
+                log.log("Could not describe the restored preload execution " + arn + " (the rollback goes on): "
+                        + e.getMessage());
+                return complete(unwarmed(PreloadStatus.UNKNOWN, List.of()));
+            }
             return notCompleteIfTransient(e, "describe preload execution " + arn, log);
         }
         ExecutionStatus status = execution.status();
@@ -147,33 +186,42 @@ public final class PreloadHandler {
                 throw new IllegalStateException(failure);
             }
             log.log(failure + " The update goes on: it may be the rollback of another update.");
-            return complete(unwarmed(PreloadStatus.FAILED));
+            return complete(unwarmed(PreloadStatus.FAILED, List.of()));
+        }
+        if (action == Action.RESTORED) {
+            log.log("Restored preload execution " + arn + " is " + execution.statusAsString() + ": a rollback never "
+                    + "waits for it");
+            return complete(unwarmed(PreloadStatus.STARTED, List.of()));
         }
         long waited = Duration.between(execution.startDate(), clock.instant()).toSeconds();
         if (waited >= properties.waitSeconds()) {
             log.log("Preload execution " + arn + " still runs after " + waited + " s: the deploy goes on without "
                     + "waiting, the execution goes on");
-            return complete(unwarmed(PreloadStatus.STARTED));
+            return complete(unwarmed(PreloadStatus.STARTED, List.of()));
         }
         log.log("Preload execution " + arn + ": " + execution.statusAsString() + ", waited " + waited + " of "
                 + properties.waitSeconds() + " s");
         return NOT_COMPLETE;
     }
 
-    /** Whether this Update keeps the warm-up of the current physical id: same WarmKey, same worker prefix. */
+    /**
+     * Whether this Update keeps the warm-up of the current physical id: WarmKey is unchanged and the physical id is
+     * an execution that warmed it (a physical id from before WarmKey digests were part of execution names is warmed
+     * once more).
+     */
     private static boolean keepsWarmUp(CustomResourceEvent request) {
         if (!request.requestType().equals("Update")) {
             return false;
         }
-        Map<?, ?> now = request.resourceProperties();
-        Map<?, ?> before = request.oldResourceProperties();
-        // A preload under another prefix is out of the handler's IAM scope: a new one starts under the new prefix.
-        boolean samePrefix = request.physicalResourceId().startsWith(
-                PreloadProperties.from(now).workerJobNamePrefix() + "-");
-        return samePrefix && Objects.equals(now.get(PreloadProperties.WARM_KEY), before.get(PreloadProperties.WARM_KEY));
+        PreloadProperties now = PreloadProperties.from(request.resourceProperties());
+        return Objects.equals(now.warmKey(), request.oldResourceProperties().get(PreloadProperties.WARM_KEY))
+                && PreloadExecution.warms(request.physicalResourceId(), now.workerJobNamePrefix(), now.warmKey());
     }
 
-    /** The execution named {@code name}: a kept warm-up's runs on the state machine it was started on. */
+    /**
+     * The execution named {@code name}: a kept warm-up's runs on the state machine it was started on, any other on
+     * the state machine of the resource's properties.
+     */
     private static String executionArn(CustomResourceEvent request, String name) {
         Map<?, ?> properties = keepsWarmUp(request) && request.oldResourceProperties()
                 .get(PreloadProperties.STATE_MACHINE_ARN) != null
@@ -183,9 +231,9 @@ public final class PreloadHandler {
 
     private String start(CustomResourceEvent request, LambdaLogger log) {
         PreloadProperties properties = PreloadProperties.from(request.resourceProperties());
-        String name = TrainingJobNames.hashed(properties.workerJobNamePrefix(),
+        String name = PreloadExecution.name(properties.workerJobNamePrefix(), properties.warmKey(),
                 request.stackId() + "|" + request.logicalResourceId() + "|" + request.requestId());
-        String input = PreloadExecution.input(name, properties.fileSystemId(), properties.dataLocations());
+        String input = PreloadExecution.input(properties.fileSystemId(), properties.dataLocations());
         try {
             stepFunctions.startExecution(r -> r.stateMachineArn(properties.stateMachineArn()).name(name).input(input));
             log.log("Started preload execution " + name + " with input " + input);
@@ -195,39 +243,61 @@ public final class PreloadHandler {
         return name;
     }
 
-    private Map<String, Object> succeeded(DescribeExecutionResponse execution, String workerJobName, LambdaLogger log) {
-        if (PreloadStatus.EMPTY.equals(PreloadExecution.status(execution.output()))) {
-            log.log("Preload " + workerJobName + ": the data locations hold no object yet, nothing was warmed");
-            return complete(unwarmed(PreloadStatus.EMPTY));
+    private Map<String, Object> succeeded(DescribeExecutionResponse execution, String physicalId, LambdaLogger log) {
+        PreloadExecution.Output output = PreloadExecution.Output.parse(execution.output());
+        if (PreloadStatus.EMPTY.equals(output.status())) {
+            log.log("Preload " + physicalId + ": the data locations hold no object yet, nothing was warmed");
+            return complete(unwarmed(PreloadStatus.EMPTY, output.emptyLocations()));
         }
+        String status = PreloadStatus.PARTIAL.equals(output.status()) ? PreloadStatus.PARTIAL : PreloadStatus.WARMED;
+        if (status.equals(PreloadStatus.PARTIAL)) {
+            log.log("Preload " + physicalId + ": warmed the locations that hold data; no object yet at "
+                    + String.join(", ", output.emptyLocations()));
+        }
+        String worker = output.workerJobName() != null ? output.workerJobName() : physicalId;
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put(STATUS, status);
+        data.put(WORKER_JOB_NAME, worker);
+        data.put(EMPTY_LOCATIONS, emptyLocations(output.emptyLocations()));
         DescribeTrainingJobResponse job;
         try {
-            job = sageMaker.describeTrainingJob(r -> r.trainingJobName(workerJobName));
+            job = sageMaker.describeTrainingJob(r -> r.trainingJobName(worker));
         } catch (SdkException e) {
-            return notCompleteIfTransient(e, "describe preload worker " + workerJobName, log);
+            if (PreloadClients.isTransient(e)) {
+                return notCompleteIfTransient(e, "describe preload worker " + worker, log);
+            }
+            log.log("Could not read the metrics of preload worker " + worker + " (reported as 0): " + e.getMessage());
+            data.putAll(counts(Optional.empty(), Optional.empty(), Optional.empty()));
+            return complete(data);
         }
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put(STATUS, PreloadStatus.WARMED);
-        data.put(FILES_WARMED, metric(job, PreloadMetrics.FILES, log).orElse("0"));
-        data.put(BYTES_WARMED, metric(job, PreloadMetrics.BYTES, log).orElse("0"));
+        Optional<String> files = metric(job, PreloadMetrics.FILES, log);
+        Optional<String> bytes = metric(job, PreloadMetrics.BYTES, log);
         Optional<String> seconds = metric(job, PreloadMetrics.SECONDS, log);
         if (seconds.isEmpty() && job.trainingStartTime() != null && job.trainingEndTime() != null) {
             seconds = Optional.of(Long.toString(
                     Duration.between(job.trainingStartTime(), job.trainingEndTime()).toSeconds()));
         }
-        data.put(SECONDS, seconds.orElse("0"));
+        data.putAll(counts(files, bytes, seconds));
         return complete(data);
     }
 
-    private static String failure(DescribeExecutionResponse execution, String workerJobName) {
+    private static Map<String, Object> counts(Optional<String> files, Optional<String> bytes, Optional<String> seconds) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put(FILES_WARMED, files.orElse("0"));
+        data.put(BYTES_WARMED, bytes.orElse("0"));
+        data.put(SECONDS, seconds.orElse("0"));
+        return data;
+    }
+
+    private static String failure(DescribeExecutionResponse execution, String physicalId) {
         String cause = execution.cause() == null ? "" : execution.cause();
         if (cause.length() > MAX_CAUSE_LENGTH) {
             cause = cause.substring(0, MAX_CAUSE_LENGTH) + "…";
         }
         return "Preload execution " + execution.executionArn() + " ended " + execution.statusAsString() + ": "
-                + execution.error() + ": " + cause + ". Its history is in the Step Functions console; the worker's "
-                + "log, if it started, is in CloudWatch Logs group /aws/sagemaker/TrainingJobs, stream "
-                + workerJobName + "/algo-1-*.";
+                + execution.error() + ": " + cause + ". Its history is in the Step Functions console; the workers' "
+                + "logs, if one started, are in CloudWatch Logs group /aws/sagemaker/TrainingJobs, streams "
+                + physicalId + "[-<attempt>]/algo-1-*.";
     }
 
     private static Map<String, Object> notCompleteIfTransient(SdkException e, String what, LambdaLogger log) {
@@ -251,23 +321,40 @@ public final class PreloadHandler {
         return value;
     }
 
-    /** The attributes of a preload that warmed nothing (yet): the status and zero counts. */
-    private static Map<String, Object> unwarmed(String status) {
+    /** The attributes of a preload that warmed nothing (yet): the status, zero counts and the empty locations. */
+    private static Map<String, Object> unwarmed(String status, List<String> emptyLocations) {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put(STATUS, status);
-        data.put(FILES_WARMED, "0");
-        data.put(BYTES_WARMED, "0");
-        data.put(SECONDS, "0");
+        data.putAll(counts(Optional.empty(), Optional.empty(), Optional.empty()));
+        data.put(EMPTY_LOCATIONS, emptyLocations(emptyLocations));
         return data;
     }
 
-    private static Map<String, Object> started(CustomResourceEvent request, String name) {
+    /** The {@value #EMPTY_LOCATIONS} attribute: the locations, comma-separated, cut to fit a response. */
+    static String emptyLocations(List<String> locations) {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < locations.size(); i++) {
+            String more = ",+" + (locations.size() - i) + " more";
+            String next = (i == 0 ? "" : ",") + locations.get(i);
+            boolean last = i == locations.size() - 1;
+            if (text.length() + next.length() + (last ? 0 : more.length()) > MAX_EMPTY_LOCATIONS_LENGTH) {
+                return text.append(i == 0 ? more.substring(1) : more).toString();
+            }
+            text.append(next);
+        }
+        return text.toString();
+    }
+
+    private static Map<String, Object> started(CustomResourceEvent request, String name, Action action) {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put(WORKER_JOB_NAME, name);
-        data.put(EXECUTION_ARN, executionArn(request, name));
+        // A kept execution runs on the state machine it was started on; a new or restored one on the properties' one.
+        data.put(EXECUTION_ARN, action == Action.KEPT ? executionArn(request, name)
+                : PreloadExecution.arn(PreloadProperties.from(request.resourceProperties()).stateMachineArn(), name));
         Map<String, Object> response = new LinkedHashMap<>();
         response.put("PhysicalResourceId", name);
         response.put("Data", data);
+        response.put(ACTION, action.name());
         return response;
     }
 

@@ -11,6 +11,11 @@ public final class PreloadMetrics {
     public static final String BYTES = "preload:bytes";
     /** Seconds the warm-up took. */
     public static final String SECONDS = "preload:seconds";
+    /**
+     * Data locations the worker warmed (its channel directories): fewer than the preload's locations when some held
+     * no object yet (status PARTIAL).
+     */
+    public static final String LOCATIONS = "preload:locations";
 
     private PreloadMetrics() {
     }

@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * The preload custom resource's ResourceProperties, checked. CloudFormation delivers scalars as strings and
  * lists as lists of strings.
  *
- * @param workerJobNamePrefix 1 to 26 characters; workers and executions are named {@code <prefix>-<12 hex>}
+ * @param workerJobNamePrefix 1 to 26 characters; executions and workers are named after it ({@link PreloadExecution})
  * @param stateMachineArn     the preload state machine
  * @param fileSystemId        the FSx file system being warmed
  * @param dataLocations       the S3 locations checked for at least one object (1 or more)

@@ -1,5 +1,7 @@
 package io.github.trainingdata.cdk.preload.handler;
 
+import static io.github.trainingdata.cdk.preload.handler.PreloadClients.isAccessDenied;
+import static io.github.trainingdata.cdk.preload.handler.PreloadClients.isNotFound;
 import static io.github.trainingdata.cdk.preload.handler.PreloadClients.isTransient;
 
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
@@ -11,8 +13,13 @@ import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
- * The Delete of a preload custom resource: stops its execution and waits until its worker has stopped, so
- * that no network interface is left in the VPC CloudFormation deletes next. Never fails a delete.
+ * Stops preload executions and waits for their workers: the Delete of a preload custom resource (so that no
+ * network interface is left in the VPC CloudFormation deletes next) and the execution a rollback abandons. Never
+ * fails.
+ *
+ * <p>A worker the handler may not describe (AccessDenied: for example one named under a prefix its policy no
+ * longer covers) is not "gone": the teardown says so plainly, makes sure its execution is stopped (Step Functions
+ * then stops the job) and does not wait for it, since waiting would only end in the Provider framework's timeout.
  */
 final class PreloadTeardown {
     private final SfnClient stepFunctions;
@@ -23,42 +30,52 @@ final class PreloadTeardown {
         this.sageMaker = sageMaker;
     }
 
-    /** Stops a running execution (Step Functions then stops its worker, best effort). Never fails. */
+    /** Stops the deleted preload's execution if it runs (Step Functions then stops its worker). Never fails. */
     void stopExecution(CustomResourceEvent request, LambdaLogger log) {
         String arn = deletedExecutionArn(request, log);
-        if (arn == null) {
-            return;
-        }
-        try {
-            if (stepFunctions.describeExecution(r -> r.executionArn(arn)).status() == ExecutionStatus.RUNNING) {
-                stop(arn);
-                log.log("Stopped preload execution " + arn);
-            } else {
-                log.log("Preload execution " + arn + " is not running: nothing to stop");
-            }
-        } catch (SdkException e) {
-            log.log("Could not check or stop preload execution " + arn + " (ignored, the delete goes on): "
-                    + e.getMessage());
+        if (arn != null) {
+            stopIfRunning(arn, "PreloadDeleted", "CloudFormation deleted or replaced the preload custom resource", log);
         }
     }
 
     /**
-     * Whether a deleted preload has ended: no running execution and no worker still holding network
-     * interfaces in the VPC that CloudFormation deletes next. Stops what still runs. Never fails: transient
-     * errors mean "not yet", any other error "ended".
+     * Stops an execution if it runs. Never fails: an error is logged and the caller goes on.
+     *
+     * @return whether it was running and was stopped
+     */
+    boolean stopIfRunning(String executionArn, String error, String cause, LambdaLogger log) {
+        try {
+            if (stepFunctions.describeExecution(r -> r.executionArn(executionArn)).status() == ExecutionStatus.RUNNING) {
+                stepFunctions.stopExecution(r -> r.executionArn(executionArn).error(error).cause(cause));
+                log.log("Stopped preload execution " + executionArn + " (" + error + ")");
+                return true;
+            }
+            log.log("Preload execution " + executionArn + " is not running: nothing to stop");
+        } catch (SdkException e) {
+            log.log("Could not check or stop preload execution " + executionArn + " (ignored, going on): "
+                    + e.getMessage());
+        }
+        return false;
+    }
+
+    /**
+     * Whether a deleted preload has ended: no running execution and no worker (of any attempt) still holding
+     * network interfaces in the VPC that CloudFormation deletes next. Stops what still runs. Never fails: transient
+     * errors mean "not yet"; a worker that may not be described is reported as unknown, not as gone.
      */
     boolean deleted(CustomResourceEvent request, LambdaLogger log) {
         String arn = deletedExecutionArn(request, log);
         if (arn == null) {
             return true;
         }
-        String workerJobName = request.physicalResourceId();
+        boolean knownNotRunning = false;
         try {
             if (stepFunctions.describeExecution(r -> r.executionArn(arn)).status() == ExecutionStatus.RUNNING) {
                 stop(arn);
                 log.log("Preload execution " + arn + " still runs: stopped it again");
                 return false;
             }
+            knownNotRunning = true;
         } catch (SdkException e) {
             if (isTransient(e)) {
                 log.log("Could not describe preload execution " + arn + " (transient, will retry): " + e.getMessage());
@@ -66,23 +83,59 @@ final class PreloadTeardown {
             }
             log.log("Could not describe preload execution " + arn + " (ignored): " + e.getMessage());
         }
-        try {
-            TrainingJobStatus status = sageMaker.describeTrainingJob(r -> r.trainingJobName(workerJobName))
-                    .trainingJobStatus();
-            if (status == TrainingJobStatus.IN_PROGRESS) {
-                sageMaker.stopTrainingJob(r -> r.trainingJobName(workerJobName));
-            }
-            boolean ended = status != TrainingJobStatus.IN_PROGRESS && status != TrainingJobStatus.STOPPING;
-            log.log("Preload worker " + workerJobName + " is " + status + (ended ? ": deleted" : ": waiting until it stops"));
-            return ended;
-        } catch (SdkException e) {
-            if (isTransient(e)) {
-                log.log("Could not check preload worker " + workerJobName + " (transient, will retry): " + e.getMessage());
+        for (String worker : WorkerAttempts.names(request.physicalResourceId())) {
+            WorkerState state = worker(worker, log);
+            if (state == WorkerState.RUNNING || state == WorkerState.RETRY) {
                 return false;
             }
-            log.log("Preload worker " + workerJobName + " cannot be described (deleted; it never started when the data "
-                    + "was empty or the preload stopped before it): " + e.getMessage());
-            return true;
+            if (state == WorkerState.UNKNOWN) {
+                if (!knownNotRunning) {
+                    stopQuietly(arn, log);
+                }
+                return true;
+            }
+            if (state == WorkerState.NEVER_STARTED) {
+                return true;
+            }
+        }
+        return true;
+    }
+
+    /** What a Delete knows about one worker attempt. */
+    private enum WorkerState { ENDED, NEVER_STARTED, RUNNING, RETRY, UNKNOWN }
+
+    private WorkerState worker(String name, LambdaLogger log) {
+        try {
+            TrainingJobStatus status = sageMaker.describeTrainingJob(r -> r.trainingJobName(name)).trainingJobStatus();
+            if (status == TrainingJobStatus.IN_PROGRESS) {
+                sageMaker.stopTrainingJob(r -> r.trainingJobName(name));
+            }
+            boolean ended = status != TrainingJobStatus.IN_PROGRESS && status != TrainingJobStatus.STOPPING;
+            log.log("Preload worker " + name + " is " + status + (ended ? ": ended" : ": waiting until it stops"));
+            return ended ? WorkerState.ENDED : WorkerState.RUNNING;
+        } catch (SdkException e) {
+            if (isTransient(e)) {
+                log.log("Could not check preload worker " + name + " (transient, will retry): " + e.getMessage());
+                return WorkerState.RETRY;
+            }
+            if (isNotFound(e)) {
+                log.log("Preload worker " + name + " does not exist: no later attempt was started");
+                return WorkerState.NEVER_STARTED;
+            }
+            log.log("Preload worker " + name + " may still run: it cannot be described or stopped ("
+                    + (isAccessDenied(e) ? "access denied, e.g. a worker named under a prefix this handler's policy no "
+                            + "longer covers" : "error") + ": " + e.getMessage() + "). Its execution is stopped, so Step "
+                    + "Functions stops it; the delete goes on without waiting for its network interfaces.");
+            return WorkerState.UNKNOWN;
+        }
+    }
+
+    private void stopQuietly(String arn, LambdaLogger log) {
+        try {
+            stop(arn);
+            log.log("Stopped preload execution " + arn + " to make sure its worker is stopped");
+        } catch (SdkException e) {
+            log.log("Could not stop preload execution " + arn + " (ignored, the delete goes on): " + e.getMessage());
         }
     }
 
