@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.trainingdata.cdk.Json;
+import io.github.trainingdata.cdk.handler.SdkCalls;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Reply;
 import io.github.trainingdata.cdk.launch.MutableClock;
@@ -361,7 +362,7 @@ class PreloadHandlerTest {
 
     /** A handler whose clients give up at once, so the tests see the error the SDK would raise after its retries. */
     private PreloadHandler withoutSdkRetries() {
-        ClientOverrideConfiguration once = PreloadClients.clientConfiguration().toBuilder()
+        ClientOverrideConfiguration once = SdkCalls.clientConfiguration().toBuilder()
                 .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(1).build()).build();
         SfnClient sfn = emulator.connect(PreloadClients.stepFunctionsClientBuilder().overrideConfiguration(once));
         SageMakerClient sm = emulator.connect(PreloadClients.sageMakerClientBuilder().overrideConfiguration(once));
@@ -413,7 +414,7 @@ class PreloadHandlerTest {
         emulator.on(DESCRIBE_EXECUTION, call -> Reply.error(400, "AccessDeniedException", "not authorized"));
 
         SdkException e = assertThrows(SdkException.class, () -> isCompleteAfterCreate(waiting()));
-        assertFalse(PreloadClients.isTransient(e));
+        assertFalse(SdkCalls.isTransient(e));
         assertTrue(e.getMessage().startsWith("not authorized"), e.getMessage());
     }
 

@@ -2,6 +2,8 @@ package io.github.trainingdata.cdk.preload.handler;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
+import io.github.trainingdata.cdk.handler.CustomResourceEvent;
+import io.github.trainingdata.cdk.handler.SdkCalls;
 import io.github.trainingdata.cdk.launch.TrainingJobNames;
 import java.time.Clock;
 import java.time.Duration;
@@ -231,7 +233,7 @@ public final class PreloadHandler {
     }
 
     private static Map<String, Object> notCompleteIfTransient(SdkException e, String what, LambdaLogger log) {
-        if (!PreloadClients.isTransient(e)) {
+        if (!SdkCalls.isTransient(e)) {
             throw e;
         }
         log.log("Could not " + what + " (transient, not complete yet): " + e.getMessage());
