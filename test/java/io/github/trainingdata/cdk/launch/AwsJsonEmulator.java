@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,12 +25,19 @@ import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.ssm.SsmClient;
 
 /**
- * A loopback HTTP server that answers AWS awsJson1_1 calls (dispatching on {@code X-Amz-Target}) with
- * scripted replies and records every request, so tests can drive the real SDK clients.
+ * A loopback HTTP server that answers AWS awsJson1_1 calls (dispatching on {@code X-Amz-Target}) and form-encoded
+ * Query API calls such as EC2's (dispatching on their {@code Action}) with scripted replies and records every
+ * request, so tests can drive the real SDK clients.
  */
 public final class AwsJsonEmulator implements AutoCloseable {
-    /** One request as the SDK sent it. */
-    public record Call(String target, String body) {
+    /**
+     * One request as the client sent it.
+     *
+     * @param target        the {@code X-Amz-Target}, or a Query call's {@code Action}
+     * @param body          the request body
+     * @param authorization the {@code Authorization} header (a SigV4 signature names its credential scope)
+     */
+    public record Call(String target, String body, String authorization) {
         /**
          * The parsed body.
          *
@@ -83,7 +91,8 @@ public final class AwsJsonEmulator implements AutoCloseable {
     /**
      * Sets how one operation answers.
      *
-     * @param target    the {@code X-Amz-Target}, e.g. {@code SageMaker.CreateTrainingJob}
+     * @param target    the {@code X-Amz-Target}, e.g. {@code SageMaker.CreateTrainingJob}, or a Query call's
+     *                  {@code Action}, e.g. {@code DescribeNetworkInterfaces}
      * @param responder computes the reply from the call
      * @return this emulator
      */
@@ -167,8 +176,12 @@ public final class AwsJsonEmulator implements AutoCloseable {
     }
 
     private void handle(HttpExchange exchange) throws IOException {
+        String request = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
-        Call call = new Call(target, new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+        if (target == null) {
+            target = queryAction(request);
+        }
+        Call call = new Call(target, request, exchange.getRequestHeaders().getFirst("Authorization"));
         synchronized (this) {
             calls.add(call);
         }
@@ -177,12 +190,23 @@ public final class AwsJsonEmulator implements AutoCloseable {
                 ? Reply.error(400, "UnknownOperationException", "No scripted reply for " + target)
                 : responder.apply(call);
         byte[] body = reply.body().getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "application/x-amz-json-1.1");
+        exchange.getResponseHeaders().set("Content-Type",
+                reply.body().startsWith("<") ? "text/xml;charset=UTF-8" : "application/x-amz-json-1.1");
         exchange.getResponseHeaders().set("x-amzn-RequestId", "request-" + calls().size());
         exchange.sendResponseHeaders(reply.status(), body.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(body);
         }
+    }
+
+    /** The {@code Action} of a form-encoded Query API body, or null. */
+    private static String queryAction(String body) {
+        for (String pair : body.split("&")) {
+            if (pair.startsWith("Action=")) {
+                return URLDecoder.decode(pair.substring("Action=".length()), StandardCharsets.UTF_8);
+            }
+        }
+        return null;
     }
 
     @Override
