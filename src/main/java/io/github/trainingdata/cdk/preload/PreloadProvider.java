@@ -1,33 +1,21 @@
 package io.github.trainingdata.cdk.preload;
 
+import io.github.trainingdata.cdk.HandlerProvider;
 import io.github.trainingdata.cdk.WildcardFindings;
-import io.github.trainingdata.cdk.storage.LogGroups;
-import java.util.ArrayList;
 import java.util.List;
-import software.amazon.awscdk.Acknowledgment;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
-import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
-import software.amazon.awscdk.Validations;
-import software.amazon.awscdk.customresources.LogOptions;
 import software.amazon.awscdk.customresources.Provider;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.kms.IKey;
-import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.lambda.Function;
-import software.amazon.awscdk.services.lambda.IFunction;
-import software.amazon.awscdk.services.lambda.Runtime;
-import software.amazon.awscdk.services.logs.LogGroup;
-import software.amazon.awscdk.services.stepfunctions.LogLevel;
 import software.amazon.awscdk.services.stepfunctions.StateMachine;
 import software.constructs.Construct;
-import software.constructs.IConstruct;
 
 /**
  * The preload's custom-resource provider: the Java handler (start, describe and stop executions) as aws-cdk-lib's
- * Provider framework onEvent and isComplete functions, with least-privilege grants, encrypted logs, a traced and
- * logged waiter, and each framework finding acknowledged with its reason.
+ * Provider framework onEvent and isComplete functions ({@link HandlerProvider}), with least-privilege grants.
  */
 final class PreloadProvider {
     private static final String HANDLER_CLASS = "io.github.trainingdata.cdk.preload.handler.PreloadHandler";
@@ -41,9 +29,8 @@ final class PreloadProvider {
      * {@code <workerPrefix>-*}.
      */
     static Provider create(Construct scope, StateMachine machine, String workerPrefix, IKey logsKey) {
-        Code code = Code.fromAsset(HandlerBundle.path().toString());
-        Function onEvent = handler(scope, "OnEvent", "onEvent", code, logsKey);
-        Function isComplete = handler(scope, "IsComplete", "isComplete", code, logsKey);
+        Function onEvent = handler(scope, "OnEvent", "onEvent", logsKey);
+        Function isComplete = handler(scope, "IsComplete", "isComplete", logsKey);
         machine.grantStartExecution(onEvent);
         String executions = Stack.of(scope).formatArn(ArnComponents.builder().service("states")
                 .resource("execution").resourceName(machine.getStateMachineName() + ":*")
@@ -67,56 +54,11 @@ final class PreloadProvider {
             }
             findings.acknowledge();
         }
-        Provider provider = Provider.Builder.create(scope, "Provider")
-                .onEventHandler(onEvent)
-                .isCompleteHandler(isComplete)
-                .queryInterval(Duration.seconds(30))
-                .totalTimeout(Duration.minutes(60))
-                .disableWaiterStateMachineLogging(false)
-                .waiterStateMachineLogOptions(LogOptions.builder().level(LogLevel.ALL).destination(
-                        LogGroups.create(scope, "WaiterLogs", logsKey)).build())
-                .logGroup(LogGroups.create(scope, "ProviderLogs", logsKey))
-                .build();
-        WaiterTracing.enable(provider);
-        acknowledgeFramework(provider, List.of(onEvent, isComplete));
-        return provider;
+        return HandlerProvider.provider(scope, onEvent, isComplete, logsKey);
     }
 
-    /** The Provider framework's own findings, each acknowledged with why it is acceptable. */
-    private static void acknowledgeFramework(Provider provider, List<Function> handlers) {
-        WildcardFindings findings = new WildcardFindings(provider);
-        List<IFunction> functions = new ArrayList<>(handlers);
-        for (IConstruct child : provider.getNode().getChildren()) {
-            if (child instanceof IFunction function) {
-                functions.add(function);
-            }
-        }
-        for (IFunction function : functions) {
-            findings.add(List.of(function.getFunctionArn() + ":*"), "The Provider framework invokes the handler "
-                    + "functions and its own by ARN; ':*' covers their versions and aliases only.");
-        }
-        findings.add(List.of("*"), "Added by aws-cdk-lib for the waiter state machine's CloudWatch Logs vended "
-                + "delivery, which supports no resource-level permissions.");
-        findings.acknowledge();
-        String basicExecution = "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/"
-                + "AWSLambdaBasicExecutionRole]";
-        for (Construct scope : List.<Construct>of(provider, handlers.get(0), handlers.get(1))) {
-            Validations.of(scope).acknowledge(Acknowledgment.builder().id(basicExecution).reason("AWS's basic Lambda "
-                    + "execution policy grants only logs:CreateLogGroup, CreateLogStream and PutLogEvents, which the "
-                    + "custom-resource functions need to log.").build());
-        }
-    }
-
-    private static Function handler(Construct scope, String id, String method, Code code, IKey logsKey) {
-        LogGroup logs = LogGroups.create(scope, id + "Logs", logsKey);
-        return Function.Builder.create(scope, id)
-                .description("Lustre preload custom resource (" + method + ") of " + scope.getNode().getPath())
-                .runtime(Runtime.JAVA_25)
-                .handler(HANDLER_CLASS + "::" + method)
-                .code(code)
-                .memorySize(512)
-                .timeout(Duration.minutes(2))
-                .logGroup(logs)
-                .build();
+    private static Function handler(Construct scope, String id, String method, IKey logsKey) {
+        return HandlerProvider.function(scope, id, "Lustre preload custom resource (" + method + ") of "
+                + scope.getNode().getPath(), HANDLER_CLASS + "::" + method, logsKey);
     }
 }

@@ -1,6 +1,5 @@
-package io.github.trainingdata.cdk.preload;
+package io.github.trainingdata.cdk;
 
-import io.github.trainingdata.cdk.WildcardFindings;
 import java.util.List;
 import software.amazon.awscdk.customresources.Provider;
 import software.amazon.awscdk.services.iam.IRole;

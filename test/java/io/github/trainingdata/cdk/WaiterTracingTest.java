@@ -1,6 +1,5 @@
-package io.github.trainingdata.cdk.preload;
+package io.github.trainingdata.cdk;
 
-import io.github.trainingdata.cdk.TestApps;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
