@@ -67,8 +67,7 @@ final class AslSimulator {
 
     /** @return the definition of the one state machine in {@code stack}, intrinsics evaluated by {@link Intrinsics} */
     static JsonNode definitionOf(Stack stack) {
-        Map<String, Map<String, Object>> machines = Template.fromStack(stack)
-                .findResources("AWS::StepFunctions::StateMachine");
+        Map<String, Map<String, Object>> machines = trainingStateMachines(Template.fromStack(stack));
         if (machines.size() != 1) {
             throw new AssertionError(machines.size() + " state machines in " + stack.getNode().getPath());
         }
@@ -79,6 +78,19 @@ final class AslSimulator {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The stack's state machines but the Provider framework's waiter (which the definitions' teardown brings).
+     *
+     * @param template the stack's template
+     * @return the state machines by logical id
+     */
+    static Map<String, Map<String, Object>> trainingStateMachines(Template template) {
+        Map<String, Map<String, Object>> machines = new LinkedHashMap<>(
+                template.findResources("AWS::StepFunctions::StateMachine"));
+        machines.keySet().removeIf(id -> id.contains("waiterstatemachine"));
+        return machines;
     }
 
     Run run(String executionName, JsonNode input, Tasks tasks, boolean worstCaseRetries) {

@@ -5,6 +5,7 @@ import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.Map;
 import software.amazon.awscdk.CfnOutput;
+import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.iam.IRole;
@@ -43,12 +44,14 @@ public class TrainingJobDefinition extends Construct {
     private final TrainingJobBlueprint job;
     private final TrainingStateMachine stateMachine;
     private final StringParameter requestParameter;
+    private final CustomResource teardown;
 
     /** Defines the training job and deploys its state machine and request parameter. */
     public TrainingJobDefinition(Construct scope, String id, TrainingJobDefinitionProps props) {
         super(scope, id);
         this.job = TrainingJobBlueprint.create(this, props);
         this.stateMachine = new TrainingStateMachine(this, "StateMachine", job);
+        this.teardown = TrainingTeardown.create(this, job, stateMachine);
         this.requestParameter = StringParameter.Builder.create(this, "Request")
                 .description("CreateTrainingJob request (without TrainingJobName) of " + getNode().getPath())
                 .stringValue(Stack.of(this).toJsonString(job.getRequest()))
@@ -158,6 +161,19 @@ public class TrainingJobDefinition extends Construct {
     /** @return the state machine that runs one training job per execution */
     public IStateMachine getStateMachine() {
         return stateMachine.getStateMachine();
+    }
+
+    /**
+     * The custom resource that, when the definition is deleted, stops what it started (its state machine's running
+     * executions, its jobs and their warm pools) and waits until they and their network interfaces are gone, so that
+     * CloudFormation can delete the state machine, the roles and the network next. It depends on what a stopping job
+     * holds or needs in the same stack (the state machine, the execution role, the output bucket, the security
+     * groups, subnets and VPC); add a dependency on anything else a job holds that this stack deletes.
+     *
+     * @return the teardown custom resource ({@code Custom::TrainingTeardown})
+     */
+    public CustomResource getTeardown() {
+        return teardown;
     }
 
     /** @return the SSM parameter holding the request as JSON */
