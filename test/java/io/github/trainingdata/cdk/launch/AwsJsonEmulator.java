@@ -22,6 +22,7 @@ import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.ssm.SsmClient;
 
 /**
@@ -164,6 +165,15 @@ public final class AwsJsonEmulator implements AutoCloseable {
      */
     public SageMakerClient sageMaker() {
         return connect(SageMakerClient.builder().httpClient(UrlConnectionHttpClient.create()));
+    }
+
+    /**
+     * A Step Functions client for this emulator.
+     *
+     * @return the client
+     */
+    public SfnClient stepFunctions() {
+        return connect(SfnClient.builder().httpClient(UrlConnectionHttpClient.create()));
     }
 
     /**
