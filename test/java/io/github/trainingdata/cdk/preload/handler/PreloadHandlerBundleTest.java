@@ -101,6 +101,27 @@ class PreloadHandlerBundleTest {
                 });
     }
 
+    /** A handler class of the bundle, instantiated as Lambda does, with a context that keeps its log lines. */
+    private record BundledHandler(Object handler, Method onEvent, Method isComplete, Object context) {
+        static BundledHandler load(ClassLoader loader, String className, List<String> logLines) throws Exception {
+            Class<?> handlerType = loader.loadClass(className);
+            Class<?> contextType = loader.loadClass("com.amazonaws.services.lambda.runtime.Context");
+            return new BundledHandler(handlerType.getConstructor().newInstance(),
+                    handlerType.getMethod("onEvent", Map.class, contextType),
+                    handlerType.getMethod("isComplete", Map.class, contextType), lambdaContext(loader, logLines));
+        }
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> onEvent(Map<String, Object> event) throws Exception {
+            return (Map<String, Object>) onEvent.invoke(handler, event, context);
+        }
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> isComplete(Map<String, Object> event) throws Exception {
+            return (Map<String, Object>) isComplete.invoke(handler, event, context);
+        }
+    }
+
     @Test
     @SuppressWarnings("unchecked")
     void theBundledHandlerStartsAndWatchesAPreloadExecution() throws Exception {
@@ -116,22 +137,17 @@ class PreloadHandlerBundleTest {
             assertThrows(ClassNotFoundException.class, () -> loader.loadClass("software.amazon.awscdk.Stack"));
             assertThrows(ClassNotFoundException.class,
                     () -> loader.loadClass("io.github.trainingdata.cdk.launch.TrainingJobRequestJson"));
-            Class<?> handlerType = loader.loadClass(PreloadHandler.class.getName());
-            Object handler = handlerType.getConstructor().newInstance();
-            Class<?> contextType = loader.loadClass("com.amazonaws.services.lambda.runtime.Context");
-            Method onEvent = handlerType.getMethod("onEvent", Map.class, contextType);
-            Method isComplete = handlerType.getMethod("isComplete", Map.class, contextType);
             List<String> logLines = new ArrayList<>();
-            Object context = lambdaContext(loader, logLines);
+            BundledHandler handler = BundledHandler.load(loader, PreloadHandler.class.getName(), logLines);
 
             Map<String, Object> event = new LinkedHashMap<>(Map.of("RequestType", "Create", "RequestId", "r-1",
                     "StackId", "arn:aws:cloudformation:us-east-1:123456789012:stack/S/1", "LogicalResourceId", "Preload",
                     "ResourceProperties", Map.of("WorkerJobNamePrefix", "warm", "WarmKey", "k", "WaitSeconds", "3300",
                             "StateMachineArn", "arn:aws:states:us-east-1:123456789012:stateMachine:Preload",
                             "FileSystemId", "fs-0123456789abcdef0", "DataLocations", List.of("s3://data/train/"))));
-            Map<String, Object> started = (Map<String, Object>) onEvent.invoke(handler, event, context);
+            Map<String, Object> started = handler.onEvent(event);
             event.put("PhysicalResourceId", started.get("PhysicalResourceId"));
-            Map<String, Object> done = (Map<String, Object>) isComplete.invoke(handler, event, context);
+            Map<String, Object> done = handler.isComplete(event);
 
             assertEquals(true, done.get("IsComplete"));
             assertEquals("WARMED", ((Map<String, Object>) done.get("Data")).get("Status"));
@@ -143,7 +159,6 @@ class PreloadHandlerBundleTest {
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void theBundledTeardownHandlerStopsAJobAndLooksForItsNetworkInterfacesOverTheEc2QueryApi() throws Exception {
         try (URLClassLoader loader = unpackBundle()) {
             String job = "train-0f8fad5b-d9cb-469f-a165-70867728950e";
@@ -155,13 +170,9 @@ class PreloadHandlerBundleTest {
             emulator.on("SageMaker.StopTrainingJob", call -> Reply.ok("{}"));
             emulator.on("DescribeNetworkInterfaces", call -> Reply.ok("<DescribeNetworkInterfacesResponse xmlns=\""
                     + "http://ec2.amazonaws.com/doc/2016-11-15/\"><networkInterfaceSet/></DescribeNetworkInterfacesResponse>"));
-            Class<?> handlerType = loader.loadClass("io.github.trainingdata.cdk.training.handler.TrainingTeardownHandler");
-            Object handler = handlerType.getConstructor().newInstance();
-            Class<?> contextType = loader.loadClass("com.amazonaws.services.lambda.runtime.Context");
-            Method onEvent = handlerType.getMethod("onEvent", Map.class, contextType);
-            Method isComplete = handlerType.getMethod("isComplete", Map.class, contextType);
             List<String> logLines = new ArrayList<>();
-            Object context = lambdaContext(loader, logLines);
+            BundledHandler handler = BundledHandler.load(loader,
+                    "io.github.trainingdata.cdk.training.handler.TrainingTeardownHandler", logLines);
 
             Map<String, Object> event = new LinkedHashMap<>(Map.of("RequestType", "Delete", "RequestId", "r-1",
                     "StackId", "arn:aws:cloudformation:us-east-1:123456789012:stack/S/1", "LogicalResourceId", "Teardown",
@@ -169,10 +180,10 @@ class PreloadHandlerBundleTest {
                             "StateMachineArn", "arn:aws:states:us-east-1:123456789012:stateMachine:Training",
                             "JobNamePrefix", "train", "SecurityGroupIds", List.of("sg-0123456789abcdef0"),
                             "SubnetIds", List.of("subnet-0123456789abcdef0"))));
-            event.putAll((Map<String, Object>) onEvent.invoke(handler, event, context));
+            event.putAll(handler.onEvent(event));
 
-            assertEquals(false, ((Map<String, Object>) isComplete.invoke(handler, event, context)).get("IsComplete"));
-            assertEquals(true, ((Map<String, Object>) isComplete.invoke(handler, event, context)).get("IsComplete"));
+            assertEquals(false, handler.isComplete(event).get("IsComplete"));
+            assertEquals(true, handler.isComplete(event).get("IsComplete"));
             assertEquals(List.of("AWSStepFunctions.ListExecutions", "SageMaker.ListTrainingJobs", "SageMaker.StopTrainingJob",
                     "AWSStepFunctions.ListExecutions", "SageMaker.ListTrainingJobs", "DescribeNetworkInterfaces"),
                     emulator.calls().stream().map(AwsJsonEmulator.Call::target).toList());
