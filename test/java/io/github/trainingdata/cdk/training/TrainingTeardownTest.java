@@ -1,7 +1,6 @@
 package io.github.trainingdata.cdk.training;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.trainingdata.cdk.Intrinsics;
@@ -109,10 +108,9 @@ class TrainingTeardownTest {
         expected.addAll(ids(t, "AWS::EC2::VPC", "NetworkVpc"));
         expected.addAll(ids(t, "AWS::EC2::VPCEndpoint", "NetworkVpc"));
         expected.addAll(ids(t, "AWS::EC2::RouteTable", "NetworkVpc"));
-        assertEquals(12, expected.size(), expected.toString());
+        expected.addAll(ids(t, "AWS::IAM::Policy", "TrainingTeardownGrants"));
+        assertEquals(13, expected.size(), expected.toString());
         assertTrue(dependsOn.containsAll(expected), "missing " + difference(expected, dependsOn));
-        assertFalse(dependsOn.stream().anyMatch(id -> id.startsWith(TrainingTeardown.PROVIDER_ID)),
-                "the provider is referenced, not depended on by hand: " + dependsOn);
     }
 
     private static Set<String> difference(Set<String> a, Set<String> b) {
@@ -155,17 +153,33 @@ class TrainingTeardownTest {
         String prefix = "arn:REF(AWS::Partition):sagemaker:REF(AWS::Region):REF(AWS::AccountId):training-job/";
 
         assertEquals(List.of(
-                Map.of("Action", "sagemaker:ListTrainingJobs", "Effect", "Allow", "Resource", "*"),
                 Map.of("Action", "states:ListExecutions", "Effect", "Allow", "Resource", "REF(" + machine + ")"),
                 Map.of("Action", "states:StopExecution", "Effect", "Allow", "Resource",
                         "arn:REF(AWS::Partition):states:REF(AWS::Region):REF(AWS::AccountId):execution:GETATT("
                                 + machine + ".Name):*"),
+                Map.of("Action", "sagemaker:ListTrainingJobs", "Effect", "Allow", "Resource", "*"),
                 Map.of("Action", List.of("sagemaker:StopTrainingJob", "sagemaker:UpdateTrainingJob"), "Effect", "Allow",
                         "Resource", List.of(prefix + "ResNet-*", prefix + "resnet-*")),
                 Map.of("Action", "ec2:DescribeNetworkInterfaces", "Effect", "Allow", "Resource", "*",
                         "Condition", Map.of("StringEquals", Map.of("ec2:Region", "REF(AWS::Region)")))),
                 statements(t, isCompleteRole));
         assertEquals(Set.of(), ids(t, "AWS::IAM::Policy", "TrainingTeardownOnEvent"), "onEvent calls no AWS API");
+        assertEquals(Set.of(), ids(t, "AWS::IAM::Policy", "TrainingTeardownIsComplete"),
+                "isComplete's grants are the definitions' own policies, not a shared one");
+    }
+
+    @Test
+    void aDefinitionRemovedFromTheStackKeepsItsGrantsUntilItsTeardownIsDeleted() {
+        TrainingFixture f = new TrainingFixture();
+        f.define(f.props().jobNamePrefix("first"));
+        new TrainingJobDefinition(f.stack, "Second", f.props().jobNamePrefix("second").build());
+        Template t = Template.fromStack(f.stack);
+
+        for (String definition : List.of("Training", "Second")) {
+            String grants = only(ids(t, "AWS::IAM::Policy", definition + "TeardownGrants"));
+            String teardown = only(ids(t, TYPE, definition + "Teardown"));
+            assertTrue(dependsOn(t, teardown).contains(grants), "CloudFormation deletes " + grants + " after " + teardown);
+        }
     }
 
     @Test
@@ -190,8 +204,9 @@ class TrainingTeardownTest {
         }
         assertTrue(statements.stream().anyMatch(r -> r.contains("training-job/first-*")), statements.toString());
         assertTrue(statements.stream().anyMatch(r -> r.contains("training-job/second-*")), statements.toString());
-        assertEquals(1, statements.stream().filter("*"::equals).count(),
-                "ListTrainingJobs once, and outside a VPC no network-interface describe: " + statements);
+        assertEquals(2, statements.stream().filter("*"::equals).count(),
+                "ListTrainingJobs in each definition's grants, and outside a VPC no network-interface describe: "
+                        + statements);
     }
 
     @Test

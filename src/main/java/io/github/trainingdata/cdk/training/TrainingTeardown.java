@@ -15,6 +15,7 @@ import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.customresources.Provider;
 import software.amazon.awscdk.services.ec2.ISecurityGroup;
 import software.amazon.awscdk.services.ec2.ISubnet;
+import software.amazon.awscdk.services.iam.Policy;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.kms.IKey;
 import software.amazon.awscdk.services.lambda.Function;
@@ -36,7 +37,8 @@ import software.constructs.IConstruct;
  * after this stack anyway (that stack depends on nothing here).
  *
  * <p>One provider per stack serves every definition in it (construct {@value #PROVIDER_ID} at the stack's root):
- * each definition adds its own grants to the provider's isComplete role.
+ * each definition gives the provider's isComplete role its own grants, in a policy of its own that the custom
+ * resource depends on.
  */
 final class TrainingTeardown {
     /** The custom resource's type. */
@@ -59,7 +61,8 @@ final class TrainingTeardown {
         JobPlacement placement = job.getPlacement();
         Stack stack = Stack.of(scope);
         SharedProvider provider = SharedProvider.of(stack, job.getSpec().getOutputBucket().getEncryptionKey());
-        provider.grant(machine.getStateMachine(), job.getJobNamePrefix(), placement.network() != null);
+        Policy grants = provider.grants(scope, machine.getStateMachine(), job.getJobNamePrefix(),
+                placement.network() != null);
 
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("StateMachineArn", machine.getStateMachine().getStateMachineArn());
@@ -72,6 +75,8 @@ final class TrainingTeardown {
                 .resourceType(RESOURCE_TYPE)
                 .properties(properties)
                 .build();
+        // The grants are deleted after the teardown (also when only this definition is removed from the stack).
+        resource.getNode().addDependency(grants);
         for (IConstruct held : held(job, machine)) {
             if (Stack.of(held) == stack) {
                 resource.getNode().addDependency(held);
@@ -100,19 +105,12 @@ final class TrainingTeardown {
     private static final class SharedProvider extends Construct {
         private final Function isComplete;
         private final Provider provider;
-        private boolean describesNetworkInterfaces;
 
         private SharedProvider(Stack stack, IKey logsKey) {
             super(stack, PROVIDER_ID);
             Function onEvent = handler("OnEvent", "onEvent", logsKey);
             this.isComplete = handler("IsComplete", "isComplete", logsKey);
             this.provider = HandlerProvider.provider(this, onEvent, isComplete, logsKey);
-            isComplete.addToRolePolicy(PolicyStatement.Builder.create()
-                    .actions(List.of("sagemaker:ListTrainingJobs")).resources(List.of("*")).build());
-            WildcardFindings findings = new WildcardFindings(isComplete.getRole());
-            findings.add(List.of("*"), "sagemaker:ListTrainingJobs supports no resource-level permissions (Service "
-                    + "Authorization Reference); the handler lists jobs by name and acts only on its definitions' own.");
-            findings.acknowledge();
         }
 
         /** The stack's provider, created by the first definition (its output bucket's key encrypts the logs). */
@@ -127,10 +125,13 @@ final class TrainingTeardown {
         }
 
         /**
-         * Lets isComplete list and stop the executions of {@code machine}, stop and release the jobs named
-         * {@code <prefix>-*} (also in lowercase), and, for a job in a VPC, describe network interfaces.
+         * A policy {@code TeardownGrants} under the definition {@code scope}, on isComplete's role, that lets it list
+         * and stop the executions of {@code machine}, list jobs and stop and release those named {@code <prefix>-*}
+         * (also in lowercase), and, for a job in a VPC, describe network interfaces. Each definition has its own, so
+         * that removing a definition from the stack keeps its grants until its teardown is deleted (CloudFormation
+         * deletes both in the cleanup, the policy last); a shared policy would lose them in the update before.
          */
-        void grant(StateMachine machine, String prefix, boolean inVpc) {
+        Policy grants(Construct scope, StateMachine machine, String prefix, boolean inVpc) {
             Stack stack = Stack.of(this);
             String executions = stack.formatArn(ArnComponents.builder().service("states").resource("execution")
                     .resourceName(machine.getStateMachineName() + ":*").arnFormat(ArnFormat.COLON_RESOURCE_NAME).build());
@@ -138,26 +139,36 @@ final class TrainingTeardown {
                     .map(name -> stack.formatArn(ArnComponents.builder().service("sagemaker").resource("training-job")
                             .resourceName(name).arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build()))
                     .toList();
-            isComplete.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("states:ListExecutions"))
-                    .resources(List.of(machine.getStateMachineArn())).build());
-            isComplete.addToRolePolicy(PolicyStatement.Builder.create().actions(List.of("states:StopExecution"))
-                    .resources(List.of(executions)).build());
-            isComplete.addToRolePolicy(PolicyStatement.Builder.create()
-                    .actions(List.of("sagemaker:StopTrainingJob", "sagemaker:UpdateTrainingJob")).resources(jobs).build());
-            WildcardFindings findings = new WildcardFindings(isComplete.getRole());
+            List<PolicyStatement> statements = new ArrayList<>(List.of(
+                    PolicyStatement.Builder.create().actions(List.of("states:ListExecutions"))
+                            .resources(List.of(machine.getStateMachineArn())).build(),
+                    PolicyStatement.Builder.create().actions(List.of("states:StopExecution"))
+                            .resources(List.of(executions)).build(),
+                    PolicyStatement.Builder.create().actions(List.of("sagemaker:ListTrainingJobs"))
+                            .resources(List.of("*")).build(),
+                    PolicyStatement.Builder.create()
+                            .actions(List.of("sagemaker:StopTrainingJob", "sagemaker:UpdateTrainingJob"))
+                            .resources(jobs).build()));
+            if (inVpc) {
+                statements.add(PolicyStatement.Builder.create().actions(List.of("ec2:DescribeNetworkInterfaces"))
+                        .resources(List.of("*"))
+                        .conditions(Map.of("StringEquals", Map.of("ec2:Region", Aws.REGION))).build());
+            }
+            Policy policy = Policy.Builder.create(scope, "TeardownGrants")
+                    .roles(List.of(isComplete.getRole()))
+                    .statements(statements)
+                    .build();
+            WildcardFindings findings = new WildcardFindings(policy);
             findings.add(List.of(executions), "On delete the teardown stops the running executions of this state "
                     + "machine only; their names are chosen at each start.");
             findings.add(jobs, "On delete the teardown stops the jobs and releases the warm pools of the definition "
                     + "whose jobs are named '" + prefix + "-<unique suffix>' (IAM may see the name in lowercase).");
-            if (inVpc && !describesNetworkInterfaces) {
-                describesNetworkInterfaces = true;
-                isComplete.addToRolePolicy(PolicyStatement.Builder.create()
-                        .actions(List.of("ec2:DescribeNetworkInterfaces")).resources(List.of("*"))
-                        .conditions(Map.of("StringEquals", Map.of("ec2:Region", Aws.REGION))).build());
-                findings.add(List.of("*"), "ec2:DescribeNetworkInterfaces supports no resource-level permissions "
-                        + "(Service Authorization Reference); it is read-only and limited to the stack's Region.");
-            }
+            findings.add(List.of("*"), "sagemaker:ListTrainingJobs and ec2:DescribeNetworkInterfaces support no "
+                    + "resource-level permissions (Service Authorization Reference): the teardown lists jobs by name "
+                    + "and acts only on its definition's own; describing network interfaces is read-only and limited "
+                    + "to the stack's Region.");
             findings.acknowledge();
+            return policy;
         }
     }
 }
