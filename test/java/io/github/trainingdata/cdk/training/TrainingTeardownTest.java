@@ -33,6 +33,9 @@ import software.amazon.awscdk.assertions.Template;
  */
 class TrainingTeardownTest {
     private static final String TYPE = TrainingTeardown.RESOURCE_TYPE;
+    /** Stacks that share values: in one account and Region. */
+    private static final StackProps ENV = StackProps.builder().env(Environment.builder().account("123456789012")
+            .region("us-east-1").build()).build();
 
     /** @return the logical ids of the resources of {@code type} */
     private static List<String> ids(Template template, String type) {
@@ -122,12 +125,10 @@ class TrainingTeardownTest {
     @Test
     void aNetworkAndABucketInAnotherStackAreLeftToThatStacksLaterDelete() {
         App app = TestApps.app();
-        StackProps env = StackProps.builder().env(Environment.builder().account("123456789012").region("us-east-1")
-                .build()).build();
-        Stack shared = new Stack(app, "Shared", env);
+        Stack shared = new Stack(app, "Shared", ENV);
         TrainingNetwork network = new TrainingNetwork(shared, "Network");
         TrainingDataBucket data = new TrainingDataBucket(shared, "Data", TrainingDataBucketProps.builder().build());
-        Stack training = new Stack(app, "Training", env);
+        Stack training = new Stack(app, "Training", ENV);
         new TrainingJobDefinition(training, "Training", TrainingJobDefinitionProps.builder()
                 .trainingImage(TrainingImage.fromUri(TrainingFixture.IMAGE)).instanceType("ml.m5.xlarge")
                 .outputBucket(data).network(network).build());
@@ -221,11 +222,9 @@ class TrainingTeardownTest {
     @Test
     void theExampleStacksHaveNoDependencyCycle() {
         App app = TestApps.app();
-        StackProps env = StackProps.builder().env(Environment.builder().account("123456789012").region("us-east-1")
-                .build()).build();
-        SharedDataStack data = new SharedDataStack(app, "Data", env);
+        SharedDataStack data = new SharedDataStack(app, "Data", ENV);
         for (Stack stack : List.of(new QuickstartStack(app, "Quickstart"), data,
-                new SharedTrainingStack(app, "Team", env, data))) {
+                new SharedTrainingStack(app, "Team", ENV, data))) {
             Map<String, Set<String>> edges = edges(Template.fromStack(stack));
             assertEquals(List.of(), cycle(edges), stack.getStackName());
         }
