@@ -26,9 +26,12 @@ class QuickstartLaunchTest {
     static void synthesize() {
         QuickstartStack stack = new QuickstartStack(TestApps.app(), "TrainingDataQuickstart");
         Template template = Template.fromStack(stack);
-        Map<String, Map<String, Object>> parameters = template.findResources("AWS::SSM::Parameter");
-        assertEquals(1, parameters.size());
-        Map<?, ?> properties = (Map<?, ?>) parameters.values().iterator().next().get("Properties");
+        // The definition's request document (the preload's CurrentExecution pointer is the other parameter).
+        List<Map<?, ?>> requests = template.findResources("AWS::SSM::Parameter").values().stream()
+                .map(p -> (Map<?, ?>) p.get("Properties"))
+                .filter(p -> String.valueOf(p.get("Description")).startsWith("CreateTrainingJob request")).toList();
+        assertEquals(1, requests.size());
+        Map<?, ?> properties = requests.get(0);
         deployedDocument = Intrinsics.string(properties.get("Value"));
     }
 

@@ -24,17 +24,24 @@ import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.ssm.SsmClient;
 
 /**
- * A loopback HTTP server that answers AWS awsJson1_1 calls (dispatching on {@code X-Amz-Target}) and awsQuery
- * calls (form-encoded, as CloudFormation's: dispatching on {@code <signing name>.<Action>}, e.g.
- * {@code cloudformation.DescribeStacks}, answered in XML) with scripted replies and records every request, so tests
- * can drive the real SDK clients.
+ * A loopback HTTP server that answers AWS awsJson1_1 calls (dispatching on {@code X-Amz-Target}) and form-encoded
+ * Query API calls (CloudFormation's and EC2's: dispatching on {@code <signing name>.<Action>}, e.g.
+ * {@code cloudformation.DescribeStacks} or {@code ec2.DescribeNetworkInterfaces}, answered in XML) with scripted
+ * replies and records every request, so tests can drive the real SDK clients.
  */
 public final class AwsJsonEmulator implements AutoCloseable {
-    /** One request as the SDK sent it. */
-    public record Call(String target, String body) {
+    /**
+     * One request as the client sent it.
+     *
+     * @param target        the {@code X-Amz-Target}, or a Query call's {@code <signing name>.<Action>}
+     * @param body          the request body
+     * @param authorization the {@code Authorization} header (a SigV4 signature names its credential scope)
+     */
+    public record Call(String target, String body, String authorization) {
         /**
          * The parsed body.
          *
@@ -105,7 +112,8 @@ public final class AwsJsonEmulator implements AutoCloseable {
     /**
      * Sets how one operation answers.
      *
-     * @param target    the {@code X-Amz-Target}, e.g. {@code SageMaker.CreateTrainingJob}
+     * @param target    the {@code X-Amz-Target}, e.g. {@code SageMaker.CreateTrainingJob}, or a Query call's
+     *                  {@code Action}, e.g. {@code DescribeNetworkInterfaces}
      * @param responder computes the reply from the call
      * @return this emulator
      */
@@ -180,6 +188,15 @@ public final class AwsJsonEmulator implements AutoCloseable {
     }
 
     /**
+     * A Step Functions client for this emulator.
+     *
+     * @return the client
+     */
+    public SfnClient stepFunctions() {
+        return connect(SfnClient.builder().httpClient(UrlConnectionHttpClient.create()));
+    }
+
+    /**
      * An SSM client for this emulator.
      *
      * @return the client
@@ -194,7 +211,7 @@ public final class AwsJsonEmulator implements AutoCloseable {
         if (target == null) {
             target = queryTarget(exchange.getRequestHeaders().getFirst("Authorization"), request);
         }
-        Call call = new Call(target, request);
+        Call call = new Call(target, request, exchange.getRequestHeaders().getFirst("Authorization"));
         synchronized (this) {
             calls.add(call);
         }
@@ -203,8 +220,8 @@ public final class AwsJsonEmulator implements AutoCloseable {
                 ? Reply.error(400, "UnknownOperationException", "No scripted reply for " + target)
                 : responder.apply(call);
         byte[] body = reply.body().getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", reply.body().startsWith("<") ? "text/xml"
-                : "application/x-amz-json-1.1");
+        exchange.getResponseHeaders().set("Content-Type",
+                reply.body().startsWith("<") ? "text/xml;charset=UTF-8" : "application/x-amz-json-1.1");
         exchange.getResponseHeaders().set("x-amzn-RequestId", "request-" + calls().size());
         exchange.sendResponseHeaders(reply.status(), body.length);
         try (OutputStream out = exchange.getResponseBody()) {

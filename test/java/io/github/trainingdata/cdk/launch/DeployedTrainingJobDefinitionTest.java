@@ -11,11 +11,16 @@ import java.util.List;
 import java.util.Random;
 import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.ssm.SsmClient;
 
 class DeployedTrainingJobDefinitionTest {
     static final String GET_PARAMETER = "AmazonSSM.GetParameter";
+    static final String DESCRIBE_STATE_MACHINE = "AWSStepFunctions.DescribeStateMachine";
+    private static final String STATE_MACHINE = "arn:aws:states:us-east-1:123456789012:stateMachine:TrainingStateMachine1A2B";
+    private static final String BASE = "s3://training-data-123456789012/checkpoints/";
 
     /** A GetParameter answer in SSM's JSON shape holding the document. */
     static Reply parameterReply(String name, String document) {
@@ -69,6 +74,104 @@ class DeployedTrainingJobDefinitionTest {
         assertEquals(Json.treeWithJob(document, started.jobName(),
                 "s3://training-data-123456789012/checkpoints/nightly-execution-41/"),
                 Json.tree(started.body(TrainingJobLauncherTest.CREATE)));
+    }
+
+    /** What a definition whose request may exceed 8 KB stores: a pointer to its state machine's training state. */
+    static String pointer(String checkpointS3Uri) {
+        return "{\"RequestInStateMachine\":{\"StateMachineArn\":\"" + STATE_MACHINE + "\",\"StateName\":\"Train\""
+                + (checkpointS3Uri != null ? ",\"CheckpointS3Uri\":\"" + checkpointS3Uri + "\"" : "") + "}}";
+    }
+
+    /**
+     * A DescribeStateMachine answer whose {@code Train} state has the document as Parameters, the way the training
+     * state machine renders it: a job name and a checkpoint URI computed per execution, the rest as it is.
+     */
+    static Reply stateMachineReply(String document) {
+        ObjectNode parameters = Json.MAPPER.createObjectNode();
+        parameters.put("TrainingJobName.$", "States.Format('resnet-{}', States.UUID())");
+        ((ObjectNode) Json.read(document)).properties().forEach(member -> parameters.set(member.getKey(), member.getValue()));
+        if (parameters.get("CheckpointConfig") instanceof ObjectNode checkpoints) {
+            ObjectNode perExecution = Json.MAPPER.createObjectNode();
+            perExecution.put("S3Uri.$", "States.Format('" + BASE + "{}/', $checkpointRun)");
+            checkpoints.properties().stream().filter(member -> !member.getKey().equals("S3Uri"))
+                    .forEach(member -> perExecution.set(member.getKey(), member.getValue()));
+            parameters.set("CheckpointConfig", perExecution);
+        }
+        ObjectNode definition = Json.MAPPER.createObjectNode();
+        definition.put("StartAt", "Train");
+        definition.putObject("States").putObject("Train").put("Type", "Task")
+                .put("Resource", "arn:aws:states:::sagemaker:createTrainingJob.sync").put("End", true)
+                .set("Parameters", parameters);
+        ObjectNode reply = Json.MAPPER.createObjectNode().put("stateMachineArn", STATE_MACHINE)
+                .put("name", "TrainingStateMachine1A2B").put("status", "ACTIVE").put("definition", definition.toString())
+                .put("roleArn", "arn:aws:iam::123456789012:role/sm").put("type", "STANDARD")
+                .put("creationDate", 1767225600);
+        return Reply.ok(reply.toString());
+    }
+
+    @Test
+    void followsAPointerToTheRequestInTheStateMachine() throws IOException {
+        String document = TrainingJobLauncherTest.realisticDocument();
+        try (AwsJsonEmulator emulator = new AwsJsonEmulator(); SsmClient ssm = emulator.ssm();
+                SfnClient sfn = emulator.stepFunctions()) {
+            emulator.on(GET_PARAMETER, call -> parameterReply("/training/resnet/definition", pointer(BASE)));
+            emulator.on(DESCRIBE_STATE_MACHINE, call -> stateMachineReply(document));
+
+            String read = new DeployedTrainingJobDefinition(ssm, sfn, "/training/resnet/definition").document();
+
+            assertEquals(Json.tree(document), Json.tree(read));
+            assertEquals(List.of(GET_PARAMETER, DESCRIBE_STATE_MACHINE),
+                    emulator.calls().stream().map(AwsJsonEmulator.Call::target).toList());
+            assertEquals(Json.tree("{\"stateMachineArn\":\"" + STATE_MACHINE + "\"}"),
+                    Json.tree(emulator.calls(DESCRIBE_STATE_MACHINE).get(0).body()));
+        }
+    }
+
+    @Test
+    void aPointerWithoutCheckpointsRestoresNone() throws IOException {
+        ObjectNode document = (ObjectNode) Json.read(TrainingJobLauncherTest.realisticDocument());
+        document.remove("CheckpointConfig");
+        try (AwsJsonEmulator emulator = new AwsJsonEmulator(); SsmClient ssm = emulator.ssm();
+                SfnClient sfn = emulator.stepFunctions()) {
+            emulator.on(GET_PARAMETER, call -> parameterReply("/p", pointer(null)));
+            emulator.on(DESCRIBE_STATE_MACHINE, call -> stateMachineReply(document.toString()));
+
+            assertEquals(Json.tree(document.toString()), Json.tree(new DeployedTrainingJobDefinition(ssm, sfn, "/p").document()));
+        }
+    }
+
+    @Test
+    void aPointerNeedsAStepFunctionsClient() throws IOException {
+        try (AwsJsonEmulator emulator = new AwsJsonEmulator(); SsmClient ssm = emulator.ssm()) {
+            emulator.on(GET_PARAMETER, call -> parameterReply("/p", pointer(BASE)));
+
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> new DeployedTrainingJobDefinition(ssm, "/p").document());
+
+            assertEquals("SSM parameter /p points at the request in state machine " + STATE_MACHINE + " (it is larger "
+                    + "than an SSM parameter holds): read it with new DeployedTrainingJobDefinition(ssm, stepFunctions, "
+                    + "parameterName)", e.getMessage());
+        }
+    }
+
+    @Test
+    void aPointerToAMissingStateMachineOrStateSaysSo() throws IOException {
+        try (AwsJsonEmulator emulator = new AwsJsonEmulator(); SsmClient ssm = emulator.ssm();
+                SfnClient sfn = emulator.stepFunctions()) {
+            emulator.on(GET_PARAMETER, call -> parameterReply("/p", pointer(BASE)));
+            emulator.onSequence(DESCRIBE_STATE_MACHINE, Reply.error(400, "StateMachineDoesNotExist", "State Machine Does Not Exist"),
+                    Reply.ok("{\"stateMachineArn\":\"" + STATE_MACHINE + "\",\"name\":\"x\",\"definition\":"
+                            + "\"{\\\"StartAt\\\":\\\"Wait\\\",\\\"States\\\":{}}\",\"roleArn\":\"r\",\"type\":\"STANDARD\","
+                            + "\"creationDate\":1767225600}"));
+            DeployedTrainingJobDefinition definition = new DeployedTrainingJobDefinition(ssm, sfn, "/p");
+
+            assertEquals("State machine " + STATE_MACHINE + ", which SSM parameter /p points at, does not exist: is the "
+                    + "stack deployed in this account and Region?",
+                    assertThrows(IllegalArgumentException.class, definition::document).getMessage());
+            assertEquals("State machine " + STATE_MACHINE + " has no state Train with Parameters: is it a training "
+                    + "definition's state machine?", assertThrows(IllegalArgumentException.class, definition::document)
+                    .getMessage());
+        }
     }
 
     @Test

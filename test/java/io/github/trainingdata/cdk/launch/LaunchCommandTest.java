@@ -4,6 +4,7 @@ import static io.github.trainingdata.cdk.launch.TrainingJobDescriptions.describe
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Reply;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -37,7 +38,8 @@ class LaunchCommandTest {
                     requestedRegions.add(region);
                     return emulator.ssm();
                 },
-                region -> emulator.sageMaker());
+                region -> emulator.sageMaker(),
+                region -> emulator.stepFunctions());
     }
 
     @AfterEach
@@ -62,6 +64,22 @@ class LaunchCommandTest {
         assertTrue(jobName.matches("nightly-\\d{8}-\\d{6}-[0-9a-f]{4}"), jobName);
         assertEquals(List.of(Optional.of(Region.EU_WEST_1)), requestedRegions);
         assertEquals(List.of(), emulator.calls(TrainingJobLauncherTest.DESCRIBE));
+    }
+
+    @Test
+    void readsARequestKeptInTheStateMachine() throws IOException {
+        String document = TrainingJobLauncherTest.realisticDocument();
+        emulator.on(DeployedTrainingJobDefinitionTest.GET_PARAMETER, call -> DeployedTrainingJobDefinitionTest
+                .parameterReply("/p", DeployedTrainingJobDefinitionTest.pointer("s3://training-data-123456789012/checkpoints/")));
+        emulator.on(DeployedTrainingJobDefinitionTest.DESCRIBE_STATE_MACHINE,
+                call -> DeployedTrainingJobDefinitionTest.stateMachineReply(document));
+
+        int exit = command.run(new String[] {"--parameter", "/p", "--job-name-prefix", "nightly"});
+
+        assertEquals(LaunchCommand.EXIT_OK, exit, text(err));
+        String job = text(out).strip();
+        assertEquals(Json.treeWithJob(document, job, "s3://training-data-123456789012/checkpoints/" + job + "/"),
+                Json.tree(emulator.calls(TrainingJobLauncherTest.CREATE).get(0).body()));
     }
 
     @Test

@@ -55,4 +55,21 @@ class TrainingJobNamesTest {
         assertFalse(TrainingJobNames.isValidName("arn:aws:sagemaker:us-east-1:1:training-job/x"));
         assertFalse(TrainingJobNames.isValidName(null));
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"train-0f8fad5b-d9cb-469f-a165-70867728950e", "train-20261231-235958-0a9f",
+            "Train-0F8FAD5B-D9CB-469F-A165-70867728950E", "TRAIN-20261231-235958-0A9F"})
+    void recognisesTheJobsADefinitionStarted(String name) {
+        assertTrue(TrainingJobNames.isStartedUnder(name, "train"), name);
+        assertTrue(TrainingJobNames.isStartedUnder(TrainingJobNames.timestamped("train", Instant.now(), new Random(5)),
+                "train"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"trainer-0f8fad5b-d9cb-469f-a165-70867728950e", "train-big-0f8fad5b-d9cb-469f-a165-70867728950e",
+            "train-big-20261231-235958-0a9f", "warm-train-0123456789ab", "train-0123456789ab", "train-manual",
+            "train-20261231-235958-0a9f-1", "train", "xtrain-20261231-235958-0a9f"})
+    void leavesOtherJobsAloneAlsoWhenTheirPrefixStartsTheSame(String name) {
+        assertFalse(TrainingJobNames.isStartedUnder(name, "train"), name);
+    }
 }

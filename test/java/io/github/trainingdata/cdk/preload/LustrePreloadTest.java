@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.trainingdata.cdk.HandlerProvider;
 import io.github.trainingdata.cdk.Intrinsics;
 import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.NagFindings;
@@ -511,12 +512,12 @@ class LustrePreloadTest {
             assertEquals("file", asset.at("/source/packaging").asText(), "uploaded as it is, not zipped again");
             String path = asset.at("/source/path").asText();
             assertTrue(path.endsWith(".zip"), path);
-            assertEquals(-1L, Files.mismatch(outdir.resolve(path), HandlerBundle.path()), "the asset is the bundle");
+            assertEquals(-1L, Files.mismatch(outdir.resolve(path), HandlerProvider.sdkHandlersBundle()), "the asset is the bundle");
         }
 
         @Test
         void theBundleHoldsTheHandlerClassesButNotTheLauncher() throws IOException {
-            try (ZipFile zip = new ZipFile(HandlerBundle.path().toFile())) {
+            try (ZipFile zip = new ZipFile(HandlerProvider.sdkHandlersBundle().toFile())) {
                 assertNotNull(zip.getEntry("io/github/trainingdata/cdk/preload/handler/PreloadHandler.class"));
                 assertNotNull(zip.getEntry("io/github/trainingdata/cdk/launch/TrainingJobNames.class"));
                 assertEquals(null, zip.getEntry("io/github/trainingdata/cdk/launch/TrainingJobLauncher.class"));

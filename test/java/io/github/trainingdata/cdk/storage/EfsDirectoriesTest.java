@@ -313,7 +313,8 @@ class EfsDirectoriesTest {
         Template t = Template.fromStack(stack);
         String directories = logicalId(t, "Custom::EfsDirectories");
 
-        assertTrue(dependsOn(t, logicalId(t, "AWS::StepFunctions::StateMachine")).contains(directories));
+        assertTrue(dependsOn(t, logicalId(t, "AWS::StepFunctions::StateMachine", "Training/StateMachine/Resource"))
+                .contains(directories));
         assertTrue(dependsOn(t, logicalId(t, "AWS::SSM::Parameter")).contains(directories));
     }
 

@@ -70,9 +70,7 @@ final class AslSimulator {
      *     framework (a Lustre cache's associations have one), intrinsics evaluated by {@link Intrinsics}
      */
     static JsonNode definitionOf(Stack stack) {
-        Map<String, Map<String, Object>> machines = new java.util.TreeMap<>(Template.fromStack(stack)
-                .findResources("AWS::StepFunctions::StateMachine"));
-        machines.keySet().removeIf(id -> id.contains("waiterstatemachine"));
+        Map<String, Map<String, Object>> machines = trainingStateMachines(Template.fromStack(stack));
         if (machines.size() != 1) {
             throw new AssertionError(machines.size() + " state machines in " + stack.getNode().getPath());
         }
@@ -83,6 +81,19 @@ final class AslSimulator {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The stack's state machines but the Provider framework's waiter (which the definitions' teardown brings).
+     *
+     * @param template the stack's template
+     * @return the state machines by logical id
+     */
+    static Map<String, Map<String, Object>> trainingStateMachines(Template template) {
+        Map<String, Map<String, Object>> machines = new LinkedHashMap<>(
+                template.findResources("AWS::StepFunctions::StateMachine"));
+        machines.keySet().removeIf(id -> id.contains("waiterstatemachine"));
+        return machines;
     }
 
     Run run(String executionName, JsonNode input, Tasks tasks, boolean worstCaseRetries) {

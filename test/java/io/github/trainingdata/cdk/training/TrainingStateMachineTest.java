@@ -42,9 +42,7 @@ class TrainingStateMachineTest {
         f = new TrainingFixture();
         job = f.threeStoreJob();
         template = Template.fromStack(f.stack);
-        Map<String, Object> machine = (Map<String, Object>) template.findResources("AWS::StepFunctions::StateMachine")
-                .entrySet().stream().filter(e -> !e.getKey().contains("waiterstatemachine")).findFirst().orElseThrow()
-                .getValue();
+        Map<String, Object> machine = AslSimulator.trainingStateMachines(template).values().iterator().next();
         Object definition = ((Map<String, Object>) machine.get("Properties")).get("DefinitionString");
         assertTrue(definition instanceof Map<?, ?> join && join.containsKey("Fn::Join"), "a Fn::Join: " + definition);
         asl = AslSimulator.definitionOf(f.stack);

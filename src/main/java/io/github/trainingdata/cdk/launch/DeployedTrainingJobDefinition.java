@@ -1,25 +1,59 @@
 package io.github.trainingdata.cdk.launch;
 
 import java.util.Objects;
+import java.util.Optional;
+import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sfn.model.StateMachineDoesNotExistException;
 import software.amazon.awssdk.services.ssm.SsmClient;
 import software.amazon.awssdk.services.ssm.model.ParameterNotFoundException;
 
 /**
  * A CreateTrainingJob request document that a deployed stack stored in an SSM parameter; reads it and
  * starts jobs from it.
+ *
+ * <p>The parameter holds the document itself, or, when the document could be larger than an SSM parameter value
+ * may be (8 KB), a pointer {@code {"RequestInStateMachine": {"StateMachineArn": …, "StateName": "Train",
+ * "CheckpointS3Uri": …}}} to the definition's state machine, whose training state holds the same request: then
+ * the document is read from the state machine's definition (DescribeStateMachine), which needs an
+ * {@link SfnClient}.
  */
 public final class DeployedTrainingJobDefinition {
+    /** The pointer's only member: where the request is kept. */
+    public static final String REQUEST_IN_STATE_MACHINE = "RequestInStateMachine";
+    /** The pointer's state machine ARN. */
+    public static final String STATE_MACHINE_ARN = "StateMachineArn";
+    /** The pointer's state whose Parameters hold the request. */
+    public static final String STATE_NAME = "StateName";
+    /** The pointer's base checkpoint URI (each run syncs a prefix under it), absent without checkpoints. */
+    public static final String CHECKPOINT_S3_URI = "CheckpointS3Uri";
+
     private final SsmClient ssm;
+    private final SfnClient stepFunctions;
     private final String parameterName;
 
     /**
-     * Points at the parameter; nothing is read yet.
+     * Points at the parameter; nothing is read yet. Reads documents the parameter holds itself; see
+     * {@link #DeployedTrainingJobDefinition(SsmClient, SfnClient, String)} for larger ones.
      *
      * @param ssm           the client to read with
      * @param parameterName the parameter's name
      */
     public DeployedTrainingJobDefinition(SsmClient ssm, String parameterName) {
         this.ssm = Objects.requireNonNull(ssm, "ssm");
+        this.stepFunctions = null;
+        this.parameterName = Objects.requireNonNull(parameterName, "parameterName");
+    }
+
+    /**
+     * Points at the parameter; nothing is read yet. Reads every document, also one kept in the state machine.
+     *
+     * @param ssm           the client to read the parameter with
+     * @param stepFunctions the client to read a state machine's definition with
+     * @param parameterName the parameter's name
+     */
+    public DeployedTrainingJobDefinition(SsmClient ssm, SfnClient stepFunctions, String parameterName) {
+        this.ssm = Objects.requireNonNull(ssm, "ssm");
+        this.stepFunctions = Objects.requireNonNull(stepFunctions, "stepFunctions");
         this.parameterName = Objects.requireNonNull(parameterName, "parameterName");
     }
 
@@ -27,14 +61,33 @@ public final class DeployedTrainingJobDefinition {
      * Reads the document.
      *
      * @return the CreateTrainingJob request document
-     * @throws IllegalArgumentException if the parameter does not exist
+     * @throws IllegalArgumentException if the parameter or the state machine it points at does not exist
+     * @throws IllegalStateException    if the parameter points at a state machine and this reader has no
+     *                                  {@link SfnClient}
      */
     public String document() {
+        String value;
         try {
-            return ssm.getParameter(r -> r.name(parameterName)).parameter().value();
+            value = ssm.getParameter(r -> r.name(parameterName)).parameter().value();
         } catch (ParameterNotFoundException e) {
             throw new IllegalArgumentException("SSM parameter " + parameterName
                     + " does not exist: is the stack deployed in this account and Region?", e);
+        }
+        Optional<StateMachineRequest> pointer = StateMachineRequest.from(value);
+        if (pointer.isEmpty()) {
+            return value;
+        }
+        String arn = pointer.get().stateMachineArn();
+        if (stepFunctions == null) {
+            throw new IllegalStateException("SSM parameter " + parameterName + " points at the request in state machine "
+                    + arn + " (it is larger than an SSM parameter holds): read it with "
+                    + "new DeployedTrainingJobDefinition(ssm, stepFunctions, parameterName)");
+        }
+        try {
+            return pointer.get().document(stepFunctions.describeStateMachine(r -> r.stateMachineArn(arn)).definition());
+        } catch (StateMachineDoesNotExistException e) {
+            throw new IllegalArgumentException("State machine " + arn + ", which SSM parameter " + parameterName
+                    + " points at, does not exist: is the stack deployed in this account and Region?", e);
         }
     }
 

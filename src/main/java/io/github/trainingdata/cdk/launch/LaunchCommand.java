@@ -9,6 +9,7 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.ssm.SsmClient;
 
 /**
@@ -39,13 +40,16 @@ public final class LaunchCommand {
     private final PrintStream err;
     private final Function<Optional<Region>, SsmClient> ssmClients;
     private final Function<Optional<Region>, SageMakerClient> sageMakerClients;
+    private final Function<Optional<Region>, SfnClient> stepFunctionsClients;
 
     LaunchCommand(PrintStream out, PrintStream err, Function<Optional<Region>, SsmClient> ssmClients,
-            Function<Optional<Region>, SageMakerClient> sageMakerClients) {
+            Function<Optional<Region>, SageMakerClient> sageMakerClients,
+            Function<Optional<Region>, SfnClient> stepFunctionsClients) {
         this.out = Objects.requireNonNull(out, "out");
         this.err = Objects.requireNonNull(err, "err");
         this.ssmClients = Objects.requireNonNull(ssmClients, "ssmClients");
         this.sageMakerClients = Objects.requireNonNull(sageMakerClients, "sageMakerClients");
+        this.stepFunctionsClients = Objects.requireNonNull(stepFunctionsClients, "stepFunctionsClients");
     }
 
     /**
@@ -58,6 +62,8 @@ public final class LaunchCommand {
                 region -> SsmClient.builder().httpClient(UrlConnectionHttpClient.create())
                         .applyMutation(b -> region.ifPresent(b::region)).build(),
                 region -> SageMakerClient.builder().httpClient(UrlConnectionHttpClient.create())
+                        .applyMutation(b -> region.ifPresent(b::region)).build(),
+                region -> SfnClient.builder().httpClient(UrlConnectionHttpClient.create())
                         .applyMutation(b -> region.ifPresent(b::region)).build())
                 .run(args));
     }
@@ -72,9 +78,11 @@ public final class LaunchCommand {
             return EXIT_USAGE;
         }
         try (SsmClient ssm = ssmClients.apply(options.region());
-                SageMakerClient sageMaker = sageMakerClients.apply(options.region())) {
+                SageMakerClient sageMaker = sageMakerClients.apply(options.region());
+                SfnClient stepFunctions = stepFunctionsClients.apply(options.region())) {
             TrainingJobLauncher launcher = new TrainingJobLauncher(sageMaker);
-            DeployedTrainingJobDefinition definition = new DeployedTrainingJobDefinition(ssm, options.parameter());
+            DeployedTrainingJobDefinition definition = new DeployedTrainingJobDefinition(ssm, stepFunctions,
+                    options.parameter());
             String jobName = options.resumeFrom().isPresent()
                     ? definition.resume(launcher, options.jobNamePrefix(), options.resumeFrom().get())
                     : definition.launch(launcher, options.jobNamePrefix());

@@ -10,6 +10,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
+import java.util.regex.Pattern;
 
 /**
  * SageMaker training job names: the prefix rule and the two ways this library makes a unique name
@@ -25,6 +26,12 @@ public final class TrainingJobNames {
     private static final DateTimeFormatter TIMESTAMP =
             DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
     private static final int HASH_HEX_DIGITS = 12;
+    /**
+     * What follows {@code <prefix>} in the name of a job this library started for a definition: {@code -<UUID>}
+     * (an execution of its state machine, {@code States.UUID()}) or {@link #timestamped} (the launcher).
+     */
+    private static final Pattern STARTED_SUFFIX = Pattern.compile("-(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}"
+            + "-[0-9a-f]{12}|[0-9]{8}-[0-9]{6}-[0-9a-f]{4})", Pattern.CASE_INSENSITIVE);
 
     private TrainingJobNames() {
     }
@@ -68,6 +75,21 @@ public final class TrainingJobNames {
     public static String timestamped(String prefix, Instant now, RandomGenerator random) {
         return requireValidPrefix(prefix) + "-" + TIMESTAMP.format(now)
                 + "-" + String.format("%04x", random.nextInt(0x10000));
+    }
+
+    /**
+     * Tells whether a job is one that a definition with this prefix started: {@code <prefix>-<UUID>} (an execution
+     * of its state machine) or {@code <prefix>-<yyyyMMdd-HHmmss>-<4 hex>} (the launcher). The prefix is compared
+     * ignoring case (SageMaker has shown job names lowercase in ARNs). A job of another definition whose prefix
+     * merely starts the same ({@code train} and {@code trainer}, or {@code train} and {@code train-big}) is not.
+     *
+     * @param name   a training job's name
+     * @param prefix the definition's job-name prefix
+     * @return whether the job was started under the prefix
+     */
+    public static boolean isStartedUnder(String name, String prefix) {
+        return name.length() > prefix.length() && name.regionMatches(true, 0, prefix, 0, prefix.length())
+                && STARTED_SUFFIX.matcher(name).region(prefix.length(), name.length()).matches();
     }
 
     /**

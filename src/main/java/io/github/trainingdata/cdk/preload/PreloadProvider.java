@@ -1,28 +1,23 @@
 package io.github.trainingdata.cdk.preload;
 
-import io.github.trainingdata.cdk.ProviderFramework;
+import io.github.trainingdata.cdk.HandlerProvider;
 import io.github.trainingdata.cdk.WildcardFindings;
-import io.github.trainingdata.cdk.storage.LogGroups;
 import java.util.List;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
-import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.customresources.Provider;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.kms.IKey;
-import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.lambda.Function;
-import software.amazon.awscdk.services.lambda.Runtime;
-import software.amazon.awscdk.services.logs.LogGroup;
 import software.amazon.awscdk.services.stepfunctions.StateMachine;
 import software.constructs.Construct;
 
 /**
  * The preload's custom-resource provider: the Java handler (start, describe and stop executions) as aws-cdk-lib's
- * Provider framework onEvent and isComplete functions, with least-privilege grants, encrypted logs, a traced and
- * logged waiter, and each framework finding acknowledged with its reason. onEvent may also list its state machine's
- * executions and describe its own stack (a rollback's Update restores an earlier execution instead of starting one).
+ * Provider framework onEvent and isComplete functions ({@link HandlerProvider}), with least-privilege grants. onEvent
+ * may also list its state machine's executions and describe its own stack (a rollback's Update restores an earlier
+ * execution instead of starting one).
  */
 final class PreloadProvider {
     private static final String HANDLER_CLASS = "io.github.trainingdata.cdk.preload.handler.PreloadHandler";
@@ -36,9 +31,8 @@ final class PreloadProvider {
      * {@code <workerPrefix>-*}; onEvent may also list the machine's executions and describe the stack.
      */
     static Provider create(Construct scope, StateMachine machine, String workerPrefix, IKey logsKey) {
-        Code code = Code.fromAsset(HandlerBundle.path().toString());
-        Function onEvent = handler(scope, "OnEvent", "onEvent", code, logsKey);
-        Function isComplete = handler(scope, "IsComplete", "isComplete", code, logsKey);
+        Function onEvent = handler(scope, "OnEvent", "onEvent", logsKey);
+        Function isComplete = handler(scope, "IsComplete", "isComplete", logsKey);
         machine.grantStartExecution(onEvent);
         // A rollback's Update looks up the execution of the restored configuration and asks whether the stack rolls
         // back: only this state machine's executions, only this stack.
@@ -71,20 +65,11 @@ final class PreloadProvider {
             }
             findings.acknowledge();
         }
-        return ProviderFramework.create(scope, onEvent, isComplete, Duration.minutes(60),
-                LogGroups.create(scope, "WaiterLogs", logsKey), LogGroups.create(scope, "ProviderLogs", logsKey));
+        return HandlerProvider.provider(scope, onEvent, isComplete, logsKey);
     }
 
-    private static Function handler(Construct scope, String id, String method, Code code, IKey logsKey) {
-        LogGroup logs = LogGroups.create(scope, id + "Logs", logsKey);
-        return Function.Builder.create(scope, id)
-                .description("Lustre preload custom resource (" + method + ") of " + scope.getNode().getPath())
-                .runtime(Runtime.JAVA_25)
-                .handler(HANDLER_CLASS + "::" + method)
-                .code(code)
-                .memorySize(512)
-                .timeout(Duration.minutes(2))
-                .logGroup(logs)
-                .build();
+    private static Function handler(Construct scope, String id, String method, IKey logsKey) {
+        return HandlerProvider.function(scope, id, "Lustre preload custom resource (" + method + ") of "
+                + scope.getNode().getPath(), HANDLER_CLASS + "::" + method, logsKey);
     }
 }

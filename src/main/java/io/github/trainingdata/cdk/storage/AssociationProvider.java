@@ -1,8 +1,9 @@
 package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.BundledAsset;
-import io.github.trainingdata.cdk.ProviderFramework;
+import io.github.trainingdata.cdk.HandlerProvider;
 import io.github.trainingdata.cdk.WildcardFindings;
+import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -13,9 +14,7 @@ import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.customresources.Provider;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.kms.IKey;
-import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.lambda.Function;
-import software.amazon.awscdk.services.lambda.Runtime;
 import software.amazon.awscdk.services.s3.IBucket;
 import software.constructs.Construct;
 
@@ -49,12 +48,11 @@ final class AssociationProvider {
      */
     static Provider create(Construct scope, String fileSystemId, List<LustreDataset> datasets, List<IKey> keys,
             IKey logsKey) {
-        Code code = Code.fromAsset(BundledAsset.path(AssociationProvider.class, BUNDLE).toString());
-        Function onEvent = handler(scope, "OnEvent", "onEvent", code, logsKey);
-        Function isComplete = handler(scope, "IsComplete", "isComplete", code, logsKey);
+        Path bundle = BundledAsset.path(AssociationProvider.class, BUNDLE);
+        Function onEvent = handler(scope, "OnEvent", "onEvent", bundle, logsKey);
+        Function isComplete = handler(scope, "IsComplete", "isComplete", bundle, logsKey);
         grant(isComplete, fileSystemId, datasets, keys);
-        return ProviderFramework.create(scope, onEvent, isComplete, TOTAL_TIMEOUT,
-                LogGroups.create(scope, "WaiterLogs", logsKey), LogGroups.create(scope, "ProviderLogs", logsKey));
+        return HandlerProvider.provider(scope, onEvent, isComplete, TOTAL_TIMEOUT, logsKey);
     }
 
     private static void grant(Function isComplete, String fileSystemId, List<LustreDataset> datasets, List<IKey> keys) {
@@ -105,16 +103,8 @@ final class AssociationProvider {
         }
     }
 
-    private static Function handler(Construct scope, String id, String method, Code code, IKey logsKey) {
-        return Function.Builder.create(scope, id)
-                .description("Lustre data repository association custom resource (" + method + ") of "
-                        + scope.getNode().getPath())
-                .runtime(Runtime.JAVA_25)
-                .handler(HANDLER_CLASS + "::" + method)
-                .code(code)
-                .memorySize(512)
-                .timeout(Duration.minutes(2))
-                .logGroup(LogGroups.create(scope, id + "Logs", logsKey))
-                .build();
+    private static Function handler(Construct scope, String id, String method, Path bundle, IKey logsKey) {
+        return HandlerProvider.function(scope, id, "Lustre data repository association custom resource (" + method
+                + ") of " + scope.getNode().getPath(), HANDLER_CLASS + "::" + method, bundle, logsKey);
     }
 }

@@ -66,6 +66,11 @@ public final class TrainingJobBlueprint {
         return placement.network();
     }
 
+    /** @return where the job runs: its network, security groups and subnets */
+    JobPlacement getPlacement() {
+        return placement;
+    }
+
     /** @return the execution role */
     public IRole getRole() {
         return role;

@@ -3,8 +3,12 @@ package io.github.trainingdata.cdk.training;
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.launch.DeployedTrainingJobDefinition;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.CfnOutput;
+import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.iam.IRole;
@@ -40,25 +44,57 @@ public class TrainingJobDefinition extends Construct {
     /** How long {@link #waitForTrainingJob(String)} waits at most: the longest a job may run, 28 days. */
     public static final Duration MAX_PREREQUISITE_WAIT = MAX_RUNTIME;
     private static final Duration MAX_WAIT_LIMIT = Duration.days(365);
+    /**
+     * The largest request document the SSM parameter holds itself: 8 KB, the most an Advanced-tier parameter value may
+     * have (SSM API reference, PutParameter {@code Value}: "Standard parameters have a value limit of 4 KB. Advanced
+     * parameters have a value limit of 8 KB"; the parameter's Intelligent-Tiering picks the tier).
+     */
+    public static final int MAX_PARAMETER_DOCUMENT_BYTES = 8192;
 
     private final TrainingJobBlueprint job;
     private final TrainingStateMachine stateMachine;
     private final StringParameter requestParameter;
+    private final CustomResource teardown;
 
     /** Defines the training job and deploys its state machine and request parameter. */
     public TrainingJobDefinition(Construct scope, String id, TrainingJobDefinitionProps props) {
         super(scope, id);
         this.job = TrainingJobBlueprint.create(this, props);
         this.stateMachine = new TrainingStateMachine(this, "StateMachine", job);
+        this.teardown = TrainingTeardown.create(this, job, stateMachine);
         this.requestParameter = StringParameter.Builder.create(this, "Request")
                 .description("CreateTrainingJob request (without TrainingJobName) of " + getNode().getPath())
-                .stringValue(Stack.of(this).toJsonString(job.getRequest()))
+                .stringValue(Stack.of(this).toJsonString(storedRequest()))
                 .tier(ParameterTier.INTELLIGENT_TIERING)
                 .build();
         CfnOutput.Builder.create(this, "StateMachineArn").value(stateMachine.getStateMachine().getStateMachineArn())
                 .description("Start an execution to train: each execution runs one job").build();
         CfnOutput.Builder.create(this, "RequestParameterName").value(requestParameter.getParameterName())
                 .description("SSM parameter with the CreateTrainingJob request JSON (for the SDK launcher)").build();
+    }
+
+    /**
+     * What the SSM parameter holds: the request, when it fits ({@link #MAX_PARAMETER_DOCUMENT_BYTES}) whatever its
+     * deploy-time values resolve to; otherwise a pointer to the state machine's training state, whose Parameters are
+     * the same request (the SDK launcher follows it).
+     */
+    private Map<String, Object> storedRequest() {
+        long bound = RequestDocumentBound.of(Stack.of(this), job.getRequest());
+        if (bound <= MAX_PARAMETER_DOCUMENT_BYTES) {
+            return job.getRequest();
+        }
+        Map<String, Object> source = new LinkedHashMap<>();
+        source.put(DeployedTrainingJobDefinition.STATE_MACHINE_ARN, stateMachine.getStateMachine().getStateMachineArn());
+        source.put(DeployedTrainingJobDefinition.STATE_NAME, TrainingStateMachine.TRAIN_STATE);
+        if (job.getRequest().get("CheckpointConfig") instanceof Map<?, ?> checkpoints) {
+            source.put(DeployedTrainingJobDefinition.CHECKPOINT_S3_URI, checkpoints.get("S3Uri"));
+        }
+        Annotations.of(this).addInfo(getNode().getPath() + ": the request document may have up to "
+                + (bound >= RequestDocumentBound.UNBOUNDED ? "an unknown number of" : Long.toString(bound))
+                + " bytes, more than an SSM parameter value may (" + MAX_PARAMETER_DOCUMENT_BYTES + "): the parameter "
+                + "points at the state machine's training state, which holds the same request (the SDK launcher reads "
+                + "it there with states:DescribeStateMachine)");
+        return Map.of(DeployedTrainingJobDefinition.REQUEST_IN_STATE_MACHINE, source);
     }
 
     /**
@@ -177,6 +213,19 @@ public class TrainingJobDefinition extends Construct {
     /** @return the state machine that runs one training job per execution */
     public IStateMachine getStateMachine() {
         return stateMachine.getStateMachine();
+    }
+
+    /**
+     * The custom resource that, when the definition is deleted, stops what it started (its state machine's running
+     * executions, its jobs and their warm pools) and waits until they and their network interfaces are gone, so that
+     * CloudFormation can delete the state machine, the roles and the network next. It depends on what a stopping job
+     * holds or needs in the same stack (the state machine, the execution role, the output bucket, the security
+     * groups, subnets and VPC); add a dependency on anything else a job holds that this stack deletes.
+     *
+     * @return the teardown custom resource ({@code Custom::TrainingTeardown})
+     */
+    public CustomResource getTeardown() {
+        return teardown;
     }
 
     /** @return the SSM parameter holding the request as JSON */

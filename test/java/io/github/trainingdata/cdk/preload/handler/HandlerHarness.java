@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.preload.handler;
 
+import io.github.trainingdata.cdk.handler.SdkCalls;
 import static io.github.trainingdata.cdk.launch.TrainingJobDescriptions.describe;
 
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator;
@@ -114,7 +115,7 @@ final class HandlerHarness implements AutoCloseable, AfterEachCallback {
 
     /** A handler whose clients give up at once, so a test sees the error the SDK would raise after its retries. */
     PreloadHandler withoutSdkRetries() {
-        ClientOverrideConfiguration once = PreloadClients.clientConfiguration().toBuilder()
+        ClientOverrideConfiguration once = SdkCalls.clientConfiguration().toBuilder()
                 .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(1).build()).build();
         return new PreloadHandler(
                 client(emulator.connect(PreloadClients.stepFunctionsClientBuilder().overrideConfiguration(once))),

@@ -22,12 +22,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runs the handler from the Lambda bundle alone (its classes and lib/ jars, nothing from the test
- * classpath), with the public no-arg constructor Lambda uses, against the loopback emulator.
+ * Runs the handlers from the Lambda bundle alone (its classes and lib/ jars, nothing from the test
+ * classpath), with the public no-arg constructor Lambda uses, against the loopback emulator: the preload's and
+ * the training definitions' teardown, which share the bundle.
  */
 class PreloadHandlerBundleTest {
     private static final String BUNDLE = "/io/github/trainingdata/cdk/preload/preload-handler.zip";
@@ -36,6 +39,31 @@ class PreloadHandlerBundleTest {
 
     @TempDir
     Path dir;
+    private final Map<String, String> saved = new LinkedHashMap<>();
+    private AwsJsonEmulator emulator;
+
+    /** Points the SDK's default chains (Region, credentials, endpoint) at the emulator, as Lambda's environment would. */
+    @BeforeEach
+    void environment() throws IOException {
+        SYSTEM_PROPERTIES.forEach(name -> saved.put(name, System.getProperty(name)));
+        emulator = new AwsJsonEmulator();
+        System.setProperty("aws.region", "us-east-1");
+        System.setProperty("aws.accessKeyId", "AKIDTESTTESTTESTTEST");
+        System.setProperty("aws.secretAccessKey", "fake-secret-key");
+        System.setProperty("aws.endpointUrl", emulator.endpoint().toString());
+    }
+
+    @AfterEach
+    void restore() {
+        emulator.close();
+        saved.forEach((name, value) -> {
+            if (value == null) {
+                System.clearProperty(name);
+            } else {
+                System.setProperty(name, value);
+            }
+        });
+    }
 
     private URLClassLoader unpackBundle() throws IOException {
         List<URL> urls = new ArrayList<>(List.of(dir.toUri().toURL()));
@@ -66,25 +94,44 @@ class PreloadHandlerBundleTest {
         });
         Class<?> contextType = loader.loadClass("com.amazonaws.services.lambda.runtime.Context");
         return Proxy.newProxyInstance(loader, new Class<?>[] {contextType},
-                (proxy, method, args) -> method.getName().equals("getLogger") ? logger : null);
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "getLogger" -> logger;
+                    case "getRemainingTimeInMillis" -> 60_000;
+                    default -> null;
+                });
+    }
+
+    /** A handler class of the bundle, instantiated as Lambda does, with a context that keeps its log lines. */
+    private record BundledHandler(Object handler, Method onEvent, Method isComplete, Object context) {
+        static BundledHandler load(ClassLoader loader, String className, List<String> logLines) throws Exception {
+            Class<?> handlerType = loader.loadClass(className);
+            Class<?> contextType = loader.loadClass("com.amazonaws.services.lambda.runtime.Context");
+            return new BundledHandler(handlerType.getConstructor().newInstance(),
+                    handlerType.getMethod("onEvent", Map.class, contextType),
+                    handlerType.getMethod("isComplete", Map.class, contextType), lambdaContext(loader, logLines));
+        }
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> onEvent(Map<String, Object> event) throws Exception {
+            return (Map<String, Object>) onEvent.invoke(handler, event, context);
+        }
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> isComplete(Map<String, Object> event) throws Exception {
+            return (Map<String, Object>) isComplete.invoke(handler, event, context);
+        }
     }
 
     @Test
     @SuppressWarnings("unchecked")
     void theBundledHandlerStartsAndWatchesAPreloadExecution() throws Exception {
-        Map<String, String> saved = new LinkedHashMap<>();
-        SYSTEM_PROPERTIES.forEach(name -> saved.put(name, System.getProperty(name)));
-        try (AwsJsonEmulator emulator = new AwsJsonEmulator(); URLClassLoader loader = unpackBundle()) {
+        try (URLClassLoader loader = unpackBundle()) {
             emulator.on("AWSStepFunctions.StartExecution", call -> Reply.ok("{\"executionArn\":\"arn\",\"startDate\":1767225600}"));
             emulator.on("AWSStepFunctions.DescribeExecution", call -> Reply.ok("{\"executionArn\":\"arn\","
                     + "\"stateMachineArn\":\"arn\",\"status\":\"SUCCEEDED\",\"startDate\":1767225600,"
                     + "\"output\":\"{\\\"Status\\\":\\\"WARMED\\\"}\"}"));
             emulator.on("SageMaker.DescribeTrainingJob", call -> Reply.ok(describe(
                     call.json().required("TrainingJobName").textValue(), "Completed", "Completed")));
-            System.setProperty("aws.region", "us-east-1");
-            System.setProperty("aws.accessKeyId", "AKIDTESTTESTTESTTEST");
-            System.setProperty("aws.secretAccessKey", "fake-secret-key");
-            System.setProperty("aws.endpointUrl", emulator.endpoint().toString());
 
             assertThrows(ClassNotFoundException.class, () -> loader.loadClass("software.amazon.awssdk.services.ssm.SsmClient"));
             assertNotNull(loader.loadClass("software.amazon.awssdk.services.cloudformation.CloudFormationClient"),
@@ -92,22 +139,17 @@ class PreloadHandlerBundleTest {
             assertThrows(ClassNotFoundException.class, () -> loader.loadClass("software.amazon.awscdk.Stack"));
             assertThrows(ClassNotFoundException.class,
                     () -> loader.loadClass("io.github.trainingdata.cdk.launch.TrainingJobRequestJson"));
-            Class<?> handlerType = loader.loadClass(PreloadHandler.class.getName());
-            Object handler = handlerType.getConstructor().newInstance();
-            Class<?> contextType = loader.loadClass("com.amazonaws.services.lambda.runtime.Context");
-            Method onEvent = handlerType.getMethod("onEvent", Map.class, contextType);
-            Method isComplete = handlerType.getMethod("isComplete", Map.class, contextType);
             List<String> logLines = new ArrayList<>();
-            Object context = lambdaContext(loader, logLines);
+            BundledHandler handler = BundledHandler.load(loader, PreloadHandler.class.getName(), logLines);
 
             Map<String, Object> event = new LinkedHashMap<>(Map.of("RequestType", "Create", "RequestId", "r-1",
                     "StackId", "arn:aws:cloudformation:us-east-1:123456789012:stack/S/1", "LogicalResourceId", "Preload",
                     "ResourceProperties", Map.of("WorkerJobNamePrefix", "warm", "WarmKey", "k", "WaitSeconds", "3300",
                             "StateMachineArn", "arn:aws:states:us-east-1:123456789012:stateMachine:Preload",
                             "FileSystemId", "fs-0123456789abcdef0", "DataLocations", List.of("s3://data/train/"))));
-            Map<String, Object> started = (Map<String, Object>) onEvent.invoke(handler, event, context);
+            Map<String, Object> started = handler.onEvent(event);
             event.put("PhysicalResourceId", started.get("PhysicalResourceId"));
-            Map<String, Object> done = (Map<String, Object>) isComplete.invoke(handler, event, context);
+            Map<String, Object> done = handler.isComplete(event);
 
             assertEquals(true, done.get("IsComplete"));
             assertEquals("WARMED", ((Map<String, Object>) done.get("Data")).get("Status"));
@@ -115,14 +157,40 @@ class PreloadHandlerBundleTest {
                     "SageMaker.DescribeTrainingJob"), emulator.calls().stream().map(AwsJsonEmulator.Call::target).toList());
             assertTrue(logLines.get(0).startsWith("Started preload execution " + started.get("PhysicalResourceId")),
                     logLines.get(0));
-        } finally {
-            saved.forEach((name, value) -> {
-                if (value == null) {
-                    System.clearProperty(name);
-                } else {
-                    System.setProperty(name, value);
-                }
-            });
+        }
+    }
+
+    @Test
+    void theBundledTeardownHandlerStopsAJobAndLooksForItsNetworkInterfacesOverTheEc2QueryApi() throws Exception {
+        try (URLClassLoader loader = unpackBundle()) {
+            String job = "train-0f8fad5b-d9cb-469f-a165-70867728950e";
+            emulator.on("AWSStepFunctions.ListExecutions", call -> Reply.ok("{\"executions\":[]}"));
+            emulator.onSequence("SageMaker.ListTrainingJobs", Reply.ok("{\"TrainingJobSummaries\":[{\"TrainingJobName\":\""
+                    + job + "\",\"TrainingJobArn\":\"arn\",\"CreationTime\":1767225600,\"TrainingJobStatus\":\"InProgress\"}]}"),
+                    Reply.ok("{\"TrainingJobSummaries\":[{\"TrainingJobName\":\"" + job + "\",\"TrainingJobArn\":\"arn\","
+                            + "\"CreationTime\":1767225600,\"TrainingJobStatus\":\"Stopped\"}]}"));
+            emulator.on("SageMaker.StopTrainingJob", call -> Reply.ok("{}"));
+            emulator.on("ec2.DescribeNetworkInterfaces", call -> Reply.ok("<DescribeNetworkInterfacesResponse xmlns=\""
+                    + "http://ec2.amazonaws.com/doc/2016-11-15/\"><networkInterfaceSet/></DescribeNetworkInterfacesResponse>"));
+            List<String> logLines = new ArrayList<>();
+            BundledHandler handler = BundledHandler.load(loader,
+                    "io.github.trainingdata.cdk.training.handler.TrainingTeardownHandler", logLines);
+
+            Map<String, Object> event = new LinkedHashMap<>(Map.of("RequestType", "Delete", "RequestId", "r-1",
+                    "StackId", "arn:aws:cloudformation:us-east-1:123456789012:stack/S/1", "LogicalResourceId", "Teardown",
+                    "PhysicalResourceId", "Teardown-teardown", "ResourceProperties", Map.of(
+                            "StateMachineArn", "arn:aws:states:us-east-1:123456789012:stateMachine:Training",
+                            "JobNamePrefix", "train", "SecurityGroupIds", List.of("sg-0123456789abcdef0"),
+                            "SubnetIds", List.of("subnet-0123456789abcdef0"))));
+            event.putAll(handler.onEvent(event));
+
+            assertEquals(false, handler.isComplete(event).get("IsComplete"));
+            assertEquals(true, handler.isComplete(event).get("IsComplete"));
+            assertEquals(List.of("AWSStepFunctions.ListExecutions", "SageMaker.ListTrainingJobs", "SageMaker.StopTrainingJob",
+                    "AWSStepFunctions.ListExecutions", "SageMaker.ListTrainingJobs", "ec2.DescribeNetworkInterfaces"),
+                    emulator.calls().stream().map(AwsJsonEmulator.Call::target).toList());
+            assertTrue(emulator.calls("ec2.DescribeNetworkInterfaces").get(0).authorization()
+                    .contains("/us-east-1/ec2/aws4_request"), logLines.toString());
         }
     }
 }

@@ -27,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.trainingdata.cdk.Json;
+import io.github.trainingdata.cdk.handler.SdkCalls;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Reply;
 import java.time.Duration;
@@ -399,7 +400,7 @@ class PreloadHandlerTest {
         h.emulator.on(DESCRIBE_EXECUTION, call -> Reply.error(400, "AccessDeniedException", "not authorized"));
 
         SdkException e = assertThrows(SdkException.class, () -> isCompleteAfterCreate(waiting()));
-        assertFalse(PreloadClients.isTransient(e));
+        assertFalse(SdkCalls.isTransient(e));
         assertTrue(PreloadClients.isAccessDenied(e));
         assertTrue(e.getMessage().startsWith("not authorized"), e.getMessage());
     }

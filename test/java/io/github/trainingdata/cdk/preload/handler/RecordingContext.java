@@ -11,6 +11,21 @@ import java.util.List;
 /** A Lambda context whose logger keeps the lines, for assertions. */
 public final class RecordingContext implements Context {
     private final List<String> lines = new ArrayList<>();
+    private final int remainingMillis;
+
+    /** A context with a minute left of the invocation. */
+    public RecordingContext() {
+        this(60_000);
+    }
+
+    /**
+     * A context with this much of the invocation left.
+     *
+     * @param remainingMillis what {@link #getRemainingTimeInMillis()} answers
+     */
+    public RecordingContext(int remainingMillis) {
+        this.remainingMillis = remainingMillis;
+    }
 
     /**
      * What the handler logged.
@@ -78,7 +93,7 @@ public final class RecordingContext implements Context {
 
     @Override
     public int getRemainingTimeInMillis() {
-        return 60_000;
+        return remainingMillis;
     }
 
     @Override

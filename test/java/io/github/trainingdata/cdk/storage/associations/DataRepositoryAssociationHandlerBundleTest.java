@@ -73,12 +73,14 @@ class DataRepositoryAssociationHandlerBundleTest {
             System.setProperty("aws.endpointUrl", emulator.endpoint().toString());
 
             for (String absent : List.of("software.amazon.awssdk.services.sagemaker.SageMakerClient",
+                    "software.amazon.awssdk.services.cloudformation.CloudFormationClient",
                     "software.amazon.awssdk.services.sfn.SfnClient", "software.amazon.awssdk.services.ssm.SsmClient",
                     "software.amazon.awscdk.Stack", "io.github.trainingdata.cdk.storage.LustreCache")) {
                 assertThrows(ClassNotFoundException.class, () -> loader.loadClass(absent), absent);
             }
             assertTrue(entries.stream().filter(e -> e.endsWith(".class"))
-                    .allMatch(e -> e.startsWith("io/github/trainingdata/cdk/storage/associations/")), entries.toString());
+                    .allMatch(e -> e.startsWith("io/github/trainingdata/cdk/storage/associations/")
+                            || e.startsWith("io/github/trainingdata/cdk/handler/")), entries.toString());
             Class<?> handlerType = loader.loadClass(DataRepositoryAssociationHandler.class.getName());
             Object handler = handlerType.getConstructor().newInstance();
             Class<?> contextType = loader.loadClass("com.amazonaws.services.lambda.runtime.Context");

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.storage.associations;
 
+import io.github.trainingdata.cdk.handler.SdkCalls;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -515,7 +516,7 @@ class DataRepositoryAssociationHandlerTest {
 
         SdkException e = assertThrows(SdkException.class, this::created);
 
-        assertFalse(FsxAssociations.isTransient(e));
+        assertFalse(SdkCalls.isTransient(e));
     }
 
     @Test

@@ -2,6 +2,9 @@ package io.github.trainingdata.cdk.preload.handler;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
+import io.github.trainingdata.cdk.handler.CustomResourceEvent;
+import io.github.trainingdata.cdk.handler.SdkCalls;
+import io.github.trainingdata.cdk.launch.TrainingJobNames;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -168,7 +171,7 @@ public final class PreloadHandler {
             log.log("Preload execution " + arn + " is not visible yet (DescribeExecution is eventually consistent)");
             return NOT_COMPLETE;
         } catch (SdkException e) {
-            if (action == Action.RESTORED && !PreloadClients.isTransient(e)) {
+            if (action == Action.RESTORED && !SdkCalls.isTransient(e)) {
                 log.log("Could not describe the restored preload execution " + arn + " (the rollback goes on): "
                         + e.getMessage());
                 return complete(unwarmed(PreloadStatus.UNKNOWN, List.of()));
@@ -263,7 +266,7 @@ public final class PreloadHandler {
         try {
             job = sageMaker.describeTrainingJob(r -> r.trainingJobName(worker));
         } catch (SdkException e) {
-            if (PreloadClients.isTransient(e)) {
+            if (SdkCalls.isTransient(e)) {
                 return notCompleteIfTransient(e, "describe preload worker " + worker, log);
             }
             log.log("Could not read the metrics of preload worker " + worker + " (reported as 0): " + e.getMessage());
@@ -301,7 +304,7 @@ public final class PreloadHandler {
     }
 
     private static Map<String, Object> notCompleteIfTransient(SdkException e, String what, LambdaLogger log) {
-        if (!PreloadClients.isTransient(e)) {
+        if (!SdkCalls.isTransient(e)) {
             throw e;
         }
         log.log("Could not " + what + " (transient, not complete yet): " + e.getMessage());

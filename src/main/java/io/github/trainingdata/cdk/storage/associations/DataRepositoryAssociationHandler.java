@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.storage.associations;
 
+import io.github.trainingdata.cdk.handler.SdkCalls;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import java.util.LinkedHashMap;
@@ -128,7 +129,7 @@ public final class DataRepositoryAssociationHandler {
             return ensure(DesiredAssociation.from(map(event, "ResourceProperties")), physicalId,
                     string(event, "RequestId"), log);
         } catch (SdkException e) {
-            if (!FsxAssociations.isTransient(e)) {
+            if (!SdkCalls.isTransient(e)) {
                 throw e;
             }
             log.log("FSx did not answer (transient, not complete yet): " + e.getMessage());

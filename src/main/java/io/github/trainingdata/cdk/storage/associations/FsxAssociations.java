@@ -1,17 +1,9 @@
 package io.github.trainingdata.cdk.storage.associations;
 
-import java.io.IOException;
-import java.time.Duration;
+import io.github.trainingdata.cdk.handler.SdkCalls;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
-import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
-import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
-import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
-import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.core.exception.SdkServiceException;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.fsx.FSxClient;
 import software.amazon.awssdk.services.fsx.FSxClientBuilder;
 import software.amazon.awssdk.services.fsx.model.DataRepositoryAssociation;
@@ -31,9 +23,6 @@ final class FsxAssociations {
     static final String OWNER_TAG = "cdk-training-data:association";
     /** Tag of every association the handler creates: the CloudFormation request that created it. */
     static final String REQUEST_TAG = "cdk-training-data:request";
-    private static final int MAX_ATTEMPTS = 5;
-    /** Bounds each call with its retries, so an isComplete call answers before Lambda's 2 minutes. */
-    private static final Duration API_CALL_TIMEOUT = Duration.ofSeconds(40);
     /** DescribeDataRepositoryAssociations' MaxResults maximum (FSx API model, LimitedMaxResults). */
     private static final int PAGE_SIZE = 25;
 
@@ -43,20 +32,9 @@ final class FsxAssociations {
         this.fsx = Objects.requireNonNull(fsx, "fsx");
     }
 
-    /**
-     * A client as the handler runs it: the URL-connection HTTP client, the SDK's standard retries (which absorb
-     * brief throttling) with {@value #MAX_ATTEMPTS} attempts, and a 40-second limit per call. Region and
-     * credentials come from the Lambda environment.
-     *
-     * @return the builder
-     */
+    /** @return a client builder as the handlers run them ({@link SdkCalls#configure}) */
     static FSxClientBuilder clientBuilder() {
-        return FSxClient.builder().httpClient(UrlConnectionHttpClient.create())
-                .overrideConfiguration(ClientOverrideConfiguration.builder()
-                        .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
-                                .maxAttempts(MAX_ATTEMPTS).build())
-                        .apiCallTimeout(API_CALL_TIMEOUT)
-                        .build());
+        return SdkCalls.configure(FSxClient.builder());
     }
 
     /**
@@ -138,21 +116,6 @@ final class FsxAssociations {
     /** The value of the tag {@code key} on the association, or null when it has none (one this handler did not create). */
     static String tag(DataRepositoryAssociation association, String key) {
         return association.tags().stream().filter(t -> key.equals(t.key())).map(Tag::value).findFirst().orElse(null);
-    }
-
-    /**
-     * Throttling, 5xx answers, timeouts and I/O errors are worth another look; anything else (access denied, a bad
-     * request) is not.
-     *
-     * @param e an error the SDK gave up on, after its own retries
-     * @return whether a later call may succeed
-     */
-    static boolean isTransient(SdkException e) {
-        if (e instanceof SdkServiceException service) {
-            return service.isThrottlingException() || service.statusCode() >= 500;
-        }
-        return e.retryable() || e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException
-                || e.getCause() instanceof IOException;
     }
 
     /** CreateDataRepositoryAssociation's ClientRequestToken: the request id, within the token's 63 characters. */

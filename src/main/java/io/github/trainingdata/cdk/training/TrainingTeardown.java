@@ -1,0 +1,174 @@
+package io.github.trainingdata.cdk.training;
+
+import io.github.trainingdata.cdk.HandlerProvider;
+import io.github.trainingdata.cdk.WildcardFindings;
+import io.github.trainingdata.cdk.network.TrainingNetwork;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.ArnComponents;
+import software.amazon.awscdk.ArnFormat;
+import software.amazon.awscdk.Aws;
+import software.amazon.awscdk.CustomResource;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.customresources.Provider;
+import software.amazon.awscdk.services.ec2.ISecurityGroup;
+import software.amazon.awscdk.services.ec2.ISubnet;
+import software.amazon.awscdk.services.iam.Policy;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.kms.IKey;
+import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.stepfunctions.StateMachine;
+import software.constructs.Construct;
+import software.constructs.IConstruct;
+
+/**
+ * What stops a {@link TrainingJobDefinition}'s training when the definition is deleted: a custom resource
+ * {@value #RESOURCE_TYPE} whose Delete stops the state machine's running executions, the jobs started under the
+ * definition's prefix and their warm pools, and waits until they and their network interfaces are gone (at most
+ * 50 minutes; see {@code TrainingTeardownHandler}). Create and Update do nothing.
+ *
+ * <p>CloudFormation deletes a resource before what it depends on, so the custom resource depends on what a stopping
+ * job still holds or needs when it is in the same stack: the state machine (with its role, whose policy lets Step
+ * Functions stop the job it runs), the execution role and its policies (a stopping job still writes its output),
+ * the output bucket and the volume key, the job's security groups and subnets and the VPC (with its S3 endpoint).
+ * Nothing depends on the custom resource, so the dependencies add no cycle. What lives in another stack is deleted
+ * after this stack anyway (that stack depends on nothing here).
+ *
+ * <p>One provider per stack serves every definition in it (construct {@value #PROVIDER_ID} at the stack's root):
+ * each definition gives the provider's isComplete role its own grants, in a policy of its own that the custom
+ * resource depends on.
+ */
+final class TrainingTeardown {
+    /** The custom resource's type. */
+    static final String RESOURCE_TYPE = "Custom::TrainingTeardown";
+    static final String HANDLER_CLASS = "io.github.trainingdata.cdk.training.handler.TrainingTeardownHandler";
+    static final String PROVIDER_ID = "TrainingTeardown";
+
+    private TrainingTeardown() {
+    }
+
+    /**
+     * Adds the teardown of the definition {@code scope} as child {@code Teardown}.
+     *
+     * @param scope   the definition
+     * @param job     its blueprint
+     * @param machine its state machine
+     * @return the custom resource
+     */
+    static CustomResource create(Construct scope, TrainingJobBlueprint job, TrainingStateMachine machine) {
+        JobPlacement placement = job.getPlacement();
+        Stack stack = Stack.of(scope);
+        SharedProvider provider = SharedProvider.of(stack, job.getSpec().getOutputBucket().getEncryptionKey());
+        Policy grants = provider.grants(scope, machine.getStateMachine(), job.getJobNamePrefix(),
+                placement.network() != null);
+
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("StateMachineArn", machine.getStateMachine().getStateMachineArn());
+        properties.put("JobNamePrefix", job.getJobNamePrefix());
+        properties.put("SecurityGroupIds", placement.securityGroups().stream().map(ISecurityGroup::getSecurityGroupId)
+                .toList());
+        properties.put("SubnetIds", placement.subnets().stream().map(ISubnet::getSubnetId).toList());
+        CustomResource resource = CustomResource.Builder.create(scope, "Teardown")
+                .serviceToken(provider.provider.getServiceToken())
+                .resourceType(RESOURCE_TYPE)
+                .properties(properties)
+                .build();
+        // The grants are deleted after the teardown (also when only this definition is removed from the stack).
+        resource.getNode().addDependency(grants);
+        for (IConstruct held : held(job, machine)) {
+            if (Stack.of(held) == stack) {
+                resource.getNode().addDependency(held);
+            }
+        }
+        return resource;
+    }
+
+    /** What a stopping job holds or needs, wherever it lives. */
+    private static List<IConstruct> held(TrainingJobBlueprint job, TrainingStateMachine machine) {
+        List<IConstruct> held = new ArrayList<>(List.of(machine, job.getRole(), job.getSpec().getOutputBucket()));
+        if (job.getSpec().getVolumeKey() != null) {
+            held.add(job.getSpec().getVolumeKey());
+        }
+        JobPlacement placement = job.getPlacement();
+        held.addAll(placement.securityGroups());
+        held.addAll(placement.subnets());
+        TrainingNetwork network = placement.network();
+        if (network != null) {
+            held.add(network.getVpc());
+        }
+        return held;
+    }
+
+    /** The stack's teardown provider: its two handler functions and aws-cdk-lib's Provider framework. */
+    private static final class SharedProvider extends Construct {
+        private final Function isComplete;
+        private final Provider provider;
+
+        private SharedProvider(Stack stack, IKey logsKey) {
+            super(stack, PROVIDER_ID);
+            Function onEvent = handler("OnEvent", "onEvent", logsKey);
+            this.isComplete = handler("IsComplete", "isComplete", logsKey);
+            this.provider = HandlerProvider.provider(this, onEvent, isComplete, logsKey);
+        }
+
+        /** The stack's provider, created by the first definition (its output bucket's key encrypts the logs). */
+        static SharedProvider of(Stack stack, IKey logsKey) {
+            IConstruct existing = stack.getNode().tryFindChild(PROVIDER_ID);
+            return existing instanceof SharedProvider shared ? shared : new SharedProvider(stack, logsKey);
+        }
+
+        private Function handler(String id, String method, IKey logsKey) {
+            return HandlerProvider.function(this, id, "Training definitions' teardown custom resource (" + method
+                    + ") of stack " + Stack.of(this).getStackName(), HANDLER_CLASS + "::" + method, logsKey);
+        }
+
+        /**
+         * A policy {@code TeardownGrants} under the definition {@code scope}, on isComplete's role, that lets it list
+         * and stop the executions of {@code machine}, list jobs and stop and release those named {@code <prefix>-*}
+         * (also in lowercase), and, for a job in a VPC, describe network interfaces. Each definition has its own, so
+         * that removing a definition from the stack keeps its grants until its teardown is deleted (CloudFormation
+         * deletes both in the cleanup, the policy last); a shared policy would lose them in the update before.
+         */
+        Policy grants(Construct scope, StateMachine machine, String prefix, boolean inVpc) {
+            Stack stack = Stack.of(this);
+            String executions = stack.formatArn(ArnComponents.builder().service("states").resource("execution")
+                    .resourceName(machine.getStateMachineName() + ":*").arnFormat(ArnFormat.COLON_RESOURCE_NAME).build());
+            List<String> jobs = TrainingStateMachine.arnNames(prefix + "-*").stream()
+                    .map(name -> stack.formatArn(ArnComponents.builder().service("sagemaker").resource("training-job")
+                            .resourceName(name).arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build()))
+                    .toList();
+            List<PolicyStatement> statements = new ArrayList<>(List.of(
+                    PolicyStatement.Builder.create().actions(List.of("states:ListExecutions"))
+                            .resources(List.of(machine.getStateMachineArn())).build(),
+                    PolicyStatement.Builder.create().actions(List.of("states:StopExecution"))
+                            .resources(List.of(executions)).build(),
+                    PolicyStatement.Builder.create().actions(List.of("sagemaker:ListTrainingJobs"))
+                            .resources(List.of("*")).build(),
+                    PolicyStatement.Builder.create()
+                            .actions(List.of("sagemaker:StopTrainingJob", "sagemaker:UpdateTrainingJob"))
+                            .resources(jobs).build()));
+            if (inVpc) {
+                statements.add(PolicyStatement.Builder.create().actions(List.of("ec2:DescribeNetworkInterfaces"))
+                        .resources(List.of("*"))
+                        .conditions(Map.of("StringEquals", Map.of("ec2:Region", Aws.REGION))).build());
+            }
+            Policy policy = Policy.Builder.create(scope, "TeardownGrants")
+                    .roles(List.of(isComplete.getRole()))
+                    .statements(statements)
+                    .build();
+            WildcardFindings findings = new WildcardFindings(policy);
+            findings.add(List.of(executions), "On delete the teardown stops the running executions of this state "
+                    + "machine only; their names are chosen at each start.");
+            findings.add(jobs, "On delete the teardown stops the jobs and releases the warm pools of the definition "
+                    + "whose jobs are named '" + prefix + "-<unique suffix>' (IAM may see the name in lowercase).");
+            findings.add(List.of("*"), "sagemaker:ListTrainingJobs and ec2:DescribeNetworkInterfaces support no "
+                    + "resource-level permissions (Service Authorization Reference): the teardown lists jobs by name "
+                    + "and acts only on its definition's own; describing network interfaces is read-only and limited "
+                    + "to the stack's Region.");
+            findings.acknowledge();
+            return policy;
+        }
+    }
+}

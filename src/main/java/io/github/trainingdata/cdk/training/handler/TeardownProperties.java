@@ -1,0 +1,67 @@
+package io.github.trainingdata.cdk.training.handler;
+
+import io.github.trainingdata.cdk.launch.TrainingJobNames;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The properties of a teardown custom resource: what one training definition runs, and where its jobs hold
+ * network interfaces.
+ *
+ * @param stateMachineArn  the definition's state machine
+ * @param jobNamePrefix    the prefix of the definition's job names
+ * @param securityGroupIds the job's security groups, the network's training group first (empty outside a VPC)
+ * @param subnetIds        the job's subnets (empty outside a VPC)
+ */
+record TeardownProperties(String stateMachineArn, String jobNamePrefix, List<String> securityGroupIds,
+        List<String> subnetIds) {
+    static final String STATE_MACHINE_ARN = "StateMachineArn";
+    static final String JOB_NAME_PREFIX = "JobNamePrefix";
+    static final String SECURITY_GROUP_IDS = "SecurityGroupIds";
+    static final String SUBNET_IDS = "SubnetIds";
+
+    /**
+     * Reads and checks the properties.
+     *
+     * @param properties the custom resource's ResourceProperties
+     * @return the properties
+     * @throws IllegalArgumentException naming the property that is missing or malformed
+     */
+    static TeardownProperties from(Map<?, ?> properties) {
+        Object arn = properties.get(STATE_MACHINE_ARN);
+        if (!(arn instanceof String text) || !text.startsWith("arn:") || !text.contains(":stateMachine:")) {
+            throw new IllegalArgumentException("ResourceProperties." + STATE_MACHINE_ARN
+                    + " must be a state machine ARN, got '" + arn + "'");
+        }
+        Object prefix = properties.get(JOB_NAME_PREFIX);
+        try {
+            TrainingJobNames.requireValidPrefix(prefix instanceof String name ? name : null);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("ResourceProperties." + JOB_NAME_PREFIX + ": " + e.getMessage(), e);
+        }
+        List<String> groups = ids(properties, SECURITY_GROUP_IDS);
+        List<String> subnets = ids(properties, SUBNET_IDS);
+        if (groups.isEmpty() != subnets.isEmpty()) {
+            throw new IllegalArgumentException("ResourceProperties." + SECURITY_GROUP_IDS + " and " + SUBNET_IDS
+                    + " must be both empty (a job outside a VPC) or both set");
+        }
+        return new TeardownProperties(text, (String) prefix, groups, subnets);
+    }
+
+    private static List<String> ids(Map<?, ?> properties, String name) {
+        Object value = properties.get(name);
+        if (value == null) {
+            return List.of();
+        }
+        if (!(value instanceof List<?> list) || !list.stream().allMatch(id -> id instanceof String s && !s.isEmpty())) {
+            throw new IllegalArgumentException("ResourceProperties." + name + " must be a list of ids, got '"
+                    + value + "'");
+        }
+        return list.stream().map(String.class::cast).toList();
+    }
+
+    /** @return whether the jobs run in a VPC (and so hold network interfaces there) */
+    boolean inVpc() {
+        return !subnetIds.isEmpty();
+    }
+}

@@ -1,0 +1,139 @@
+package io.github.trainingdata.cdk.training.handler;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.LambdaLogger;
+import io.github.trainingdata.cdk.handler.CustomResourceEvent;
+import io.github.trainingdata.cdk.handler.SdkCalls;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import software.amazon.awssdk.services.sagemaker.SageMakerClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
+
+/**
+ * Lambda handler of a training definition's teardown custom resource (aws-cdk-lib Provider framework, onEvent +
+ * isComplete).
+ *
+ * <p>Create and Update do nothing and keep the physical id (a new one would make CloudFormation delete the old
+ * resource, and so stop running training, during a routine update). Delete stops what the definition started and
+ * waits until it has ended: each isComplete takes one {@link TeardownPass look} (stop the state machine's running
+ * executions, stop the jobs in progress started under the definition's prefix, release their warm pools; once none
+ * runs, wait for the network interfaces in its subnets with its security group), and is complete when nothing is
+ * left, or {@link #GIVE_UP_AFTER} after the delete began (then it logs what is left: CloudFormation goes on, and
+ * may fail to delete what is still held). A delete never fails: throttling, 5xx answers and timeouts mean "not
+ * complete yet"; other errors are logged and not waited for.
+ */
+public final class TrainingTeardownHandler {
+    /** The Data member, set by onEvent on Delete, that tells isComplete when the delete began (epoch seconds). */
+    public static final String STARTED = "TeardownStarted";
+    /**
+     * How long a delete waits at most: within the Provider framework's total timeout of 60 minutes with room for the
+     * last look.
+     */
+    public static final Duration GIVE_UP_AFTER = Duration.ofMinutes(50);
+    /** An invocation starts no call with less time left: one call with its retries, plus a margin to answer. */
+    static final Duration CALL_RESERVE = SdkCalls.API_CALL_TIMEOUT.plusSeconds(5);
+    private static final Map<String, Object> NOT_COMPLETE = Map.of("IsComplete", false);
+
+    private final SfnClient stepFunctions;
+    private final SageMakerClient sageMaker;
+    private final NetworkInterfaces networkInterfaces;
+    private final Clock clock;
+
+    /** The handler Lambda instantiates: clients for the function's Region and role. */
+    public TrainingTeardownHandler() {
+        this(SdkCalls.configure(SfnClient.builder()).build(), SdkCalls.configure(SageMakerClient.builder()).build(),
+                NetworkInterfaces.fromEnvironment(), Clock.systemUTC());
+    }
+
+    /** A handler with its clients and clock supplied. */
+    TrainingTeardownHandler(SfnClient stepFunctions, SageMakerClient sageMaker, NetworkInterfaces networkInterfaces,
+            Clock clock) {
+        this.stepFunctions = Objects.requireNonNull(stepFunctions, "stepFunctions");
+        this.sageMaker = Objects.requireNonNull(sageMaker, "sageMaker");
+        this.networkInterfaces = Objects.requireNonNull(networkInterfaces, "networkInterfaces");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * Handles Create, Update and Delete; none calls AWS.
+     *
+     * @param event   the Provider framework's event
+     * @param context the Lambda context
+     * @return {@code PhysicalResourceId} (on Create {@code <LogicalResourceId>-teardown}, then never changed) and,
+     *         for Delete, {@code Data} with {@value #STARTED}
+     * @throws IllegalArgumentException on Create or Update, when a property is missing or malformed
+     */
+    public Map<String, Object> onEvent(Map<String, Object> event, Context context) {
+        CustomResourceEvent request = new CustomResourceEvent(event);
+        Map<String, Object> response = new LinkedHashMap<>();
+        switch (request.requestType()) {
+            case "Create" -> {
+                TeardownProperties.from(request.resourceProperties());
+                response.put("PhysicalResourceId", request.logicalResourceId() + "-teardown");
+            }
+            case "Update" -> {
+                TeardownProperties.from(request.resourceProperties());
+                response.put("PhysicalResourceId", request.physicalResourceId());
+            }
+            case "Delete" -> {
+                response.put("PhysicalResourceId", request.physicalResourceId());
+                response.put("Data", Map.of(STARTED, Long.toString(clock.instant().getEpochSecond())));
+            }
+            default -> throw new IllegalArgumentException("Unknown RequestType " + request.requestType());
+        }
+        return response;
+    }
+
+    /**
+     * Tells the Provider framework whether the definition's teardown is done; Create and Update are at once.
+     *
+     * @param event   the Provider framework's event, with the Data onEvent returned
+     * @param context the Lambda context
+     * @return {@code IsComplete}
+     */
+    public Map<String, Object> isComplete(Map<String, Object> event, Context context) {
+        CustomResourceEvent request = new CustomResourceEvent(event);
+        if (!request.requestType().equals("Delete")) {
+            return Map.of("IsComplete", true);
+        }
+        LambdaLogger log = context.getLogger();
+        TeardownProperties properties;
+        try {
+            properties = TeardownProperties.from(request.resourceProperties());
+        } catch (IllegalArgumentException e) {
+            log.log("Cannot tell what the definition runs (nothing stopped, the delete goes on): " + e.getMessage());
+            return Map.of("IsComplete", true);
+        }
+        Instant now = clock.instant();
+        Leftovers left = new TeardownPass(stepFunctions, sageMaker, networkInterfaces, properties,
+                () -> context.getRemainingTimeInMillis() > CALL_RESERVE.toMillis(), log, now).run();
+        if (left.none()) {
+            log.log("Teardown of " + properties.jobNamePrefix() + ": nothing left running");
+            return Map.of("IsComplete", true);
+        }
+        Duration waited = waited(request, now);
+        if (waited == null || waited.compareTo(GIVE_UP_AFTER) >= 0) {
+            log.log("Teardown of " + properties.jobNamePrefix() + " gives up waiting" + (waited == null ? ""
+                    : " after " + waited.toMinutes() + " minutes") + " (the delete goes on; CloudFormation may fail "
+                    + "to delete what is still held): " + left.summary());
+            return Map.of("IsComplete", true);
+        }
+        log.log("Teardown of " + properties.jobNamePrefix() + ", waited " + waited.toSeconds() + " of "
+                + GIVE_UP_AFTER.toSeconds() + " s: " + left.summary());
+        return NOT_COMPLETE;
+    }
+
+    /** How long ago the delete began, or null when onEvent's Data does not say (then the delete waits no longer). */
+    private static Duration waited(CustomResourceEvent request, Instant now) {
+        Object started = request.data().get(STARTED);
+        try {
+            return Duration.between(Instant.ofEpochSecond(Long.parseLong(String.valueOf(started))), now);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+}

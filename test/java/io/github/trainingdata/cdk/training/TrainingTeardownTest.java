@@ -1,0 +1,296 @@
+package io.github.trainingdata.cdk.training;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.trainingdata.cdk.Intrinsics;
+import io.github.trainingdata.cdk.PolicyStatements;
+import io.github.trainingdata.cdk.TestApps;
+import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.storage.TrainingDataBucket;
+import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
+import io.github.trainingdata.examples.QuickstartStack;
+import io.github.trainingdata.examples.PlatformCompositionApp;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.App;
+import software.amazon.awscdk.Environment;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.assertions.Template;
+
+/**
+ * The teardown custom resource every definition gets: what it is told, what it is deleted before, what it may do,
+ * and that one provider per stack serves every definition without ever changing its service token.
+ */
+class TrainingTeardownTest {
+    private static final String TYPE = TrainingTeardown.RESOURCE_TYPE;
+    /** Stacks that share values: in one account and Region. */
+    private static final StackProps ENV = StackProps.builder().env(Environment.builder().account("123456789012")
+            .region("us-east-1").build()).build();
+
+    /** @return the logical ids of the resources of {@code type} */
+    private static List<String> ids(Template template, String type) {
+        return new ArrayList<>(template.findResources(type).keySet());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> resource(Template template, String id) {
+        return (Map<String, Object>) ((Map<String, Object>) template.toJSON().get("Resources")).get(id);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Set<String> dependsOn(Template template, String id) {
+        Object dependsOn = resource(template, id).get("DependsOn");
+        return dependsOn == null ? Set.of() : new LinkedHashSet<>((List<String>) dependsOn);
+    }
+
+    /** The logical ids of the resources of {@code type} whose id starts with {@code prefix}. */
+    private static Set<String> ids(Template template, String type, String prefix) {
+        Set<String> ids = new LinkedHashSet<>();
+        for (String id : template.findResources(type).keySet()) {
+            if (id.startsWith(prefix)) {
+                ids.add(id);
+            }
+        }
+        return ids;
+    }
+
+    /** The statements of the policies of a role of the template, intrinsics evaluated. */
+    private static List<?> statements(Template template, String role) {
+        return (List<?>) Intrinsics.evaluate(PolicyStatements.statements(template, Map.of("Ref", role)));
+    }
+
+    private static String only(Set<String> ids) {
+        assertEquals(1, ids.size(), ids.toString());
+        return ids.iterator().next();
+    }
+
+    @Test
+    void theTeardownIsToldTheStateMachineThePrefixAndWhereTheJobsHoldNetworkInterfaces() {
+        TrainingFixture f = new TrainingFixture();
+        f.threeStoreJob();
+        Template t = Template.fromStack(f.stack);
+
+        String machine = only(ids(t, "AWS::StepFunctions::StateMachine", "TrainingStateMachine"));
+        String group = only(ids(t, "AWS::EC2::SecurityGroup", "NetworkTrainingSecurityGroup"));
+        String subnet = only(ids(t, "AWS::EC2::Subnet", "NetworkVpcDataSubnet1"));
+        t.hasResource(TYPE, Map.of("Properties", Map.of(
+                "ServiceToken", Map.of("Fn::GetAtt", List.of(only(ids(t, "AWS::Lambda::Function",
+                        "TrainingTeardownProviderframeworkonEvent")), "Arn")),
+                "StateMachineArn", Map.of("Ref", machine),
+                "JobNamePrefix", "resnet",
+                "SecurityGroupIds", List.of(Map.of("Fn::GetAtt", List.of(group, "GroupId"))),
+                "SubnetIds", List.of(Map.of("Ref", subnet))),
+                "DeletionPolicy", "Delete"));
+    }
+
+    @Test
+    void theTeardownIsDeletedBeforeWhatAStoppingJobHoldsOrNeedsInItsStack() {
+        TrainingFixture f = new TrainingFixture();
+        f.threeStoreJob();
+        Template t = Template.fromStack(f.stack);
+        Set<String> dependsOn = dependsOn(t, only(new LinkedHashSet<>(ids(t, TYPE))));
+
+        Set<String> expected = new LinkedHashSet<>();
+        expected.addAll(ids(t, "AWS::StepFunctions::StateMachine", "TrainingStateMachine"));
+        expected.addAll(ids(t, "AWS::IAM::Role", "TrainingStateMachineRole"));
+        expected.addAll(ids(t, "AWS::IAM::Policy", "TrainingStateMachineRole"));
+        expected.addAll(ids(t, "AWS::IAM::Role", "TrainingExecutionRole"));
+        expected.addAll(ids(t, "AWS::IAM::Policy", "TrainingExecutionRole"));
+        expected.addAll(ids(t, "AWS::EC2::SecurityGroup", "NetworkTrainingSecurityGroup"));
+        expected.addAll(ids(t, "AWS::EC2::Subnet", "NetworkVpc"));
+        expected.addAll(ids(t, "AWS::EC2::VPC", "NetworkVpc"));
+        expected.addAll(ids(t, "AWS::EC2::VPCEndpoint", "NetworkVpc"));
+        expected.addAll(ids(t, "AWS::EC2::RouteTable", "NetworkVpc"));
+        expected.addAll(ids(t, "AWS::IAM::Policy", "TrainingTeardownGrants"));
+        assertEquals(13, expected.size(), expected.toString());
+        assertTrue(dependsOn.containsAll(expected), "missing " + difference(expected, dependsOn));
+    }
+
+    private static Set<String> difference(Set<String> a, Set<String> b) {
+        Set<String> d = new LinkedHashSet<>(a);
+        d.removeAll(b);
+        return d;
+    }
+
+    @Test
+    void aNetworkAndABucketInAnotherStackAreLeftToThatStacksLaterDelete() {
+        App app = TestApps.app();
+        Stack shared = new Stack(app, "Shared", ENV);
+        TrainingNetwork network = new TrainingNetwork(shared, "Network");
+        TrainingDataBucket data = new TrainingDataBucket(shared, "Data", TrainingDataBucketProps.builder().build());
+        Stack training = new Stack(app, "Training", ENV);
+        new TrainingJobDefinition(training, "Training", TrainingJobDefinitionProps.builder()
+                .trainingImage(TrainingImage.fromUri(TrainingFixture.IMAGE)).instanceType("ml.m5.xlarge")
+                .outputBucket(data).network(network).build());
+        Template t = Template.fromStack(training);
+
+        Set<String> dependsOn = dependsOn(t, only(new LinkedHashSet<>(ids(t, TYPE))));
+        assertTrue(dependsOn.stream().allMatch(id -> resource(t, id) != null), dependsOn.toString());
+        assertTrue(dependsOn.containsAll(ids(t, "AWS::IAM::Role", "TrainingExecutionRole")), dependsOn.toString());
+        assertTrue(training.getDependencies().contains(shared), "the shared stack is deleted after the training stack");
+        Map<?, ?> properties = (Map<?, ?>) resource(t, only(new LinkedHashSet<>(ids(t, TYPE)))).get("Properties");
+        Object subnet = ((List<?>) properties.get("SubnetIds")).get(0);
+        assertTrue(subnet instanceof Map<?, ?> reference && Set.of("Fn::ImportValue", "Fn::GetStackOutput")
+                .containsAll(reference.keySet()), "a reference to the shared stack: " + subnet);
+    }
+
+    @Test
+    void theTeardownMayStopOnlyItsDefinitionsExecutionsAndJobs() {
+        TrainingFixture f = new TrainingFixture();
+        f.define(f.props().jobNamePrefix("ResNet").network(f.network()));
+        Template t = Template.fromStack(f.stack);
+        String machine = only(ids(t, "AWS::StepFunctions::StateMachine", "TrainingStateMachine"));
+        String isCompleteRole = only(ids(t, "AWS::IAM::Role", "TrainingTeardownIsCompleteServiceRole"));
+        String prefix = "arn:REF(AWS::Partition):sagemaker:REF(AWS::Region):REF(AWS::AccountId):training-job/";
+
+        assertEquals(List.of(
+                Map.of("Action", "states:ListExecutions", "Effect", "Allow", "Resource", "REF(" + machine + ")"),
+                Map.of("Action", "states:StopExecution", "Effect", "Allow", "Resource",
+                        "arn:REF(AWS::Partition):states:REF(AWS::Region):REF(AWS::AccountId):execution:GETATT("
+                                + machine + ".Name):*"),
+                Map.of("Action", "sagemaker:ListTrainingJobs", "Effect", "Allow", "Resource", "*"),
+                Map.of("Action", List.of("sagemaker:StopTrainingJob", "sagemaker:UpdateTrainingJob"), "Effect", "Allow",
+                        "Resource", List.of(prefix + "ResNet-*", prefix + "resnet-*")),
+                Map.of("Action", "ec2:DescribeNetworkInterfaces", "Effect", "Allow", "Resource", "*",
+                        "Condition", Map.of("StringEquals", Map.of("ec2:Region", "REF(AWS::Region)")))),
+                statements(t, isCompleteRole));
+        assertEquals(Set.of(), ids(t, "AWS::IAM::Policy", "TrainingTeardownOnEvent"), "onEvent calls no AWS API");
+        assertEquals(Set.of(), ids(t, "AWS::IAM::Policy", "TrainingTeardownIsComplete"),
+                "isComplete's grants are the definitions' own policies, not a shared one");
+    }
+
+    @Test
+    void aDefinitionRemovedFromTheStackKeepsItsGrantsUntilItsTeardownIsDeleted() {
+        TrainingFixture f = new TrainingFixture();
+        f.define(f.props().jobNamePrefix("first"));
+        new TrainingJobDefinition(f.stack, "Second", f.props().jobNamePrefix("second").build());
+        Template t = Template.fromStack(f.stack);
+
+        for (String definition : List.of("Training", "Second")) {
+            String grants = only(ids(t, "AWS::IAM::Policy", definition + "TeardownGrants"));
+            String teardown = only(ids(t, TYPE, definition + "Teardown"));
+            assertTrue(dependsOn(t, teardown).contains(grants), "CloudFormation deletes " + grants + " after " + teardown);
+        }
+    }
+
+    @Test
+    void oneProviderPerStackServesEveryDefinitionAndItsServiceTokenNeverDependsOnThem() {
+        TrainingFixture f = new TrainingFixture();
+        f.define(f.props().jobNamePrefix("first"));
+        new TrainingJobDefinition(f.stack, "Second", f.props().jobNamePrefix("second").build());
+        Template t = Template.fromStack(f.stack);
+
+        assertEquals(2, ids(t, TYPE).size());
+        String onEvent = only(ids(t, "AWS::Lambda::Function", "TrainingTeardownProviderframeworkonEvent"));
+        t.resourcePropertiesCountIs(TYPE, Map.of("ServiceToken", Map.of("Fn::GetAtt", List.of(onEvent, "Arn"))), 2);
+        assertEquals(2, ids(t, "AWS::Lambda::Function", "TrainingTeardown").size() - 3,
+                "onEvent and isComplete, besides the framework's three");
+        TrainingFixture other = new TrainingFixture();
+        new TrainingJobDefinition(other.stack, "Second", other.props().jobNamePrefix("second").build());
+        assertEquals(onEvent, only(ids(Template.fromStack(other.stack), "AWS::Lambda::Function",
+                "TrainingTeardownProviderframeworkonEvent")), "the same service token whichever definition came first");
+        List<String> statements = new ArrayList<>();
+        for (Object statement : statements(t, only(ids(t, "AWS::IAM::Role", "TrainingTeardownIsCompleteServiceRole")))) {
+            statements.add(String.valueOf(((Map<?, ?>) statement).get("Resource")));
+        }
+        assertTrue(statements.stream().anyMatch(r -> r.contains("training-job/first-*")), statements.toString());
+        assertTrue(statements.stream().anyMatch(r -> r.contains("training-job/second-*")), statements.toString());
+        assertEquals(2, statements.stream().filter("*"::equals).count(),
+                "ListTrainingJobs in each definition's grants, and outside a VPC no network-interface describe: "
+                        + statements);
+    }
+
+    @Test
+    void aJobOutsideAVpcHoldsNoNetworkInterfaceToWaitFor() {
+        TrainingFixture f = new TrainingFixture();
+        f.define(f.props().jobNamePrefix("s3only").channels(List.of(f.s3("train").path("train").build())));
+        Template t = Template.fromStack(f.stack);
+
+        t.hasResourceProperties(TYPE, Map.of("SecurityGroupIds", List.of(), "SubnetIds", List.of()));
+    }
+
+    @Test
+    void theExampleStacksHaveNoDependencyCycle() {
+        App app = TestApps.app();
+        List<Stack> stacks = new java.util.ArrayList<>(List.of(new QuickstartStack(app, "Quickstart")));
+        stacks.addAll(PlatformCompositionApp.build(app, PlatformCompositionApp.DATA, PlatformCompositionApp.TEAMS));
+        for (Stack stack : stacks) {
+            Map<String, Set<String>> edges = edges(Template.fromStack(stack));
+            assertEquals(List.of(), cycle(edges), stack.getStackName());
+        }
+    }
+
+    /** Every resource's dependencies in its template: DependsOn, Ref and Fn::GetAtt of another resource. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Set<String>> edges(Template template) {
+        Map<String, Object> resources = (Map<String, Object>) template.toJSON().get("Resources");
+        Map<String, Set<String>> edges = new HashMap<>();
+        resources.forEach((id, body) -> {
+            Set<String> to = new HashSet<>();
+            collect(body, to);
+            to.retainAll(resources.keySet());
+            edges.put(id, to);
+        });
+        return edges;
+    }
+
+    private static void collect(Object node, Set<String> to) {
+        if (node instanceof Map<?, ?> map) {
+            map.forEach((key, value) -> {
+                if (key.equals("Ref") && value instanceof String id) {
+                    to.add(id);
+                } else if (key.equals("Fn::GetAtt") && value instanceof List<?> att) {
+                    to.add(String.valueOf(att.get(0)));
+                } else if (key.equals("DependsOn")) {
+                    Stream.of(value instanceof List<?> list ? list.toArray() : new Object[] {value})
+                            .forEach(id -> to.add(String.valueOf(id)));
+                } else {
+                    collect(value, to);
+                }
+            });
+        } else if (node instanceof List<?> list) {
+            list.forEach(item -> collect(item, to));
+        }
+    }
+
+    /** A dependency cycle, as the list of its resources, or an empty list. */
+    private static List<String> cycle(Map<String, Set<String>> edges) {
+        Map<String, Integer> state = new HashMap<>();
+        for (String start : edges.keySet()) {
+            List<String> path = new ArrayList<>();
+            if (visit(start, edges, state, path)) {
+                return path;
+            }
+        }
+        return List.of();
+    }
+
+    private static boolean visit(String id, Map<String, Set<String>> edges, Map<String, Integer> state, List<String> path) {
+        int seen = state.getOrDefault(id, 0);
+        if (seen == 2) {
+            return false;
+        }
+        path.add(id);
+        if (seen == 1) {
+            return true;
+        }
+        state.put(id, 1);
+        for (String next : edges.getOrDefault(id, Set.of())) {
+            if (visit(next, edges, state, path)) {
+                return true;
+            }
+        }
+        state.put(id, 2);
+        path.remove(path.size() - 1);
+        return false;
+    }
+}

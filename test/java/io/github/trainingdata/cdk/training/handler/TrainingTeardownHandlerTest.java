@@ -1,0 +1,465 @@
+package io.github.trainingdata.cdk.training.handler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.trainingdata.cdk.Json;
+import io.github.trainingdata.cdk.handler.SdkCalls;
+import io.github.trainingdata.cdk.launch.AwsJsonEmulator;
+import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Call;
+import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Reply;
+import io.github.trainingdata.cdk.launch.MutableClock;
+import io.github.trainingdata.cdk.preload.handler.RecordingContext;
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sagemaker.SageMakerClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.utils.SdkAutoCloseable;
+
+/**
+ * The teardown handler against a loopback emulator of Step Functions, SageMaker and EC2's Query API, with the real
+ * SDK clients configured as in Lambda and the real SigV4-signed EC2 call: each test checks the calls the handler
+ * makes and what it answers the Provider framework.
+ */
+class TrainingTeardownHandlerTest {
+    private static final String LIST_EXECUTIONS = "AWSStepFunctions.ListExecutions";
+    private static final String STOP_EXECUTION = "AWSStepFunctions.StopExecution";
+    private static final String LIST_JOBS = "SageMaker.ListTrainingJobs";
+    private static final String STOP_JOB = "SageMaker.StopTrainingJob";
+    private static final String UPDATE_JOB = "SageMaker.UpdateTrainingJob";
+    private static final String DESCRIBE_ENIS = "ec2.DescribeNetworkInterfaces";
+    private static final String STATE_MACHINE = "arn:aws:states:us-east-1:123456789012:stateMachine:TrainingStateMachineA1B2";
+    private static final String PREFIX = "train";
+    private static final String GROUP = "sg-0123456789abcdef0";
+    private static final List<String> SUBNETS = List.of("subnet-0aaaaaaaaaaaaaaaa", "subnet-0bbbbbbbbbbbbbbbb");
+    /** The delete began at 2026-01-01T00:00:00Z. */
+    private static final Instant STARTED = Instant.parse("2026-01-01T00:00:00Z");
+    private static final Map<String, Object> NOT_COMPLETE = Map.of("IsComplete", false);
+    private static final Map<String, Object> COMPLETE = Map.of("IsComplete", true);
+    /** A job of the state machine and one of the launcher, both under {@link #PREFIX}. */
+    private static final String EXECUTION_JOB = PREFIX + "-0f8fad5b-d9cb-469f-a165-70867728950e";
+    private static final String LAUNCHED_JOB = PREFIX + "-20251231-230000-ab12";
+
+    private AwsJsonEmulator emulator;
+    private MutableClock clock;
+    private TrainingTeardownHandler handler;
+    private RecordingContext context;
+    private final List<SdkAutoCloseable> clients = new ArrayList<>();
+
+    @BeforeEach
+    void start() throws IOException {
+        emulator = new AwsJsonEmulator();
+        emulator.on(STOP_EXECUTION, call -> Reply.ok("{\"stopDate\":1767225700}"));
+        emulator.on(STOP_JOB, call -> Reply.ok("{}"));
+        emulator.on(UPDATE_JOB, call -> Reply.ok("{\"TrainingJobArn\":\"arn\"}"));
+        emulator.on(LIST_EXECUTIONS, call -> Reply.ok("{\"executions\":[]}"));
+        emulator.on(LIST_JOBS, call -> Reply.ok(jobs()));
+        emulator.on(DESCRIBE_ENIS, call -> Reply.ok(interfaces(null)));
+        clock = new MutableClock(STARTED.plusSeconds(90));
+        handler = handler(SdkCalls.clientConfiguration());
+        context = new RecordingContext();
+    }
+
+    @AfterEach
+    void stop() {
+        clients.forEach(SdkAutoCloseable::close);
+        emulator.close();
+    }
+
+    private TrainingTeardownHandler handler(ClientOverrideConfiguration configuration) {
+        SfnClient sfn = emulator.connect(SdkCalls.configure(SfnClient.builder()).overrideConfiguration(configuration));
+        SageMakerClient sageMaker = emulator.connect(SdkCalls.configure(SageMakerClient.builder())
+                .overrideConfiguration(configuration));
+        clients.add(sfn);
+        clients.add(sageMaker);
+        NetworkInterfaces enis = new NetworkInterfaces(UrlConnectionHttpClient.create(),
+                StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDTESTTESTTESTTEST", "fake-secret-key")),
+                Region.US_EAST_1, emulator.endpoint());
+        return new TrainingTeardownHandler(sfn, sageMaker, enis, clock);
+    }
+
+    /** A handler whose clients give up at once, so the tests see the error the SDK would raise after its retries. */
+    private TrainingTeardownHandler withoutSdkRetries() {
+        return handler(SdkCalls.clientConfiguration().toBuilder()
+                .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(1).build()).build());
+    }
+
+    private static Map<String, Object> properties(String prefix, List<String> groups, List<String> subnets) {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("ServiceToken", "arn:aws:lambda:us-east-1:123456789012:function:framework-onEvent");
+        properties.put("StateMachineArn", STATE_MACHINE);
+        properties.put("JobNamePrefix", prefix);
+        properties.put("SecurityGroupIds", groups);
+        properties.put("SubnetIds", subnets);
+        return properties;
+    }
+
+    private static Map<String, Object> inVpc() {
+        return properties(PREFIX, List.of(GROUP, "sg-0fedcba9876543210"), SUBNETS);
+    }
+
+    private static Map<String, Object> event(String requestType, Map<String, Object> properties) {
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("RequestType", requestType);
+        event.put("RequestId", "req-1");
+        event.put("StackId", "arn:aws:cloudformation:us-east-1:123456789012:stack/Training/4a1e2b30");
+        event.put("LogicalResourceId", "TrainingTeardown5C4D2E1F");
+        event.put("ResourceType", "Custom::TrainingTeardown");
+        event.put("ResourceProperties", properties);
+        if (!requestType.equals("Create")) {
+            event.put("PhysicalResourceId", "TrainingTeardown5C4D2E1F-teardown");
+        }
+        return event;
+    }
+
+    /** The isComplete event of a Delete whose onEvent answered at {@link #STARTED}. */
+    private static Map<String, Object> deleting(Map<String, Object> properties) {
+        Map<String, Object> event = event("Delete", properties);
+        event.put("Data", Map.of(TrainingTeardownHandler.STARTED, Long.toString(STARTED.getEpochSecond())));
+        return event;
+    }
+
+    private Map<String, Object> isComplete() {
+        return handler.isComplete(deleting(inVpc()), context);
+    }
+
+    private List<String> targets() {
+        return emulator.calls().stream().map(Call::target).toList();
+    }
+
+    private List<String> stopped(String target, String member) {
+        return emulator.calls(target).stream().map(call -> call.json().required(member).textValue()).toList();
+    }
+
+    private static String execution(String name) {
+        return "{\"executionArn\":\"" + executionArn(name) + "\",\"stateMachineArn\":\"" + STATE_MACHINE
+                + "\",\"name\":\"" + name + "\",\"status\":\"RUNNING\",\"startDate\":1767225000}";
+    }
+
+    private static String executionArn(String name) {
+        return STATE_MACHINE.replace(":stateMachine:", ":execution:") + ":" + name;
+    }
+
+    /** A training-job summary; {@code ended} is null for a job that has not ended. */
+    private static String job(String name, String status, Instant ended, String warmPool) {
+        return "{\"TrainingJobName\":\"" + name + "\",\"TrainingJobArn\":\"arn:aws:sagemaker:us-east-1:123456789012:"
+                + "training-job/" + name.toLowerCase() + "\",\"CreationTime\":1767222000,\"TrainingJobStatus\":\""
+                + status + "\",\"LastModifiedTime\":" + (ended != null ? ended : STARTED).getEpochSecond()
+                + (ended != null ? ",\"TrainingEndTime\":" + ended.getEpochSecond() : "")
+                + (warmPool != null ? ",\"WarmPoolStatus\":{\"Status\":\"" + warmPool + "\"}" : "") + "}";
+    }
+
+    private static String jobs(String... summaries) {
+        return "{\"TrainingJobSummaries\":[" + String.join(",", summaries) + "]}";
+    }
+
+    private static String interfaces(String nextToken, String... ids) {
+        String items = List.of(ids).stream().map(id -> "<item><networkInterfaceId>" + id + "</networkInterfaceId>"
+                + "<subnetId>" + SUBNETS.get(0) + "</subnetId><description>network interface of a training job"
+                + "</description><interfaceType>interface</interfaceType><requesterId>AROAEXAMPLE:sagemaker"
+                + "</requesterId><requesterManaged>true</requesterManaged><status>in-use</status><groupSet><item>"
+                + "<groupId>" + GROUP + "</groupId><groupName>training</groupName></item></groupSet></item>")
+                .collect(Collectors.joining());
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<DescribeNetworkInterfacesResponse "
+                + "xmlns=\"http://ec2.amazonaws.com/doc/2016-11-15/\"><requestId>59dbff89-35bd-4eac-99ed-be587EXAMPLE"
+                + "</requestId><networkInterfaceSet>" + items + "</networkInterfaceSet>"
+                + (nextToken != null ? "<nextToken>" + nextToken + "</nextToken>" : "")
+                + "</DescribeNetworkInterfacesResponse>";
+    }
+
+    private static Reply ec2Error(int status, String code) {
+        return new Reply(status, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Response><Errors><Error><Code>" + code
+                + "</Code><Message>" + code + " message</Message></Error></Errors><RequestID>ea966190</RequestID>"
+                + "</Response>");
+    }
+
+    /** A form-encoded Query body as name to value, in order. */
+    private static Map<String, String> form(String body) {
+        Map<String, String> form = new LinkedHashMap<>();
+        for (String pair : body.split("&")) {
+            String[] parts = pair.split("=", 2);
+            form.put(URLDecoder.decode(parts[0], StandardCharsets.UTF_8), URLDecoder.decode(parts[1], StandardCharsets.UTF_8));
+        }
+        return form;
+    }
+
+    @Test
+    void createAndUpdateCallNothingAndKeepThePhysicalId() {
+        assertEquals(Map.of("PhysicalResourceId", "TrainingTeardown5C4D2E1F-teardown"),
+                handler.onEvent(event("Create", inVpc()), context));
+        assertEquals(COMPLETE, handler.isComplete(event("Create", inVpc()), context));
+        Map<String, Object> update = event("Update", properties("renamed", List.of(), List.of()));
+        update.put("OldResourceProperties", inVpc());
+        assertEquals(Map.of("PhysicalResourceId", "TrainingTeardown5C4D2E1F-teardown"), handler.onEvent(update, context),
+                "a new physical id would make CloudFormation delete this one, stopping running training");
+        assertEquals(COMPLETE, handler.isComplete(update, context));
+        assertEquals(List.of(), emulator.calls());
+    }
+
+    @Test
+    void createRejectsBadPropertiesByName() {
+        Map<String, Object> properties = inVpc();
+        properties.put("JobNamePrefix", "-bad");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> handler.onEvent(event("Create", properties),
+                context)).getMessage().startsWith("ResourceProperties.JobNamePrefix: Invalid training job name prefix '-bad'"));
+        properties.put("JobNamePrefix", PREFIX);
+        properties.put("SubnetIds", List.of());
+        assertEquals("ResourceProperties.SecurityGroupIds and SubnetIds must be both empty (a job outside a VPC) or "
+                + "both set", assertThrows(IllegalArgumentException.class,
+                        () -> handler.onEvent(event("Create", properties), context)).getMessage());
+        properties.put("StateMachineArn", "TrainingStateMachine");
+        assertEquals("ResourceProperties.StateMachineArn must be a state machine ARN, got 'TrainingStateMachine'",
+                assertThrows(IllegalArgumentException.class, () -> handler.onEvent(event("Create", properties), context))
+                        .getMessage());
+        assertEquals(List.of(), emulator.calls());
+    }
+
+    @Test
+    void deleteNotesWhenItBeganAndCallsNothing() {
+        assertEquals(Map.of("PhysicalResourceId", "TrainingTeardown5C4D2E1F-teardown", "Data",
+                Map.of("TeardownStarted", Long.toString(STARTED.getEpochSecond() + 90))),
+                handler.onEvent(event("Delete", inVpc()), context));
+        assertEquals(List.of(), emulator.calls());
+    }
+
+    @Test
+    void deleteStopsRunningExecutionsAndJobsInProgressThenWaitsUntilTheyAndTheirNetworkInterfacesAreGone() {
+        emulator.onSequence(LIST_EXECUTIONS,
+                Reply.ok("{\"executions\":[" + execution("nightly-1") + "],\"nextToken\":\"page-2\"}"),
+                Reply.ok("{\"executions\":[" + execution("nightly-2") + "]}"),
+                Reply.ok("{\"executions\":[]}"));
+        emulator.onSequence(LIST_JOBS,
+                Reply.ok(jobs(job(EXECUTION_JOB, "InProgress", null, null), job(LAUNCHED_JOB, "Stopping", null, null),
+                        job(PREFIX + "-1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed", "Completed", STARTED.minusSeconds(86_400), null))),
+                Reply.ok(jobs(job(EXECUTION_JOB, "Stopped", STARTED.plusSeconds(60), null),
+                        job(LAUNCHED_JOB, "Stopped", STARTED.plusSeconds(30), null))));
+        emulator.onSequence(DESCRIBE_ENIS, Reply.ok(interfaces(null, "eni-0a1b2c3d4e5f60718")), Reply.ok(interfaces(null)));
+
+        assertEquals(NOT_COMPLETE, isComplete(), "executions and a job stopped, another job still stopping");
+        assertEquals(List.of(LIST_EXECUTIONS, STOP_EXECUTION, LIST_EXECUTIONS, STOP_EXECUTION, LIST_JOBS, STOP_JOB), targets());
+        assertEquals(Json.tree("{\"executionArn\":\"" + executionArn("nightly-1") + "\",\"error\":\"TrainingDefinitionDeleted\","
+                + "\"cause\":\"CloudFormation deleted the training definition (its teardown stops what it started)\"}"),
+                Json.tree(emulator.calls(STOP_EXECUTION).get(0).body()));
+        assertEquals(List.of(executionArn("nightly-1"), executionArn("nightly-2")), stopped(STOP_EXECUTION, "executionArn"));
+        assertEquals(List.of(EXECUTION_JOB), stopped(STOP_JOB, "TrainingJobName"));
+        assertEquals(Json.tree("{\"stateMachineArn\":\"" + STATE_MACHINE + "\",\"statusFilter\":\"RUNNING\",\"maxResults\":100}"),
+                Json.tree(emulator.calls(LIST_EXECUTIONS).get(0).body()));
+        assertEquals(Json.tree("{\"NameContains\":\"train\",\"MaxResults\":100,\"SortBy\":\"CreationTime\","
+                + "\"SortOrder\":\"Descending\"}"), Json.tree(emulator.calls(LIST_JOBS).get(0).body()));
+        assertTrue(context.lines().get(context.lines().size() - 1).startsWith("Teardown of train, waited 90 of 3000 s: "
+                + "running executions: " + executionArn("nightly-1") + ", " + executionArn("nightly-2")
+                + "; training jobs: " + EXECUTION_JOB + " (InProgress), " + LAUNCHED_JOB + " (Stopping)"),
+                context.lines().toString());
+
+        assertEquals(NOT_COMPLETE, isComplete(), "the jobs ended, but one network interface is still held");
+        assertTrue(context.lines().get(context.lines().size() - 1).endsWith("network interfaces: eni-0a1b2c3d4e5f60718 "
+                + "(in-use, type interface, requester AROAEXAMPLE:sagemaker, 'network interface of a training job')"),
+                context.lines().toString());
+        assertEquals(COMPLETE, isComplete());
+        assertEquals(List.of(LIST_EXECUTIONS, LIST_JOBS, DESCRIBE_ENIS, LIST_EXECUTIONS, LIST_JOBS, DESCRIBE_ENIS),
+                targets().subList(6, 12));
+    }
+
+    @Test
+    void jobsOfAnotherPrefixAreLeftAloneAlsoWhenTheirPrefixStartsTheSame() {
+        emulator.on(LIST_JOBS, call -> Reply.ok(jobs(
+                job("trainer-0f8fad5b-d9cb-469f-a165-70867728950e", "InProgress", null, null),
+                job("train-big-0f8fad5b-d9cb-469f-a165-70867728950e", "InProgress", null, null),
+                job("train-big-20251231-230000-ab12", "InProgress", null, "Available"),
+                job("warm-train-0123456789ab", "InProgress", null, null),
+                job("train-manual-run", "InProgress", null, null),
+                job(EXECUTION_JOB, "InProgress", null, null))));
+
+        isComplete();
+
+        assertEquals(List.of(EXECUTION_JOB), stopped(STOP_JOB, "TrainingJobName"));
+        assertEquals(List.of(), emulator.calls(UPDATE_JOB));
+    }
+
+    @Test
+    void retainedWarmPoolsAreReleasedAndWaitedFor() {
+        emulator.onSequence(LIST_JOBS,
+                Reply.ok(jobs(job(EXECUTION_JOB, "Completed", STARTED.minusSeconds(600), "Available"),
+                        job(LAUNCHED_JOB, "InProgress", null, "InUse"))),
+                Reply.ok(jobs(job(EXECUTION_JOB, "Completed", STARTED.minusSeconds(600), "Terminated"),
+                        job(LAUNCHED_JOB, "Stopped", STARTED.plusSeconds(60), "Terminated"))));
+
+        assertEquals(NOT_COMPLETE, isComplete());
+        assertEquals(List.of(Json.tree("{\"TrainingJobName\":\"" + EXECUTION_JOB + "\",\"ResourceConfig\":"
+                + "{\"KeepAlivePeriodInSeconds\":0}}")), emulator.calls(UPDATE_JOB).stream().map(call -> Json.tree(call.body()))
+                .toList());
+        assertEquals(List.of(LAUNCHED_JOB), stopped(STOP_JOB, "TrainingJobName"));
+        assertTrue(context.lines().get(context.lines().size() - 1).endsWith("warm pools: " + EXECUTION_JOB
+                + " (Available), " + LAUNCHED_JOB + " (InUse)"), context.lines().toString());
+
+        assertEquals(COMPLETE, isComplete(), "pools terminated, jobs ended, no network interface left");
+        assertEquals(1, emulator.calls(UPDATE_JOB).size());
+    }
+
+    @Test
+    void theNetworkInterfacesAreThoseInTheJobsSubnetsWithItsTrainingGroupReadPageByPageWithASignedCall() {
+        emulator.on(LIST_JOBS, call -> Reply.ok(jobs(job(EXECUTION_JOB, "Stopped", STARTED.minusSeconds(600), null))));
+        emulator.onSequence(DESCRIBE_ENIS, Reply.ok(interfaces("token/2+", "eni-01")), Reply.ok(interfaces(null, "eni-02")));
+
+        assertEquals(NOT_COMPLETE, isComplete());
+
+        List<Call> calls = emulator.calls(DESCRIBE_ENIS);
+        Map<String, String> first = new LinkedHashMap<>();
+        first.put("Action", "DescribeNetworkInterfaces");
+        first.put("Version", "2016-11-15");
+        first.put("Filter.1.Name", "group-id");
+        first.put("Filter.1.Value.1", GROUP);
+        first.put("Filter.2.Name", "subnet-id");
+        first.put("Filter.2.Value.1", SUBNETS.get(0));
+        first.put("Filter.2.Value.2", SUBNETS.get(1));
+        first.put("MaxResults", "1000");
+        assertEquals(first, form(calls.get(0).body()));
+        Map<String, String> second = new LinkedHashMap<>(first);
+        second.put("NextToken", "token/2+");
+        assertEquals(second, form(calls.get(1).body()));
+        assertTrue(calls.get(0).authorization().startsWith("AWS4-HMAC-SHA256 Credential=AKIDTESTTESTTESTTEST/"),
+                calls.get(0).authorization());
+        assertTrue(calls.get(0).authorization().contains("/us-east-1/ec2/aws4_request, SignedHeaders="),
+                calls.get(0).authorization());
+        assertTrue(context.lines().get(context.lines().size() - 1).contains("network interfaces: eni-01 (in-use"),
+                context.lines().toString());
+        assertTrue(context.lines().get(context.lines().size() - 1).contains(", eni-02 (in-use"), context.lines().toString());
+    }
+
+    @Test
+    void noNetworkInterfaceIsWaitedForWithoutAJobWithinTheLastHourOrOutsideAVpc() {
+        emulator.on(LIST_JOBS, call -> Reply.ok(jobs(job(EXECUTION_JOB, "Completed", STARTED.minusSeconds(3_600), null))));
+        emulator.on(DESCRIBE_ENIS, call -> Reply.ok(interfaces(null, "eni-of-something-else")));
+
+        assertEquals(COMPLETE, isComplete(), "a job that ended over an hour ago holds no interface any more");
+        emulator.on(LIST_JOBS, call -> Reply.ok(jobs(job(EXECUTION_JOB, "InProgress", null, null))));
+        emulator.on(STOP_JOB, call -> Reply.error(400, "ValidationException", "The job has already ended"));
+        assertEquals(COMPLETE, handler.isComplete(deleting(properties(PREFIX, List.of(), List.of())), context),
+                "outside a VPC a job holds no interface in the stack's network");
+        assertEquals(List.of(), emulator.calls(DESCRIBE_ENIS));
+    }
+
+    @Test
+    void aPrefixWithCapitalsIsListedAsGivenAndInLowercase() {
+        emulator.on(LIST_JOBS, call -> Reply.ok(jobs(job("Train-0f8fad5b-d9cb-469f-a165-70867728950e", "InProgress", null, null))));
+
+        handler.isComplete(deleting(properties("Train", List.of(GROUP), SUBNETS)), context);
+
+        assertEquals(List.of("Train", "train"), stopped(LIST_JOBS, "NameContains"));
+        assertEquals(List.of("Train-0f8fad5b-d9cb-469f-a165-70867728950e"), stopped(STOP_JOB, "TrainingJobName"),
+                "listed twice, stopped once");
+    }
+
+    @Test
+    void throttlingServerErrorsAndTimeoutsMeanNotCompleteYet() {
+        TrainingTeardownHandler impatient = withoutSdkRetries();
+        Map<String, Object> event = deleting(inVpc());
+        emulator.onSequence(LIST_EXECUTIONS, Reply.error(400, "ThrottlingException", "Rate exceeded"),
+                Reply.ok("{\"executions\":[]}"));
+        emulator.onSequence(LIST_JOBS, Reply.ok(jobs(job(EXECUTION_JOB, "Stopped", STARTED, null))),
+                Reply.error(500, "InternalFailure", "Internal failure"),
+                Reply.ok(jobs(job(EXECUTION_JOB, "Stopped", STARTED, null))));
+        emulator.onSequence(DESCRIBE_ENIS, ec2Error(400, "RequestLimitExceeded"), ec2Error(500, "InternalError"),
+                Reply.ok(interfaces(null)));
+
+        assertEquals(NOT_COMPLETE, impatient.isComplete(event, context), "Step Functions throttled");
+        assertEquals(NOT_COMPLETE, impatient.isComplete(event, context), "SageMaker 500");
+        assertEquals(NOT_COMPLETE, impatient.isComplete(event, context), "EC2 throttled");
+        assertEquals(NOT_COMPLETE, impatient.isComplete(event, context), "EC2 500");
+        assertEquals(COMPLETE, impatient.isComplete(event, context));
+        assertTrue(context.lines().get(0).startsWith("Could not list the running executions of " + STATE_MACHINE
+                + " (transient, will look again): Rate exceeded"), context.lines().toString());
+        assertTrue(context.lines().stream().anyMatch(line -> line.startsWith("Could not describe the network interfaces "
+                + "with security group " + GROUP + " in subnets " + SUBNETS + " (transient, will look again): "
+                + "RequestLimitExceeded message")), context.lines().toString());
+    }
+
+    @Test
+    void anUnreachableServiceMeansNotCompleteYet() {
+        TrainingTeardownHandler impatient = withoutSdkRetries();
+        emulator.close();
+
+        assertEquals(NOT_COMPLETE, impatient.isComplete(deleting(inVpc()), context));
+    }
+
+    @Test
+    void otherErrorsAreLoggedAndNotWaitedFor() {
+        emulator.on(LIST_EXECUTIONS, call -> Reply.error(400, "AccessDeniedException", "not authorized to list"));
+        emulator.on(LIST_JOBS, call -> Reply.ok(jobs(job(EXECUTION_JOB, "InProgress", null, null),
+                job(LAUNCHED_JOB, "Completed", STARTED, "Available"))));
+        emulator.on(STOP_JOB, call -> Reply.error(400, "ValidationException", "The job has already ended"));
+        emulator.on(UPDATE_JOB, call -> Reply.error(400, "ResourceNotFound", "No warm pool"));
+        emulator.on(DESCRIBE_ENIS, call -> ec2Error(403, "UnauthorizedOperation"));
+
+        assertEquals(COMPLETE, isComplete());
+        assertEquals(List.of(
+                "Could not list the running executions of " + STATE_MACHINE + " (ignored, the delete does not wait for "
+                        + "it): not authorized to list",
+                "Could not stop training job " + EXECUTION_JOB + " (ignored, the delete does not wait for it): The job "
+                        + "has already ended",
+                "Could not release the warm pool of " + LAUNCHED_JOB + " (ignored, the delete does not wait for it): "
+                        + "No warm pool",
+                "Could not describe the network interfaces with security group " + GROUP + " in subnets " + SUBNETS
+                        + " (ignored, the delete does not wait for it): UnauthorizedOperation message",
+                "Teardown of train: nothing left running"),
+                context.lines().stream().map(line -> line.replaceAll(" \\(Service: .*", "")).toList());
+    }
+
+    @Test
+    void aDeleteGivesUpAfterFiftyMinutes() {
+        emulator.on(LIST_JOBS, call -> Reply.ok(jobs(job(LAUNCHED_JOB, "Stopping", null, null))));
+        clock.advance(Duration.ofMinutes(50).minusSeconds(91));
+        assertEquals(NOT_COMPLETE, isComplete());
+
+        clock.advance(Duration.ofSeconds(1));
+        assertEquals(COMPLETE, isComplete());
+        assertEquals("Teardown of train gives up waiting after 50 minutes (the delete goes on; CloudFormation may fail "
+                + "to delete what is still held): training jobs: " + LAUNCHED_JOB + " (Stopping)",
+                context.lines().get(context.lines().size() - 1));
+    }
+
+    @Test
+    void withoutItsStartTimeADeleteTakesOneLookAndGoesOn() {
+        emulator.on(LIST_JOBS, call -> Reply.ok(jobs(job(LAUNCHED_JOB, "Stopping", null, null))));
+        Map<String, Object> event = event("Delete", inVpc());
+
+        assertEquals(COMPLETE, handler.isComplete(event, context));
+        assertEquals(List.of(LIST_EXECUTIONS, LIST_JOBS), targets());
+    }
+
+    @Test
+    void aDeleteWithBadPropertiesCallsNothingAndGoesOn() {
+        assertEquals(COMPLETE, handler.isComplete(deleting(Map.of("JobNamePrefix", PREFIX)), context));
+        assertEquals(List.of(), emulator.calls());
+        assertTrue(context.lines().get(0).startsWith("Cannot tell what the definition runs (nothing stopped, the delete "
+                + "goes on): ResourceProperties.StateMachineArn"), context.lines().toString());
+    }
+
+    @Test
+    void anInvocationWithoutTimeForAnotherCallStartsNoneAndIsNotComplete() {
+        RecordingContext late = new RecordingContext(44_000);
+
+        assertEquals(NOT_COMPLETE, handler.isComplete(deleting(inVpc()), late));
+        assertEquals(List.of(), emulator.calls());
+        assertTrue(late.lines().get(0).endsWith("not seen yet: executions (no time left in this invocation), training "
+                + "jobs (no time left in this invocation)"), late.lines().toString());
+    }
+}
