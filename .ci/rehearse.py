@@ -23,8 +23,9 @@ the documented additions in the config. Changes propagate:
 
 It fails on (unless acknowledged in the config, per change, stack, resource and finding, with a reason):
 stateful-replaced / stateful-deleted, lustre-replaced, association-collision, association-limit, shrink (a
-property that may only grow, e.g. a file system's capacity), export-changed, stale-stack-output, rewarm-missing,
-rewarm-unexpected, no-change (a catalogue change that changed no template).
+property that may only grow, e.g. a file system's capacity), notifications-rewritten (a bucket's
+NotificationConfiguration changes), export-changed, stale-stack-output, rewarm-missing, rewarm-unexpected,
+no-change (a catalogue change that changed no template).
 
 A re-warm is a Custom::LustrePreload whose WarmKey changes (after propagation) or that is created. A change should
 re-warm when it says so (--expect-rewarm, or "rewarm" in the catalogue) or, unsaid, when what the preload warms
@@ -686,6 +687,13 @@ def stack_findings(diff, schemas, stateful_types, grow_only):
                 if isinstance(old, (int, float)) and isinstance(new, (int, float)) and new < old:
                     findings.append(Finding("shrink", diff.name, logical, f"{prop} shrinks from {old} to {new}: "
                                             f"{after['Type']} only grows it, so the update fails"))
+            if after["Type"] == "AWS::S3::Bucket" and any(path[:1] == ["NotificationConfiguration"]
+                                                          for path, _ in diff.changes.get(logical, [])):
+                findings.append(Finding("notifications-rewritten", diff.name, logical, "the bucket's "
+                                        "NotificationConfiguration changes: CloudFormation writes the whole "
+                                        "configuration (aws-cdk#29653), which removes the notification FSx adds "
+                                        "for a data repository association's auto-import (FSx guide: a deleted "
+                                        "or changed notification makes the association MISCONFIGURED)"))
         if state not in ("replaced", "deleted"):
             continue
         resource = diff.before.resources[logical]

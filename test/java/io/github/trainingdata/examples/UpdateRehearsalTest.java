@@ -104,6 +104,9 @@ class UpdateRehearsalTest {
         plant("unexpected-rewarm", "no", Map.of("Data", DATA), Map.of("Data", DATA.replace("version-1", "version-2")));
         plant("missing-rewarm", "yes", Map.of("Data", DATA), Map.of("Data", DATA
                 .replace("\"StorageCapacity\": 1200", "\"StorageCapacity\": 2400")));
+        plant("notifications", null, Map.of("Data", DATA), Map.of("Data", DATA.replace("\"BucketName\": \"team-data\"}",
+                "\"BucketName\": \"team-data\", \"NotificationConfiguration\": {\"EventBridgeConfiguration\": "
+                        + "{\"EventBridgeEnabled\": true}}}")));
         plant("shrink", null, Map.of("Data", DATA), Map.of("Data", DATA
                 .replace("\"StorageCapacity\": 1200", "\"StorageCapacity\": 1000")));
         Files.writeString(dir.resolve("catalogue.json"), Json.MAPPER.writeValueAsString(Map.of("changes", CHANGES)));
@@ -165,6 +168,12 @@ class UpdateRehearsalTest {
     void aReplacedBucketFails() {
         assertEquals(Map.of("Data/Bucket", "replaced"), states(REPORTS.get("bucket-renamed")));
         assertEquals(List.of("stateful-replaced Data/Bucket"), findings(REPORTS.get("bucket-renamed")));
+    }
+
+    @Test
+    void aChangedNotificationConfigurationFailsSinceItRemovesFsxsAutoImportNotification() {
+        assertEquals(Map.of("Data/Bucket", "updated"), states(REPORTS.get("notifications")));
+        assertEquals(List.of("notifications-rewritten Data/Bucket"), findings(REPORTS.get("notifications")));
     }
 
     @Test
