@@ -28,7 +28,7 @@ class QuickstartLaunchTest {
         Template template = Template.fromStack(stack);
         // The definition's request document (the preload's CurrentExecution pointer is the other parameter).
         List<Map<?, ?>> requests = template.findResources("AWS::SSM::Parameter").values().stream()
-                .map(p -> (Map<?, ?>) p.get("Properties"))
+                .<Map<?, ?>>map(p -> (Map<?, ?>) p.get("Properties"))
                 .filter(p -> String.valueOf(p.get("Description")).startsWith("CreateTrainingJob request")).toList();
         assertEquals(1, requests.size());
         Map<?, ?> properties = requests.get(0);
