@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.preload.handler;
 
+import io.github.trainingdata.cdk.LambdaBundle;
 import static io.github.trainingdata.cdk.launch.TrainingJobDescriptions.describe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -9,19 +10,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Reply;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
-import java.net.URL;
 import java.net.URLClassLoader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipInputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -66,24 +62,7 @@ class PreloadHandlerBundleTest {
     }
 
     private URLClassLoader unpackBundle() throws IOException {
-        List<URL> urls = new ArrayList<>(List.of(dir.toUri().toURL()));
-        try (InputStream in = PreloadHandlerBundleTest.class.getResourceAsStream(BUNDLE)) {
-            assertNotNull(in, "the bundle is built at process-classes");
-            ZipInputStream zip = new ZipInputStream(in);
-            for (ZipEntry entry = zip.getNextEntry(); entry != null; entry = zip.getNextEntry()) {
-                Path target = dir.resolve(entry.getName());
-                if (entry.isDirectory()) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.createDirectories(target.getParent());
-                    Files.copy(zip, target);
-                    if (entry.getName().startsWith("lib/")) {
-                        urls.add(target.toUri().toURL());
-                    }
-                }
-            }
-        }
-        return new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader());
+        return LambdaBundle.unpack(BUNDLE, dir).classLoader();
     }
 
     private static Object lambdaContext(ClassLoader loader, List<String> logLines) throws ClassNotFoundException {

@@ -1,25 +1,20 @@
 package io.github.trainingdata.cdk.storage.associations;
 
+import io.github.trainingdata.cdk.LambdaBundle;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
-import java.net.URL;
 import java.net.URLClassLoader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,25 +34,9 @@ class DataRepositoryAssociationHandlerBundleTest {
     private final List<String> entries = new ArrayList<>();
 
     private URLClassLoader unpackBundle() throws IOException {
-        List<URL> urls = new ArrayList<>(List.of(dir.toUri().toURL()));
-        try (InputStream in = getClass().getResourceAsStream(BUNDLE)) {
-            assertNotNull(in, "the bundle is built at process-classes");
-            ZipInputStream zip = new ZipInputStream(in);
-            for (ZipEntry entry = zip.getNextEntry(); entry != null; entry = zip.getNextEntry()) {
-                entries.add(entry.getName());
-                Path target = dir.resolve(entry.getName());
-                if (entry.isDirectory()) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.createDirectories(target.getParent());
-                    Files.copy(zip, target);
-                    if (entry.getName().startsWith("lib/")) {
-                        urls.add(target.toUri().toURL());
-                    }
-                }
-            }
-        }
-        return new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader());
+        LambdaBundle bundle = LambdaBundle.unpack(BUNDLE, dir);
+        entries.addAll(bundle.entries());
+        return bundle.classLoader();
     }
 
     @Test

@@ -1,11 +1,10 @@
 package io.github.trainingdata.cdk.storage.handler;
 
+import io.github.trainingdata.cdk.LambdaBundle;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -16,8 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,22 +32,7 @@ class EfsDirectoriesHandlerBundleTest {
     Path mountRoot;
 
     private List<String> unpackBundle() throws IOException {
-        List<String> entries = new ArrayList<>();
-        try (InputStream in = EfsDirectoriesHandlerBundleTest.class.getResourceAsStream(BUNDLE)) {
-            assertNotNull(in, "the bundle is built at process-classes");
-            ZipInputStream zip = new ZipInputStream(in);
-            for (ZipEntry entry = zip.getNextEntry(); entry != null; entry = zip.getNextEntry()) {
-                entries.add(entry.getName());
-                Path target = unpacked.resolve(entry.getName());
-                if (entry.isDirectory()) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.createDirectories(target.getParent());
-                    Files.copy(zip, target);
-                }
-            }
-        }
-        return entries;
+        return LambdaBundle.unpack(BUNDLE, unpacked).entries();
     }
 
     @Test
