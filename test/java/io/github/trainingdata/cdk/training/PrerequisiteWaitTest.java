@@ -2,7 +2,6 @@ package io.github.trainingdata.cdk.training;
 
 import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;

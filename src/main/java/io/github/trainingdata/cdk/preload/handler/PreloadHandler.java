@@ -4,7 +4,6 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import io.github.trainingdata.cdk.handler.CustomResourceEvent;
 import io.github.trainingdata.cdk.handler.SdkCalls;
-import io.github.trainingdata.cdk.launch.TrainingJobNames;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
