@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk;
 
+import io.github.trainingdata.cdk.internal.BundledAsset;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

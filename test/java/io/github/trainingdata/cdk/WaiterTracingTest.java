@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk;
 
+import io.github.trainingdata.cdk.internal.WaiterTracing;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.trainingdata.cdk.HandlerProvider;
+import io.github.trainingdata.cdk.internal.HandlerProvider;
 import io.github.trainingdata.cdk.Intrinsics;
 import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.NagFindings;
@@ -719,10 +719,10 @@ class LustrePreloadTest {
 
         @Test
         void theWorkerHasItsOwnRoleImageAndOutputPrefix() throws IOException {
-            IConstruct role = f.preload.getWorker().getRole();
+            IConstruct role = f.preload.getWorkerRole();
             assertEquals("Test/Preload/Worker/ExecutionRole", role.getNode().getPath());
             JsonNode request = f.workerRequest();
-            assertEquals(f.value(f.preload.getWorker().getRole().getRoleArn()), request.get("RoleArn").asText());
+            assertEquals(f.value(f.preload.getWorkerRole().getRoleArn()), request.get("RoleArn").asText());
             assertEquals(TOOLS_IMAGE, request.at("/AlgorithmSpecification/TrainingImage").asText());
             assertEquals("s3://" + f.value(f.data.getBucketName()) + "/preload-worker/",
                     request.at("/OutputDataConfig/S3OutputPath").asText());
@@ -736,11 +736,11 @@ class LustrePreloadTest {
         void theStateMachinePassesTheWorkersOwnRole() {
             List<Map<String, Object>> statements = sortedActions(
                     f.statements(f.id(((StateMachine) f.preload.getStateMachine()).getRole())));
-            assertTrue(statements.contains(passRoleStatement(f.value(f.preload.getWorker().getRole().getRoleArn()))),
+            assertTrue(statements.contains(passRoleStatement(f.value(f.preload.getWorkerRole().getRoleArn()))),
                     statements.toString());
             assertTrue(statements.containsAll(sortedActions(List.of(statement(WORKER_ACTIONS, workerJobs(workerPrefix("preload", f.preload)))))),
                     statements.toString());
-            IConstruct role = f.preload.getWorker().getRole();
+            IConstruct role = f.preload.getWorkerRole();
             List<String> dependsOn = f.dependsOn(f.preload.getResource());
             assertTrue(dependsOn.contains(f.id(role.getNode().findChild("DefaultPolicy"))), dependsOn.toString());
         }

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.storage;
 
+import io.github.trainingdata.cdk.internal.LogGroups;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.github.trainingdata.cdk.TestApps;

@@ -1,7 +1,7 @@
 package io.github.trainingdata.cdk.network;
 
 import io.github.trainingdata.cdk.ConfigurationError;
-import io.github.trainingdata.cdk.storage.LogGroups;
+import io.github.trainingdata.cdk.internal.LogGroups;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.Annotations;

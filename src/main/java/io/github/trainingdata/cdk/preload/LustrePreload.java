@@ -1,7 +1,7 @@
 package io.github.trainingdata.cdk.preload;
 
 import io.github.trainingdata.cdk.advisor.PreloadDefaults;
-import io.github.trainingdata.cdk.storage.KeyPrefix;
+import io.github.trainingdata.cdk.internal.KeyPrefix;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreLocation;
 import io.github.trainingdata.cdk.training.TrainingChannel;
@@ -16,6 +16,7 @@ import java.util.Map;
 import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.services.iam.IRole;
 import software.amazon.awscdk.services.ssm.IStringParameter;
 import software.amazon.awscdk.services.ssm.ParameterTier;
 import software.amazon.awscdk.services.ssm.StringParameter;
@@ -263,9 +264,9 @@ public class LustrePreload extends Construct {
         return waitForCompletion;
     }
 
-    /** @return the worker's blueprint: its request and execution role, run by the preload's state machine */
-    public TrainingJobBlueprint getWorker() {
-        return worker;
+    /** @return the worker's execution role: the definition's when it is in this stack, else the worker's own */
+    public IRole getWorkerRole() {
+        return worker.getRole();
     }
 
     /** @return the state machine that runs each warm-up */

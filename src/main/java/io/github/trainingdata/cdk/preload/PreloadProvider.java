@@ -1,7 +1,7 @@
 package io.github.trainingdata.cdk.preload;
 
-import io.github.trainingdata.cdk.HandlerProvider;
-import io.github.trainingdata.cdk.WildcardFindings;
+import io.github.trainingdata.cdk.internal.HandlerProvider;
+import io.github.trainingdata.cdk.internal.WildcardFindings;
 import java.util.List;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;

@@ -1,12 +1,12 @@
 package io.github.trainingdata.cdk.preload;
 
-import io.github.trainingdata.cdk.WildcardFindings;
+import io.github.trainingdata.cdk.internal.WildcardFindings;
 import io.github.trainingdata.cdk.preload.handler.PreloadExecutionInput;
 import io.github.trainingdata.cdk.preload.handler.PreloadExecutionOutput;
 import io.github.trainingdata.cdk.preload.handler.PreloadStatus;
 import io.github.trainingdata.cdk.preload.handler.WorkerAttempts;
-import io.github.trainingdata.cdk.storage.LogGroups;
-import io.github.trainingdata.cdk.training.SyncTrainingPermissions;
+import io.github.trainingdata.cdk.internal.LogGroups;
+import io.github.trainingdata.cdk.internal.SyncTrainingPermissions;
 import io.github.trainingdata.cdk.training.TrainingJobBlueprint;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

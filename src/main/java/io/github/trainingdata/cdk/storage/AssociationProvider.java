@@ -1,8 +1,8 @@
 package io.github.trainingdata.cdk.storage;
 
-import io.github.trainingdata.cdk.BundledAsset;
-import io.github.trainingdata.cdk.HandlerProvider;
-import io.github.trainingdata.cdk.WildcardFindings;
+import io.github.trainingdata.cdk.internal.BundledAsset;
+import io.github.trainingdata.cdk.internal.HandlerProvider;
+import io.github.trainingdata.cdk.internal.WildcardFindings;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;

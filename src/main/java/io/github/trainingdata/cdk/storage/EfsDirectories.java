@@ -1,7 +1,8 @@
 package io.github.trainingdata.cdk.storage;
 
-import io.github.trainingdata.cdk.BundledAsset;
-import io.github.trainingdata.cdk.WildcardFindings;
+import io.github.trainingdata.cdk.internal.LogGroups;
+import io.github.trainingdata.cdk.internal.BundledAsset;
+import io.github.trainingdata.cdk.internal.WildcardFindings;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.handler.EfsDirectoriesHandler;
 import java.util.Arrays;

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.storage;
 
+import io.github.trainingdata.cdk.internal.EfsDirectoryPath;
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.ArrayList;

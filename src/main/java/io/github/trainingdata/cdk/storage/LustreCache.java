@@ -1,7 +1,8 @@
 package io.github.trainingdata.cdk.storage;
 
+import io.github.trainingdata.cdk.internal.KeyPrefix;
 import io.github.trainingdata.cdk.ConfigurationError;
-import io.github.trainingdata.cdk.ReplaceableReference;
+import io.github.trainingdata.cdk.internal.ReplaceableReference;
 import io.github.trainingdata.cdk.advisor.CacheThroughput;
 import io.github.trainingdata.cdk.advisor.PublishedFigures;
 import io.github.trainingdata.cdk.advisor.Sizing;

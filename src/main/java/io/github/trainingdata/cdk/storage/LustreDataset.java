@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.storage;
 
+import io.github.trainingdata.cdk.internal.KeyPrefix;
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.storage;
 
+import io.github.trainingdata.cdk.internal.KeyPrefix;
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.limits.FsxLimits;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.storage;
 
+import io.github.trainingdata.cdk.internal.KeyPrefix;
 /**
  * A directory of a {@link LustreCache} inside one of its {@link LustreDataset}s, with both of its names:
  * where a training job mounts it ({@code /<mountName><fileSystemPath>/<path>}) and where its objects live

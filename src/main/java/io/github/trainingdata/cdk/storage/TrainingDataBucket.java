@@ -1,5 +1,7 @@
 package io.github.trainingdata.cdk.storage;
 
+import io.github.trainingdata.cdk.internal.KeyPrefix;
+import io.github.trainingdata.cdk.internal.LogGroups;
 import io.github.trainingdata.cdk.ConfigurationError;
 import java.util.LinkedHashMap;
 import java.util.List;

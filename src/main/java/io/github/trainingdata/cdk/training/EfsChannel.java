@@ -2,7 +2,7 @@ package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
-import io.github.trainingdata.cdk.storage.EfsDirectoryPath;
+import io.github.trainingdata.cdk.internal.EfsDirectoryPath;
 import io.github.trainingdata.cdk.storage.EfsStore;
 import java.util.List;
 import java.util.Objects;

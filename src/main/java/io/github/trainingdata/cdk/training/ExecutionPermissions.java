@@ -1,6 +1,6 @@
 package io.github.trainingdata.cdk.training;
 
-import io.github.trainingdata.cdk.WildcardFindings;
+import io.github.trainingdata.cdk.internal.WildcardFindings;
 import io.github.trainingdata.cdk.storage.EfsStore;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
-import io.github.trainingdata.cdk.storage.KeyPrefix;
+import io.github.trainingdata.cdk.internal.KeyPrefix;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.training;
 
+import io.github.trainingdata.cdk.internal.InternalApi;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.Collections;
 import java.util.Map;
@@ -14,6 +15,7 @@ import software.constructs.Construct;
  * deploys nothing that starts a job: a {@link TrainingJobDefinition} deploys it as a state machine and an SSM
  * parameter; the Lustre preload runs it as its warm-up worker from its own state machine.
  */
+@InternalApi
 public final class TrainingJobBlueprint {
     private final TrainingJobSpec spec;
     private final JobPlacement placement;

@@ -3,7 +3,7 @@ package io.github.trainingdata.cdk.training;
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.limits.ApiLimit;
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
-import io.github.trainingdata.cdk.storage.KeyPrefix;
+import io.github.trainingdata.cdk.internal.KeyPrefix;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;

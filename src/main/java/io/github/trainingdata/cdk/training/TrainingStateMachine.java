@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.training;
 
+import io.github.trainingdata.cdk.internal.SyncTrainingPermissions;
 import static io.github.trainingdata.cdk.training.AslStates.and;
 import static io.github.trainingdata.cdk.training.AslStates.fail;
 import static io.github.trainingdata.cdk.training.AslStates.isPresent;
@@ -8,8 +9,8 @@ import static io.github.trainingdata.cdk.training.AslStates.rule;
 import static io.github.trainingdata.cdk.training.AslStates.transientErrors;
 import static io.github.trainingdata.cdk.training.AslStates.variable;
 
-import io.github.trainingdata.cdk.WildcardFindings;
-import io.github.trainingdata.cdk.storage.LogGroups;
+import io.github.trainingdata.cdk.internal.WildcardFindings;
+import io.github.trainingdata.cdk.internal.LogGroups;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

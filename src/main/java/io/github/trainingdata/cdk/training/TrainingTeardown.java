@@ -1,7 +1,7 @@
 package io.github.trainingdata.cdk.training;
 
-import io.github.trainingdata.cdk.HandlerProvider;
-import io.github.trainingdata.cdk.WildcardFindings;
+import io.github.trainingdata.cdk.internal.HandlerProvider;
+import io.github.trainingdata.cdk.internal.WildcardFindings;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

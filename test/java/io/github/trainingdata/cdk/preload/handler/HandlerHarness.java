@@ -1,6 +1,6 @@
 package io.github.trainingdata.cdk.preload.handler;
 
-import io.github.trainingdata.cdk.handler.SdkCalls;
+import io.github.trainingdata.cdk.internal.handler.SdkCalls;
 import static io.github.trainingdata.cdk.launch.TrainingJobDescriptions.describe;
 
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator;

@@ -59,7 +59,7 @@ class DataRepositoryAssociationHandlerBundleTest {
             }
             assertTrue(entries.stream().filter(e -> e.endsWith(".class"))
                     .allMatch(e -> e.startsWith("io/github/trainingdata/cdk/storage/associations/")
-                            || e.startsWith("io/github/trainingdata/cdk/handler/")), entries.toString());
+                            || e.startsWith("io/github/trainingdata/cdk/internal/handler/")), entries.toString());
             Class<?> handlerType = loader.loadClass(DataRepositoryAssociationHandler.class.getName());
             Object handler = handlerType.getConstructor().newInstance();
             Class<?> contextType = loader.loadClass("com.amazonaws.services.lambda.runtime.Context");

@@ -1,6 +1,6 @@
 package io.github.trainingdata.cdk.storage.associations;
 
-import io.github.trainingdata.cdk.handler.SdkCalls;
+import io.github.trainingdata.cdk.internal.handler.SdkCalls;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,6 +1,6 @@
 package io.github.trainingdata.cdk.preload.handler;
 
-import io.github.trainingdata.cdk.handler.SdkCalls;
+import io.github.trainingdata.cdk.internal.handler.SdkCalls;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;

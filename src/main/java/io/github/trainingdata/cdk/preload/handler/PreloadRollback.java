@@ -1,7 +1,7 @@
 package io.github.trainingdata.cdk.preload.handler;
 
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
-import io.github.trainingdata.cdk.handler.CustomResourceEvent;
+import io.github.trainingdata.cdk.internal.handler.CustomResourceEvent;
 import java.util.Optional;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;

@@ -1,11 +1,11 @@
 package io.github.trainingdata.cdk.preload.handler;
 
-import static io.github.trainingdata.cdk.handler.SdkCalls.isTransient;
+import static io.github.trainingdata.cdk.internal.handler.SdkCalls.isTransient;
 import static io.github.trainingdata.cdk.preload.handler.PreloadClients.isAccessDenied;
 import static io.github.trainingdata.cdk.preload.handler.PreloadClients.isNotFound;
 
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
-import io.github.trainingdata.cdk.handler.CustomResourceEvent;
+import io.github.trainingdata.cdk.internal.handler.CustomResourceEvent;
 import io.github.trainingdata.cdk.launch.TrainingJobNames;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;

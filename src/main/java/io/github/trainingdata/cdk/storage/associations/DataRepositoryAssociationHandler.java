@@ -1,6 +1,6 @@
 package io.github.trainingdata.cdk.storage.associations;
 
-import io.github.trainingdata.cdk.handler.SdkCalls;
+import io.github.trainingdata.cdk.internal.handler.SdkCalls;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package io.github.trainingdata.cdk.storage.associations;
 
-import io.github.trainingdata.cdk.handler.SdkCalls;
+import io.github.trainingdata.cdk.internal.handler.SdkCalls;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

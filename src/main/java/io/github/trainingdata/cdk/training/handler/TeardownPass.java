@@ -1,7 +1,7 @@
 package io.github.trainingdata.cdk.training.handler;
 
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
-import io.github.trainingdata.cdk.handler.SdkCalls;
+import io.github.trainingdata.cdk.internal.handler.SdkCalls;
 import io.github.trainingdata.cdk.launch.TrainingJobNames;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,8 +2,8 @@ package io.github.trainingdata.cdk.training.handler;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
-import io.github.trainingdata.cdk.handler.CustomResourceEvent;
-import io.github.trainingdata.cdk.handler.SdkCalls;
+import io.github.trainingdata.cdk.internal.handler.CustomResourceEvent;
+import io.github.trainingdata.cdk.internal.handler.SdkCalls;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

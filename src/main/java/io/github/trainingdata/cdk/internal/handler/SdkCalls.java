@@ -1,4 +1,4 @@
-package io.github.trainingdata.cdk.handler;
+package io.github.trainingdata.cdk.internal.handler;
 
 import java.io.IOException;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 /**
  * What the library's custom-resource handlers share at run time: read access to the Provider framework's events
  * and how they call AWS (SDK client settings, transient errors). AWS SDK only, no CDK classes: it ships in the
- * handlers' Lambda bundle.
+ * handlers' Lambda bundles. Not part of the API.
  */
-package io.github.trainingdata.cdk.handler;
+package io.github.trainingdata.cdk.internal.handler;

@@ -1,4 +1,4 @@
-package io.github.trainingdata.cdk.storage;
+package io.github.trainingdata.cdk.internal;
 
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.limits.SageMakerLimits;

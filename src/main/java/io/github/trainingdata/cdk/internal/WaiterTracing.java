@@ -1,5 +1,6 @@
-package io.github.trainingdata.cdk;
+package io.github.trainingdata.cdk.internal;
 
+import io.github.trainingdata.cdk.internal.WildcardFindings;
 import java.util.List;
 import software.amazon.awscdk.customresources.Provider;
 import software.amazon.awscdk.services.iam.IRole;

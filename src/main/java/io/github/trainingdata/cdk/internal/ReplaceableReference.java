@@ -1,4 +1,4 @@
-package io.github.trainingdata.cdk;
+package io.github.trainingdata.cdk.internal;
 
 import software.amazon.awscdk.CfnResource;
 import software.amazon.awscdk.CrossStackReferences;

@@ -1,4 +1,4 @@
-package io.github.trainingdata.cdk;
+package io.github.trainingdata.cdk.internal;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package io.github.trainingdata.cdk.handler;
+package io.github.trainingdata.cdk.internal.handler;
 
 import java.util.Map;
 import java.util.Objects;

@@ -1,6 +1,9 @@
-package io.github.trainingdata.cdk;
+package io.github.trainingdata.cdk.internal;
 
-import io.github.trainingdata.cdk.storage.LogGroups;
+import io.github.trainingdata.cdk.internal.WaiterTracing;
+import io.github.trainingdata.cdk.internal.BundledAsset;
+import io.github.trainingdata.cdk.internal.WildcardFindings;
+import io.github.trainingdata.cdk.internal.LogGroups;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.github.trainingdata.cdk.training;
+package io.github.trainingdata.cdk.internal;
 
 import java.util.List;
 import java.util.Map;
