@@ -15,8 +15,8 @@ import software.constructs.Construct;
 
 /**
  * The CloudWatch log groups of this library's constructs (flow logs, state machines, the preload's functions
- * and waiter): kept one year and, when the data layer has a KMS key (the {@link TrainingDataBucket}'s key, see
- * {@link TrainingDataBucket#getEncryptionKey()}), encrypted with that key, so one key choice covers every
+ * and waiter): kept one year and, when the data layer has a KMS key (the
+ * {@link io.github.trainingdata.cdk.storage.TrainingDataBucket#getEncryptionKey() TrainingDataBucket's key}), encrypted with that key, so one key choice covers every
  * bucket and log group.
  *
  * <p>CloudWatch Logs encrypts with a customer managed key only when the key policy lets the Regional service
