@@ -23,7 +23,8 @@ the documented additions in the config. Changes propagate:
 
 It fails on (unless acknowledged in the config, per change, stack, resource and finding, with a reason):
 stateful-replaced / stateful-deleted, lustre-replaced, association-collision, association-limit, shrink (a
-property that may only grow, e.g. a file system's capacity), notifications-rewritten (a bucket's
+property that may only grow, e.g. a file system's capacity or its metadata IOPS), fixed-at-creation (a property
+added or removed that only a new resource takes, e.g. a Lustre metadata configuration), notifications-rewritten (a bucket's
 NotificationConfiguration changes), export-changed, stale-stack-output, rewarm-missing, rewarm-unexpected,
 no-change (a catalogue change that changed no template).
 
@@ -677,16 +678,32 @@ def rewarm_findings(diff, expect):
     return rewarmed, findings
 
 
-def stack_findings(diff, schemas, stateful_types, grow_only):
+def property_at(resource, path):
+    """The value at a '/'-separated property path (e.g. LustreConfiguration/PerUnitStorageThroughput), or MISSING."""
+    value = resource.get("Properties", {})
+    for part in path.split("/"):
+        if not isinstance(value, dict) or part not in value:
+            return MISSING
+        value = value[part]
+    return value
+
+
+def stack_findings(diff, schemas, stateful_types, grow_only, fixed_at_creation):
     findings = []
     for logical, state in diff.states.items():
         if state == "updated":
             before, after = diff.before.resources[logical], diff.after.resources[logical]
             for prop in grow_only.get(after["Type"], {}).get("properties", []):
-                old, new = before.get("Properties", {}).get(prop), after.get("Properties", {}).get(prop)
+                old, new = property_at(before, prop), property_at(after, prop)
                 if isinstance(old, (int, float)) and isinstance(new, (int, float)) and new < old:
                     findings.append(Finding("shrink", diff.name, logical, f"{prop} shrinks from {old} to {new}: "
                                             f"{after['Type']} only grows it, so the update fails"))
+            for prop in fixed_at_creation.get(after["Type"], {}).get("paths", []):
+                old, new = property_at(before, prop), property_at(after, prop)
+                if (old is MISSING) != (new is MISSING):
+                    findings.append(Finding("fixed-at-creation", diff.name, logical, f"{prop} is "
+                                            f"{'added' if old is MISSING else 'removed'}: {after['Type']} takes or "
+                                            "drops it only when the resource is created, so the update fails"))
             if after["Type"] == "AWS::S3::Bucket" and any(path[:1] == ["NotificationConfiguration"]
                                                           for path, _ in diff.changes.get(logical, [])):
                 findings.append(Finding("notifications-rewritten", diff.name, logical, "the bucket's "
@@ -758,7 +775,8 @@ def rehearse(change, before_dir, after_dir, config, schemas, expect=None, must_c
                 where = "/".join(map(str, changes[0][0])) if changes else ""
                 details.append(f"{name}/{logical} ({resource['Type']}): {state}"
                                + (f": {where or '(properties)'} <- {changes[0][1]}" if changes else ""))
-        findings += stack_findings(diff, schemas, stateful, config.get("growOnly", {}))
+        findings += stack_findings(diff, schemas, stateful, config.get("growOnly", {}),
+                                   config.get("fixedAtCreation", {}))
         findings += association_findings(diff, kinds, config.get("associationLimit", {}).get("perFileSystem", 8))
         warm, found = rewarm_findings(diff, expect)
         rewarmed += warm

@@ -3,7 +3,9 @@ package io.github.trainingdata.examples;
 import software.amazon.awscdk.App;
 
 /**
- * Synthesizes the {@link AdvisedPlatformStack}: the advisor picks the data source from a dataset profile.
+ * Synthesizes the {@link AdvisedPlatformStack} (the advisor picks the data source from a dataset profile) and the
+ * {@link ThroughputPlatformStack} (the advisor picks a PERSISTENT_2 cache for a cluster that reads faster than the
+ * data's size buys on SCRATCH_2).
  * Run with {@code npx -y aws-cdk@2.1148.1 synth --app "mvn -B -q test-compile exec:java
  * -Dexample.mainClass=io.github.trainingdata.examples.AdvisedPlatformApp"}.
  */
@@ -15,6 +17,7 @@ public final class AdvisedPlatformApp {
     public static void main(String[] args) {
         App app = new App();
         new AdvisedPlatformStack(app, "TrainingDataAdvisedPlatform");
+        new ThroughputPlatformStack(app, "TrainingDataThroughputPlatform");
         app.synth();
     }
 }

@@ -6,14 +6,11 @@ import io.github.trainingdata.cdk.advisor.DatasetProfile;
 import io.github.trainingdata.cdk.platform.TrainingDataPlatform;
 import io.github.trainingdata.cdk.platform.TrainingDataPlatformProps;
 import io.github.trainingdata.cdk.storage.DataEncryption;
-import io.github.trainingdata.cdk.training.TrainingImage;
-import io.github.trainingdata.cdk.training.TrainingJobDefinitionProps;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
-import software.amazon.awscdk.services.ecr.Repository;
 import software.constructs.Construct;
 
 /**
@@ -62,14 +59,9 @@ public class AdvisedPlatformStack extends Stack {
                 .instanceCount(job.instanceCount())
                 .trainingTime(Duration.ofHours(30))
                 .build();
-        // The platform takes the instances from the profile (which the advisor sizes the cache for).
-        TrainingJobDefinitionProps.Builder trainingJob = job.props(TrainingImage.fromEcrRepository(
-                Repository.fromRepositoryName(this, "ImageRepository", "training"), job.imageTag()))
-                .instanceType(null)
-                .instanceCount(null);
         platform = new TrainingDataPlatform(this, "Platform", TrainingDataPlatformProps.builder()
                 .profile(profile)
-                .trainingJob(trainingJob.build())
+                .trainingJob(job.platformJob(this))
                 .encryption(DataEncryption.KMS)
                 .datasetPrefix("datasets/images")
                 .lustreCapacityGiB(data.lustreCapacityGiB())

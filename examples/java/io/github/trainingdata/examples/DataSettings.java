@@ -21,9 +21,12 @@ import software.amazon.awscdk.Duration;
  * @param efsDirectories    EFS directories created besides those the channels read
  * @param preloadTimeout    the preload worker's time limit (null: the preload's default)
  * @param importTimeout     how long the preload waits for FSx's metadata import (null: the preload's default)
+ * @param lustrePerUnitStorageThroughput a PERSISTENT_2 cache's throughput tier, MB/s per TiB (null: none, or the
+ *                          example's derived one)
  */
 public record DataSettings(Integer lustreCapacityGiB, Map<String, String> datasets, String datasetVersion,
-        List<String> efsDirectories, Duration preloadTimeout, Duration importTimeout) {
+        List<String> efsDirectories, Duration preloadTimeout, Duration importTimeout,
+        Integer lustrePerUnitStorageThroughput) {
 
     /** Copies the collections, keeping the datasets' order. */
     public DataSettings {
@@ -31,9 +34,22 @@ public record DataSettings(Integer lustreCapacityGiB, Map<String, String> datase
         efsDirectories = List.copyOf(efsDirectories);
     }
 
+    /** Settings of an example whose cache has no throughput tier (SCRATCH_2, or none). */
+    public DataSettings(Integer lustreCapacityGiB, Map<String, String> datasets, String datasetVersion,
+            List<String> efsDirectories, Duration preloadTimeout, Duration importTimeout) {
+        this(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout, importTimeout, null);
+    }
+
+    /** @return these settings with another PERSISTENT_2 throughput tier */
+    public DataSettings withLustrePerUnitStorageThroughput(Integer tier) {
+        return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout,
+                importTimeout, tier);
+    }
+
     /** @return these settings with another cache capacity */
     public DataSettings withLustreCapacityGiB(Integer capacityGiB) {
-        return new DataSettings(capacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout, importTimeout);
+        return new DataSettings(capacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout, importTimeout,
+                lustrePerUnitStorageThroughput);
     }
 
     /** @return these settings with the dataset added, or its S3 prefix changed (its place kept) */
@@ -41,7 +57,7 @@ public record DataSettings(Integer lustreCapacityGiB, Map<String, String> datase
         Map<String, String> changed = new LinkedHashMap<>(datasets);
         changed.put(name, prefix);
         return new DataSettings(lustreCapacityGiB, changed, datasetVersion, efsDirectories, preloadTimeout,
-                importTimeout);
+                importTimeout, lustrePerUnitStorageThroughput);
     }
 
     /** @return these settings without the dataset */
@@ -49,24 +65,27 @@ public record DataSettings(Integer lustreCapacityGiB, Map<String, String> datase
         Map<String, String> changed = new LinkedHashMap<>(datasets);
         changed.remove(name);
         return new DataSettings(lustreCapacityGiB, changed, datasetVersion, efsDirectories, preloadTimeout,
-                importTimeout);
+                importTimeout, lustrePerUnitStorageThroughput);
     }
 
     /** @return these settings with another dataset version */
     public DataSettings withDatasetVersion(String version) {
-        return new DataSettings(lustreCapacityGiB, datasets, version, efsDirectories, preloadTimeout, importTimeout);
+        return new DataSettings(lustreCapacityGiB, datasets, version, efsDirectories, preloadTimeout, importTimeout,
+                lustrePerUnitStorageThroughput);
     }
 
     /** @return these settings with one more EFS directory */
     public DataSettings withEfsDirectory(String path) {
         List<String> changed = new ArrayList<>(efsDirectories);
         changed.add(path);
-        return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, changed, preloadTimeout, importTimeout);
+        return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, changed, preloadTimeout, importTimeout,
+                lustrePerUnitStorageThroughput);
     }
 
     /** @return these settings with other preload time limits */
     public DataSettings withPreloadTimeouts(Duration timeout, Duration importLimit) {
-        return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, timeout, importLimit);
+        return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, timeout, importLimit,
+                lustrePerUnitStorageThroughput);
     }
 
     /** @return the datasets as the cache's {@link LustreDataset}s on the bucket */

@@ -6,6 +6,8 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.services.ecr.Repository;
+import software.constructs.Construct;
 
 /**
  * The settings of one training-job definition that a platform team changes from one deploy to the next. Each
@@ -99,5 +101,17 @@ public record TrainingSettings(String name, String jobNamePrefix, String dataset
             props.hyperParameters(hyperParameters);
         }
         return managedSpot ? props.managedSpot(true) : props;
+    }
+
+    /**
+     * The settings of a platform's job: these settings on the image {@code training:<imageTag>} of the scope's
+     * account, without the instances, which the platform takes from the profile it sizes the data path for.
+     *
+     * @param scope where the image repository is referenced
+     * @return the job's props for {@code TrainingDataPlatformProps.trainingJob}
+     */
+    TrainingJobDefinitionProps platformJob(Construct scope) {
+        return props(TrainingImage.fromEcrRepository(Repository.fromRepositoryName(scope, "ImageRepository", "training"),
+                imageTag)).instanceType(null).instanceCount(null).build();
     }
 }

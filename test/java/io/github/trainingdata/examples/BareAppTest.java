@@ -48,7 +48,8 @@ class BareAppTest {
     /** Builds the example's stacks into the given app and returns them. */
     static Stream<Arguments> examples() {
         Function<App, List<Stack>> quickstart = app -> List.of(new QuickstartStack(app, "TrainingDataQuickstart"));
-        Function<App, List<Stack>> advised = app -> List.of(new AdvisedPlatformStack(app, "TrainingDataAdvisedPlatform"));
+        Function<App, List<Stack>> advised = app -> List.of(new AdvisedPlatformStack(app, "TrainingDataAdvisedPlatform"),
+                new ThroughputPlatformStack(app, "TrainingDataThroughputPlatform"));
         Function<App, List<Stack>> composition = app -> PlatformCompositionApp.build(app, PlatformCompositionApp.DATA,
                 PlatformCompositionApp.TEAMS);
         return Stream.of(Arguments.of("QuickstartApp", quickstart), Arguments.of("AdvisedPlatformApp", advised),

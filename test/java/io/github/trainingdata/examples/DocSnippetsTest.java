@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.github.trainingdata.examples.docs.ConstructsExample;
 import io.github.trainingdata.examples.docs.LfsWorkerExample;
+import io.github.trainingdata.examples.docs.PersistentCacheExample;
 import io.github.trainingdata.examples.docs.PlatformExample;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -77,6 +78,7 @@ class DocSnippetsTest {
         stacks.put("ConstructsExample", ConstructsExample::new);
         stacks.put("PlatformExample", PlatformExample::new);
         stacks.put("LfsWorkerExample", LfsWorkerExample::new);
+        stacks.put("PersistentCacheExample", PersistentCacheExample::new);
         return stacks.entrySet().stream().map(e -> Arguments.of(e.getKey(), e.getValue()));
     }
 

@@ -98,6 +98,9 @@ public final class UpdateCatalogue {
                 synth(app, change.apply().apply(app.defaults()), out.resolve(app.id()).resolve(change.id()));
                 entries.add(entry(app, change.id(), change.description(), "base", change.id(), change.rewarm(), true));
             }
+            if (!Files.isDirectory(BASELINE.resolve(app.id()))) {
+                continue;   // an example new in this release: no deployed templates to upgrade from
+            }
             Path release = out.resolve(app.id()).resolve("release");
             copyTree(BASELINE.resolve(app.id()), release);
             entries.add(entry(app, "library-upgrade", "upgrade the library: the last release's templates "
@@ -124,6 +127,8 @@ public final class UpdateCatalogue {
         Example advised = (app, s) -> List.of(
                 new AdvisedPlatformStack(app, "TrainingDataAdvisedPlatform", null, s.data(), s.jobs().get(0)));
         Example composition = (app, s) -> PlatformCompositionApp.build(app, s.data(), s.jobs());
+        Example throughput = (app, s) -> List.of(
+                new ThroughputPlatformStack(app, "TrainingDataThroughputPlatform", null, s.data(), s.jobs().get(0)));
         // What crosses stacks goes from the data stack to the teams' stacks: the data stack's changes and a new team
         // run under both reference modes; a team's own settings change only its stack, so strong references suffice.
         List<Change> crossing = new ArrayList<>(data(4800, "imagenet", "imagenet-2026"));
@@ -143,6 +148,16 @@ public final class UpdateCatalogue {
                 "pin the cache's capacity above the platform's estimate (2400 -> 4800 GiB)", false,
                 s -> s.withData(d -> d.withLustreCapacityGiB(4800)))));
         advisedChanges.addAll(training("checkpoints/advised"));
+        // A PERSISTENT_2 cache: its tier and capacity change in place (UpdateFileSystemLustreConfiguration); switching it
+        // to SCRATCH_2 would replace it, and is no routine change.
+        List<Change> throughputChanges = new ArrayList<>(List.of(
+                new Change("raise-tier", "raise the PERSISTENT_2 throughput tier in place (500 -> 1000 MB/s per TiB)",
+                        false, s -> s.withData(d -> d.withLustrePerUnitStorageThroughput(1000))),
+                new Change("lower-tier", "lower the PERSISTENT_2 throughput tier in place (500 -> 250 MB/s per TiB)",
+                        false, s -> s.withData(d -> d.withLustrePerUnitStorageThroughput(250))),
+                new Change("grow-cache", "grow the PERSISTENT_2 cache (2400 -> 4800 GiB)", false,
+                        s -> s.withData(d -> d.withLustreCapacityGiB(4800)))));
+        throughputChanges.addAll(training("checkpoints/pretrain"));
         return List.of(
                 new CatalogueApp("quickstart", null, quickstart, new Settings(QuickstartStack.DATA,
                         List.of(QuickstartStack.TRAINING)), quick),
@@ -151,7 +166,9 @@ public final class UpdateCatalogue {
                 new CatalogueApp("composition-strong", "strong", composition, new Settings(PlatformCompositionApp.DATA,
                         PlatformCompositionApp.TEAMS), composed),
                 new CatalogueApp("composition-weak", "weak", composition, new Settings(PlatformCompositionApp.DATA,
-                        PlatformCompositionApp.TEAMS), crossing));
+                        PlatformCompositionApp.TEAMS), crossing),
+                new CatalogueApp("throughput", null, throughput, new Settings(ThroughputPlatformStack.DATA,
+                        List.of(ThroughputPlatformStack.TRAINING)), throughputChanges));
     }
 
     /** The data layer's routine changes (the cache grows to {@code grownGiB}; {@code dataset} moves to a prefix). */

@@ -76,6 +76,12 @@ class UpdateRehearsalTest {
                 "DataRepositoryPath": "s3://team-data/coco/"}}}}
             """.formatted(TOKEN);
 
+    /** The data stack with a PERSISTENT_2 cache: a tier, provisioned metadata IOPS and a key at rest. */
+    private static final String PERSISTENT = DATA.replace("\"LustreConfiguration\": {\"DeploymentType\": \"SCRATCH_2\"}",
+            "\"KmsKeyId\": \"arn:aws:kms:us-east-1:123456789012:key/k1\", \"LustreConfiguration\": {\"DeploymentType\": "
+                    + "\"PERSISTENT_2\", \"PerUnitStorageThroughput\": 500, \"MetadataConfiguration\": "
+                    + "{\"Mode\": \"USER_PROVISIONED\", \"Iops\": 6000}}");
+
     @TempDir
     static Path dir;
     private static final Map<String, JsonNode> REPORTS = new TreeMap<>();
@@ -109,6 +115,15 @@ class UpdateRehearsalTest {
                         + "{\"EventBridgeEnabled\": true}}}")));
         plant("shrink", null, Map.of("Data", DATA), Map.of("Data", DATA
                 .replace("\"StorageCapacity\": 1200", "\"StorageCapacity\": 1000")));
+        plant("persistent-tier", "no", Map.of("Data", PERSISTENT), Map.of("Data", PERSISTENT
+                .replace("\"PerUnitStorageThroughput\": 500", "\"PerUnitStorageThroughput\": 1000")
+                .replace("\"Iops\": 6000", "\"Iops\": 12000")));
+        plant("metadata-iops-lowered", null, Map.of("Data", PERSISTENT), Map.of("Data", PERSISTENT
+                .replace("\"Iops\": 6000", "\"Iops\": 3000")));
+        plant("metadata-added", null, Map.of("Data", PERSISTENT.replace(", \"MetadataConfiguration\": "
+                + "{\"Mode\": \"USER_PROVISIONED\", \"Iops\": 6000}", "")), Map.of("Data", PERSISTENT));
+        plant("scratch-to-persistent", null, Map.of("Data", DATA), Map.of("Data", PERSISTENT));
+        plant("key-at-rest", null, Map.of("Data", PERSISTENT), Map.of("Data", PERSISTENT.replace("key/k1", "key/k2")));
         Files.writeString(dir.resolve("catalogue.json"), Json.MAPPER.writeValueAsString(Map.of("changes", CHANGES)));
 
         Path report = dir.resolve("report.json");
@@ -220,6 +235,33 @@ class UpdateRehearsalTest {
     @Test
     void aCapacityThatShrinksFails() {
         assertEquals(List.of("shrink Data/Cache"), findings(REPORTS.get("shrink")));
+    }
+
+    @Test
+    void aPersistent2TierAndMoreMetadataIopsChangeInPlace() {
+        assertEquals(Map.of("Data/Cache", "updated"), states(REPORTS.get("persistent-tier")));
+        assertEquals(List.of(), findings(REPORTS.get("persistent-tier")));
+        assertEquals(false, REPORTS.get("persistent-tier").get("rewarm").asBoolean());
+    }
+
+    @Test
+    void fewerMetadataIopsOrAMetadataConfigurationAddedLaterFail() {
+        assertEquals(List.of("shrink Data/Cache"), findings(REPORTS.get("metadata-iops-lowered")));
+        assertEquals(List.of("fixed-at-creation Data/Cache"), findings(REPORTS.get("metadata-added")));
+    }
+
+    @Test
+    void anotherDeploymentTypeOrKeyAtRestReplacesTheCache() {
+        JsonNode switched = REPORTS.get("scratch-to-persistent");
+        assertEquals("replaced", states(switched).get("Data/Cache"));
+        assertTrue(findings(switched).contains("lustre-replaced Data/Cache"), findings(switched).toString());
+        assertTrue(switched.get("replacements").toString().contains("LustreConfiguration/DeploymentType"),
+                switched.get("replacements").toString());
+        assertTrue(switched.get("rewarm").asBoolean(), "the new file system is warmed");
+        JsonNode key = REPORTS.get("key-at-rest");
+        assertTrue(findings(key).contains("lustre-replaced Data/Cache"), findings(key).toString());
+        assertTrue(key.get("replacements").toString().contains("Data/Cache <- KmsKeyId"), key.get("replacements")
+                .toString());
     }
 
     // ------------------------------------------------------------------------------------------ helpers

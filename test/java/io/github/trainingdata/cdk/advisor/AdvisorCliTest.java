@@ -50,7 +50,7 @@ class AdvisorCliTest {
     @SuppressWarnings("unchecked")
     void jsonHasTheDocumentedShapeAndTheModelsNumbers() {
         Map<String, Object> json = json("advise", "--dataset-size", "54GB", "--file-count", "1500000", "--json");
-        assertIterableEquals(List.of("recommendation", "options"), json.keySet());
+        assertIterableEquals(List.of("recommendation", "options", "lustre", "s3Fallback"), json.keySet());
 
         Map<String, Object> recommendation = (Map<String, Object>) json.get("recommendation");
         assertIterableEquals(List.of("source", "inputMode", "reasons"), recommendation.keySet());
@@ -81,6 +81,52 @@ class AdvisorCliTest {
         // FSx: a 12 s mount within the 160 s container start-up, the hour of compute and the tail.
         assertEquals(160 + 3600 + 50.0, options.get(3).get("billableSeconds"));
         assertEquals(12.0, options.get(3).get("startupSeconds"));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void jsonHasTheLustreSizingAndTheS3FallbackWithTheExpectedWait() {
+        // 2 TB of 66.7 KB files on 4 x ml.p3.2xlarge, 10 minutes of compute per epoch: the instances read
+        // 2,000,000 MB / 600 s = 3333 MB/s (their network, 4 x 1250 MB/s, allows it). SCRATCH_2 needs
+        // 3333 / 200 x 1024 = 17067 GiB, 19200 GiB ($2,688); PERSISTENT_2 at 500 needs 3333 / 500 x 1024 = 6827 GiB,
+        // 7200 GiB: 7.2 x $340 = $2,448, 8.9% less (the cheapest tier).
+        Map<String, Object> json = json("advise", "--dataset-size", "2TB", "--file-count", "30000000",
+                "--instance-count", "4", "--training-hours", "0.1666666666666667", "--capacity-wait-hours", "0.5",
+                "--json");
+        Map<String, Object> lustre = (Map<String, Object>) json.get("lustre");
+        assertIterableEquals(List.of("deploymentType", "perUnitStorageThroughput", "capacityGiB", "baselineMBps",
+                "monthlyUsd", "readMBps", "candidates"), lustre.keySet());
+        assertEquals("PERSISTENT_2", lustre.get("deploymentType"));
+        assertEquals(500, ((Number) lustre.get("perUnitStorageThroughput")).intValue());
+        assertEquals(7200, ((Number) lustre.get("capacityGiB")).intValue());
+        assertEquals(2448.0, lustre.get("monthlyUsd"));
+        assertEquals(3333.333, lustre.get("readMBps"));
+        List<Map<String, Object>> candidates = (List<Map<String, Object>>) lustre.get("candidates");
+        assertEquals(5, candidates.size());
+        Map<String, Object> scratch = candidates.get(0);
+        assertEquals("SCRATCH_2", scratch.get("deploymentType"));
+        assertEquals(null, scratch.get("perUnitStorageThroughput"));
+        assertEquals(19200, ((Number) scratch.get("capacityGiB")).intValue());
+        assertEquals(2688.0, scratch.get("monthlyUsd"));
+        assertEquals(false, scratch.get("estimatedPrice"));
+        assertEquals(true, candidates.get(3).get("estimatedPrice"));
+
+        Map<String, Object> fallback = (Map<String, Object>) json.get("s3Fallback");
+        assertIterableEquals(List.of("inputMode", "startupSeconds", "throughputMBps", "jobSeconds", "cacheJobSeconds",
+                "jobUsd", "cacheJobUsd", "breakEvenWaitSeconds", "expectedWaitSeconds", "fallBackSooner"),
+                fallback.keySet());
+        assertEquals("FastFile", fallback.get("inputMode"));
+        assertEquals(1800.0, fallback.get("expectedWaitSeconds"));
+        assertEquals(false, fallback.get("fallBackSooner"));
+        assertEquals((Double) fallback.get("jobSeconds") - (Double) fallback.get("cacheJobSeconds"),
+                (Double) fallback.get("breakEvenWaitSeconds"), 0.002);
+
+        Map<String, Object> unknownWait = (Map<String, Object>) json("advise", "--dataset-size", "54GB",
+                "--file-count", "1500000", "--json").get("s3Fallback");
+        assertEquals(null, unknownWait.get("expectedWaitSeconds"));
+        assertEquals(null, unknownWait.get("fallBackSooner"));
+        assertEquals(null, json("advise", "--dataset-size", "500GiB", "--avg-file-size", "300MB", "--data-on", "EFS",
+                "--json").get("s3Fallback"));
     }
 
     @Test
@@ -266,6 +312,7 @@ class AdvisorCliTest {
         "--samples-per-second, -3, a number greater than 0",
         "--spot-interruptions, -1, a number of at least 0",
         "--spot-interruptions, lots, a number of at least 0",
+        "--capacity-wait-hours, -0.5, a number of at least 0",
         "--access, sideways, sequential or random",
         "--data-on, gcs, s3 or efs",
     })

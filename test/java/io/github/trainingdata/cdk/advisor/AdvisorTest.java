@@ -62,8 +62,12 @@ class AdvisorTest {
         assertReason(recommendation, "the guide's flowchart suggests S3_FILE (step 2: 54 GB is under 100 GB → File mode), "
                 + "but the estimates decide: S3_FILE costs " + HumanReadable.usd(file.costUsd()) + " against "
                 + HumanReadable.usd(lustre.costUsd()));
-        assertReason(recommendation, "SCRATCH_2 capacity 1200 GiB: holds 54 GB with 20% headroom and its 234 MB/s "
-                + "baseline feeds the 15 MB/s the training reads");
+        // 54 GB over 1 h of compute: 54,000 MB / 3600 s = 15 MB/s, far below the 234 MB/s of the 1200 GiB that holds
+        // 54 GB x 1.2 = 60.4 GiB: SCRATCH_2 at $140 per TB-month x 1.2 = $168.00 beats every PERSISTENT_2 tier.
+        assertReason(recommendation, "SCRATCH_2, 1200 GiB: 234 MB/s, $168.00/month: the 1200 GiB that holds 54 GB with "
+                + "20% headroom also feeds the 15 MB/s the instances read (every PERSISTENT_2 tier costs more per TB: "
+                + "125: $145.00, 250: $210.00 (estimate), 500: $340.00 (estimate), 1000: $600.00 (estimate) per TB-month "
+                + "against SCRATCH_2's $140.00)");
         // Read path: 340 s + (1.5 M x 0.04 + 54,000 / 100) / 128 = 813 s = 13.5 min. lfs path: 340 s + 54,000 / 117.1875
         // (loading) + 0.04036 (last file) + 10 + 2 x 5860 x 0.14 / 128 (verifying) = 823.7 s = 13.7 min.
         assertReason(recommendation, "preloading 1,500,000 files takes about 13.5 min on the worker's read path (128 "
@@ -224,15 +228,20 @@ class AdvisorTest {
 
     @Test
     void recommendationRejectsIncompleteContents() {
-        List<OptionEstimate> estimates = EstimateModel.estimateAll(dataset("2TB", "200MB").build());
+        DatasetProfile profile = dataset("2TB", "200MB").build();
+        List<OptionEstimate> estimates = EstimateModel.estimateAll(profile);
+        LustreChoice lustre = EstimateModel.lustreChoice(profile);
         assertEquals("reasons must hold at least one reason, was []", assertThrows(IllegalArgumentException.class,
-                () -> new Recommendation(DataSourceOption.S3_FILE, List.of(), estimates)).getMessage());
+                () -> new Recommendation(DataSourceOption.S3_FILE, List.of(), estimates, lustre, null)).getMessage());
         IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
-                () -> new Recommendation(DataSourceOption.S3_FILE, List.of("why"), estimates.subList(0, 4)));
+                () -> new Recommendation(DataSourceOption.S3_FILE, List.of("why"), estimates.subList(0, 4), lustre, null));
         assertTrue(missing.getMessage().startsWith("estimates must hold one estimate per option in the order "
                 + "[S3_FILE, S3_FAST_FILE, S3_PIPE, FSX_LUSTRE, EFS], was "), missing.getMessage());
         assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> new Recommendation(null, List.of("why"), estimates)).getMessage().startsWith("option must be one of"));
+                () -> new Recommendation(null, List.of("why"), estimates, lustre, null)).getMessage()
+                        .startsWith("option must be one of"));
+        assertEquals("lustre must be the profile's Lustre sizing, was null", assertThrows(IllegalArgumentException.class,
+                () -> new Recommendation(DataSourceOption.S3_FILE, List.of("why"), estimates, null, null)).getMessage());
     }
 
     @Test

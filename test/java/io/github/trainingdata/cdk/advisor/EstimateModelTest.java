@@ -132,33 +132,36 @@ class EstimateModelTest {
         // 2 TB per 1 h epoch on 4 instances: each reads a quarter, at a quarter of the cache's baseline.
         DatasetProfile.Builder profile = dataset(2 * ByteSize.TB, 10_000).instanceType("ml.p4d.24xlarge").instanceCount(4);
         OptionEstimate lustre = estimate(profile, DataSourceOption.FSX_LUSTRE);
-        int capacity = EstimateModel.lustreCapacityGiB(profile.build());
-        double perInstance = Sizing.lustreBaselineMBps(capacity) / 4;
+        double perInstance = EstimateModel.lustreChoice(profile.build()).chosen().baselineMBps() / 4;
         assertEquals(2500 * 0.001 / 16 + 500_000 / perInstance, lustre.epochReadSeconds(), DELTA);
         OptionEstimate fastFile = estimate(profile, DataSourceOption.S3_FAST_FILE);
         assertEquals(2500 * 0.006 + 500, fastFile.epochReadSeconds(), DELTA);
     }
 
+    private static int scratch2Capacity(DatasetProfile profile) {
+        return EstimateModel.lustreSizing(profile, LustreTier.scratch2()).capacityGiB();
+    }
+
     @Test
     void lustreCapacityHoldsFeedsAndLoads() {
         // Holds: 3000 GB + 20% needs 4800 GiB.
-        assertEquals(4800, EstimateModel.lustreCapacityGiB(dataset(3000 * ByteSize.GB, 30_000_000)
+        assertEquals(4800, scratch2Capacity(dataset(3000 * ByteSize.GB, 30_000_000)
                 .trainingTime(Duration.ofDays(10)).build()));
         // Feeds: 2 TB per 10-minute epoch on four instances is 3333 MB/s of baseline...
-        assertEquals(19200, EstimateModel.lustreCapacityGiB(dataset(2 * ByteSize.TB, 30_000_000).instanceCount(4)
+        assertEquals(19200, scratch2Capacity(dataset(2 * ByteSize.TB, 30_000_000).instanceCount(4)
                 .trainingTime(Duration.ofMinutes(10)).build()));
         // ...but never more than the instances' network takes in: one ml.p3.2xlarge, 10 Gbit/s = 1250 MB/s.
-        assertEquals(7200, EstimateModel.lustreCapacityGiB(dataset(2 * ByteSize.TB, 30_000_000)
+        assertEquals(7200, scratch2Capacity(dataset(2 * ByteSize.TB, 30_000_000)
                 .trainingTime(Duration.ofMinutes(10)).build()));
         // Loads: 2 TB in 1,000 files leave 3300 - 1.8 (import at 2 M/h) - 340 (worker start) = 2958.2 s of a deploy's
         // wait; the 128 readers need (1,000 x 0.04 + 2,000,000 / 100) / 128 = 156.6 s and the worker's network
         // 2,000,000 / 1250 = 1600 s, so the cache must load 2,000,000 / 2958.2 = 676.1 MB/s: 6.76 TiB at 100 MB/s per
         // TiB, 6923 GiB, 7200 GiB.
-        assertEquals(7200, EstimateModel.lustreCapacityGiB(dataset(2 * ByteSize.TB, 1000)
+        assertEquals(7200, scratch2Capacity(dataset(2 * ByteSize.TB, 1000)
                 .trainingTime(Duration.ofDays(10)).build()));
         // 54 GB in 1.5 M files: the import (2700 s) and the worker's start leave 260 s, less than the readers' 473 s,
         // so no capacity loads it within the wait: the holding capacity, the minimum.
-        assertEquals(1200, EstimateModel.lustreCapacityGiB(dataset(54 * ByteSize.GB, 1_500_000).build()));
+        assertEquals(1200, scratch2Capacity(dataset(54 * ByteSize.GB, 1_500_000).build()));
     }
 
     @Test

@@ -17,13 +17,13 @@ class SizingTest {
     @ParameterizedTest
     @ValueSource(ints = {1200, 2400, 4800, 7200, 24000, 2_147_481_600})
     void acceptsScratch2Capacities(int gib) {
-        assertTrue(FsxLimits.isValidScratch2CapacityGiB(gib));
+        assertTrue(FsxLimits.isValidSsdCapacityGiB(gib));
     }
 
     @ParameterizedTest
     @ValueSource(ints = {0, -2400, -1200, 1, 1199, 1201, 1800, 2401, 3600, 6000})
     void rejectsOtherCapacities(int gib) {
-        assertFalse(FsxLimits.isValidScratch2CapacityGiB(gib));
+        assertFalse(FsxLimits.isValidSsdCapacityGiB(gib));
     }
 
     @Test
@@ -47,7 +47,7 @@ class SizingTest {
     void capacityIsAlwaysValidAndHoldsTheDatasetWithHeadroom() {
         for (long gib = 0; gib < 30_000; gib += 77) {
             int capacity = Sizing.lustreCapacityGiB(gib * GIB);
-            assertTrue(FsxLimits.isValidScratch2CapacityGiB(capacity), "capacity " + capacity);
+            assertTrue(FsxLimits.isValidSsdCapacityGiB(capacity), "capacity " + capacity);
             assertTrue(capacity >= gib * (1 + PublishedFigures.LUSTRE_CAPACITY_HEADROOM), "dataset " + gib + " GiB");
         }
     }
@@ -78,7 +78,7 @@ class SizingTest {
     @Test
     void throughputRejectsInvalidCapacities() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Sizing.lustreBurstMBps(1800));
-        assertEquals("capacityGiB must be 1200, 2400, or a multiple of 2400 GiB (SCRATCH_2), was 1800", e.getMessage());
+        assertEquals("capacityGiB must be 1200, 2400, or a multiple of 2400 GiB (SCRATCH_2 and PERSISTENT_2), was 1800", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> Sizing.lustreBaselineMBps(0));
     }
 

@@ -79,12 +79,22 @@ class ApiLimitTest {
     }
 
     @Test
-    void scratch2CapacitiesAreTheDocumentedSteps() {
-        assertTrue(FsxLimits.isValidScratch2CapacityGiB(1200));
-        assertTrue(FsxLimits.isValidScratch2CapacityGiB(2400));
-        assertTrue(FsxLimits.isValidScratch2CapacityGiB(7200));
-        assertFalse(FsxLimits.isValidScratch2CapacityGiB(3600));
-        assertFalse(FsxLimits.isValidScratch2CapacityGiB(0));
-        assertFalse(FsxLimits.isValidScratch2CapacityGiB(2400L * 1_000_000), "beyond the model's StorageCapacity");
+    void ssdCapacitiesAreTheDocumentedSteps() {
+        assertTrue(FsxLimits.isValidSsdCapacityGiB(1200));
+        assertTrue(FsxLimits.isValidSsdCapacityGiB(2400));
+        assertTrue(FsxLimits.isValidSsdCapacityGiB(7200));
+        assertFalse(FsxLimits.isValidSsdCapacityGiB(3600));
+        assertFalse(FsxLimits.isValidSsdCapacityGiB(0));
+        assertFalse(FsxLimits.isValidSsdCapacityGiB(2400L * 1_000_000), "beyond the model's StorageCapacity");
+    }
+
+    @Test
+    void ssdMetadataIopsAreTheDocumentedValues() {
+        for (long iops : new long[] {1500, 3000, 6000, 12000, 24000, 180000, 192000}) {
+            assertTrue(FsxLimits.isValidSsdMetadataIops(iops), String.valueOf(iops));
+        }
+        for (long iops : new long[] {0, 1000, 2000, 4500, 9000, 18000, 204000}) {
+            assertFalse(FsxLimits.isValidSsdMetadataIops(iops), String.valueOf(iops));
+        }
     }
 }

@@ -50,6 +50,28 @@ class ApiModelLimitsTest {
             "    out[query] = {'shape': shape, 'min': s.get('min'), 'max': s.get('max'), 'pattern': s.get('pattern')}",
             "print(json.dumps(out))");
 
+    /**
+     * Prints, as JSON, the documentation of each queried member (tags stripped, white space collapsed) and the enum
+     * of each queried shape: what the model states in words rather than as bounds.
+     */
+    private static final String DOCUMENTATION_READER = String.join("\n",
+            "import json, re, sys",
+            "try:",
+            "    import botocore",
+            "    from botocore.loaders import Loader",
+            "except ImportError:",
+            "    sys.exit(3)",
+            "shapes = Loader().load_service_model('fsx', 'service-2', '2018-03-01')['shapes']",
+            "out = {'botocore': botocore.__version__}",
+            "for query in json.loads(sys.argv[1]):",
+            "    parts = query.split('.')",
+            "    if len(parts) == 1:",
+            "        out[query] = shapes[query].get('enum')",
+            "    else:",
+            "        text = shapes[parts[0]]['members'][parts[1]].get('documentation', '')",
+            "        out[query] = re.sub(r'\\s+', ' ', re.sub(r'<[^>]+>', '', text))",
+            "print(json.dumps(out))");
+
     @TempDir
     Path scratch;
 
@@ -74,13 +96,17 @@ class ApiModelLimitsTest {
         return name.substring(name.indexOf('(') + 1, name.length() - 1);
     }
 
-    @SuppressWarnings("unchecked")
     private Map<String, Object> readModel(List<String> queries) throws Exception {
+        return runReader(MODEL_READER, queries);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> runReader(String reader, List<String> queries) throws Exception {
         String json = "[" + String.join(",", queries.stream().map(q -> "\"" + q + "\"").toList()) + "]";
         boolean ci = "true".equals(System.getenv("CI"));
         ShellRun run;
         try {
-            run = ShellRun.run(List.of("python3", "-c", MODEL_READER, json), System.getenv(), scratch);
+            run = ShellRun.run(List.of("python3", "-c", reader, json), System.getenv(), scratch);
         } catch (IOException e) {
             return unavailable(ci, "python3 is not installed: " + e.getMessage());
         }
@@ -136,5 +162,26 @@ class ApiModelLimitsTest {
             }
             assertEquals(stated.getPattern(), limit.getPattern(), entry.getKey());
         }
+    }
+
+    @Test
+    void theValuesTheModelStatesInWordsAreOurs() throws Exception {
+        String capacity = "CreateFileSystemRequest.StorageCapacity";
+        String throughput = "CreateFileSystemLustreConfiguration.PerUnitStorageThroughput";
+        String iops = "CreateFileSystemLustreMetadataConfiguration.Iops";
+        String modes = "MetadataConfigurationMode";
+        Map<String, Object> model = runReader(DOCUMENTATION_READER, List.of(capacity, throughput, iops, modes));
+        String steps = FsxLimits.SSD_MIN_CAPACITY_GIB + " GiB, " + FsxLimits.SSD_CAPACITY_STEP_GIB
+                + " GiB, and increments of " + FsxLimits.SSD_CAPACITY_STEP_GIB + " GiB";
+        assertTrue(((String) model.get(capacity)).contains("For SCRATCH_2, PERSISTENT_2, and PERSISTENT_1 deployment "
+                + "types using SSD storage type, the valid values are " + steps), (String) model.get(capacity));
+        String tiers = String.join(", ", FsxLimits.PERSISTENT_2_THROUGHPUTS.stream().map(String::valueOf).toList());
+        assertTrue(((String) model.get(throughput)).contains("For PERSISTENT_2 SSD storage: " + tiers + " MB/s/TiB"),
+                (String) model.get(throughput));
+        String small = String.join(", ", FsxLimits.SSD_METADATA_IOPS_BELOW_STEP.stream().map(String::valueOf).toList());
+        assertTrue(((String) model.get(iops)).contains("For SSD file systems, valid values are " + small + ", "
+                + FsxLimits.METADATA_IOPS_STEP + ", and multiples of " + FsxLimits.METADATA_IOPS_STEP
+                + " up to a maximum of " + FsxLimits.METADATA_IOPS.getMax()), (String) model.get(iops));
+        assertEquals(FsxLimits.METADATA_CONFIGURATION_MODES, model.get(modes));
     }
 }

@@ -18,6 +18,7 @@ import io.github.trainingdata.cdk.storage.EfsStoreProps;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreCacheProps;
 import io.github.trainingdata.cdk.storage.LustreDataset;
+import io.github.trainingdata.cdk.storage.LustreDeploymentType;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import io.github.trainingdata.cdk.training.LustreChannel;
@@ -90,6 +91,26 @@ class TrainingDataDashboardTest {
         assertMetric(write, "AWS/FSx", "DataWriteBytes", "FileSystemId", id, "Sum", 300);
         assertMetric(widget(fullBody, "Lustre free space on the fullest disk (bytes)"),
                 "AWS/FSx", "FreeDataStorageCapacity", "FileSystemId", id, "Minimum", 300);
+    }
+
+    @Test
+    void aPersistent2CachesRowShowsItsTierAndNetworkCeiling() {
+        Stack stack = TestApps.stack();
+        TrainingNetwork network = new TrainingNetwork(stack, "Network");
+        TrainingDataBucket data = new TrainingDataBucket(stack, "Data", TrainingDataBucketProps.builder()
+                .bucket(Bucket.fromBucketName(stack, "Existing", "team-datasets")).build());
+        LustreCache cache = new LustreCache(stack, "Lustre", LustreCacheProps.builder().network(network)
+                .datasets(List.of(LustreDataset.builder("imagenet").dataBucket(data).build()))
+                .deploymentType(LustreDeploymentType.PERSISTENT_2).perUnitStorageThroughput(1000).storageCapacityGiB(4800)
+                .build());
+        new TrainingDataDashboard(stack, "Dashboard", TrainingDataDashboardProps.builder()
+                .lustreCaches(List.of(cache)).build());
+        JsonNode body = body(stack);
+        JsonNode read = widget(body, "Lustre read throughput (bytes/s)");
+        // 4800 GiB = 4.6875 TiB: 1000 MB/s per TiB from disk, 2600 MB/s per TiB of network for reads from memory.
+        assertEquals(List.of(4_687_500_000.0, 12_187_500_000.0), annotationValues(read));
+        assertEquals("Network ceiling 12188 MB/s", read.at("/properties/annotations/horizontal/1/label").asText());
+        assertTrue(body.toString().contains("PERSISTENT_2 at 1000 MB/s per TiB, 4800 GiB"), body.toString());
     }
 
     @Test

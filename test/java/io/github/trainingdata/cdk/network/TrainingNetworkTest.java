@@ -8,7 +8,10 @@ import io.github.trainingdata.cdk.TestApps;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.App;
+import software.amazon.awscdk.AppProps;
 import software.amazon.awscdk.CfnElement;
+import software.amazon.awscdk.CfnParameter;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
 import software.amazon.awscdk.Environment;
@@ -174,5 +177,130 @@ class TrainingNetworkTest {
                         .build()),
                 "Test/Network", "vpcSubnets", "a selection of no subnets",
                 "a selection that matches at least one subnet of the VPC");
+    }
+
+    // ---- the data Availability Zone -------------------------------------------------------------
+
+    /** A stack in us-east-1 whose AZs the context knows (as a CDK lookup writes them to cdk.context.json). */
+    private static Stack inUsEast1() {
+        Map<String, Object> context = TestApps.context();
+        context.put("availability-zones:account=123456789012:region=us-east-1",
+                List.of("us-east-1a", "us-east-1b", "us-east-1c", "us-east-1d"));
+        return new Stack(new App(AppProps.builder().context(context).build()), "Known", StackProps.builder()
+                .env(Environment.builder().account("123456789012").region("us-east-1").build()).build());
+    }
+
+    /** The data subnets' AvailabilityZone properties, in the VPC's order. */
+    private static List<Object> subnetZones(Stack stack) {
+        return Template.fromStack(stack).findResources("AWS::EC2::Subnet").entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .map(e -> ((Map<?, ?>) ((Map<?, ?>) e.getValue()).get("Properties")).get("AvailabilityZone"))
+                .map(zone -> (Object) zone).toList();
+    }
+
+    @Test
+    void aKnownRegionsZoneTheVpcSpansAnywayLeavesTheVpcAsItIsAndPicksItsSubnet() {
+        Stack stack = inUsEast1();
+        TrainingNetwork network = new TrainingNetwork(stack, "Network", TrainingNetworkProps.builder()
+                .dataAvailabilityZone("us-east-1b").build());
+        assertEquals(List.of("us-east-1a", "us-east-1b"), subnetZones(stack));
+        assertEquals("us-east-1b", network.getDataAvailabilityZone());
+        assertSame(network.getVpc().getIsolatedSubnets().get(1), network.getDataSubnet());
+        Template.fromStack(stack).templateMatches(Map.of("Conditions", Match.absent()));
+    }
+
+    @Test
+    void aKnownRegionsZoneBeyondTheFirstReplacesTheVpcsLastZone() {
+        Stack stack = inUsEast1();
+        TrainingNetwork network = new TrainingNetwork(stack, "Network", TrainingNetworkProps.builder()
+                .dataAvailabilityZone("us-east-1d").build());
+        assertEquals(List.of("us-east-1a", "us-east-1d"), subnetZones(stack));
+        assertEquals("us-east-1d", network.getDataAvailabilityZone());
+    }
+
+    @Test
+    void rejectsAZoneOutsideTheKnownRegion() {
+        Stack stack = inUsEast1();
+        assertRule(() -> new TrainingNetwork(stack, "Network", TrainingNetworkProps.builder()
+                .dataAvailabilityZone("us-west-2a").build()), "Known/Network", "dataAvailabilityZone", "us-west-2a",
+                "one of the Region's Availability Zones the stack knows: us-east-1a, us-east-1b, us-east-1c, us-east-1d");
+    }
+
+    @Test
+    void inAnEnvironmentAgnosticStackTheZoneComesFirstAndTheOthersAreChosenAtDeploy() {
+        Stack stack = TestApps.stack();
+        TrainingNetwork network = new TrainingNetwork(stack, "Network", TrainingNetworkProps.builder()
+                .dataAvailabilityZone("us-east-1d").build());
+        Map<String, Object> first = Map.of("Fn::Select", List.of(0, Map.of("Fn::GetAZs", "")));
+        Map<String, Object> second = Map.of("Fn::Select", List.of(1, Map.of("Fn::GetAZs", "")));
+        // The second AZ is the Region's first unless that is the data AZ, then its second.
+        assertEquals(List.of("us-east-1d", Map.of("Fn::If", List.of("NetworkDataZoneAmongFirst1C63CF486", second,
+                first))), subnetZones(stack));
+        Template.fromStack(stack).templateMatches(Map.of("Conditions", Map.of("NetworkDataZoneAmongFirst1C63CF486",
+                Map.of("Fn::Equals", List.of("us-east-1d", first)))));
+        assertEquals("us-east-1d", network.getDataAvailabilityZone());
+        assertSame(network.getVpc().getIsolatedSubnets().get(0), network.getDataSubnet());
+    }
+
+    @Test
+    void takesADeployTimeZone() {
+        Stack stack = TestApps.stack();
+        CfnParameter zone = CfnParameter.Builder.create(stack, "DataZone").type("AWS::EC2::AvailabilityZone::Name")
+                .build();
+        TrainingNetwork network = new TrainingNetwork(stack, "Network", TrainingNetworkProps.builder()
+                .dataAvailabilityZone(zone.getValueAsString()).build());
+        assertEquals(Map.of("Ref", "DataZone"), subnetZones(stack).get(0));
+        assertEquals(Map.of("Ref", "DataZone"), stack.resolve(network.getDataAvailabilityZone()));
+    }
+
+    @Test
+    void rejectsAnAvailabilityZoneId() {
+        assertRule(() -> new TrainingNetwork(TestApps.stack(), "Network", TrainingNetworkProps.builder()
+                .dataAvailabilityZone("use1-az4").build()), "Test/Network", "dataAvailabilityZone", "use1-az4",
+                "an Availability Zone name such as us-east-1a, not an AZ id: ids name the same physical AZ in every "
+                        + "account, names are mapped per account (aws ec2 describe-availability-zones --zone-ids use1-az4 "
+                        + "gives this account's name)");
+    }
+
+    @Test
+    void anExistingVpcsDataSubnetIsItsSubnetInTheZone() {
+        Stack stack = new Stack(TestApps.app(), "Existing", StackProps.builder()
+                .env(Environment.builder().account("123456789012").region("eu-west-1").build()).build());
+        Vpc vpc = Vpc.Builder.create(stack, "Platform").maxAzs(3).natGateways(1).build();
+        String zone = vpc.getPrivateSubnets().get(2).getAvailabilityZone();
+        TrainingNetwork network = new TrainingNetwork(stack, "Network", TrainingNetworkProps.builder()
+                .vpc(vpc).dataAvailabilityZone(zone).build());
+        assertSame(vpc.getPrivateSubnets().get(2), network.getDataSubnet());
+        assertRule(() -> new TrainingNetwork(stack, "Elsewhere", TrainingNetworkProps.builder()
+                .vpc(vpc).dataAvailabilityZone("eu-west-1z").build()), "Existing/Elsewhere", "dataAvailabilityZone",
+                "eu-west-1z", "one of the AZs of the VPC's selected subnets: " + String.join(", ",
+                        vpc.getPrivateSubnets().stream().map(s -> s.getAvailabilityZone()).toList()));
+    }
+
+    @Test
+    void rejectsAZoneTogetherWithADataSubnet() {
+        Stack stack = TestApps.stack();
+        Vpc vpc = Vpc.Builder.create(stack, "Platform").maxAzs(2).natGateways(1).build();
+        assertRule(() -> new TrainingNetwork(stack, "Network", TrainingNetworkProps.builder().vpc(vpc)
+                .dataSubnet(vpc.getPrivateSubnets().get(0)).dataAvailabilityZone("us-east-1a").build()), "Test/Network",
+                "dataAvailabilityZone", "us-east-1a", "unset when a dataSubnet is given (the data subnet fixes the data AZ)");
+    }
+
+    @Test
+    void aDeployTimeZoneInAKnownRegionSkipsItselfAmongTheOthers() {
+        Stack stack = inUsEast1();
+        CfnParameter zone = CfnParameter.Builder.create(stack, "DataZone").type("AWS::EC2::AvailabilityZone::Name")
+                .build();
+        new TrainingNetwork(stack, "Network", TrainingNetworkProps.builder().maxAzs(3)
+                .dataAvailabilityZone(zone.getValueAsString()).build());
+        List<Object> zones = subnetZones(stack);
+        // The others are the first two of us-east-1a, b, c that are not the data AZ.
+        assertEquals(Map.of("Ref", "DataZone"), zones.get(0));
+        assertEquals(List.of("us-east-1b", "us-east-1a"), ((List<?>) ((Map<?, ?>) zones.get(1)).get("Fn::If")).subList(1, 3));
+        assertEquals(List.of("us-east-1c", "us-east-1b"), ((List<?>) ((Map<?, ?>) zones.get(2)).get("Fn::If")).subList(1, 3));
+        String second = (String) ((List<?>) ((Map<?, ?>) zones.get(2)).get("Fn::If")).get(0);
+        Template.fromStack(stack).templateMatches(Map.of("Conditions", Match.objectLike(Map.of(second, Map.of("Fn::Or",
+                List.of(Map.of("Fn::Equals", List.of(Map.of("Ref", "DataZone"), "us-east-1a")),
+                        Map.of("Fn::Equals", List.of(Map.of("Ref", "DataZone"), "us-east-1b"))))))));
     }
 }

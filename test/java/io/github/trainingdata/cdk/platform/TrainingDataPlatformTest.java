@@ -13,6 +13,7 @@ import io.github.trainingdata.cdk.advisor.DataLocation;
 import io.github.trainingdata.cdk.advisor.DataSourceOption;
 import io.github.trainingdata.cdk.advisor.DatasetProfile;
 import io.github.trainingdata.cdk.storage.DataEncryption;
+import io.github.trainingdata.cdk.storage.LustreDeploymentType;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import io.github.trainingdata.cdk.training.S3Channel;
@@ -348,5 +349,110 @@ class TrainingDataPlatformTest {
                         .maxWait(software.amazon.awscdk.Duration.hours(1)).build()));
         assertEquals(3600, p.getDefinition().getSpec().getMaxRuntime().toSeconds().intValue(),
                 "twice the estimate is longer than an hour: capped at the spot maxWait");
+    }
+
+    // ---- the cache's deployment type and tier; the data AZ ------------------------------------------
+
+    /** 2 TB of small files read at random, once per 10 minutes of compute by 4 x ml.p3.2xlarge: 3333 MB/s. */
+    private static DatasetProfile readHungry() {
+        return DatasetProfile.builder().totalBytes(2_000 * GB).fileCount(30_000_000).accessPattern(AccessPattern.RANDOM)
+                .instanceType("ml.p3.2xlarge").instanceCount(4).trainingTime(java.time.Duration.ofMinutes(10)).build();
+    }
+
+    private static Map<String, Object> lustreConfiguration(Stack stack) {
+        Map<?, ?> fileSystem = (Map<?, ?>) Template.fromStack(stack).findResources("AWS::FSx::FileSystem").values()
+                .iterator().next();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> properties = (Map<String, Object>) fileSystem.get("Properties");
+        return properties;
+    }
+
+    @Test
+    void aProfileThatReadsFasterThanItsDatasSizeBuysGetsTheAdvisorsPersistent2Tier() {
+        Stack stack = TestApps.stack();
+        TrainingDataPlatform p = platform(stack, TrainingDataPlatformProps.builder().profile(readHungry()));
+        // The advisor: SCRATCH_2 would need 19200 GiB ($2,688 a month), PERSISTENT_2 at 500 MB/s per TiB 7200 GiB
+        // ($2,448, 8.9% less).
+        assertEquals(DataSourceOption.FSX_LUSTRE, p.getSource());
+        Template.fromStack(stack).hasResourceProperties("AWS::FSx::FileSystem", Match.objectLike(Map.of(
+                "StorageCapacity", 7200, "LustreConfiguration", Match.objectLike(Map.of("DeploymentType", "PERSISTENT_2",
+                        "PerUnitStorageThroughput", 500, "MetadataConfiguration", Map.of("Mode", "AUTOMATIC"))))));
+        Annotations.fromStack(stack).hasWarning("/Test/Platform", Match.stringLikeRegexp("Test/Platform: the Lustre "
+                + "cache \\(PERSISTENT_2 at 500 MB/s per TiB, 7200 GiB\\) is derived from the dataset profile\\. .* once "
+                + "deployed, pin it with lustreDeploymentType\\(PERSISTENT_2\\), lustrePerUnitStorageThroughput\\(500\\) "
+                + "and lustreCapacityGiB\\(7200\\).*"));
+        // The preload loads at the tier: 7200 GiB x 500 MB/s per TiB.
+        assertEquals(7200 / 1024.0 * 500, p.getLustreCache().getLoadThroughput().mbps(), 1e-9);
+    }
+
+    @Test
+    void aPinnedCapacityAloneKeepsScratch2AndNamesTheAdvisorsTier() {
+        Stack stack = TestApps.stack();
+        platform(stack, TrainingDataPlatformProps.builder().profile(readHungry()).lustreCapacityGiB(19200));
+        assertEquals("SCRATCH_2", ((Map<?, ?>) lustreConfiguration(stack).get("LustreConfiguration"))
+                .get("DeploymentType"));
+        assertEquals(19200, lustreConfiguration(stack).get("StorageCapacity"));
+        Annotations.fromStack(stack).hasWarning("/Test/Platform", Match.stringLikeRegexp("Test/Platform: "
+                + "lustreCapacityGiB is pinned without lustreDeploymentType, so the cache stays SCRATCH_2; the advisor "
+                + "prefers PERSISTENT_2 at 500 MB/s per TiB, 7200 GiB.*Switching replaces the file system .*"));
+    }
+
+    @Test
+    void aPinnedDeploymentTypeIsSizedForItself() {
+        Stack scratch = TestApps.stack();
+        platform(scratch, TrainingDataPlatformProps.builder().profile(readHungry())
+                .lustreDeploymentType(LustreDeploymentType.SCRATCH_2));
+        assertEquals(19200, lustreConfiguration(scratch).get("StorageCapacity"));
+        // PERSISTENT_2 at 250: 3333 MB/s / 250 x 1024 = 13653 GiB, 14400 GiB.
+        Stack tier = TestApps.stack();
+        platform(tier, TrainingDataPlatformProps.builder().profile(readHungry())
+                .lustreDeploymentType(LustreDeploymentType.PERSISTENT_2).lustrePerUnitStorageThroughput(250));
+        assertEquals(14400, lustreConfiguration(tier).get("StorageCapacity"));
+        assertEquals(250, ((Map<?, ?>) lustreConfiguration(tier).get("LustreConfiguration"))
+                .get("PerUnitStorageThroughput"));
+        // PERSISTENT_2 without a tier: the advisor's cheapest, 500.
+        Stack cheapest = TestApps.stack();
+        platform(cheapest, TrainingDataPlatformProps.builder().profile(readHungry())
+                .lustreDeploymentType(LustreDeploymentType.PERSISTENT_2));
+        assertEquals(500, ((Map<?, ?>) lustreConfiguration(cheapest).get("LustreConfiguration"))
+                .get("PerUnitStorageThroughput"));
+    }
+
+    @Test
+    void withoutAProfileThePinnedCacheIsBuiltAsGiven() {
+        Stack stack = TestApps.stack();
+        platform(stack, TrainingDataPlatformProps.builder().source(DataSourceOption.FSX_LUSTRE)
+                .trainingJob(job().instanceType("ml.p4d.24xlarge").build())
+                .lustreDeploymentType(LustreDeploymentType.PERSISTENT_2).lustrePerUnitStorageThroughput(1000)
+                .lustreCapacityGiB(4800));
+        assertEquals(4800, lustreConfiguration(stack).get("StorageCapacity"));
+        assertEquals(1000, ((Map<?, ?>) lustreConfiguration(stack).get("LustreConfiguration"))
+                .get("PerUnitStorageThroughput"));
+    }
+
+    @Test
+    void rejectsATierWithoutPersistent2() {
+        assertRule(() -> platform(TestApps.stack(), TrainingDataPlatformProps.builder().profile(readHungry())
+                .lustrePerUnitStorageThroughput(500)), "Test/Platform", "lustrePerUnitStorageThroughput", 500,
+                "unset unless lustreDeploymentType is PERSISTENT_2 (a throughput tier is PERSISTENT_2's)");
+    }
+
+    @Test
+    void theDataAzChoosesTheNewNetworksDataSubnet() {
+        Stack stack = TestApps.stack();
+        TrainingDataPlatform p = platform(stack, TrainingDataPlatformProps.builder().profile(readHungry())
+                .dataAvailabilityZone("us-east-1c"));
+        assertEquals("us-east-1c", p.getNetwork().getDataAvailabilityZone());
+        assertEquals("us-east-1c", p.getLustreCache().getAvailabilityZone());
+    }
+
+    @Test
+    void rejectsADataAzWithAnExistingNetwork() {
+        Stack stack = TestApps.stack();
+        TrainingNetwork network = new TrainingNetwork(stack, "Network");
+        assertRule(() -> platform(stack, TrainingDataPlatformProps.builder().profile(readHungry()).network(network)
+                .dataAvailabilityZone("us-east-1c")), "Test/Platform", "dataAvailabilityZone", "us-east-1c",
+                "unset with an existing network: give it to that TrainingNetwork (TrainingNetworkProps."
+                        + "dataAvailabilityZone, or its dataSubnet)");
     }
 }

@@ -47,6 +47,8 @@ public final class Advisor {
      */
     public static Recommendation recommend(DatasetProfile profile) {
         List<OptionEstimate> estimates = EstimateModel.estimateAll(profile);
+        LustreChoice lustre = EstimateModel.lustreChoice(profile);
+        S3Fallback fallback = EstimateModel.s3Fallback(profile, estimates);
         GuideStep guide = guideStep(profile);
         List<String> reasons = new ArrayList<>();
         OptionEstimate chosen;
@@ -57,8 +59,11 @@ public final class Advisor {
         } else {
             chosen = choose(estimates, guide, profile, reasons);
         }
-        addDetails(profile, chosen, estimates, reasons);
-        return new Recommendation(chosen.option(), reasons, estimates);
+        addDetails(profile, chosen, estimates, lustre, reasons);
+        if (chosen.option() == DataSourceOption.FSX_LUSTRE && fallback != null) {
+            reasons.add(fallback.describe());
+        }
+        return new Recommendation(chosen.option(), reasons, estimates, lustre, fallback);
     }
 
     private static OptionEstimate choose(List<OptionEstimate> estimates, GuideStep guide, DatasetProfile profile,
@@ -171,16 +176,12 @@ public final class Advisor {
     }
 
     private static void addDetails(DatasetProfile profile, OptionEstimate chosen, List<OptionEstimate> estimates,
-            List<String> reasons) {
+            LustreChoice lustre, List<String> reasons) {
         if (chosen.option() == DataSourceOption.FSX_LUSTRE) {
-            int capacity = EstimateModel.lustreCapacityGiB(profile);
-            reasons.add("SCRATCH_2 capacity " + capacity + " GiB: holds " + ByteSize.format(profile.totalBytes())
-                    + " with 20% headroom and its " + HumanReadable.rate(Sizing.lustreBaselineMBps(capacity))
-                    + " baseline feeds the " + HumanReadable.rate(profile.totalBytes() / (double) ByteSize.MB
-                            / EstimateModel.computePerEpoch(profile)) + " the training reads");
+            reasons.add(lustre.reason(profile.totalBytes()));
             reasons.add("preloading " + HumanReadable.count(profile.fileCount()) + " files takes about "
-                    + Preloads.of(profile, capacity).describe() + ", at deploy time, billed to no job; without it the "
-                    + "first epoch reads each file cold from S3");
+                    + Preloads.of(profile, lustre.chosen().loadThroughput()).describe() + ", at deploy time, billed to "
+                    + "no job; without it the first epoch reads each file cold from S3");
         }
         if (profile.averageFileBytes() < SMALL_FILE_BYTES && profile.dataLocation() == DataLocation.S3) {
             long shards = Math.max(1, (long) Math.ceil(profile.totalBytes() / (double) IDEAL_SHARD_BYTES));

@@ -22,7 +22,7 @@ public final class AdvisorCli {
             + " (--file-count N | --avg-file-size SIZE) [--access sequential|random] [--epochs N] [--data-on s3|efs]"
             + " [--streamable] [--instance-type TYPE] [--instance-count N] [--hourly-price USD]"
             + " [--training-hours H | --samples-per-second R [--samples N]] [--jobs N] [--spot-interruptions N]"
-            + " [--warm-pool-quota] [--json]";
+            + " [--warm-pool-quota] [--capacity-wait-hours H] [--json]";
 
     private static final String NL = System.lineSeparator();
     private static final String HELP = USAGE + NL + NL
@@ -36,7 +36,9 @@ public final class AdvisorCli {
             + "--samples-per-second, the samples all instances train on per second then, with --samples per" + NL
             + "epoch (default: one per file). --jobs is how many times the job runs on this data (warm pools," + NL
             + "cache reuse); --spot-interruptions the expected interruptions per job (File mode downloads again);" + NL
-            + "--warm-pool-quota says the account has a warm-pool quota for the instance type (the default is 0)." + NL
+            + "--warm-pool-quota says the account has a warm-pool quota for the instance type (the default is 0);" + NL
+            + "--capacity-wait-hours is how long a job waits for capacity in the Lustre cache's AZ, which the" + NL
+            + "advisor weighs against a capacity fallback to S3 (without it: the wait at which falling back pays)." + NL
             + "Defaults: --access sequential, --epochs 1, --data-on s3, --instance-type "
             + PublishedFigures.DEFAULT_INSTANCE_TYPE + ", --instance-count 1, --training-hours 1, --jobs 1," + NL
             + "--spot-interruptions 0." + NL
@@ -45,7 +47,8 @@ public final class AdvisorCli {
 
     private static final Set<String> VALUE_FLAGS = Set.of("--dataset-size", "--file-count", "--avg-file-size",
             "--access", "--epochs", "--data-on", "--instance-type", "--instance-count", "--training-hours",
-            "--hourly-price", "--samples-per-second", "--samples", "--jobs", "--spot-interruptions");
+            "--hourly-price", "--samples-per-second", "--samples", "--jobs", "--spot-interruptions",
+            "--capacity-wait-hours");
     private static final Set<String> SWITCHES = Set.of("--streamable", "--warm-pool-quota", "--json");
     private static final Set<String> HELP_FLAGS = Set.of("--help", "-h");
     private static final String SUBCOMMAND = "advise";
@@ -170,6 +173,10 @@ public final class AdvisorCli {
         }
         if (values.containsKey("--hourly-price")) {
             profile.hourlyPriceUsd(positiveNumber(values, "--hourly-price"));
+        }
+        if (values.containsKey("--capacity-wait-hours")) {
+            profile.capacityWait(Duration.ofMillis(Math.round(nonNegativeNumber(values, "--capacity-wait-hours")
+                    * MILLIS_PER_HOUR)));
         }
         return profile.streamable(switches.contains("--streamable"))
                 .warmPoolQuota(switches.contains("--warm-pool-quota")).build();

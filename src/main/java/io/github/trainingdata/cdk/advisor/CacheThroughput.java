@@ -40,8 +40,8 @@ public record CacheThroughput(int capacityGiB, double mbpsPerTib) {
      * @throws IllegalArgumentException when the capacity is not a valid SCRATCH_2 capacity
      */
     public static CacheThroughput scratch2(int capacityGiB) {
-        if (!FsxLimits.isValidScratch2CapacityGiB(capacityGiB)) {
-            throw new IllegalArgumentException("capacityGiB must be " + FsxLimits.SCRATCH_2_CAPACITIES
+        if (!FsxLimits.isValidSsdCapacityGiB(capacityGiB)) {
+            throw new IllegalArgumentException("capacityGiB must be " + FsxLimits.SSD_CAPACITIES
                     + " (SCRATCH_2), was " + capacityGiB);
         }
         return new CacheThroughput(capacityGiB, PublishedFigures.SCRATCH_2_LOAD_MBPS_PER_TIB);

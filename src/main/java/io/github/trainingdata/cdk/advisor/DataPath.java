@@ -2,7 +2,7 @@ package io.github.trainingdata.cdk.advisor;
 
 import static io.github.trainingdata.cdk.advisor.EstimateModel.computePerEpoch;
 import static io.github.trainingdata.cdk.advisor.EstimateModel.fileModeStartupSeconds;
-import static io.github.trainingdata.cdk.advisor.EstimateModel.lustreCapacityGiB;
+import static io.github.trainingdata.cdk.advisor.EstimateModel.lustreChoice;
 import static io.github.trainingdata.cdk.advisor.EstimateModel.lustreCreation;
 import static io.github.trainingdata.cdk.advisor.EstimateModel.megabytes;
 import static io.github.trainingdata.cdk.advisor.EstimateModel.share;
@@ -19,7 +19,6 @@ import static io.github.trainingdata.cdk.advisor.PublishedFigures.FASTFILE_SEQUE
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.FILE_MODE_SECONDS_PER_OBJECT;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.FILE_SYSTEM_MOUNT_SECONDS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_FIRST_READ_SECONDS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_USD_PER_TB_MONTH;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_WARM_READ_SECONDS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.PIPE_MBPS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.PIPE_STARTUP_SECONDS;
@@ -37,7 +36,6 @@ import java.util.List;
  */
 record DataPath(boolean fits, double startupSeconds, double restartSeconds, double firstReadSeconds,
         double readSeconds, double gets, double monthlyStorageUsd, double preloadSeconds) {
-    private static final double GB_PER_TB = (double) ByteSize.TB / ByteSize.GB;
 
     static DataPath fileMode(DatasetProfile profile, List<String> notes) {
         double startup = fileModeStartupSeconds(profile);
@@ -89,17 +87,18 @@ record DataPath(boolean fits, double startupSeconds, double restartSeconds, doub
     }
 
     static DataPath lustre(DatasetProfile profile, boolean preloaded, List<String> notes) {
-        int capacityGiB = lustreCapacityGiB(profile);
-        double baseline = Sizing.lustreBaselineMBps(capacityGiB);
+        LustreSizing cache = lustreChoice(profile).chosen();
+        double baseline = cache.baselineMBps();
         double perInstance = Math.min(profile.instance().networkMBps(), baseline / profile.instanceCount());
         double bytesSeconds = megabytes(share(profile, profile.totalBytes())) / perInstance;
         double files = share(profile, profile.fileCount());
         double warm = files * LUSTRE_WARM_READ_SECONDS / DATA_LOADER_CONCURRENCY + bytesSeconds;
         double cold = files * LUSTRE_FIRST_READ_SECONDS / DATA_LOADER_CONCURRENCY + bytesSeconds;
-        Preloads preloads = Preloads.of(profile, capacityGiB);
+        Preloads preloads = Preloads.of(profile, cache.loadThroughput());
         double preload = preloads.read();
-        notes.add("SCRATCH_2 " + capacityGiB + " GiB: " + HumanReadable.rate(baseline) + " baseline, bursts to "
-                + HumanReadable.rate(Sizing.lustreBurstMBps(capacityGiB)) + "; sized to hold the data, feed "
+        notes.add(cache.tier() + " " + cache.capacityGiB() + " GiB: " + HumanReadable.rate(baseline) + " baseline, "
+                + (cache.tier().persistent() ? "up to " : "bursts to ") + HumanReadable.rate(cache.peakMBps())
+                + (cache.tier().persistent() ? " from the file servers' memory" : "") + "; sized to hold the data, feed "
                 + HumanReadable.rate(megabytes(profile.totalBytes()) / computePerEpoch(profile))
                 + " of training reads and load the bytes within a deploy's wait");
         notes.add(preloaded
@@ -110,7 +109,7 @@ record DataPath(boolean fits, double startupSeconds, double restartSeconds, doub
                         + HumanReadable.duration(cold) + " per instance");
         notes.add("deploy-time: " + lustreCreation(profile.fileCount()));
         notes.add("needs a VPC and a training subnet in the file system's Availability Zone");
-        double monthly = capacityGiB / GB_PER_TB * LUSTRE_USD_PER_TB_MONTH + s3MonthlyUsd(profile.totalBytes());
+        double monthly = cache.monthlyUsd() + s3MonthlyUsd(profile.totalBytes());
         return new DataPath(inS3(profile), FILE_SYSTEM_MOUNT_SECONDS, FILE_SYSTEM_MOUNT_SECONDS,
                 preloaded ? warm : cold, warm, profile.fileCount(), monthly, preloaded ? preload : 0);
     }

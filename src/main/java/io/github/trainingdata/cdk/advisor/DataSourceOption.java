@@ -8,7 +8,7 @@ public enum DataSourceOption {
     S3_FAST_FILE("FastFile"),
     /** S3, Pipe mode: objects are prefetched into a FIFO per channel per epoch; no seeking. */
     S3_PIPE("Pipe"),
-    /** FSx for Lustre SCRATCH_2 linked to the S3 prefix, mounted at job start. */
+    /** FSx for Lustre (SCRATCH_2, or PERSISTENT_2 at a throughput tier) linked to the S3 prefix, mounted at start. */
     FSX_LUSTRE("File"),
     /** EFS, mounted at job start; the data must already be on the file system. */
     EFS("File");

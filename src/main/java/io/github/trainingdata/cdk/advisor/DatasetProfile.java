@@ -124,6 +124,11 @@ public final class DatasetProfile {
         return values.warmPoolQuota();
     }
 
+    /** @return how long a job is expected to wait for capacity in the cache's Availability Zone, or null when not given */
+    public Duration capacityWait() {
+        return values.capacityWait();
+    }
+
     /** Builds a {@link DatasetProfile}; {@link #build()} validates every field and names the bad one. */
     public static final class Builder {
 
@@ -303,6 +308,20 @@ public final class DatasetProfile {
          */
         public Builder warmPoolQuota(boolean warmPoolQuota) {
             draft.warmPoolQuota = warmPoolQuota;
+            return this;
+        }
+
+        /**
+         * How long a job is expected to wait for capacity of its instance type in the cache's Availability Zone (from
+         * experience, or the capacity reservations you hold). The advisor compares it with what a capacity fallback to
+         * S3 adds to the job ({@link Recommendation#s3Fallback()}) and says whether falling back or waiting finishes
+         * sooner.
+         *
+         * @param capacityWait 0 or more; @default unset (the advisor reports the wait at which a fallback pays off)
+         * @return this builder
+         */
+        public Builder capacityWait(Duration capacityWait) {
+            draft.capacityWait = capacityWait;
             return this;
         }
 

@@ -131,28 +131,83 @@ public final class EstimateModel {
     }
 
     /**
-     * The SCRATCH_2 capacity for a profile: the largest of the capacity that holds the dataset with headroom,
-     * the one whose baseline throughput feeds what the instances consume (the dataset once per epoch of
-     * compute, at most what their network takes in), and the one that loads the bytes within a deploy's wait
+     * The Lustre cache for a profile: each tier ({@link LustreTier#all()}) sized by {@link #lustreSizing}, and the
+     * cheapest per month chosen ({@link LustreChoice#choose}).
+     *
+     * @param profile the dataset and job
+     * @return the choice, with every tier's sizing
+     */
+    public static LustreChoice lustreChoice(DatasetProfile profile) {
+        double read = lustreReadMBps(profile);
+        double load = lustreLoadMBps(profile);
+        List<LustreSizing> candidates = LustreTier.all().stream().map(t -> sized(profile, t, read, load)).toList();
+        return LustreChoice.choose(candidates, Sizing.lustreCapacityGiB(profile.totalBytes()), read,
+                Double.isFinite(load) ? load : 0);
+    }
+
+    /**
+     * The capacity of one tier for a profile: the largest of the capacity that holds the dataset with headroom, the one
+     * whose baseline throughput feeds what the instances consume (the dataset once per epoch of compute, at most what
+     * their network takes in), and the one that loads the bytes within a deploy's wait
      * ({@link PreloadDefaults#MAX_DEPLOY_WAIT_SECONDS}, the limit the preload's wait decision uses) when the rest of the
      * warm-up leaves time for them: FSx's metadata import, the default worker's start and its readers' latency on the
      * read path ({@link PreloadModel}). Never faster than the worker's network carries the reads.
      *
      * @param profile the dataset and job
-     * @return 1200, 2400 or a multiple of 2400 GiB
+     * @param tier SCRATCH_2 or a PERSISTENT_2 tier
+     * @return the sizing: 1200, 2400 or a multiple of 2400 GiB of the tier
      */
-    public static int lustreCapacityGiB(DatasetProfile profile) {
+    public static LustreSizing lustreSizing(DatasetProfile profile, LustreTier tier) {
+        return sized(profile, tier, lustreReadMBps(profile), lustreLoadMBps(profile));
+    }
+
+    private static LustreSizing sized(DatasetProfile profile, LustreTier tier, double readMBps, double loadMBps) {
         int holding = Sizing.lustreCapacityGiB(profile.totalBytes());
-        double consumedMBps = Math.min(megabytes(profile.totalBytes()) / computePerEpoch(profile),
+        int feeding = Sizing.lustreCapacityForThroughputGiB(readMBps, tier);
+        int loading = Double.isFinite(loadMBps) && loadMBps > 0 ? Sizing.lustreCapacityForLoadGiB(loadMBps, tier)
+                : holding;
+        return new LustreSizing(tier, Math.max(holding, Math.max(feeding, loading)));
+    }
+
+    /** What the instances read from a cache: the dataset once per epoch of compute, at most their network. */
+    private static double lustreReadMBps(DatasetProfile profile) {
+        return Math.min(megabytes(profile.totalBytes()) / computePerEpoch(profile),
                 profile.instanceCount() * profile.instance().networkMBps());
-        int feeding = Sizing.lustreCapacityForThroughputGiB(consumedMBps);
+    }
+
+    /** What a cache must load to finish within a deploy's wait; infinite when no rate can. */
+    private static double lustreLoadMBps(DatasetProfile profile) {
         double window = PreloadDefaults.MAX_DEPLOY_WAIT_SECONDS - lustreIndexingSeconds(profile.fileCount())
                 - WORKER_PROVISIONING_SECONDS - CONTAINER_STARTUP_SECONDS;
-        double neededMBps = window > 0 ? PreloadModel.loadRateNeededMBps(profile.fileCount(), profile.totalBytes(),
+        return window > 0 ? PreloadModel.loadRateNeededMBps(profile.fileCount(), profile.totalBytes(),
                 PreloadWorker.defaults(WarmUpPath.READ), window) : Double.POSITIVE_INFINITY;
-        int loading = Double.isFinite(neededMBps) && neededMBps > 0 ? Sizing.lustreCapacityForLoadGiB(neededMBps)
-                : holding;
-        return Math.max(holding, Math.max(feeding, loading));
+    }
+
+    /**
+     * What a capacity fallback to S3 does to one job of the profile ({@link S3Fallback}): the faster of FastFile and
+     * File (the one with the shorter job that fits) against the preloaded cache.
+     *
+     * @param profile the dataset and job
+     * @param estimates the profile's estimates ({@link #estimateAll})
+     * @return the fallback, or null when the data is not in S3 (nothing to fall back to)
+     */
+    static S3Fallback s3Fallback(DatasetProfile profile, List<OptionEstimate> estimates) {
+        if (profile.dataLocation() != DataLocation.S3) {
+            return null;
+        }
+        OptionEstimate cache = estimates.get(DataSourceOption.FSX_LUSTRE.ordinal());
+        OptionEstimate fastFile = estimates.get(DataSourceOption.S3_FAST_FILE.ordinal());
+        OptionEstimate file = estimates.get(DataSourceOption.S3_FILE.ordinal());
+        OptionEstimate s3 = file.jobSeconds() < fastFile.jobSeconds() ? file : fastFile;
+        Double wait = profile.capacityWait() == null ? null : profile.capacityWait().toNanos() / 1e9;
+        return new S3Fallback(s3.option(), s3.startupSeconds(), s3.throughputMBps(), s3.jobSeconds(),
+                cache.jobSeconds(), jobUsd(profile, s3), jobUsd(profile, cache), wait);
+    }
+
+    /** One job's instance cost (started on new instances, no interruptions) and its share of the S3 requests. */
+    private static double jobUsd(DatasetProfile profile, OptionEstimate estimate) {
+        return estimate.jobSeconds() * profile.hourlyPriceUsd() * profile.instanceCount() / SECONDS_PER_HOUR
+                + estimate.requestUsd() / profile.jobs();
     }
 
     /** What creating a Lustre file system costs in time, for notes and reasons. */

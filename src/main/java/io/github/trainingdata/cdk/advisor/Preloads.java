@@ -3,7 +3,7 @@ package io.github.trainingdata.cdk.advisor;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_FIRST_READ_SECONDS;
 
 /**
- * A profile's preload by the default worker on a SCRATCH_2 cache, on both paths, for notes and reasons: the read path
+ * A profile's preload by the default worker on the advisor's cache, on both paths, for notes and reasons: the read path
  * (what {@code LustrePreload} assumes unless told its image has {@code lfs}) and the {@code lfs hsm_restore} path.
  *
  * @param read seconds on the read path, the worker's start included
@@ -11,8 +11,7 @@ import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_FIRST_R
  */
 record Preloads(double read, double restore) {
 
-    static Preloads of(DatasetProfile profile, int capacityGiB) {
-        CacheThroughput cache = CacheThroughput.scratch2(capacityGiB);
+    static Preloads of(DatasetProfile profile, CacheThroughput cache) {
         return new Preloads(
                 PreloadModel.preloadSeconds(profile.fileCount(), profile.totalBytes(), cache,
                         PreloadWorker.defaults(WarmUpPath.READ)),

@@ -25,6 +25,7 @@ final class ProfileDraft {
     int jobs = 1;
     double spotInterruptions;
     boolean warmPoolQuota;
+    Duration capacityWait;
 
     /**
      * Checks every field and derives the rest.
@@ -57,9 +58,12 @@ final class ProfileDraft {
         long epochSamples = samples != null ? samples : files;
         requireAtLeastOne(epochSamples, "samples");
         Duration compute = resolveTrainingTime(epochSamples);
+        if (capacityWait != null && capacityWait.isNegative()) {
+            throw new IllegalArgumentException("capacityWait must be a duration of 0 or more, was " + capacityWait);
+        }
         return new ProfileValues(totalBytes, files, average, accessPattern, epochs, dataLocation, streamable,
                 instanceType, instanceCount, compute, epochSamples, resolveInstance(), jobs, spotInterruptions,
-                warmPoolQuota);
+                warmPoolQuota, capacityWait);
     }
 
     private Duration resolveTrainingTime(long epochSamples) {

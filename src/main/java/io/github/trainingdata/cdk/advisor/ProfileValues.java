@@ -9,7 +9,7 @@ import java.time.Duration;
 record ProfileValues(long totalBytes, long fileCount, double averageFileBytes, AccessPattern accessPattern,
         int epochs, DataLocation dataLocation, boolean streamable, String instanceType, int instanceCount,
         Duration trainingTime, long samples, InstanceFacts instance, int jobs, double spotInterruptions,
-        boolean warmPoolQuota) {
+        boolean warmPoolQuota, Duration capacityWait) {
 
     /** The same values with the data packed into another number of files (samples and compute unchanged). */
     ProfileValues withFileCount(long files) {
@@ -18,6 +18,6 @@ record ProfileValues(long totalBytes, long fileCount, double averageFileBytes, A
         }
         return new ProfileValues(totalBytes, files, totalBytes / (double) files, accessPattern, epochs, dataLocation,
                 streamable, instanceType, instanceCount, trainingTime, samples, instance, jobs, spotInterruptions,
-                warmPoolQuota);
+                warmPoolQuota, capacityWait);
     }
 }

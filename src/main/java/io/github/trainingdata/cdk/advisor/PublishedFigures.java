@@ -1,6 +1,8 @@
 package io.github.trainingdata.cdk.advisor;
 
 import java.util.Collections;
+import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -174,6 +176,37 @@ public final class PublishedFigures {
      * for Lustre guide, "Amazon FSx for Lustre performance"). A preload writes every byte it loads.
      */
     public static final double SCRATCH_2_LOAD_MBPS_PER_TIB = 100.0;
+
+    // ---- FSx for Lustre PERSISTENT_2 (SSD) -------------------------------------------------------
+
+    /**
+     * What a PERSISTENT_2 file system's reads reach at most, per TiB, by throughput tier (MB/s per TiB of
+     * {@code PerUnitStorageThroughput}): the network throughput for reads served from the file servers' memory (FSx for
+     * Lustre guide, "Performance characteristics of SSD and HDD storage classes", SSD table: PERSISTENT-125 and -250 burst
+     * to 1300; PERSISTENT-500 has a network baseline of 1300 and PERSISTENT-1000 of 2600, without burst). Reads from disk
+     * run at the tier itself: "file system performance is determined by the lower of the network throughput and disk
+     * throughput", and the disk baseline is the tier (125, 250, 500, 1000; the table's disk burst of 500 for the two
+     * lower tiers is not counted, as SCRATCH_2's estimate counts no burst either). The tier is also the rate at which the
+     * file system writes what it loads from S3 ({@link CacheThroughput#persistent}).
+     */
+    public static final SortedMap<Integer, Double> PERSISTENT_2_PEAK_MBPS_PER_TIB = Collections.unmodifiableSortedMap(
+            new TreeMap<>(Map.of(125, 1_300.0, 250, 1_300.0, 500, 1_300.0, 1000, 2_600.0)));
+
+    /**
+     * FSx for Lustre PERSISTENT_2 SSD storage, USD per TB-month of provisioned capacity in us-east-1, by throughput tier
+     * (the throughput is billed with the storage; metadata IOPS in AUTOMATIC mode are assumed included, UNVERIFIED).
+     * 125 MB/s per TiB: $145 (a third-party estimator quotes "~$0.145/GB-month (SSD, 125 MB/s/TiB)" and "1.2 TB at 125
+     * MB/s/TiB is about $174/month", c3x.dev, 2026). 250: $210, 500: $340, 1000: $600 are estimates: AWS's us-east-1
+     * price list as the team recalls it (2026-11-26), not re-checked against the live pricing page (no network). A
+     * 2022 ap-northeast-1 table of hourly prices at 1.2 TiB (Classmethod, $0.31, $0.46, $0.77, $1.39) has the same order
+     * and ratios within 10% (1 : 1.48 : 2.48 : 4.48 against 1 : 1.45 : 2.34 : 4.14). Billed, like SCRATCH_2, per GB of
+     * the capacity in GiB.
+     */
+    public static final SortedMap<Integer, Double> PERSISTENT_2_USD_PER_TB_MONTH = Collections.unmodifiableSortedMap(
+            new TreeMap<>(Map.of(125, 145.0, 250, 210.0, 500, 340.0, 1000, 600.0)));
+
+    /** The PERSISTENT_2 prices above that are estimates rather than published or corroborated figures. */
+    public static final Set<Integer> PERSISTENT_2_ESTIMATED_PRICES = Set.of(250, 500, 1000);
 
     /**
      * The share of a Lustre file system's storage capacity that holds file data, 11/12 (about 92%): the FSx guide's

@@ -8,9 +8,15 @@ import java.util.stream.Collectors;
 /**
  * Renders a {@link Recommendation} as one line of JSON in a fixed shape and order:
  * {@code {"recommendation": {"source", "inputMode", "reasons"}, "options": [{"source",
- * "startupSeconds", "throughputMBps", "monthlyStorageUsd", "startupCostUsd", "billableSeconds", "costUsd"}]}};
- * numbers are rounded to three decimals. {@code billableSeconds} and {@code costUsd} cover all the profile's
- * jobs (one by default).
+ * "startupSeconds", "throughputMBps", "monthlyStorageUsd", "startupCostUsd", "billableSeconds", "costUsd"}],
+ * "lustre": {"deploymentType", "perUnitStorageThroughput", "capacityGiB", "baselineMBps", "monthlyUsd",
+ * "readMBps", "candidates": [{"deploymentType", "perUnitStorageThroughput", "capacityGiB", "baselineMBps",
+ * "monthlyUsd", "estimatedPrice"}]}, "s3Fallback": {"inputMode", "startupSeconds", "throughputMBps", "jobSeconds",
+ * "cacheJobSeconds", "jobUsd", "cacheJobUsd", "breakEvenWaitSeconds", "expectedWaitSeconds", "fallBackSooner"}}};
+ * numbers are rounded to three decimals; {@code perUnitStorageThroughput} is null for SCRATCH_2, {@code s3Fallback}
+ * null when the data is not in S3, and its expected wait and verdict null when the profile gives no wait.
+ * {@code billableSeconds} and {@code costUsd} cover all the profile's jobs (one by default); the fallback's figures are
+ * for one job.
  */
 final class RecommendationJson {
 
@@ -22,7 +28,44 @@ final class RecommendationJson {
                 .collect(Collectors.joining(", ", "[", "]"));
         return "{\"recommendation\": {\"source\": " + string(recommendation.option().name())
                 + ", \"inputMode\": " + string(recommendation.inputMode())
-                + ", \"reasons\": " + reasons + "}, \"options\": " + options(recommendation.estimates()) + "}";
+                + ", \"reasons\": " + reasons + "}, \"options\": " + options(recommendation.estimates())
+                + ", \"lustre\": " + lustre(recommendation.lustre())
+                + ", \"s3Fallback\": " + fallback(recommendation.s3Fallback()) + "}";
+    }
+
+    private static String lustre(LustreChoice choice) {
+        LustreSizing chosen = choice.chosen();
+        String candidates = choice.candidates().stream().map(s -> "{" + tier(s)
+                        + ", \"estimatedPrice\": " + s.tier().estimatedPrice() + "}")
+                .collect(Collectors.joining(", ", "[", "]"));
+        return "{" + tier(chosen) + ", \"readMBps\": " + number(choice.readMBps()) + ", \"candidates\": " + candidates
+                + "}";
+    }
+
+    private static String tier(LustreSizing sizing) {
+        Integer perUnit = sizing.tier().perUnitStorageThroughput();
+        return "\"deploymentType\": " + string(sizing.tier().deploymentType())
+                + ", \"perUnitStorageThroughput\": " + (perUnit == null ? "null" : perUnit.toString())
+                + ", \"capacityGiB\": " + sizing.capacityGiB()
+                + ", \"baselineMBps\": " + number(sizing.baselineMBps())
+                + ", \"monthlyUsd\": " + number(sizing.monthlyUsd());
+    }
+
+    private static String fallback(S3Fallback fallback) {
+        if (fallback == null) {
+            return "null";
+        }
+        return "{\"inputMode\": " + string(fallback.option().inputMode())
+                + ", \"startupSeconds\": " + number(fallback.startupSeconds())
+                + ", \"throughputMBps\": " + number(fallback.throughputMBps())
+                + ", \"jobSeconds\": " + number(fallback.jobSeconds())
+                + ", \"cacheJobSeconds\": " + number(fallback.cacheJobSeconds())
+                + ", \"jobUsd\": " + number(fallback.jobUsd())
+                + ", \"cacheJobUsd\": " + number(fallback.cacheJobUsd())
+                + ", \"breakEvenWaitSeconds\": " + number(fallback.breakEvenWaitSeconds())
+                + ", \"expectedWaitSeconds\": " + (fallback.expectedWaitSeconds() == null ? "null"
+                        : number(fallback.expectedWaitSeconds()))
+                + ", \"fallBackSooner\": " + fallback.fallBackSooner() + "}";
     }
 
     private static String options(List<OptionEstimate> estimates) {

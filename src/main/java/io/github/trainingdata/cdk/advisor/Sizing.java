@@ -2,20 +2,18 @@ package io.github.trainingdata.cdk.advisor;
 
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.EFS_MAX_PROVISIONED_MIBPS;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.EFS_MIN_PROVISIONED_MIBPS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_BASELINE_MBPS_PER_TIB;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_BURST_MBPS_PER_TIB;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_CAPACITY_HEADROOM;
 import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_USABLE_FRACTION;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.SCRATCH_2_LOAD_MBPS_PER_TIB;
-import static io.github.trainingdata.cdk.limits.FsxLimits.SCRATCH_2_CAPACITIES;
-import static io.github.trainingdata.cdk.limits.FsxLimits.SCRATCH_2_CAPACITY_STEP_GIB;
-import static io.github.trainingdata.cdk.limits.FsxLimits.SCRATCH_2_MIN_CAPACITY_GIB;
+import static io.github.trainingdata.cdk.limits.FsxLimits.SSD_CAPACITIES;
+import static io.github.trainingdata.cdk.limits.FsxLimits.SSD_CAPACITY_STEP_GIB;
+import static io.github.trainingdata.cdk.limits.FsxLimits.SSD_MIN_CAPACITY_GIB;
 
 import io.github.trainingdata.cdk.limits.FsxLimits;
 
 /**
- * Sizes FSx for Lustre SCRATCH_2 file systems and EFS provisioned throughput from dataset facts,
- * using the figures in {@link PublishedFigures}. Capacities are GiB, as the FSx API takes them;
+ * Sizes FSx for Lustre SSD file systems (SCRATCH_2, PERSISTENT_2 at a throughput tier: {@link LustreTier}) and EFS
+ * provisioned throughput from dataset facts, using the figures in {@link PublishedFigures}. Both Lustre deployment
+ * types take the same capacities: 1200, 2400 or a multiple of 2400 GiB. Capacities are GiB, as the FSx API takes them;
  * throughput is MB/s (10^6 bytes per second) for Lustre and MiB/s for EFS, as each service quotes it.
  */
 public final class Sizing {
@@ -26,7 +24,7 @@ public final class Sizing {
     }
 
     /**
-     * The smallest valid SCRATCH_2 capacity that holds the dataset plus
+     * The smallest valid SSD capacity (SCRATCH_2 or PERSISTENT_2) that holds the dataset plus
      * {@link PublishedFigures#LUSTRE_CAPACITY_HEADROOM} headroom.
      *
      * @param datasetBytes the dataset size in bytes, at least 0
@@ -49,7 +47,19 @@ public final class Sizing {
      * @throws IllegalArgumentException when the capacity is not a valid SCRATCH_2 capacity
      */
     public static double lustreBaselineMBps(int capacityGiB) {
-        return tib(capacityGiB) * LUSTRE_BASELINE_MBPS_PER_TIB;
+        return lustreBaselineMBps(capacityGiB, LustreTier.scratch2());
+    }
+
+    /**
+     * What reads of a Lustre file system sustain: its capacity times {@link LustreTier#baselineMBpsPerTib()}.
+     *
+     * @param capacityGiB a valid SSD capacity
+     * @param tier SCRATCH_2 or a PERSISTENT_2 tier
+     * @return MB/s
+     * @throws IllegalArgumentException when the capacity is not a valid SSD capacity
+     */
+    public static double lustreBaselineMBps(int capacityGiB, LustreTier tier) {
+        return tib(capacityGiB) * tier.baselineMBpsPerTib();
     }
 
     /**
@@ -60,7 +70,20 @@ public final class Sizing {
      * @throws IllegalArgumentException when the capacity is not a valid SCRATCH_2 capacity
      */
     public static double lustreBurstMBps(int capacityGiB) {
-        return tib(capacityGiB) * LUSTRE_BURST_MBPS_PER_TIB;
+        return lustrePeakMBps(capacityGiB, LustreTier.scratch2());
+    }
+
+    /**
+     * What reads of a Lustre file system served from its file servers' memory reach: its capacity times
+     * {@link LustreTier#peakMBpsPerTib()} (SCRATCH_2's burst, PERSISTENT_2's network throughput).
+     *
+     * @param capacityGiB a valid SSD capacity
+     * @param tier SCRATCH_2 or a PERSISTENT_2 tier
+     * @return MB/s
+     * @throws IllegalArgumentException when the capacity is not a valid SSD capacity
+     */
+    public static double lustrePeakMBps(int capacityGiB, LustreTier tier) {
+        return tib(capacityGiB) * tier.peakMBpsPerTib();
     }
 
     /**
@@ -71,11 +94,21 @@ public final class Sizing {
      * @throws IllegalArgumentException when the target is not a positive finite number or needs too much capacity
      */
     public static int lustreCapacityForThroughputGiB(double targetMBps) {
-        if (!(targetMBps > 0) || Double.isInfinite(targetMBps)) {
-            throw new IllegalArgumentException(
-                    "targetMBps must be a finite number greater than 0, was " + targetMBps);
-        }
-        return capacityForBaseline(targetMBps, "targetMBps", Double.toString(targetMBps));
+        return lustreCapacityForThroughputGiB(targetMBps, LustreTier.scratch2());
+    }
+
+    /**
+     * The smallest valid capacity of a tier whose baseline throughput reaches a target.
+     *
+     * @param targetMBps the sustained read rate wanted, in MB/s, greater than 0
+     * @param tier SCRATCH_2 or a PERSISTENT_2 tier
+     * @return 1200, 2400 or a multiple of 2400 GiB
+     * @throws IllegalArgumentException when the target is not a positive finite number or needs too much capacity
+     */
+    public static int lustreCapacityForThroughputGiB(double targetMBps, LustreTier tier) {
+        requirePositive(targetMBps);
+        return smallestCapacityHolding(targetMBps / tier.baselineMBpsPerTib() * GIB_PER_TIB, "targetMBps",
+                Double.toString(targetMBps));
     }
 
     /**
@@ -87,12 +120,28 @@ public final class Sizing {
      * @throws IllegalArgumentException when the target is not a positive finite number or needs too much capacity
      */
     public static int lustreCapacityForLoadGiB(double targetMBps) {
+        return lustreCapacityForLoadGiB(targetMBps, LustreTier.scratch2());
+    }
+
+    /**
+     * The smallest valid capacity of a tier that loads data from S3 at a target rate ({@link LustreTier#loadMBpsPerTib()}).
+     *
+     * @param targetMBps the load rate wanted, in MB/s, greater than 0
+     * @param tier SCRATCH_2 or a PERSISTENT_2 tier
+     * @return 1200, 2400 or a multiple of 2400 GiB
+     * @throws IllegalArgumentException when the target is not a positive finite number or needs too much capacity
+     */
+    public static int lustreCapacityForLoadGiB(double targetMBps, LustreTier tier) {
+        requirePositive(targetMBps);
+        return smallestCapacityHolding(targetMBps / tier.loadMBpsPerTib() * GIB_PER_TIB, "targetMBps",
+                Double.toString(targetMBps));
+    }
+
+    private static void requirePositive(double targetMBps) {
         if (!(targetMBps > 0) || Double.isInfinite(targetMBps)) {
             throw new IllegalArgumentException(
                     "targetMBps must be a finite number greater than 0, was " + targetMBps);
         }
-        return smallestCapacityHolding(targetMBps / SCRATCH_2_LOAD_MBPS_PER_TIB * GIB_PER_TIB, "targetMBps",
-                Double.toString(targetMBps));
     }
 
     /**
@@ -111,7 +160,7 @@ public final class Sizing {
     }
 
     /**
-     * The smallest valid SCRATCH_2 capacity whose usable space ({@link #lustreUsableBytes(int)}) holds the bytes,
+     * The smallest valid SSD capacity whose usable space ({@link #lustreUsableBytes(int)}) holds the bytes,
      * without headroom: less cannot hold them at all.
      *
      * @param datasetBytes the bytes to hold, at least 0
@@ -142,27 +191,23 @@ public final class Sizing {
     }
 
     private static double tib(int capacityGiB) {
-        if (!FsxLimits.isValidScratch2CapacityGiB(capacityGiB)) {
+        if (!FsxLimits.isValidSsdCapacityGiB(capacityGiB)) {
             throw new IllegalArgumentException(
-                    "capacityGiB must be " + SCRATCH_2_CAPACITIES + " (SCRATCH_2), was " + capacityGiB);
+                    "capacityGiB must be " + SSD_CAPACITIES + " (SCRATCH_2 and PERSISTENT_2), was " + capacityGiB);
         }
         return capacityGiB / GIB_PER_TIB;
     }
 
-    private static int capacityForBaseline(double targetMBps, String field, String value) {
-        return smallestCapacityHolding(targetMBps / LUSTRE_BASELINE_MBPS_PER_TIB * GIB_PER_TIB, field, value);
-    }
-
     private static int smallestCapacityHolding(double neededGiB, String field, String value) {
-        if (neededGiB <= SCRATCH_2_MIN_CAPACITY_GIB) {
-            return SCRATCH_2_MIN_CAPACITY_GIB;
+        if (neededGiB <= SSD_MIN_CAPACITY_GIB) {
+            return SSD_MIN_CAPACITY_GIB;
         }
-        double steps = Math.ceil(neededGiB / SCRATCH_2_CAPACITY_STEP_GIB);
-        if (steps > Integer.MAX_VALUE / SCRATCH_2_CAPACITY_STEP_GIB) {
+        double steps = Math.ceil(neededGiB / SSD_CAPACITY_STEP_GIB);
+        if (steps > Integer.MAX_VALUE / SSD_CAPACITY_STEP_GIB) {
             throw new IllegalArgumentException(field + " " + value + " needs " + (long) Math.ceil(neededGiB)
-                    + " GiB of Lustre capacity; at most " + (Integer.MAX_VALUE / SCRATCH_2_CAPACITY_STEP_GIB
-                    * SCRATCH_2_CAPACITY_STEP_GIB) + " GiB (" + SCRATCH_2_CAPACITIES + ") is supported");
+                    + " GiB of Lustre capacity; at most " + (Integer.MAX_VALUE / SSD_CAPACITY_STEP_GIB
+                    * SSD_CAPACITY_STEP_GIB) + " GiB (" + SSD_CAPACITIES + ") is supported");
         }
-        return (int) steps * SCRATCH_2_CAPACITY_STEP_GIB;
+        return (int) steps * SSD_CAPACITY_STEP_GIB;
     }
 }

@@ -90,28 +90,34 @@ public class TrainingDataDashboard extends Construct {
     }
 
     /**
-     * Adds a row for a Lustre cache: read throughput against the baseline and burst its capacity buys, write
-     * throughput, and the free space on its fullest disk (a write fails when one disk is full).
+     * Adds a row for a Lustre cache: read throughput against what its deployment type, tier and capacity buy (the
+     * baseline reads sustain, and SCRATCH_2's burst or PERSISTENT_2's network ceiling for reads from the file servers'
+     * memory), write throughput, and the free space on its fullest disk (a write fails when one disk is full).
      *
      * @param cache the cache
      */
     public void addLustreCache(LustreCache cache) {
         Map<String, String> dimensions = Map.of(FILE_SYSTEM_ID, cache.getFileSystemId());
-        // A deploy-time capacity (or an existing file system's unknown one) buys a throughput unknown at synth.
-        boolean known = cache.getStorageCapacityGiB() != null;
+        // A deploy-time capacity or tier (or an existing file system's unknown one) buys a throughput unknown at synth.
+        boolean known = cache.getStorageCapacityGiB() != null && cache.getTier() != null;
         double baseline = known ? cache.getBaselineThroughputMBps() : 0;
-        double burst = known ? cache.getBurstThroughputMBps() : 0;
+        double peak = known ? cache.getBurstThroughputMBps() : 0;
+        boolean persistent = cache.getTier() != null && cache.getTier().persistent();
+        String peakName = persistent ? "Network ceiling" : "Burst";
+        String kind = cache.getTier() != null ? cache.getTier().toString() : cache.getDeploymentType() != null
+                ? cache.getDeploymentType().apiValue() + " with a deploy-time tier" : "a PERSISTENT_1 file system";
         String links = String.join(", ", cache.getDatasets().stream().map(d -> "`" + d.getS3Uri() + "`").toList());
         dashboard.addWidgets(header("FSx for Lustre cache `" + cache.getNode().getPath() + "`",
-                "File system `" + cache.getFileSystemId() + "`, " + LustreCache.DEPLOYMENT_TYPE + ", "
+                "File system `" + cache.getFileSystemId() + "`, " + kind + ", "
                         + (known ? cache.getStorageCapacityGiB() + " GiB, linked to " + links + ": baseline "
-                                + mbps(baseline) + ", burst " + mbps(burst) : "linked to " + links)
+                                + mbps(baseline) + ", " + peakName.toLowerCase(Locale.ROOT) + " " + mbps(peak)
+                                : "linked to " + links)
                         + ". Files not yet loaded are read from S3 first."));
         dashboard.addWidgets(
                 graph("Lustre read throughput (bytes/s)", 8,
                         List.of(widgets.perSecond("read", FSX, "DataReadBytes", dimensions, "Data read")),
                         known ? List.of(line(baseline * BYTES_PER_MB, "Baseline " + mbps(baseline)),
-                                line(burst * BYTES_PER_MB, "Burst " + mbps(burst))) : List.of()),
+                                line(peak * BYTES_PER_MB, peakName + " " + mbps(peak))) : List.of()),
                 graph("Lustre write throughput (bytes/s)", 8,
                         List.of(widgets.perSecond("write", FSX, "DataWriteBytes", dimensions, "Data written")),
                         List.of()),

@@ -2,9 +2,16 @@ package io.github.trainingdata.cdk.network;
 
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.internal.LogGroups;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import software.amazon.awscdk.Annotations;
+import software.amazon.awscdk.CfnCondition;
+import software.amazon.awscdk.Fn;
+import software.amazon.awscdk.ICfnConditionExpression;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.ec2.FlowLogDestination;
 import software.amazon.awscdk.services.ec2.FlowLogOptions;
 import software.amazon.awscdk.services.ec2.FlowLogTrafficType;
@@ -26,7 +33,7 @@ import software.constructs.Construct;
 /**
  * The network that training jobs and their data stores share: a VPC, the one <em>data subnet</em> that
  * fixes the data Availability Zone (FSx for Lustre lives in exactly one subnet, and SageMaker must run
- * in that AZ to mount it), and the security group training jobs use.
+ * in that AZ to mount it; {@code dataAvailabilityZone} chooses it), and the security group training jobs use.
  *
  * <p>By default it creates a VPC with isolated subnets in two AZs, no NAT gateway, an S3 gateway
  * endpoint (training in isolated subnets reads S3 through it), a default security group without rules, and
@@ -35,6 +42,10 @@ import software.constructs.Construct;
  */
 public class TrainingNetwork extends Construct {
     private static final int DEFAULT_MAX_AZS = 2;
+    /** What aws-cdk-lib answers for a Region's AZs before its context lookup ran: as unknown as a token. */
+    private static final List<String> DUMMY_AZS = List.of("dummy1a", "dummy1b", "dummy1c");
+    /** An AZ id, e.g. {@code use1-az4}, {@code apne1-az1}. */
+    private static final Pattern AZ_ID = Pattern.compile("[a-z]{2,5}[0-9]+-az[0-9]+");
 
     private final IVpc vpc;
     private final SubnetSelection storageSubnets;
@@ -58,7 +69,9 @@ public class TrainingNetwork extends Construct {
         }
         SelectedSubnets selected = selectStorageSubnets(props);
         this.storageSubnets = SubnetSelection.builder().subnets(selected.getSubnets()).build();
-        this.dataSubnet = props.getDataSubnet() != null ? props.getDataSubnet() : selected.getSubnets().get(0);
+        this.dataSubnet = props.getDataSubnet() != null ? props.getDataSubnet()
+                : props.getDataAvailabilityZone() != null ? subnetIn(props.getDataAvailabilityZone(), selected)
+                : selected.getSubnets().get(0);
         this.trainingSecurityGroup = props.getTrainingSecurityGroup() != null
                 ? props.getTrainingSecurityGroup()
                 : createTrainingSecurityGroup();
@@ -77,6 +90,16 @@ public class TrainingNetwork extends Construct {
             throw ConfigurationError.of(this, props.getVpcSubnets() != null ? "vpcSubnets" : "dataSubnet",
                     "set", "only with an existing vpc; a new VPC chooses its own isolated subnets");
         }
+        String zone = props.getDataAvailabilityZone();
+        if (zone != null && props.getDataSubnet() != null) {
+            throw ConfigurationError.of(this, "dataAvailabilityZone", zone, "unset when a dataSubnet is given (the "
+                    + "data subnet fixes the data AZ)");
+        }
+        if (zone != null && !Token.isUnresolved(zone) && AZ_ID.matcher(zone).matches()) {
+            throw ConfigurationError.of(this, "dataAvailabilityZone", zone, "an Availability Zone name such as "
+                    + "us-east-1a, not an AZ id: ids name the same physical AZ in every account, names are mapped per "
+                    + "account (aws ec2 describe-availability-zones --zone-ids " + zone + " gives this account's name)");
+        }
         if (props.getVpc() != null && props.getFlowLogsKey() != null) {
             throw ConfigurationError.of(this, "flowLogsKey", "set",
                     "only for a new VPC; this construct adds no flow logs to an existing vpc");
@@ -85,8 +108,14 @@ public class TrainingNetwork extends Construct {
 
     private IVpc createVpc(TrainingNetworkProps props) {
         LogGroup flowLogs = LogGroups.create(this, "FlowLogs", props.getFlowLogsKey());
-        return Vpc.Builder.create(this, "Vpc")
-                .maxAzs(props.getMaxAzs() != null ? props.getMaxAzs() : DEFAULT_MAX_AZS)
+        int maxAzs = props.getMaxAzs() != null ? props.getMaxAzs() : DEFAULT_MAX_AZS;
+        Vpc.Builder vpcBuilder = Vpc.Builder.create(this, "Vpc");
+        if (props.getDataAvailabilityZone() == null) {
+            vpcBuilder.maxAzs(maxAzs);
+        } else {
+            vpcBuilder.availabilityZones(availabilityZonesWith(props.getDataAvailabilityZone(), maxAzs));
+        }
+        return vpcBuilder
                 .natGateways(0)
                 // Explicit, not left to the app's feature flags: the default group admits nothing.
                 .restrictDefaultSecurityGroup(true)
@@ -103,6 +132,58 @@ public class TrainingNetwork extends Construct {
                         .trafficType(FlowLogTrafficType.ALL)
                         .build()))
                 .build();
+    }
+
+    /**
+     * The AZs of a new VPC that spans {@code zone}: as without it when the Region's AZs are known at synth and the
+     * first {@code maxAzs} include it (the VPC stays as it was); else {@code zone} and the first {@code maxAzs - 1}
+     * other AZs of the Region. With the Region's AZs known, {@code zone} must be one of them; otherwise (an
+     * environment-agnostic stack, or a deploy-time zone) the others are chosen at deploy time: the k-th is the Region's
+     * k-th AZ when {@code zone} is not among the first k, else the (k+1)-th ({@code Fn::If} on {@code Fn::Equals}).
+     */
+    private List<String> availabilityZonesWith(String zone, int maxAzs) {
+        List<String> region = Stack.of(this).getAvailabilityZones();
+        boolean known = region.stream().noneMatch(az -> Token.isUnresolved(az) || DUMMY_AZS.contains(az));
+        int count = Math.min(maxAzs, region.size());
+        if (known && !Token.isUnresolved(zone)) {
+            if (!region.contains(zone)) {
+                throw ConfigurationError.of(this, "dataAvailabilityZone", zone, "one of the Region's Availability Zones "
+                        + "the stack knows: " + String.join(", ", region));
+            }
+            List<String> first = region.subList(0, count);
+            if (first.contains(zone)) {
+                return first;
+            }
+            List<String> spanned = new ArrayList<>(region.subList(0, count - 1));
+            spanned.add(zone);
+            return spanned;
+        }
+        List<String> spanned = new ArrayList<>(List.of(zone));
+        List<ICfnConditionExpression> equalsEarlier = new ArrayList<>();
+        for (int k = 1; k < count; k++) {
+            equalsEarlier.add(Fn.conditionEquals(zone, region.get(k - 1)));
+            ICfnConditionExpression among = equalsEarlier.size() == 1 ? equalsEarlier.get(0)
+                    : Fn.conditionOr(equalsEarlier.toArray(ICfnConditionExpression[]::new));
+            CfnCondition condition = CfnCondition.Builder.create(this, "DataZoneAmongFirst" + k).expression(among).build();
+            spanned.add(Fn.conditionIf(condition.getLogicalId(), region.get(k), region.get(k - 1)).toString());
+        }
+        return spanned;
+    }
+
+    /** The selected subnet in {@code zone}: compared as written (a new VPC's subnets carry the zone as given). */
+    private ISubnet subnetIn(String zone, SelectedSubnets selected) {
+        List<String> zones = selected.getSubnets().stream().map(ISubnet::getAvailabilityZone).toList();
+        for (ISubnet subnet : selected.getSubnets()) {
+            if (subnet.getAvailabilityZone().equals(zone)) {
+                return subnet;
+            }
+        }
+        if (Token.isUnresolved(zone) || zones.stream().anyMatch(Token::isUnresolved)) {
+            throw ConfigurationError.of(this, "dataAvailabilityZone", zone, "a zone that matches one of the VPC's "
+                    + "selected subnets at synth; with deploy-time zones give the dataSubnet instead");
+        }
+        throw ConfigurationError.of(this, "dataAvailabilityZone", zone, "one of the AZs of the VPC's selected subnets: "
+                + String.join(", ", zones));
     }
 
     private SelectedSubnets selectStorageSubnets(TrainingNetworkProps props) {

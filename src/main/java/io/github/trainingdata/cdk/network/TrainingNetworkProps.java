@@ -14,6 +14,7 @@ public final class TrainingNetworkProps {
     private final ISecurityGroup trainingSecurityGroup;
     private final Integer maxAzs;
     private final IKey flowLogsKey;
+    private final String dataAvailabilityZone;
 
     private TrainingNetworkProps(Builder b) {
         this.vpc = b.vpc;
@@ -22,6 +23,7 @@ public final class TrainingNetworkProps {
         this.trainingSecurityGroup = b.trainingSecurityGroup;
         this.maxAzs = b.maxAzs;
         this.flowLogsKey = b.flowLogsKey;
+        this.dataAvailabilityZone = b.dataAvailabilityZone;
     }
 
     /** @return a builder; every property is optional. */
@@ -59,6 +61,11 @@ public final class TrainingNetworkProps {
         return flowLogsKey;
     }
 
+    /** @return the data Availability Zone asked for, or null */
+    public String getDataAvailabilityZone() {
+        return dataAvailabilityZone;
+    }
+
     /** Builder of {@link TrainingNetworkProps}. */
     public static final class Builder {
         private IVpc vpc;
@@ -67,6 +74,7 @@ public final class TrainingNetworkProps {
         private ISecurityGroup trainingSecurityGroup;
         private Integer maxAzs;
         private IKey flowLogsKey;
+        private String dataAvailabilityZone;
 
         private Builder() {
         }
@@ -131,6 +139,23 @@ public final class TrainingNetworkProps {
          */
         public Builder flowLogsKey(IKey flowLogsKey) {
             this.flowLogsKey = flowLogsKey;
+            return this;
+        }
+
+        /**
+         * The data Availability Zone by name (e.g. {@code us-east-1d}, not an AZ id such as {@code use1-az4}): where the
+         * Lustre cache lives and training runs. Pick an AZ where the training instance type is offered (see the README,
+         * "Choosing the data Availability Zone"). A new VPC spans it and {@code maxAzs - 1} other AZs of the Region, and
+         * the data subnet is its subnet there; with a Region known at synth, an AZ outside it is refused, and one the
+         * VPC spans anyway leaves the VPC as it is. An existing VPC's data subnet is its selected subnet in that AZ (or
+         * give {@code dataSubnet}). May be a deploy-time value (a parameter). Changing it later replaces the data subnet
+         * and the Lustre cache (a new, cold file system), and in a new VPC the other subnets too unless the Region is
+         * known at synth.
+         *
+         * @default the first AZ of the VPC (a new VPC: the Region's first)
+         */
+        public Builder dataAvailabilityZone(String dataAvailabilityZone) {
+            this.dataAvailabilityZone = dataAvailabilityZone;
             return this;
         }
 

@@ -6,10 +6,14 @@ import io.github.trainingdata.cdk.advisor.ByteSize;
 import io.github.trainingdata.cdk.advisor.DataSourceOption;
 import io.github.trainingdata.cdk.advisor.DatasetProfile;
 import io.github.trainingdata.cdk.advisor.EstimateModel;
+import io.github.trainingdata.cdk.advisor.LustreChoice;
+import io.github.trainingdata.cdk.advisor.LustreSizing;
+import io.github.trainingdata.cdk.advisor.LustreTier;
 import io.github.trainingdata.cdk.advisor.OptionEstimate;
 import io.github.trainingdata.cdk.advisor.PublishedFigures;
 import io.github.trainingdata.cdk.advisor.Recommendation;
 import io.github.trainingdata.cdk.advisor.Sizing;
+import io.github.trainingdata.cdk.limits.FsxLimits;
 import io.github.trainingdata.cdk.monitoring.TrainingDataDashboard;
 import io.github.trainingdata.cdk.monitoring.TrainingDataDashboardProps;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
@@ -21,6 +25,7 @@ import io.github.trainingdata.cdk.storage.EfsStoreProps;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreCacheProps;
 import io.github.trainingdata.cdk.storage.LustreDataset;
+import io.github.trainingdata.cdk.storage.LustreDeploymentType;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import io.github.trainingdata.cdk.training.TrainingChannel;
@@ -31,6 +36,7 @@ import io.github.trainingdata.cdk.training.S3Channel;
 import io.github.trainingdata.cdk.training.TrainingJobDefinition;
 import io.github.trainingdata.cdk.training.TrainingJobDefinitionProps;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import software.amazon.awscdk.Annotations;
@@ -48,9 +54,9 @@ import software.constructs.Construct;
  * the reasons) and as a stack output, and a dashboard shows the data path. Every construct it creates
  * is reachable through a getter for further customisation.
  *
- * <p>With a profile, the advisor's estimate model also sizes what it builds: the Lustre capacity
- * ({@link EstimateModel#lustreCapacityGiB(DatasetProfile)}: holds the data, feeds the instances, loads within
- * a deploy's wait), the default maxRuntime (twice the estimated billable time of one job of the built
+ * <p>With a profile, the advisor's estimate model also sizes what it builds: the Lustre cache's deployment type, tier
+ * and capacity ({@link EstimateModel#lustreChoice(DatasetProfile)}: holds the data, feeds the instances, loads within
+ * a deploy's wait, at the lowest monthly price of SCRATCH_2 and the PERSISTENT_2 tiers), the default maxRuntime (twice the estimated billable time of one job of the built
  * source) and a managed warm pool ({@code keepAlivePeriod}) when the estimate finds one pays for the
  * profile's repeated jobs.
  */
@@ -91,16 +97,18 @@ public class TrainingDataPlatform extends Construct {
                 .datasetPrefix(props.getDatasetPrefix())
                 .build());
         // One key choice covers the data and every log group: the bucket's key (if any) encrypts the flow logs.
+        if (props.getNetwork() != null && props.getDataAvailabilityZone() != null) {
+            throw ConfigurationError.of(this, "dataAvailabilityZone", props.getDataAvailabilityZone(), "unset with an "
+                    + "existing network: give it to that TrainingNetwork (TrainingNetworkProps.dataAvailabilityZone, or "
+                    + "its dataSubnet)");
+        }
         this.network = props.getNetwork() != null ? props.getNetwork() : new TrainingNetwork(this, "Network",
-                TrainingNetworkProps.builder().flowLogsKey(dataBucket.getEncryptionKey()).build());
+                TrainingNetworkProps.builder().flowLogsKey(dataBucket.getEncryptionKey())
+                        .dataAvailabilityZone(props.getDataAvailabilityZone()).build());
         String channelName = props.getChannelName() != null ? props.getChannelName() : "train";
         String channelPath = props.getChannelPath() != null ? props.getChannelPath() : "train";
 
-        this.lustreCache = source == DataSourceOption.FSX_LUSTRE
-                ? new LustreCache(this, "Lustre", LustreCacheProps.builder().network(network)
-                        .datasets(List.of(LustreDataset.builder(LUSTRE_DATASET).dataBucket(dataBucket).build()))
-                        .storageCapacityGiB(lustreCapacity(props, profile)).build())
-                : null;
+        this.lustreCache = source == DataSourceOption.FSX_LUSTRE ? lustreCache(props, profile) : null;
         OptionEstimate estimate = recommendation != null ? recommendation.estimateFor(source) : null;
         if (source == DataSourceOption.EFS && props.getEfsFileSystem() == null) {
             throw ConfigurationError.of(this, "efsFileSystem", null, "the EFS file system that holds the data when "
@@ -221,24 +229,88 @@ public class TrainingDataPlatform extends Construct {
     }
 
     /**
-     * The given capacity, else the advisor's for the profile (null without one: the cache's default). FSx only grows a file
-     * system, so a later profile that derives less would fail the update: a warning says to pin it. A pinned capacity
-     * whose usable space cannot hold the profile's data is refused (growing it here would silently change, and bill, a
-     * capacity the user fixed on purpose, and FSx can never shrink it again); one that holds the data with less than the
-     * advisor's capacity gets a warning.
+     * The cache, of the deployment type, tier and capacity given, else the advisor's for the profile
+     * ({@link #lustreTier}, {@link #lustreCapacity}); without a profile, what is given (the cache's defaults otherwise).
      */
-    private Number lustreCapacity(TrainingDataPlatformProps props, DatasetProfile profile) {
-        Number pinned = props.getLustreCapacityGiB();
-        if (profile == null || pinned != null && Token.isUnresolved(pinned)) {
-            return pinned;
+    private LustreCache lustreCache(TrainingDataPlatformProps props, DatasetProfile profile) {
+        Number perUnit = props.getLustrePerUnitStorageThroughput();
+        if (perUnit != null && props.getLustreDeploymentType() != LustreDeploymentType.PERSISTENT_2) {
+            throw ConfigurationError.of(this, "lustrePerUnitStorageThroughput", perUnit, "unset unless "
+                    + "lustreDeploymentType is PERSISTENT_2 (a throughput tier is PERSISTENT_2's)");
         }
-        int capacity = EstimateModel.lustreCapacityGiB(profile);
-        if (pinned == null) {
+        LustreCacheProps.Builder cache = LustreCacheProps.builder().network(network)
+                .datasets(List.of(LustreDataset.builder(LUSTRE_DATASET).dataBucket(dataBucket).build()));
+        if (profile == null) {
+            return new LustreCache(this, "Lustre", cache.deploymentType(props.getLustreDeploymentType())
+                    .perUnitStorageThroughput(perUnit).storageCapacityGiB(props.getLustreCapacityGiB()).build());
+        }
+        LustreChoice choice = recommendation.lustre();
+        LustreTier tier = lustreTier(props, choice, profile);
+        LustreSizing sizing = EstimateModel.lustreSizing(profile, tier);
+        Number capacity = lustreCapacity(props, profile, sizing);
+        if (props.getLustreDeploymentType() == null && props.getLustreCapacityGiB() == null) {
+            String pins = (tier.persistent() ? "lustreDeploymentType(PERSISTENT_2), lustrePerUnitStorageThroughput("
+                    + tier.perUnitStorageThroughput() + ") and " : "") + "lustreCapacityGiB(" + sizing.capacityGiB() + ")";
             Annotations.of(this).addWarningV2("@trainingdata/platform:derivedCapacity", getNode().getPath()
-                    + ": the Lustre cache's storage capacity " + capacity + " GiB is derived from the dataset profile. FSx "
-                    + "only grows a file system's capacity (at most once every 6 hours), so a later profile that derives "
-                    + "less would fail the update: once deployed, pin it with lustreCapacityGiB(" + capacity + ")");
+                    + ": the Lustre cache (" + tier + ", " + sizing.capacityGiB() + " GiB) is derived from the dataset "
+                    + "profile. FSx only grows a file system's capacity (at most once every 6 hours) and fixes its "
+                    + "deployment type at creation, so a later profile that derives less would fail the update, and one "
+                    + "that derives another type would replace the cache: once deployed, pin it with " + pins);
+        }
+        return new LustreCache(this, "Lustre", cache.deploymentType(LustreDeploymentType.valueOf(tier.deploymentType()))
+                .perUnitStorageThroughput(tier.persistent() ? perUnitOrTier(perUnit, tier) : null)
+                .storageCapacityGiB(capacity).build());
+    }
+
+    /**
+     * The tier to build: SCRATCH_2 when pinned, or when only the capacity is pinned (platforms built before PERSISTENT_2
+     * existed pinned a SCRATCH_2 capacity; a warning names the advisor's tier when it differs); PERSISTENT_2 at the
+     * given tier, or at the advisor's cheapest; else the advisor's choice.
+     */
+    private LustreTier lustreTier(TrainingDataPlatformProps props, LustreChoice choice, DatasetProfile profile) {
+        LustreDeploymentType pinned = props.getLustreDeploymentType();
+        Number perUnit = props.getLustrePerUnitStorageThroughput();
+        if (pinned == LustreDeploymentType.PERSISTENT_2) {
+            boolean literal = perUnit != null && !Token.isUnresolved(perUnit)
+                    && FsxLimits.PERSISTENT_2_THROUGHPUTS.contains(perUnit.intValue()) && perUnit.doubleValue() % 1 == 0;
+            return literal ? LustreTier.persistent2(perUnit.intValue()) : choice.candidates().stream()
+                    .filter(s -> s.tier().persistent()).min(Comparator.comparingDouble(LustreSizing::monthlyUsd))
+                    .orElseThrow().tier();
+        }
+        if (pinned == LustreDeploymentType.SCRATCH_2) {
+            return LustreTier.scratch2();
+        }
+        if (props.getLustreCapacityGiB() != null) {
+            if (choice.chosen().tier().persistent()) {
+                Annotations.of(this).addWarningV2("@trainingdata/platform:scratchKept", getNode().getPath()
+                        + ": lustreCapacityGiB is pinned without lustreDeploymentType, so the cache stays SCRATCH_2; the "
+                        + "advisor prefers " + choice.chosen() + ": " + choice.reason(profile.totalBytes()) + ". Switching replaces the file system (a new, cold cache): set "
+                        + "lustreDeploymentType(PERSISTENT_2) to do it, or lustreDeploymentType(SCRATCH_2) to keep it");
+            }
+            return LustreTier.scratch2();
+        }
+        return choice.chosen().tier();
+    }
+
+    /** The given tier (a deploy-time one passes through to the cache), else the sized tier's. */
+    private static Number perUnitOrTier(Number given, LustreTier tier) {
+        return given != null ? given : tier.perUnitStorageThroughput();
+    }
+
+    /**
+     * The given capacity, else the sizing's for the profile. A pinned capacity whose usable space cannot hold the
+     * profile's data is refused (growing it here would silently change, and bill, a capacity the user fixed on purpose,
+     * and FSx can never shrink it again); one that holds the data with less than the advisor's capacity for the tier
+     * gets a warning.
+     */
+    private Number lustreCapacity(TrainingDataPlatformProps props, DatasetProfile profile, LustreSizing sizing) {
+        Number pinned = props.getLustreCapacityGiB();
+        int capacity = sizing.capacityGiB();
+        if (pinned == null) {
             return capacity;
+        }
+        if (Token.isUnresolved(pinned)) {
+            return pinned;
         }
         long bytes = profile.totalBytes();
         if (pinned.doubleValue() < 1) {
@@ -255,8 +327,9 @@ public class TrainingDataPlatform extends Construct {
         if (pinned.intValue() < capacity) {
             Annotations.of(this).addWarningV2("@trainingdata/platform:smallCapacity", getNode().getPath()
                     + ": lustreCapacityGiB(" + pinned + ") holds the profile's " + ByteSize.format(bytes) + " but is below "
-                    + "the advisor's " + capacity + " GiB (20% headroom, the throughput the instances read at, loading "
-                    + "within a deploy's wait): the data may fill the cache or load and read slower than estimated");
+                    + "the advisor's " + capacity + " GiB for " + sizing.tier() + " (20% headroom, the throughput the "
+                    + "instances read at, loading within a deploy's wait): the data may fill the cache or load and read "
+                    + "slower than estimated");
         }
         return pinned;
     }

@@ -4,6 +4,7 @@ import io.github.trainingdata.cdk.advisor.DataSourceOption;
 import io.github.trainingdata.cdk.advisor.DatasetProfile;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.DataEncryption;
+import io.github.trainingdata.cdk.storage.LustreDeploymentType;
 import io.github.trainingdata.cdk.training.TrainingJobDefinitionProps;
 import software.amazon.awscdk.services.efs.IFileSystem;
 import software.amazon.awscdk.services.s3.IBucket;
@@ -26,6 +27,9 @@ public final class TrainingDataPlatformProps {
     private final Boolean waitForPreload;
     private final Number lustreCapacityGiB;
     private final IFileSystem efsFileSystem;
+    private final LustreDeploymentType lustreDeploymentType;
+    private final Number lustrePerUnitStorageThroughput;
+    private final String dataAvailabilityZone;
 
     private TrainingDataPlatformProps(Builder b) {
         this.profile = b.profile;
@@ -40,6 +44,9 @@ public final class TrainingDataPlatformProps {
         this.waitForPreload = b.waitForPreload;
         this.lustreCapacityGiB = b.lustreCapacityGiB;
         this.efsFileSystem = b.efsFileSystem;
+        this.lustreDeploymentType = b.lustreDeploymentType;
+        this.lustrePerUnitStorageThroughput = b.lustrePerUnitStorageThroughput;
+        this.dataAvailabilityZone = b.dataAvailabilityZone;
     }
 
     /** @return a builder */
@@ -107,6 +114,21 @@ public final class TrainingDataPlatformProps {
         return efsFileSystem;
     }
 
+    /** @return the Lustre cache's deployment type as given, or null for the advisor's (or SCRATCH_2) */
+    public LustreDeploymentType getLustreDeploymentType() {
+        return lustreDeploymentType;
+    }
+
+    /** @return the PERSISTENT_2 cache's throughput tier as given, or null */
+    public Number getLustrePerUnitStorageThroughput() {
+        return lustrePerUnitStorageThroughput;
+    }
+
+    /** @return the data Availability Zone of the platform's new network, or null */
+    public String getDataAvailabilityZone() {
+        return dataAvailabilityZone;
+    }
+
     /** Builder of {@link TrainingDataPlatformProps}. */
     public static final class Builder {
         private DatasetProfile profile;
@@ -121,6 +143,9 @@ public final class TrainingDataPlatformProps {
         private Boolean waitForPreload;
         private Number lustreCapacityGiB;
         private IFileSystem efsFileSystem;
+        private LustreDeploymentType lustreDeploymentType;
+        private Number lustrePerUnitStorageThroughput;
+        private String dataAvailabilityZone;
 
         private Builder() {
         }
@@ -238,10 +263,12 @@ public final class TrainingDataPlatformProps {
 
         /**
          * For Lustre: the cache's storage capacity (1200, 2400 or a multiple of 2400 GiB). Pin the derived value
-         * once deployed: FSx only grows a file system's capacity.
+         * once deployed: FSx only grows a file system's capacity. Pinned without {@link #lustreDeploymentType}, the
+         * cache is SCRATCH_2 (what platforms built before PERSISTENT_2 existed), and a warning says so when the advisor
+         * prefers PERSISTENT_2.
          *
-         * @default derived from the profile by the advisor (holds the data, feeds the instances, loads within the
-         *     preload deadline), else 1200
+         * @default derived from the profile by the advisor for its deployment type and tier (holds the data, feeds the
+         *     instances, loads within the preload deadline), else 1200
          */
         public Builder lustreCapacityGiB(Number lustreCapacityGiB) {
             this.lustreCapacityGiB = lustreCapacityGiB;
@@ -257,6 +284,43 @@ public final class TrainingDataPlatformProps {
          */
         public Builder efsFileSystem(IFileSystem efsFileSystem) {
             this.efsFileSystem = efsFileSystem;
+            return this;
+        }
+
+        /**
+         * For Lustre: the cache's deployment type. Fixed at creation (another replaces the cache): pin the advisor's
+         * once deployed.
+         *
+         * @default the advisor's for the profile: PERSISTENT_2 when one of its tiers costs more than 5% less per month
+         *     than the larger SCRATCH_2 the instances' read rate would need, else SCRATCH_2 (also without a profile, or
+         *     with {@link #lustreCapacityGiB} pinned)
+         */
+        public Builder lustreDeploymentType(LustreDeploymentType lustreDeploymentType) {
+            this.lustreDeploymentType = lustreDeploymentType;
+            return this;
+        }
+
+        /**
+         * For a PERSISTENT_2 cache: its throughput tier, 125, 250, 500 or 1000 MB/s per TiB (changed in place). Only
+         * with {@code lustreDeploymentType(PERSISTENT_2)}.
+         *
+         * @default the advisor's cheapest tier for the profile (required without a profile)
+         */
+        public Builder lustrePerUnitStorageThroughput(Number lustrePerUnitStorageThroughput) {
+            this.lustrePerUnitStorageThroughput = lustrePerUnitStorageThroughput;
+            return this;
+        }
+
+        /**
+         * The data Availability Zone of the new network (where the Lustre cache lives and training runs), e.g. an AZ
+         * where the training instance type is offered; see {@code TrainingNetworkProps.dataAvailabilityZone}. Not with
+         * an existing {@link #network} (give it to that network). Changing it later replaces the data subnet and the
+         * Lustre cache.
+         *
+         * @default the new VPC's first AZ
+         */
+        public Builder dataAvailabilityZone(String dataAvailabilityZone) {
+            this.dataAvailabilityZone = dataAvailabilityZone;
             return this;
         }
 

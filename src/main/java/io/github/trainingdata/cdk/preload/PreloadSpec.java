@@ -100,7 +100,7 @@ final class PreloadSpec {
                 : Token.isUnresolved(props.getWorkerInstanceType()) ? null : props.getWorkerInstanceType();
         // An unknown capacity (a deploy-time value, an existing file system's not given) is taken at its smallest.
         CacheThroughput throughput = cache.getLoadThroughput() != null ? cache.getLoadThroughput()
-                : CacheThroughput.scratch2(FsxLimits.SCRATCH_2_MIN_CAPACITY_GIB);
+                : CacheThroughput.scratch2(FsxLimits.SSD_MIN_CAPACITY_GIB);
         double seconds = EstimateModel.lustreIndexingSeconds(files) + PreloadModel.preloadSeconds(files, bytes,
                 throughput, PreloadWorker.of(path, parallelism, batchSize, instanceType));
         long limit = LustrePreload.MAX_WAITING_TIMEOUT.toSeconds().longValue();

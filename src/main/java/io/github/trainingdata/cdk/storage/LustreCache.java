@@ -4,8 +4,9 @@ import io.github.trainingdata.cdk.internal.KeyPrefix;
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.internal.ReplaceableReference;
 import io.github.trainingdata.cdk.advisor.CacheThroughput;
-import io.github.trainingdata.cdk.advisor.PublishedFigures;
+import io.github.trainingdata.cdk.advisor.LustreTier;
 import io.github.trainingdata.cdk.advisor.Sizing;
+import io.github.trainingdata.cdk.limits.FsxLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,9 +30,14 @@ import software.constructs.Construct;
 import software.constructs.IConstruct;
 
 /**
- * A SCRATCH_2 FSx for Lustre file system (Lustre 2.15) in the network's data subnet, linked to one or more
- * S3 datasets by data repository associations: training jobs mount it as an {@code FSxLustre} channel and
- * read at hundreds of MB/s per TiB instead of copying from S3.
+ * An FSx for Lustre file system (SCRATCH_2 by default, or PERSISTENT_2 at a throughput tier; Lustre 2.15) in the
+ * network's data subnet, linked to one or more S3 datasets by data repository associations: training jobs mount it as
+ * an {@code FSxLustre} channel and read at hundreds of MB/s per TiB instead of copying from S3.
+ *
+ * <p>PERSISTENT_2 ({@link LustreDeploymentType}) adds a throughput tier of 125–1000 MB/s per TiB, a metadata
+ * configuration (AUTOMATIC unless IOPS are given; on Lustre 2.15), encryption at rest with the data layer's key (the
+ * first dataset's bucket key, when it has one) and no automatic backups: FSx takes no backups of a file system linked to
+ * S3, where the data's durable copy is.
  *
  * <p>Each {@link LustreDataset} links a directory of the file system to an S3 location (a
  * {@code Custom::DataRepositoryAssociation}, so a changed directory or location moves the link in place); files
@@ -43,8 +49,6 @@ import software.constructs.IConstruct;
  * the datasets then describe its associations.
  */
 public class LustreCache extends Construct implements IConnectable {
-    /** Deployment type: scratch, unreplicated, cheapest per TiB; S3 keeps the durable copy. */
-    public static final String DEPLOYMENT_TYPE = "SCRATCH_2";
     /**
      * The security group's description: constant, since it is create-only ({@code GroupDescription}) and a new group
      * replaces the file system ({@code SecurityGroupIds} is create-only too).
@@ -58,6 +62,8 @@ public class LustreCache extends Construct implements IConnectable {
     private final Integer storageCapacityGiB;
     private final CacheThroughput loadThroughput;
     private final LustreDataCompressionType dataCompression;
+    private final LustreDeploymentType deploymentType;
+    private final LustreTier tier;
     private final ISecurityGroup securityGroup;
     private final Connections connections;
     private final CfnFileSystem fileSystem;
@@ -86,9 +92,12 @@ public class LustreCache extends Construct implements IConnectable {
         }
         this.availabilityZone = existing != null && existing.getAvailabilityZone() != null
                 ? existing.getAvailabilityZone() : network.getDataAvailabilityZone();
-        Number capacity = existing != null ? existing.getStorageCapacityGiB() : fileSystemRules.capacity(props);
+        LustreFileSystemSpec spec = existing != null ? null : fileSystemRules.resolve(props);
+        Number capacity = existing != null ? existing.getStorageCapacityGiB() : spec.capacityGiB();
         this.storageCapacityGiB = capacity == null || Token.isUnresolved(capacity) ? null : capacity.intValue();
-        this.loadThroughput = loadThroughput(storageCapacityGiB, existing);
+        this.deploymentType = spec != null ? spec.deploymentType() : null;
+        this.tier = tier(spec, existing);
+        this.loadThroughput = loadThroughput(storageCapacityGiB, tier, existing);
         this.dataCompression = existing != null ? null : props.getDataCompression() != null
                 ? props.getDataCompression() : LustreDataCompressionType.NONE;
 
@@ -118,15 +127,12 @@ public class LustreCache extends Construct implements IConnectable {
         }
         this.fileSystem = CfnFileSystem.Builder.create(this, "Resource")
                 .fileSystemType("LUSTRE")
-                .fileSystemTypeVersion((props.getLustreVersion() != null ? props.getLustreVersion() : LustreVersion.V2_15)
-                        .apiValue())
+                .fileSystemTypeVersion(spec.version().apiValue())
                 .storageCapacity(capacity)
                 .subnetIds(List.of(network.getDataSubnet().getSubnetId()))
                 .securityGroupIds(List.of(securityGroup.getSecurityGroupId()))
-                .lustreConfiguration(CfnFileSystem.LustreConfigurationProperty.builder()
-                        .deploymentType(DEPLOYMENT_TYPE)
-                        .dataCompressionType(dataCompression.name())
-                        .build())
+                .kmsKeyId(keyAtRest(spec))
+                .lustreConfiguration(lustreConfiguration(spec))
                 .build();
         // Training stacks read its id and mount name; a replaced cache (another AZ, version or group) must not be
         // blocked by their imports.
@@ -137,6 +143,50 @@ public class LustreCache extends Construct implements IConnectable {
         associations.addAll(DataRepositoryAssociations.create(this, fileSystemId, datasets, keys, getEncryptionKey()));
         applyRemovalPolicy(props.getRemovalPolicy() != null ? props.getRemovalPolicy()
                 : exports() ? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE : RemovalPolicy.DESTROY);
+    }
+
+    /**
+     * A PERSISTENT_2 file system's key at rest: the data layer's key (the first dataset's bucket key), so one key choice
+     * covers the data in S3 and on the cache; without one, FSx's own key. SCRATCH_2 takes no key ("SCRATCH_1 and
+     * SCRATCH_2 types are encrypted using the Amazon FSx service KMS key", FSx API reference, CreateFileSystem).
+     * {@code KmsKeyId} is create-only: encrypting the bucket with KMS later replaces a PERSISTENT_2 cache.
+     */
+    private String keyAtRest(LustreFileSystemSpec spec) {
+        IKey key = getEncryptionKey();
+        if (!spec.persistent() || key == null) {
+            return null;
+        }
+        if (key.getNode().getDefaultChild() == null) {
+            Annotations.of(this).addWarningV2("@trainingdata/storage:importedKeyAtRest", getNode().getPath()
+                    + ": the PERSISTENT_2 file system is encrypted at rest with the data bucket's imported KMS key, whose "
+                    + "policy cannot be changed here: it must let the principal that deploys the stack use the key "
+                    + "through FSx (FSx creates a grant on it when it creates the file system), or the create fails");
+        }
+        return key.getKeyArn();
+    }
+
+    /**
+     * The file system's Lustre settings. PERSISTENT_2 adds its tier, its metadata configuration and no automatic
+     * backups (explicitly 0: "File system backups aren't supported on file systems that are linked to an Amazon S3 data
+     * repository", FSx for Lustre guide, "Using data repositories"); the S3 links are associations, so no ImportPath,
+     * ExportPath, ImportedFileChunkSize or AutoImportPolicy (PERSISTENT_2 supports none of them).
+     */
+    private CfnFileSystem.LustreConfigurationProperty lustreConfiguration(LustreFileSystemSpec spec) {
+        CfnFileSystem.LustreConfigurationProperty.Builder lustre = CfnFileSystem.LustreConfigurationProperty.builder()
+                .deploymentType(spec.deploymentType().apiValue())
+                .dataCompressionType(dataCompression.name())
+                .weeklyMaintenanceStartTime(spec.weeklyMaintenanceStartTime());
+        if (spec.persistent()) {
+            lustre.perUnitStorageThroughput(spec.perUnitStorageThroughput())
+                    .automaticBackupRetentionDays(0);
+            if (spec.metadataMode() != null) {
+                lustre.metadataConfiguration(CfnFileSystem.MetadataConfigurationProperty.builder()
+                        .mode(spec.metadataMode())
+                        .iops(spec.metadataIops())
+                        .build());
+            }
+        }
+        return lustre.build();
     }
 
     /**
@@ -224,7 +274,7 @@ public class LustreCache extends Construct implements IConnectable {
         return fileSystemId;
     }
 
-    /** @return the Lustre mount name, generated at deploy for a new SCRATCH_2 file system (a token) */
+    /** @return the Lustre mount name, generated at deploy for a new file system (a token) */
     public String getMountName() {
         return mountName;
     }
@@ -252,24 +302,47 @@ public class LustreCache extends Construct implements IConnectable {
         return storageCapacityGiB;
     }
 
-    /** @return the baseline throughput the capacity buys: 200 MB/s per TiB */
+    /**
+     * @return what reads sustain: the capacity times SCRATCH_2's 200 MB/s per TiB or the PERSISTENT_2 tier
+     * @throws IllegalStateException when the capacity or the tier is not known at synth ({@link #getTier()} is null)
+     */
     public double getBaselineThroughputMBps() {
-        return Sizing.lustreBaselineMBps(knownCapacity());
-    }
-
-    /** @return the burst throughput the capacity buys: 1300 MB/s per TiB */
-    public double getBurstThroughputMBps() {
-        return Sizing.lustreBurstMBps(knownCapacity());
+        return Sizing.lustreBaselineMBps(knownCapacity(), knownTier());
     }
 
     /**
-     * How fast the file system loads data from S3, for the preload's estimate: SCRATCH_2's rate, or an existing
-     * persistent file system's {@code PerUnitStorageThroughput} when given.
+     * @return what reads served from the file servers' memory reach: SCRATCH_2's 1300 MB/s burst per TiB, or the
+     *     PERSISTENT_2 tier's network throughput (1300 MB/s per TiB, 2600 at 1000)
+     * @throws IllegalStateException when the capacity or the tier is not known at synth ({@link #getTier()} is null)
+     */
+    public double getBurstThroughputMBps() {
+        return Sizing.lustrePeakMBps(knownCapacity(), knownTier());
+    }
+
+    /**
+     * How fast the file system loads data from S3, for the preload's estimate: SCRATCH_2's rate, a new PERSISTENT_2's
+     * tier, or an existing persistent file system's {@code PerUnitStorageThroughput} when given.
      *
-     * @return the load throughput, or null when the capacity is not known at synth
+     * @return the load throughput, or null when the capacity (or a new PERSISTENT_2's tier) is not known at synth
      */
     public CacheThroughput getLoadThroughput() {
         return loadThroughput;
+    }
+
+    /**
+     * The deployment type and throughput tier the estimates use: a new file system's (null when its tier is a
+     * deploy-time value); for an existing one, PERSISTENT_2 at its given {@code perUnitStorageThroughput}, SCRATCH_2
+     * when none is given (assumed), null for a PERSISTENT_1 tier.
+     *
+     * @return the tier, or null when unknown
+     */
+    public LustreTier getTier() {
+        return tier;
+    }
+
+    /** @return the deployment type of a file system created here; null for an existing one */
+    public LustreDeploymentType getDeploymentType() {
+        return deploymentType;
     }
 
     /** @return the compression of a file system created here; null for an existing one, whose setting is unknown */
@@ -277,13 +350,24 @@ public class LustreCache extends Construct implements IConnectable {
         return dataCompression;
     }
 
-    private static CacheThroughput loadThroughput(Integer capacityGiB, ExistingLustreFileSystem existing) {
+    private static LustreTier tier(LustreFileSystemSpec spec, ExistingLustreFileSystem existing) {
+        Number perUnit = spec != null ? spec.perUnitStorageThroughput() : existing.getPerUnitStorageThroughput();
+        if (spec != null && !spec.persistent() || spec == null && perUnit == null) {
+            return LustreTier.scratch2();
+        }
+        return Token.isUnresolved(perUnit) || !FsxLimits.PERSISTENT_2_THROUGHPUTS.contains(perUnit.intValue()) ? null
+                : LustreTier.persistent2(perUnit.intValue());
+    }
+
+    private static CacheThroughput loadThroughput(Integer capacityGiB, LustreTier tier, ExistingLustreFileSystem existing) {
         if (capacityGiB == null) {
             return null;
         }
+        if (tier != null) {
+            return new CacheThroughput(capacityGiB, tier.loadMBpsPerTib());
+        }
         Integer perUnit = existing != null ? existing.getPerUnitStorageThroughput() : null;
-        return perUnit != null ? CacheThroughput.persistent(capacityGiB, perUnit)
-                : new CacheThroughput(capacityGiB, PublishedFigures.SCRATCH_2_LOAD_MBPS_PER_TIB);
+        return perUnit != null ? CacheThroughput.persistent(capacityGiB, perUnit) : null;
     }
 
     private int knownCapacity() {
@@ -293,6 +377,15 @@ public class LustreCache extends Construct implements IConnectable {
                     + "ExistingLustreFileSystem.storageCapacityGiB is given");
         }
         return storageCapacityGiB;
+    }
+
+    private LustreTier knownTier() {
+        if (tier == null) {
+            throw new IllegalStateException(getNode().getPath() + ": the throughput is known at synth only for a "
+                    + "literal PERSISTENT_2 tier (not a deploy-time value), and for an existing file system only for a "
+                    + "PERSISTENT_2 tier or none given (SCRATCH_2 assumed)");
+        }
+        return tier;
     }
 
     /** @return whether this construct adopted an existing file system */

@@ -15,6 +15,10 @@ public final class LustreCacheProps {
     private final Long datasetSizeBytes;
     private final RemovalPolicy removalPolicy;
     private final ExistingLustreFileSystem existingFileSystem;
+    private final LustreDeploymentType deploymentType;
+    private final Number perUnitStorageThroughput;
+    private final Number metadataIops;
+    private final String weeklyMaintenanceStartTime;
 
     private LustreCacheProps(Builder b) {
         this.network = b.network;
@@ -25,6 +29,10 @@ public final class LustreCacheProps {
         this.datasetSizeBytes = b.datasetSizeBytes;
         this.removalPolicy = b.removalPolicy;
         this.existingFileSystem = b.existingFileSystem;
+        this.deploymentType = b.deploymentType;
+        this.perUnitStorageThroughput = b.perUnitStorageThroughput;
+        this.metadataIops = b.metadataIops;
+        this.weeklyMaintenanceStartTime = b.weeklyMaintenanceStartTime;
     }
 
     /** @return a builder */
@@ -72,6 +80,26 @@ public final class LustreCacheProps {
         return existingFileSystem;
     }
 
+    /** @return the deployment type, or null for the default */
+    public LustreDeploymentType getDeploymentType() {
+        return deploymentType;
+    }
+
+    /** @return PERSISTENT_2's throughput tier in MB/s per TiB (may be a number token), or null */
+    public Number getPerUnitStorageThroughput() {
+        return perUnitStorageThroughput;
+    }
+
+    /** @return PERSISTENT_2's provisioned metadata IOPS (may be a number token), or null for AUTOMATIC */
+    public Number getMetadataIops() {
+        return metadataIops;
+    }
+
+    /** @return the weekly maintenance window's start, {@code d:HH:MM} in UTC, or null for FSx's choice */
+    public String getWeeklyMaintenanceStartTime() {
+        return weeklyMaintenanceStartTime;
+    }
+
     /** Builder of {@link LustreCacheProps}. */
     public static final class Builder {
         private TrainingNetwork network;
@@ -82,6 +110,10 @@ public final class LustreCacheProps {
         private Long datasetSizeBytes;
         private RemovalPolicy removalPolicy;
         private ExistingLustreFileSystem existingFileSystem;
+        private LustreDeploymentType deploymentType;
+        private Number perUnitStorageThroughput;
+        private Number metadataIops;
+        private String weeklyMaintenanceStartTime;
 
         private Builder() {
         }
@@ -126,7 +158,8 @@ public final class LustreCacheProps {
         }
 
         /**
-         * Storage capacity: 1200, 2400, or a multiple of 2400 GiB. Not together with datasetSizeBytes. FSx
+         * Storage capacity: 1200, 2400, or a multiple of 2400 GiB (SCRATCH_2 and PERSISTENT_2 alike). Not together with
+         * datasetSizeBytes. FSx
          * only grows capacity, at most once every 6 hours. May be a deploy-time number (for example a
          * {@code CfnParameter}'s {@code getValueAsNumber()}), checked by FSx instead of at synth.
          *
@@ -163,12 +196,66 @@ public final class LustreCacheProps {
         /**
          * An existing file system to use instead of creating one; {@code datasets} then describe the
          * associations it already has (no new ones are created). None of the new-file-system settings
-         * (capacity, dataset size, version, compression, removal policy) may be given.
+         * (capacity, dataset size, version, compression, removal policy, deployment type, throughput tier, metadata IOPS,
+         * maintenance window) may be given.
          *
          * @default a new SCRATCH_2 file system
          */
         public Builder existingFileSystem(ExistingLustreFileSystem existingFileSystem) {
             this.existingFileSystem = existingFileSystem;
+            return this;
+        }
+
+        /**
+         * The deployment type of a new file system. SCRATCH_2 is the cheapest per TiB; PERSISTENT_2 buys a throughput
+         * tier ({@link #perUnitStorageThroughput}, required with it) for a cluster that reads faster than the capacity
+         * holding its data gives on SCRATCH_2, is replicated in its AZ, and is encrypted at rest with the data layer's
+         * KMS key when the first dataset's bucket has one. Fixed at creation: another type replaces the file system (a
+         * new, cold cache, new associations, a new mount name).
+         *
+         * @default {@link LustreDeploymentType#SCRATCH_2}
+         */
+        public Builder deploymentType(LustreDeploymentType deploymentType) {
+            this.deploymentType = deploymentType;
+            return this;
+        }
+
+        /**
+         * PERSISTENT_2's throughput tier ({@code PerUnitStorageThroughput}): 125, 250, 500 or 1000 MB/s per TiB of
+         * storage, billed with the storage. Required with PERSISTENT_2, refused with SCRATCH_2. Changed in place (up or
+         * down; FSx switches file servers, so the file system is unavailable for a few minutes). May be a deploy-time
+         * number.
+         *
+         * @default none (required with PERSISTENT_2)
+         */
+        public Builder perUnitStorageThroughput(Number perUnitStorageThroughput) {
+            this.perUnitStorageThroughput = perUnitStorageThroughput;
+            return this;
+        }
+
+        /**
+         * PERSISTENT_2 on Lustre 2.15: metadata IOPS to provision (mode {@code USER_PROVISIONED}): 1500, 3000, 6000,
+         * 12000 or a multiple of 12000 up to 192000. A PERSISTENT_2 cache on 2.15 always gets a metadata configuration,
+         * since FSx cannot add one later; without this it is {@code AUTOMATIC} (scaled with the capacity). FSx only raises
+         * provisioned IOPS (at most once every 6 hours); lowering them fails the update. Refused with SCRATCH_2 and with
+         * Lustre 2.12. May be a deploy-time number.
+         *
+         * @default AUTOMATIC (PERSISTENT_2 on 2.15); none otherwise
+         */
+        public Builder metadataIops(Number metadataIops) {
+            this.metadataIops = metadataIops;
+            return this;
+        }
+
+        /**
+         * When FSx may patch the file system each week, {@code d:HH:MM} in UTC (1 = Monday … 7 = Sunday), e.g.
+         * {@code 7:03:00}; a window that falls outside training keeps jobs from meeting a pause of the file servers.
+         * Updated in place.
+         *
+         * @default FSx's choice (a 30-minute window it assigns)
+         */
+        public Builder weeklyMaintenanceStartTime(String weeklyMaintenanceStartTime) {
+            this.weeklyMaintenanceStartTime = weeklyMaintenanceStartTime;
             return this;
         }
 

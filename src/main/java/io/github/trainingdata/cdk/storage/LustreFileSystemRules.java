@@ -9,12 +9,15 @@ import software.amazon.awscdk.Token;
 import software.constructs.IConstruct;
 
 /**
- * The file-system settings a {@link LustreCache} accepts: a SCRATCH_2 capacity given or derived from the
- * dataset size ({@link FsxLimits}), and for an adopted file system a valid id and mount name and none of the
- * settings only a new one takes. Tokens are never rejected.
+ * The file-system settings a {@link LustreCache} accepts ({@link FsxLimits}), resolved once into a
+ * {@link LustreFileSystemSpec}: the deployment type; an SSD capacity given or derived from the dataset size; PERSISTENT_2's
+ * throughput tier (required, and only with it); a metadata configuration only on PERSISTENT_2 with Lustre 2.15 (where it
+ * is always set, since FSx cannot add one later), with valid metadata IOPS; a weekly maintenance window in the API's
+ * format. For an adopted file system: a valid id and mount name and none of the settings only a new one takes. Tokens
+ * are never rejected.
  */
 final class LustreFileSystemRules {
-    static final int DEFAULT_CAPACITY_GIB = FsxLimits.SCRATCH_2_MIN_CAPACITY_GIB;
+    static final int DEFAULT_CAPACITY_GIB = FsxLimits.SSD_MIN_CAPACITY_GIB;
 
     private final IConstruct scope;
 
@@ -23,11 +26,77 @@ final class LustreFileSystemRules {
     }
 
     /**
+     * Checks a new file system's settings and applies the defaults: SCRATCH_2, Lustre 2.15, the capacity given or
+     * derived (else 1200 GiB), PERSISTENT_2's tier, its metadata configuration (AUTOMATIC unless IOPS are given).
+     *
+     * @return the settings to render
+     */
+    LustreFileSystemSpec resolve(LustreCacheProps props) {
+        LustreDeploymentType type = props.getDeploymentType() != null ? props.getDeploymentType()
+                : LustreDeploymentType.SCRATCH_2;
+        LustreVersion version = props.getLustreVersion() != null ? props.getLustreVersion() : LustreVersion.V2_15;
+        Number capacity = capacity(props, type);
+        Number perUnit = throughputTier(props.getPerUnitStorageThroughput(), type);
+        Number iops = props.getMetadataIops();
+        checkMetadataIops(iops, type, version);
+        String mode = type == LustreDeploymentType.PERSISTENT_2 && version == LustreVersion.V2_15
+                ? (iops != null ? "USER_PROVISIONED" : "AUTOMATIC") : null;
+        String maintenance = props.getWeeklyMaintenanceStartTime();
+        if (maintenance != null && !Token.isUnresolved(maintenance)
+                && !FsxLimits.WEEKLY_MAINTENANCE_START_TIME.accepts(maintenance)) {
+            throw ConfigurationError.of(scope, "weeklyMaintenanceStartTime", maintenance, "d:HH:MM in UTC, d from 1 "
+                    + "(Monday) to 7 (Sunday), e.g. 7:03:00 (" + FsxLimits.WEEKLY_MAINTENANCE_START_TIME.allowed() + ")");
+        }
+        return new LustreFileSystemSpec(type, version, capacity, perUnit, mode, iops, maintenance);
+    }
+
+    private Number throughputTier(Number perUnit, LustreDeploymentType type) {
+        if (type == LustreDeploymentType.SCRATCH_2) {
+            if (perUnit != null) {
+                throw ConfigurationError.of(scope, "perUnitStorageThroughput", perUnit, "unset with SCRATCH_2, whose "
+                        + "throughput comes with its capacity (200 MB/s per TiB); a throughput tier needs deploymentType "
+                        + "PERSISTENT_2");
+            }
+            return null;
+        }
+        String tiers = String.join(", ", FsxLimits.PERSISTENT_2_THROUGHPUTS.stream().map(String::valueOf).toList())
+                .replaceFirst(", (\\d+)$", " or $1") + " MB/s per TiB";
+        if (perUnit == null) {
+            throw ConfigurationError.of(scope, "perUnitStorageThroughput", null, tiers + " with PERSISTENT_2 (its "
+                    + "throughput tier, billed with the storage; required)");
+        }
+        if (!Token.isUnresolved(perUnit) && !(FsxLimits.PER_UNIT_STORAGE_THROUGHPUT.acceptsNumber(perUnit)
+                && FsxLimits.PERSISTENT_2_THROUGHPUTS.contains(perUnit.intValue()))) {
+            throw ConfigurationError.of(scope, "perUnitStorageThroughput", perUnit, tiers + " for PERSISTENT_2");
+        }
+        return perUnit;
+    }
+
+    private void checkMetadataIops(Number iops, LustreDeploymentType type, LustreVersion version) {
+        if (iops == null) {
+            return;
+        }
+        if (type != LustreDeploymentType.PERSISTENT_2) {
+            throw ConfigurationError.of(scope, "metadataIops", iops, "unset with " + type + ": a metadata "
+                    + "configuration is PERSISTENT_2's only");
+        }
+        if (version != LustreVersion.V2_15) {
+            throw ConfigurationError.of(scope, "metadataIops", iops, "unset with Lustre " + version.apiValue() + ": a "
+                    + "metadata configuration needs Lustre 2.15 (lustreVersion V2_15)");
+        }
+        if (!Token.isUnresolved(iops) && !(FsxLimits.METADATA_IOPS.acceptsNumber(iops)
+                && FsxLimits.isValidSsdMetadataIops(iops.longValue()))) {
+            throw ConfigurationError.of(scope, "metadataIops", iops, FsxLimits.SSD_METADATA_IOPS_VALUES
+                    + " metadata IOPS");
+        }
+    }
+
+    /**
      * The storage capacity to create: the one given, the one derived from the dataset size, or the default.
      *
      * @return GiB, or a token
      */
-    Number capacity(LustreCacheProps props) {
+    private Number capacity(LustreCacheProps props, LustreDeploymentType type) {
         Number given = props.getStorageCapacityGiB();
         Long datasetBytes = props.getDatasetSizeBytes();
         if (given != null && datasetBytes != null) {
@@ -49,8 +118,8 @@ final class LustreFileSystemRules {
             return DEFAULT_CAPACITY_GIB;
         }
         if (!Token.isUnresolved(given) && !(FsxLimits.STORAGE_CAPACITY.acceptsNumber(given)
-                && FsxLimits.isValidScratch2CapacityGiB(given.longValue()))) {
-            throw ConfigurationError.of(scope, "storageCapacityGiB", given, FsxLimits.SCRATCH_2_CAPACITIES + " for SCRATCH_2");
+                && FsxLimits.isValidSsdCapacityGiB(given.longValue()))) {
+            throw ConfigurationError.of(scope, "storageCapacityGiB", given, FsxLimits.SSD_CAPACITIES + " for " + type);
         }
         return given;
     }
