@@ -5,7 +5,7 @@
 //    compiles on the first synth); it writes the dependency classpath to target/cdk-app/classpath.txt.
 //  - The JVM runs C1-only with the serial collector, and with a class-data-sharing archive of the classes the
 //    app loaded (target/cdk-app/app.jsa, made after the first successful run following a build); jsii's node
-//    runs with one GC thread and without optimizing WebAssembly (see README, "Synth cost").
+//    runs with one GC thread and without optimizing WebAssembly (see docs/performance.md, "Synth cost").
 // Node runs it because the CDK CLI needs Node anyway: no sh/cmd pair, the same on Linux, macOS and Windows.
 'use strict';
 const fs = require('fs');
