@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.github.trainingdata.examples.docs.CompositionExample;
 import io.github.trainingdata.examples.docs.ConstructsExample;
+import io.github.trainingdata.examples.docs.DataInS3Example;
 import io.github.trainingdata.examples.docs.LfsWorkerExample;
 import io.github.trainingdata.examples.docs.PersistentCacheExample;
 import io.github.trainingdata.examples.docs.PlatformExample;
@@ -81,6 +82,7 @@ class DocSnippetsTest {
         stacks.put("LfsWorkerExample", LfsWorkerExample::new);
         stacks.put("PersistentCacheExample", PersistentCacheExample::new);
         stacks.put("CompositionExample", CompositionExample::new);
+        stacks.put("DataInS3Example", DataInS3Example::new);
         return stacks.entrySet().stream().map(e -> Arguments.of(e.getKey(), e.getValue()));
     }
 
