@@ -39,6 +39,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.Duration;
@@ -130,8 +131,7 @@ public class TrainingDataPlatform extends Construct {
                 .totalBytes(profile != null ? Long.valueOf(profile.totalBytes()) : null)
                 .build());
         this.dashboard = new TrainingDataDashboard(this, "Dashboard", TrainingDataDashboardProps.builder()
-                .lustreCaches(lustreCache == null ? List.of() : List.of(lustreCache))
-                .efsStores(efsStore == null ? List.of() : List.of(efsStore))
+                .stores(Stream.of(dataBucket, channel.getStore()).distinct().toList())
                 .preloads(preload == null ? List.of() : List.of(preload))
                 .definitions(List.of(definition))
                 .build());
