@@ -108,8 +108,7 @@ public class QuickstartStack extends Stack {
                 .build());
         definitions.subList(1, definitions.size()).forEach(preload::holdBack);
         dashboard = new TrainingDataDashboard(this, "Dashboard", TrainingDataDashboardProps.builder()
-                .lustreCaches(List.of(lustre))
-                .efsStores(List.of(efs))
+                .stores(List.of(lustre, efs))
                 .preloads(List.of(preload))
                 .definitions(definitions)
                 .build());

@@ -1,7 +1,7 @@
 package io.github.trainingdata.examples;
 
 import io.github.trainingdata.cdk.advisor.AccessPattern;
-import io.github.trainingdata.cdk.advisor.ByteSize;
+import io.github.trainingdata.cdk.performance.ByteSize;
 import io.github.trainingdata.cdk.advisor.DatasetProfile;
 import io.github.trainingdata.cdk.platform.TrainingDataPlatform;
 import io.github.trainingdata.cdk.platform.TrainingDataPlatformProps;

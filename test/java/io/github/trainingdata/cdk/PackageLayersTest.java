@@ -39,6 +39,19 @@ class PackageLayersTest {
         assertEquals(List.of(), cycles, "package cycles (from the imports)");
     }
 
+    /** The advisor sits on top: the constructs and the models they share with it never import it. */
+    @Test
+    void onlyThePlatformImportsTheAdvisor() throws IOException {
+        String advisor = ROOT + ".advisor";
+        List<String> importers = new ArrayList<>();
+        dependencies().forEach((pkg, used) -> {
+            if (used.contains(advisor)) {
+                importers.add(pkg);
+            }
+        });
+        assertEquals(List.of(ROOT + ".platform"), importers);
+    }
+
     @Test
     void everyPackageHasAPackageInfo() throws IOException {
         List<String> missing = new ArrayList<>();

@@ -89,7 +89,7 @@ class BareAppTest {
             LustrePreload preload = new LustrePreload(stack, "Preload", LustrePreloadProps.builder()
                     .cache(cache).definition(definition).build());
             new TrainingDataDashboard(stack, "Dashboard", TrainingDataDashboardProps.builder()
-                    .lustreCaches(List.of(cache)).preloads(List.of(preload)).definitions(List.of(definition)).build());
+                    .stores(List.of(cache)).preloads(List.of(preload)).definitions(List.of(definition)).build());
         });
         return each.entrySet().stream().map(e -> Arguments.of(e.getKey(), e.getValue()));
     }

@@ -9,6 +9,7 @@ import io.github.trainingdata.examples.docs.DataInS3Example;
 import io.github.trainingdata.examples.docs.LfsWorkerExample;
 import io.github.trainingdata.examples.docs.PersistentCacheExample;
 import io.github.trainingdata.examples.docs.PlatformExample;
+import io.github.trainingdata.examples.docs.SharedBucketExample;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -83,6 +84,7 @@ class DocSnippetsTest {
         stacks.put("PersistentCacheExample", PersistentCacheExample::new);
         stacks.put("CompositionExample", CompositionExample::new);
         stacks.put("DataInS3Example", DataInS3Example::new);
+        stacks.put("SharedBucketExample", SharedBucketExample::new);
         return stacks.entrySet().stream().map(e -> Arguments.of(e.getKey(), e.getValue()));
     }
 

@@ -7,7 +7,7 @@ import io.github.trainingdata.cdk.Snapshots;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.advisor.DataSourceOption;
 import io.github.trainingdata.cdk.advisor.LustreSizing;
-import io.github.trainingdata.cdk.advisor.LustreTier;
+import io.github.trainingdata.cdk.performance.LustreTier;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.trainingdata.cdk.performance.ByteSize;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;

@@ -3,6 +3,7 @@ package io.github.trainingdata.cdk.advisor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.trainingdata.cdk.performance.ByteSize;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.trainingdata.cdk.performance.PublishedFigures;
+import io.github.trainingdata.cdk.performance.InstanceFacts;
+import io.github.trainingdata.cdk.performance.ByteSize;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.UnaryOperator;

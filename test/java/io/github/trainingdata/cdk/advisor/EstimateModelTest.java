@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertIterableEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.trainingdata.cdk.performance.InstanceFacts;
+import io.github.trainingdata.cdk.performance.ByteSize;
+import io.github.trainingdata.cdk.performance.LustreTier;
+import io.github.trainingdata.cdk.performance.PreloadModel;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -306,8 +310,8 @@ class EstimateModelTest {
 
     @Test
     void lustreIndexesTwoMillionObjectsPerHour() {
-        assertEquals(3600, EstimateModel.lustreIndexingSeconds(2_000_000), DELTA);
-        assertEquals(0, EstimateModel.lustreIndexingSeconds(0), DELTA);
+        assertEquals(3600, PreloadModel.lustreIndexingSeconds(2_000_000), DELTA);
+        assertEquals(0, PreloadModel.lustreIndexingSeconds(0), DELTA);
     }
 
     @Test

@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.trainingdata.cdk.performance.ByteSize;
+import io.github.trainingdata.cdk.performance.CacheThroughput;
+import io.github.trainingdata.cdk.performance.LustreTier;
+import io.github.trainingdata.cdk.performance.Sizing;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package io.github.trainingdata.cdk.benchmark;
 
-import io.github.trainingdata.cdk.advisor.PreloadDefaults;
+import io.github.trainingdata.cdk.performance.PreloadDefaults;
 import io.github.trainingdata.cdk.preload.WarmUpScript;
 import java.io.IOException;
 import java.io.InputStream;

@@ -21,6 +21,9 @@ import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.LustreDeploymentType;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
+import io.github.trainingdata.cdk.storage.StoreAccess;
+import io.github.trainingdata.cdk.storage.StoreGrants;
+import io.github.trainingdata.cdk.storage.TrainingDataStore;
 import io.github.trainingdata.cdk.training.LustreChannel;
 import io.github.trainingdata.cdk.training.TrainingImage;
 import io.github.trainingdata.cdk.training.TrainingJobDefinition;
@@ -36,6 +39,8 @@ import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
+import software.amazon.awscdk.services.cloudwatch.IWidget;
+import software.amazon.awscdk.services.cloudwatch.TextWidget;
 import software.amazon.awscdk.services.s3.Bucket;
 
 class TrainingDataDashboardTest {
@@ -48,8 +53,7 @@ class TrainingDataDashboardTest {
         full = new Fixture(true);
         new TrainingDataDashboard(full.stack, "Dashboard", TrainingDataDashboardProps.builder()
                 .dashboardName("training-data")
-                .lustreCaches(List.of(full.lustre))
-                .efsStores(List.of(full.efs))
+                .stores(List.of(full.lustre, full.efs))
                 .preloads(List.of(full.preload))
                 .definitions(List.of(full.training))
                 .build());
@@ -104,7 +108,7 @@ class TrainingDataDashboardTest {
                 .deploymentType(LustreDeploymentType.PERSISTENT_2).perUnitStorageThroughput(1000).storageCapacityGiB(4800)
                 .build());
         new TrainingDataDashboard(stack, "Dashboard", TrainingDataDashboardProps.builder()
-                .lustreCaches(List.of(cache)).build());
+                .stores(List.of(cache)).build());
         JsonNode body = body(stack);
         JsonNode read = widget(body, "Lustre read throughput (bytes/s)");
         // 4800 GiB = 4.6875 TiB: 1000 MB/s per TiB from disk, 2600 MB/s per TiB of network for reads from memory.
@@ -199,7 +203,7 @@ class TrainingDataDashboardTest {
     void anEfsOnlyDashboardHasNoFsxOrSageMakerMetrics() {
         Fixture efsOnly = new Fixture(false);
         new TrainingDataDashboard(efsOnly.stack, "Dashboard", TrainingDataDashboardProps.builder()
-                .efsStores(List.of(efsOnly.efs)).period(Duration.minutes(1)).build());
+                .stores(List.of(efsOnly.efs)).period(Duration.minutes(1)).build());
         JsonNode body = body(efsOnly.stack);
 
         String text = body.toString();
@@ -216,8 +220,8 @@ class TrainingDataDashboardTest {
     void addMethodsAppendRowsAfterThePropsRows() {
         Fixture fixture = new Fixture(true);
         TrainingDataDashboard dashboard = new TrainingDataDashboard(fixture.stack, "Dashboard",
-                TrainingDataDashboardProps.builder().efsStores(List.of(fixture.efs)).build());
-        dashboard.addLustreCache(fixture.lustre);
+                TrainingDataDashboardProps.builder().stores(List.of(fixture.efs)).build());
+        dashboard.addStore(fixture.lustre);
         dashboard.addDefinition(fixture.training);
 
         assertEquals(List.of("### EFS store `Test/Efs`", "### FSx for Lustre cache `Test/Lustre`",
@@ -225,19 +229,58 @@ class TrainingDataDashboardTest {
     }
 
     @Test
+    void everyStoreBringsItsOwnRowsAndTheBucketNone() {
+        Stack stack = TestApps.stack();
+        TrainingDataBucket bucket = new TrainingDataBucket(stack, "Data");
+        new TrainingDataDashboard(stack, "Dashboard", TrainingDataDashboardProps.builder()
+                .stores(List.of(bucket, new OneRowStore(stack, "Custom"))).build());
+
+        JsonNode body = body(stack);
+        assertEquals(List.of("### A store `Test/Custom`"), headers(body));
+        assertEquals(1, body.get("widgets").size());
+    }
+
+    /** A store of a kind the dashboard does not know: one header row. */
+    private static final class OneRowStore extends software.constructs.Construct implements TrainingDataStore {
+        OneRowStore(software.constructs.Construct scope, String id) {
+            super(scope, id);
+        }
+
+        @Override
+        public TrainingNetwork getNetwork() {
+            return null;
+        }
+
+        @Override
+        public String getPinnedAvailabilityZone() {
+            return null;
+        }
+
+        @Override
+        public void grantTraining(StoreGrants grants, StoreAccess access, String path) {
+        }
+
+        @Override
+        public List<List<IWidget>> dashboardRows(Duration period) {
+            return List.of(List.of(TextWidget.Builder.create().markdown("### A store `" + getNode().getPath() + "`")
+                    .width(24).height(2).build()));
+        }
+    }
+
+    @Test
     void rejectsADashboardOfNothing() {
         Stack stack = TestApps.stack();
         assertRule(() -> new TrainingDataDashboard(stack,
-                "Dashboard", TrainingDataDashboardProps.builder().efsStores(List.of()).build()),
-                "Test/Dashboard", "lustreCaches, efsStores, preloads and definitions", "all empty",
-                "at least one Lustre cache, EFS store, preload or training-job definition to show");
+                "Dashboard", TrainingDataDashboardProps.builder().stores(List.of()).build()),
+                "Test/Dashboard", "stores, preloads and definitions", "all empty",
+                "at least one store, preload or training-job definition to show");
     }
 
     @Test
     void rejectsAPeriodThatIsNotWholeMinutes() {
         Fixture efsOnly = new Fixture(false);
         assertRule(() -> new TrainingDataDashboard(efsOnly.stack,
-                "Dashboard", TrainingDataDashboardProps.builder().efsStores(List.of(efsOnly.efs))
+                "Dashboard", TrainingDataDashboardProps.builder().stores(List.of(efsOnly.efs))
                         .period(Duration.seconds(90)).build()),
                 "Test/Dashboard", "period", "1 minute 30 seconds",
                 "a whole number of minutes, at least 1 (these metrics are published once a minute)");

@@ -25,6 +25,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 import software.amazon.awscdk.CfnElement;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.assertions.Annotations;
@@ -74,6 +75,23 @@ class TrainingDataPlatformTest {
         assertNull(p.getEfsStore());
         assertNull(p.getRecommendation());
         t.hasOutput("*", Map.of("Value", source + " (" + mode + ")", "Description", "Chosen explicitly"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(DataSourceOption.class)
+    void everySourceBuildsTheStoreItsChannelReads(DataSourceOption source) {
+        Stack stack = TestApps.stack();
+        TrainingDataPlatform p = platform(stack, TrainingDataPlatformProps.builder().source(source)
+                .trainingJob(job().instanceType("ml.g5.xlarge").build())
+                .efsFileSystem(FileSystem.fromFileSystemAttributes(stack, "Labelled", FileSystemAttributes.builder()
+                        .fileSystemId("fs-0123456789abcdef0")
+                        .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "LabelledGroup", "sg-0123456789abcdef0"))
+                        .build())));
+
+        assertSame(p.getStore(), p.getDefinition().getSpec().getChannels().get(0).getStore());
+        assertEquals(source == DataSourceOption.FSX_LUSTRE, p.getStore() == p.getLustreCache());
+        assertEquals(source == DataSourceOption.EFS, p.getStore() == p.getEfsStore());
+        assertEquals(source.name().startsWith("S3_"), p.getStore() == p.getDataBucket());
     }
 
     @Test

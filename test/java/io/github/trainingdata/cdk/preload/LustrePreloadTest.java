@@ -18,7 +18,7 @@ import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.NagFindings;
 import io.github.trainingdata.cdk.PolicyStatements;
 import io.github.trainingdata.cdk.TestApps;
-import io.github.trainingdata.cdk.advisor.PreloadDefaults;
+import io.github.trainingdata.cdk.performance.PreloadDefaults;
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.LustreCache;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.trainingdata.cdk.advisor.PreloadDefaults;
+import io.github.trainingdata.cdk.performance.PreloadDefaults;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

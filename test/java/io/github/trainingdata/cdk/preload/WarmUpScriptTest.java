@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.trainingdata.cdk.advisor.PreloadDefaults;
+import io.github.trainingdata.cdk.performance.PreloadDefaults;
 import io.github.trainingdata.cdk.preload.handler.PreloadMetrics;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.github.trainingdata.cdk.advisor.CacheThroughput;
+import io.github.trainingdata.cdk.performance.CacheThroughput;
 import io.github.trainingdata.cdk.limits.FsxLimits;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.network.TrainingNetwork;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.github.trainingdata.cdk.TestApps;
-import io.github.trainingdata.cdk.advisor.CacheThroughput;
-import io.github.trainingdata.cdk.advisor.LustreTier;
+import io.github.trainingdata.cdk.performance.CacheThroughput;
+import io.github.trainingdata.cdk.performance.LustreTier;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.List;
 import java.util.Map;

@@ -1,17 +1,19 @@
 package io.github.trainingdata.cdk.advisor;
 
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.CONTAINER_STARTUP_SECONDS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.FASTFILE_LISTING_OBJECTS_PER_SECOND;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.FASTFILE_SECONDS_PER_FILE;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.FILE_MODE_SECONDS_PER_OBJECT;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.IDEAL_SHARD_BYTES;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.SMALL_DATASET_BYTES;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.SMALL_FILE_BYTES;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.TIE_MARGIN;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.WARM_POOL_CONTAINER_STARTUP_SECONDS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.WARM_POOL_GAP_SECONDS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.WARM_POOL_KEEP_ALIVE_SECONDS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.CONTAINER_STARTUP_SECONDS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.FASTFILE_LISTING_OBJECTS_PER_SECOND;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.FASTFILE_SECONDS_PER_FILE;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.FILE_MODE_SECONDS_PER_OBJECT;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.IDEAL_SHARD_BYTES;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.SMALL_DATASET_BYTES;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.SMALL_FILE_BYTES;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.TIE_MARGIN;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.WARM_POOL_CONTAINER_STARTUP_SECONDS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.WARM_POOL_GAP_SECONDS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.WARM_POOL_KEEP_ALIVE_SECONDS;
 
+import io.github.trainingdata.cdk.performance.PublishedFigures;
+import io.github.trainingdata.cdk.performance.ByteSize;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.advisor;
 
+import io.github.trainingdata.cdk.performance.ByteSize;
 import java.util.Locale;
 
 /**

@@ -1,5 +1,8 @@
 package io.github.trainingdata.cdk.advisor;
 
+import io.github.trainingdata.cdk.performance.PublishedFigures;
+import io.github.trainingdata.cdk.performance.InstanceFacts;
+import io.github.trainingdata.cdk.performance.ByteSize;
 import java.time.Duration;
 
 /**

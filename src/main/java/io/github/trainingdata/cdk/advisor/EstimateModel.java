@@ -1,20 +1,29 @@
 package io.github.trainingdata.cdk.advisor;
 
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.CONTAINER_STARTUP_SECONDS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.EBS_VOLUME_MBPS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.FILE_MODE_DOWNLOAD_MBPS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.FILE_MODE_NVME_DOWNLOAD_MBPS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.FILE_MODE_SECONDS_PER_OBJECT;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.HOURS_PER_MONTH;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.JOB_TAIL_SECONDS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_OBJECTS_INDEXED_PER_HOUR;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.S3_CHANNEL_SETUP_SECONDS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.S3_USD_PER_MILLION_GETS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.WARM_POOL_CONTAINER_STARTUP_SECONDS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.WARM_POOL_GAP_SECONDS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.WARM_POOL_KEEP_ALIVE_SECONDS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.WORKER_PROVISIONING_SECONDS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.CONTAINER_STARTUP_SECONDS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.EBS_VOLUME_MBPS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.FILE_MODE_DOWNLOAD_MBPS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.FILE_MODE_NVME_DOWNLOAD_MBPS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.FILE_MODE_SECONDS_PER_OBJECT;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.HOURS_PER_MONTH;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.JOB_TAIL_SECONDS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.LUSTRE_OBJECTS_INDEXED_PER_HOUR;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.S3_CHANNEL_SETUP_SECONDS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.S3_USD_PER_MILLION_GETS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.WARM_POOL_CONTAINER_STARTUP_SECONDS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.WARM_POOL_GAP_SECONDS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.WARM_POOL_KEEP_ALIVE_SECONDS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.WORKER_PROVISIONING_SECONDS;
 
+import io.github.trainingdata.cdk.performance.PublishedFigures;
+import io.github.trainingdata.cdk.performance.InstanceFacts;
+import io.github.trainingdata.cdk.performance.ByteSize;
+import io.github.trainingdata.cdk.performance.LustreTier;
+import io.github.trainingdata.cdk.performance.Sizing;
+import io.github.trainingdata.cdk.performance.PreloadDefaults;
+import io.github.trainingdata.cdk.performance.PreloadModel;
+import io.github.trainingdata.cdk.performance.PreloadWorker;
+import io.github.trainingdata.cdk.performance.WarmUpPath;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -120,17 +129,6 @@ public final class EstimateModel {
     }
 
     /**
-     * How long a new Lustre file system linked to S3 spends indexing its objects: a deploy-time
-     * cost, not part of any job's start-up.
-     *
-     * @param objects number of S3 objects under the linked prefix
-     * @return seconds, at about 2 million objects per hour
-     */
-    public static double lustreIndexingSeconds(long objects) {
-        return objects / LUSTRE_OBJECTS_INDEXED_PER_HOUR * SECONDS_PER_HOUR;
-    }
-
-    /**
      * The Lustre cache for a profile: each tier ({@link LustreTier#all()}) sized by {@link #lustreSizing}, and the
      * cheapest per month chosen ({@link LustreChoice#choose}).
      *
@@ -177,7 +175,7 @@ public final class EstimateModel {
 
     /** What a cache must load to finish within a deploy's wait; infinite when no rate can. */
     private static double lustreLoadMBps(DatasetProfile profile) {
-        double window = PreloadDefaults.MAX_DEPLOY_WAIT_SECONDS - lustreIndexingSeconds(profile.fileCount())
+        double window = PreloadDefaults.MAX_DEPLOY_WAIT_SECONDS - PreloadModel.lustreIndexingSeconds(profile.fileCount())
                 - WORKER_PROVISIONING_SECONDS - CONTAINER_STARTUP_SECONDS;
         return window > 0 ? PreloadModel.loadRateNeededMBps(profile.fileCount(), profile.totalBytes(),
                 PreloadWorker.defaults(WarmUpPath.READ), window) : Double.POSITIVE_INFINITY;
@@ -213,7 +211,7 @@ public final class EstimateModel {
     /** What creating a Lustre file system costs in time, for notes and reasons. */
     static String lustreCreation(long objects) {
         return "creating the file system indexes " + HumanReadable.count(objects) + " objects in about "
-                + HumanReadable.duration(lustreIndexingSeconds(objects)) + " (assumed "
+                + HumanReadable.duration(PreloadModel.lustreIndexingSeconds(objects)) + " (assumed "
                 + HumanReadable.count((long) LUSTRE_OBJECTS_INDEXED_PER_HOUR) + " per hour)";
     }
 

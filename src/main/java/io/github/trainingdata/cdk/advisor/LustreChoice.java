@@ -1,7 +1,11 @@
 package io.github.trainingdata.cdk.advisor;
 
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.TIE_MARGIN;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.TIE_MARGIN;
 
+import io.github.trainingdata.cdk.performance.PublishedFigures;
+import io.github.trainingdata.cdk.performance.ByteSize;
+import io.github.trainingdata.cdk.performance.LustreTier;
+import io.github.trainingdata.cdk.performance.Sizing;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;

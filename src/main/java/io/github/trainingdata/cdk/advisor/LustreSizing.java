@@ -1,5 +1,8 @@
 package io.github.trainingdata.cdk.advisor;
 
+import io.github.trainingdata.cdk.performance.CacheThroughput;
+import io.github.trainingdata.cdk.performance.LustreTier;
+import io.github.trainingdata.cdk.performance.Sizing;
 import io.github.trainingdata.cdk.limits.FsxLimits;
 
 /**

@@ -1,5 +1,9 @@
 package io.github.trainingdata.cdk.advisor;
 
+import io.github.trainingdata.cdk.performance.PublishedFigures;
+import io.github.trainingdata.cdk.performance.CacheThroughput;
+import io.github.trainingdata.cdk.performance.PreloadModel;
+import io.github.trainingdata.cdk.performance.PreloadWorker;
 import java.util.List;
 
 /**

@@ -1,6 +1,12 @@
 package io.github.trainingdata.cdk.advisor;
 
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_FIRST_READ_SECONDS;
+import io.github.trainingdata.cdk.performance.CacheThroughput;
+import io.github.trainingdata.cdk.performance.PreloadDefaults;
+import io.github.trainingdata.cdk.performance.PreloadModel;
+import io.github.trainingdata.cdk.performance.PreloadWorker;
+import io.github.trainingdata.cdk.performance.WarmUpPath;
+
+import static io.github.trainingdata.cdk.performance.PublishedFigures.LUSTRE_FIRST_READ_SECONDS;
 
 /**
  * A profile's preload by the default worker on the advisor's cache, on both paths, for notes and reasons: the read path

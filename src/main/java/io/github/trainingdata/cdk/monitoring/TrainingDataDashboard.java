@@ -1,24 +1,23 @@
 package io.github.trainingdata.cdk.monitoring;
 
-import static io.github.trainingdata.cdk.monitoring.DashboardWidgets.GRAPH_HEIGHT;
-import static io.github.trainingdata.cdk.monitoring.DashboardWidgets.axis;
-import static io.github.trainingdata.cdk.monitoring.DashboardWidgets.graph;
-import static io.github.trainingdata.cdk.monitoring.DashboardWidgets.header;
-import static io.github.trainingdata.cdk.monitoring.DashboardWidgets.line;
+import static io.github.trainingdata.cdk.internal.DashboardWidgets.GRAPH_HEIGHT;
+import static io.github.trainingdata.cdk.internal.DashboardWidgets.axis;
+import static io.github.trainingdata.cdk.internal.DashboardWidgets.graph;
+import static io.github.trainingdata.cdk.internal.DashboardWidgets.header;
 
 import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.internal.DashboardWidgets;
 import io.github.trainingdata.cdk.preload.LustrePreload;
 import io.github.trainingdata.cdk.preload.handler.PreloadMetrics;
-import io.github.trainingdata.cdk.storage.EfsStore;
-import io.github.trainingdata.cdk.storage.LustreCache;
+import io.github.trainingdata.cdk.storage.TrainingDataStore;
 import io.github.trainingdata.cdk.training.TrainingJobDefinition;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.cloudwatch.Dashboard;
 import software.amazon.awscdk.services.cloudwatch.GraphWidget;
+import software.amazon.awscdk.services.cloudwatch.IWidget;
 import software.amazon.awscdk.services.cloudwatch.LogQueryWidget;
 import software.amazon.awscdk.services.cloudwatch.MathExpression;
 import software.amazon.awscdk.services.cloudwatch.Metric;
@@ -28,12 +27,12 @@ import software.amazon.awscdk.services.stepfunctions.IStateMachine;
 import software.constructs.Construct;
 
 /**
- * A CloudWatch dashboard of the training-data path: how fast each Lustre cache and EFS store is read
- * (against what its configuration buys), how far each preload worker got and how busy its instance was, how
+ * A CloudWatch dashboard of the training-data path: each store's rows ({@link TrainingDataStore#dashboardRows}: how
+ * fast a Lustre cache or EFS store is read, against what its configuration buys), how far each preload worker got and how busy its instance was, how
  * each training-job definition's executions ended and how busy its jobs' instances were.
  *
  * <p>Each store, preload and definition gets a header and a row of widgets, in the order they were given:
- * the props' lists (Lustre caches, EFS stores, preloads, definitions), then the {@code add*} calls. Throughput
+ * the props' lists (stores, preloads, definitions), then the {@code add*} calls. Throughput
  * graphs divide the {@code Sum} of a byte count by the period ({@code m/PERIOD(m)}), as the FSx and EFS
  * guides prescribe, so they read in bytes per second whatever the period.
  */
@@ -46,12 +45,8 @@ public class TrainingDataDashboard extends Construct {
     public static final String TRAINING_JOBS_NAMESPACE = "/aws/sagemaker/TrainingJobs";
     /** Log group of SageMaker training jobs: one stream per instance, {@code <job name>/algo-<n>-<epoch>}. */
     public static final String TRAINING_JOBS_LOG_GROUP = "/aws/sagemaker/TrainingJobs";
-    private static final String FSX = "AWS/FSx";
-    private static final String EFS = "AWS/EFS";
-    private static final String FILE_SYSTEM_ID = "FileSystemId";
     private static final String TRAINING_JOB_NAME = "TrainingJobName";
     private static final String HOST = "Host";
-    private static final double BYTES_PER_MB = 1_000_000.0;
     private static final Duration DEFAULT_PERIOD = Duration.minutes(5);
 
     private final Duration period;
@@ -63,16 +58,14 @@ public class TrainingDataDashboard extends Construct {
         super(scope, id);
         this.period = period(props.getPeriod());
         this.widgets = new DashboardWidgets(period);
-        if (props.getLustreCaches().isEmpty() && props.getEfsStores().isEmpty() && props.getPreloads().isEmpty()
-                && props.getDefinitions().isEmpty()) {
-            throw ConfigurationError.of(this, "lustreCaches, efsStores, preloads and definitions", "all empty",
-                    "at least one Lustre cache, EFS store, preload or training-job definition to show");
+        if (props.getStores().isEmpty() && props.getPreloads().isEmpty() && props.getDefinitions().isEmpty()) {
+            throw ConfigurationError.of(this, "stores, preloads and definitions", "all empty",
+                    "at least one store, preload or training-job definition to show");
         }
         this.dashboard = Dashboard.Builder.create(this, "Resource")
                 .dashboardName(props.getDashboardName())
                 .build();
-        props.getLustreCaches().forEach(this::addLustreCache);
-        props.getEfsStores().forEach(this::addEfsStore);
+        props.getStores().forEach(this::addStore);
         props.getPreloads().forEach(this::addPreload);
         props.getDefinitions().forEach(this::addDefinition);
     }
@@ -90,70 +83,16 @@ public class TrainingDataDashboard extends Construct {
     }
 
     /**
-     * Adds a row for a Lustre cache: read throughput against what its deployment type, tier and capacity buy (the
-     * baseline reads sustain, and SCRATCH_2's burst or PERSISTENT_2's network ceiling for reads from the file servers'
-     * memory), write throughput, and the free space on its fullest disk (a write fails when one disk is full).
-     *
-     * @param cache the cache
-     */
-    public void addLustreCache(LustreCache cache) {
-        Map<String, String> dimensions = Map.of(FILE_SYSTEM_ID, cache.getFileSystemId());
-        // A deploy-time capacity or tier (or an existing file system's unknown one) buys a throughput unknown at synth.
-        boolean known = cache.getStorageCapacityGiB() != null && cache.getTier() != null;
-        double baseline = known ? cache.getBaselineThroughputMBps() : 0;
-        double peak = known ? cache.getBurstThroughputMBps() : 0;
-        boolean persistent = cache.getTier() != null && cache.getTier().persistent();
-        String peakName = persistent ? "Network ceiling" : "Burst";
-        String kind = cache.getTier() != null ? cache.getTier().toString() : cache.getDeploymentType() != null
-                ? cache.getDeploymentType().apiValue() + " with a deploy-time tier" : "a PERSISTENT_1 file system";
-        String links = String.join(", ", cache.getDatasets().stream().map(d -> "`" + d.getS3Uri() + "`").toList());
-        dashboard.addWidgets(header("FSx for Lustre cache `" + cache.getNode().getPath() + "`",
-                "File system `" + cache.getFileSystemId() + "`, " + kind + ", "
-                        + (known ? cache.getStorageCapacityGiB() + " GiB, linked to " + links + ": baseline "
-                                + mbps(baseline) + ", " + peakName.toLowerCase(Locale.ROOT) + " " + mbps(peak)
-                                : "linked to " + links)
-                        + ". Files not yet loaded are read from S3 first."));
-        dashboard.addWidgets(
-                graph("Lustre read throughput (bytes/s)", 8,
-                        List.of(widgets.perSecond("read", FSX, "DataReadBytes", dimensions, "Data read")),
-                        known ? List.of(line(baseline * BYTES_PER_MB, "Baseline " + mbps(baseline)),
-                                line(peak * BYTES_PER_MB, peakName + " " + mbps(peak))) : List.of()),
-                graph("Lustre write throughput (bytes/s)", 8,
-                        List.of(widgets.perSecond("write", FSX, "DataWriteBytes", dimensions, "Data written")),
-                        List.of()),
-                graph("Lustre free space on the fullest disk (bytes)", 8,
-                        List.of(widgets.metric(FSX, "FreeDataStorageCapacity", dimensions, Stats.MINIMUM,
-                                "Free (fullest disk)")),
-                        List.of()));
-    }
-
-    /**
-     * Adds a row for an EFS store: throughput, metered against permitted throughput, the share of the General
-     * Purpose I/O limit used, and the burst credit balance.
+     * Adds a store's rows ({@link TrainingDataStore#dashboardRows}): for a Lustre cache, read and write throughput
+     * against what it buys and the free space on its fullest disk; for an EFS store, throughput against permitted
+     * throughput, the I/O limit and burst credits; for the bucket, nothing.
      *
      * @param store the store
      */
-    public void addEfsStore(EfsStore store) {
-        Map<String, String> dimensions = Map.of(FILE_SYSTEM_ID, store.getFileSystemId());
-        dashboard.addWidgets(header("EFS store `" + store.getNode().getPath() + "`",
-                "File system `" + store.getFileSystemId() + "`. The I/O limit applies to General Purpose file systems "
-                        + "only; burst credits matter in bursting throughput mode."));
-        dashboard.addWidgets(
-                graph("EFS throughput (bytes/s)", 6,
-                        List.of(widgets.perSecond("total", EFS, "TotalIOBytes", dimensions, "All I/O"),
-                                widgets.perSecond("read", EFS, "DataReadIOBytes", dimensions, "Data read")),
-                        List.of()),
-                graph("EFS metered vs permitted throughput (bytes/s)", 6,
-                        List.of(widgets.perSecond("metered", EFS, "MeteredIOBytes", dimensions,
-                                        "Metered (reads count one third)"),
-                                widgets.metric(EFS, "PermittedThroughput", dimensions, Stats.AVERAGE, "Permitted")),
-                        List.of()),
-                graph("EFS I/O limit used (%, General Purpose)", 6,
-                        List.of(widgets.metric(EFS, "PercentIOLimit", dimensions, Stats.MAXIMUM, "I/O limit used")),
-                        List.of(line(100, "I/O limit"))),
-                graph("EFS burst credit balance (bytes)", 6,
-                        List.of(widgets.metric(EFS, "BurstCreditBalance", dimensions, Stats.MINIMUM, "Burst credits")),
-                        List.of()));
+    public void addStore(TrainingDataStore store) {
+        for (List<IWidget> row : store.dashboardRows(period)) {
+            dashboard.addWidgets(row.toArray(IWidget[]::new));
+        }
     }
 
     /**
@@ -274,9 +213,5 @@ public class TrainingDataDashboard extends Construct {
                 .label("") // aws-cdk-lib's way to render no label (else the expression labels every line)
                 .period(period)
                 .build();
-    }
-
-    private static String mbps(double value) {
-        return String.format(Locale.ROOT, "%.0f MB/s", value);
     }
 }

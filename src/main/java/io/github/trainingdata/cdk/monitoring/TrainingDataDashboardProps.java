@@ -1,28 +1,25 @@
 package io.github.trainingdata.cdk.monitoring;
 
 import io.github.trainingdata.cdk.preload.LustrePreload;
-import io.github.trainingdata.cdk.storage.EfsStore;
-import io.github.trainingdata.cdk.storage.LustreCache;
+import io.github.trainingdata.cdk.storage.TrainingDataStore;
 import io.github.trainingdata.cdk.training.TrainingJobDefinition;
 import java.util.List;
 import software.amazon.awscdk.Duration;
 
 /**
- * Properties of a {@link TrainingDataDashboard}: what to show (at least one Lustre cache, EFS store, preload
- * or training-job definition) and how.
+ * Properties of a {@link TrainingDataDashboard}: what to show (at least one store, preload or training-job
+ * definition) and how.
  */
 public final class TrainingDataDashboardProps {
     private final String dashboardName;
-    private final List<LustreCache> lustreCaches;
-    private final List<EfsStore> efsStores;
+    private final List<TrainingDataStore> stores;
     private final List<LustrePreload> preloads;
     private final List<TrainingJobDefinition> definitions;
     private final Duration period;
 
     private TrainingDataDashboardProps(Builder b) {
         this.dashboardName = b.dashboardName;
-        this.lustreCaches = b.lustreCaches == null ? List.of() : List.copyOf(b.lustreCaches);
-        this.efsStores = b.efsStores == null ? List.of() : List.copyOf(b.efsStores);
+        this.stores = b.stores == null ? List.of() : List.copyOf(b.stores);
         this.preloads = b.preloads == null ? List.of() : List.copyOf(b.preloads);
         this.definitions = b.definitions == null ? List.of() : List.copyOf(b.definitions);
         this.period = b.period;
@@ -38,14 +35,9 @@ public final class TrainingDataDashboardProps {
         return dashboardName;
     }
 
-    /** @return the Lustre caches, in order (empty when none) */
-    public List<LustreCache> getLustreCaches() {
-        return lustreCaches;
-    }
-
-    /** @return the EFS stores, in order (empty when none) */
-    public List<EfsStore> getEfsStores() {
-        return efsStores;
+    /** @return the stores, in order (empty when none) */
+    public List<TrainingDataStore> getStores() {
+        return stores;
     }
 
     /** @return the preloads, in order (empty when none) */
@@ -66,8 +58,7 @@ public final class TrainingDataDashboardProps {
     /** Builder of {@link TrainingDataDashboardProps}. */
     public static final class Builder {
         private String dashboardName;
-        private List<LustreCache> lustreCaches;
-        private List<EfsStore> efsStores;
+        private List<TrainingDataStore> stores;
         private List<LustrePreload> preloads;
         private List<TrainingJobDefinition> definitions;
         private Duration period;
@@ -86,24 +77,14 @@ public final class TrainingDataDashboardProps {
         }
 
         /**
-         * Lustre caches to graph: read and write throughput against the capacity's baseline and burst, and
-         * the free space on the fullest disk.
+         * Stores to graph, each with its own rows ({@link TrainingDataStore#dashboardRows}): a Lustre cache's read and
+         * write throughput against its baseline and burst and its fullest disk's free space; an EFS store's
+         * throughput, metered against permitted throughput, General Purpose I/O limit and burst credits.
          *
          * @default none
          */
-        public Builder lustreCaches(List<LustreCache> lustreCaches) {
-            this.lustreCaches = lustreCaches;
-            return this;
-        }
-
-        /**
-         * EFS stores to graph: throughput, metered against permitted throughput, the General Purpose I/O limit
-         * and burst credits.
-         *
-         * @default none
-         */
-        public Builder efsStores(List<EfsStore> efsStores) {
-            this.efsStores = efsStores;
+        public Builder stores(List<? extends TrainingDataStore> stores) {
+            this.stores = stores == null ? null : List.copyOf(stores);
             return this;
         }
 

@@ -2,17 +2,17 @@ package io.github.trainingdata.cdk.platform;
 
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.advisor.Advisor;
-import io.github.trainingdata.cdk.advisor.ByteSize;
+import io.github.trainingdata.cdk.performance.ByteSize;
 import io.github.trainingdata.cdk.advisor.DataSourceOption;
 import io.github.trainingdata.cdk.advisor.DatasetProfile;
 import io.github.trainingdata.cdk.advisor.EstimateModel;
 import io.github.trainingdata.cdk.advisor.LustreChoice;
 import io.github.trainingdata.cdk.advisor.LustreSizing;
-import io.github.trainingdata.cdk.advisor.LustreTier;
+import io.github.trainingdata.cdk.performance.LustreTier;
 import io.github.trainingdata.cdk.advisor.OptionEstimate;
-import io.github.trainingdata.cdk.advisor.PublishedFigures;
+import io.github.trainingdata.cdk.performance.PublishedFigures;
 import io.github.trainingdata.cdk.advisor.Recommendation;
-import io.github.trainingdata.cdk.advisor.Sizing;
+import io.github.trainingdata.cdk.performance.Sizing;
 import io.github.trainingdata.cdk.limits.FsxLimits;
 import io.github.trainingdata.cdk.monitoring.TrainingDataDashboard;
 import io.github.trainingdata.cdk.monitoring.TrainingDataDashboardProps;
@@ -28,6 +28,7 @@ import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.LustreDeploymentType;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
+import io.github.trainingdata.cdk.storage.TrainingDataStore;
 import io.github.trainingdata.cdk.training.TrainingChannel;
 import io.github.trainingdata.cdk.training.EfsChannel;
 import io.github.trainingdata.cdk.training.ChannelInputMode;
@@ -37,8 +38,11 @@ import io.github.trainingdata.cdk.training.TrainingJobDefinition;
 import io.github.trainingdata.cdk.training.TrainingJobDefinitionProps;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.Duration;
@@ -65,14 +69,22 @@ public class TrainingDataPlatform extends Construct {
     private static final int MIN_VOLUME_GIB = 50;
     /** The Lustre cache's one dataset: the bucket's dataset prefix, linked at {@code /dataset}. */
     static final String LUSTRE_DATASET = "dataset";
+    /** What the platform builds for each source: the store its channel reads, and the channel. */
+    private static final Map<DataSourceOption, PlatformSource<?>> SOURCES = new EnumMap<>(Map.of(
+            DataSourceOption.S3_FILE, s3(ChannelInputMode.FILE),
+            DataSourceOption.S3_FAST_FILE, s3(ChannelInputMode.FAST_FILE),
+            DataSourceOption.S3_PIPE, s3(ChannelInputMode.PIPE),
+            DataSourceOption.FSX_LUSTRE, new PlatformSource<>(TrainingDataPlatform::lustreCache,
+                    (name, path, cache) -> LustreChannel.builder(name).cache(cache).path(path).build()),
+            DataSourceOption.EFS, new PlatformSource<>(TrainingDataPlatform::efsStore,
+                    (name, path, efs) -> EfsChannel.builder(name).store(efs).directoryPath("/" + path).build())));
 
     private final Recommendation recommendation;
     private final DataSourceOption source;
     private final TrainingNetwork network;
     private final TrainingDataBucket dataBucket;
-    private final LustreCache lustreCache;
+    private final TrainingDataStore store;
     private final LustrePreload preload;
-    private final EfsStore efsStore;
     private final TrainingJobDefinition definition;
     private final TrainingDataDashboard dashboard;
 
@@ -108,30 +120,21 @@ public class TrainingDataPlatform extends Construct {
         String channelName = props.getChannelName() != null ? props.getChannelName() : "train";
         String channelPath = props.getChannelPath() != null ? props.getChannelPath() : "train";
 
-        this.lustreCache = source == DataSourceOption.FSX_LUSTRE ? lustreCache(props, profile) : null;
         OptionEstimate estimate = recommendation != null ? recommendation.estimateFor(source) : null;
-        if (source == DataSourceOption.EFS && props.getEfsFileSystem() == null) {
-            throw ConfigurationError.of(this, "efsFileSystem", null, "the EFS file system that holds the data when "
-                    + "the source is EFS (EFS is chosen because the data already lives there)");
-        }
-        this.efsStore = source == DataSourceOption.EFS
-                ? new EfsStore(this, "Efs", EfsStoreProps.builder().network(network).logsKey(dataBucket.getEncryptionKey())
-                        .fileSystem(props.getEfsFileSystem()).build())
-                : null;
-        TrainingChannel channel = channel(channelName, channelPath);
+        TrainingChannel channel = SOURCES.get(source).build(this, props, profile, channelName, channelPath);
+        this.store = channel.getStore();
 
         this.definition = new TrainingJobDefinition(this, "Training", withPlatformDefaults(job, channel, profile,
                 estimate));
-        this.preload = lustreCache == null ? null : new LustrePreload(this, "Preload", LustrePreloadProps.builder()
-                .cache(lustreCache)
+        this.preload = getLustreCache() == null ? null : new LustrePreload(this, "Preload", LustrePreloadProps.builder()
+                .cache(getLustreCache())
                 .definition(definition)
                 .waitForCompletion(props.getWaitForPreload())
                 .fileCount(profile != null ? Long.valueOf(profile.fileCount()) : null)
                 .totalBytes(profile != null ? Long.valueOf(profile.totalBytes()) : null)
                 .build());
         this.dashboard = new TrainingDataDashboard(this, "Dashboard", TrainingDataDashboardProps.builder()
-                .lustreCaches(lustreCache == null ? List.of() : List.of(lustreCache))
-                .efsStores(efsStore == null ? List.of() : List.of(efsStore))
+                .stores(Stream.of(dataBucket, store).distinct().toList())
                 .preloads(preload == null ? List.of() : List.of(preload))
                 .definitions(List.of(definition))
                 .build());
@@ -206,18 +209,20 @@ public class TrainingDataPlatform extends Construct {
                 .build();
     }
 
-    private TrainingChannel channel(String name, String path) {
-        return switch (source) {
-            case S3_FILE -> s3(name, path, ChannelInputMode.FILE);
-            case S3_FAST_FILE -> s3(name, path, ChannelInputMode.FAST_FILE);
-            case S3_PIPE -> s3(name, path, ChannelInputMode.PIPE);
-            case FSX_LUSTRE -> LustreChannel.builder(name).cache(lustreCache).path(path).build();
-            case EFS -> EfsChannel.builder(name).store(efsStore).directoryPath("/" + path).build();
-        };
+    /** S3 in {@code mode}: the channel reads the platform's data bucket. */
+    private static PlatformSource<TrainingDataBucket> s3(ChannelInputMode mode) {
+        return new PlatformSource<>((platform, props, profile) -> platform.dataBucket,
+                (name, path, bucket) -> S3Channel.builder(name).dataBucket(bucket).path(path).inputMode(mode).build());
     }
 
-    private S3Channel s3(String name, String path, ChannelInputMode mode) {
-        return S3Channel.builder(name).dataBucket(dataBucket).path(path).inputMode(mode).build();
+    /** The given EFS file system, which holds the data (EFS is chosen because the data already lives there). */
+    private EfsStore efsStore(TrainingDataPlatformProps props, DatasetProfile profile) {
+        if (props.getEfsFileSystem() == null) {
+            throw ConfigurationError.of(this, "efsFileSystem", null, "the EFS file system that holds the data when "
+                    + "the source is EFS (EFS is chosen because the data already lives there)");
+        }
+        return new EfsStore(this, "Efs", EfsStoreProps.builder().network(network).logsKey(dataBucket.getEncryptionKey())
+                .fileSystem(props.getEfsFileSystem()).build());
     }
 
     private Integer volumeSize(DatasetProfile profile) {
@@ -380,9 +385,14 @@ public class TrainingDataPlatform extends Construct {
         return dataBucket;
     }
 
+    /** @return the store the platform's channel reads: the data bucket, the Lustre cache or the EFS store */
+    public TrainingDataStore getStore() {
+        return store;
+    }
+
     /** @return the Lustre cache, or null unless the source is FSX_LUSTRE */
     public LustreCache getLustreCache() {
-        return lustreCache;
+        return store instanceof LustreCache cache ? cache : null;
     }
 
     /** @return the preload, or null unless the source is FSX_LUSTRE */
@@ -392,7 +402,7 @@ public class TrainingDataPlatform extends Construct {
 
     /** @return the EFS store, or null unless the source is EFS */
     public EfsStore getEfsStore() {
-        return efsStore;
+        return store instanceof EfsStore efs ? efs : null;
     }
 
     /** @return the training-job definition (its settings as resolved: {@code getDefinition().getSpec()}) */

@@ -1,6 +1,6 @@
 package io.github.trainingdata.cdk.preload;
 
-import io.github.trainingdata.cdk.advisor.PreloadDefaults;
+import io.github.trainingdata.cdk.performance.PreloadDefaults;
 import io.github.trainingdata.cdk.internal.KeyPrefix;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreLocation;

@@ -1,14 +1,13 @@
 package io.github.trainingdata.cdk.preload;
 
 import io.github.trainingdata.cdk.ConfigurationError;
-import io.github.trainingdata.cdk.advisor.ByteSize;
-import io.github.trainingdata.cdk.advisor.EstimateModel;
-import io.github.trainingdata.cdk.advisor.CacheThroughput;
-import io.github.trainingdata.cdk.advisor.PreloadDefaults;
-import io.github.trainingdata.cdk.advisor.PreloadModel;
-import io.github.trainingdata.cdk.advisor.PreloadWorker;
-import io.github.trainingdata.cdk.advisor.Sizing;
-import io.github.trainingdata.cdk.advisor.WarmUpPath;
+import io.github.trainingdata.cdk.performance.ByteSize;
+import io.github.trainingdata.cdk.performance.CacheThroughput;
+import io.github.trainingdata.cdk.performance.PreloadDefaults;
+import io.github.trainingdata.cdk.performance.PreloadModel;
+import io.github.trainingdata.cdk.performance.PreloadWorker;
+import io.github.trainingdata.cdk.performance.Sizing;
+import io.github.trainingdata.cdk.performance.WarmUpPath;
 import io.github.trainingdata.cdk.limits.FsxLimits;
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.storage.LustreCache;
@@ -101,7 +100,7 @@ final class PreloadSpec {
         // An unknown capacity (a deploy-time value, an existing file system's not given) is taken at its smallest.
         CacheThroughput throughput = cache.getLoadThroughput() != null ? cache.getLoadThroughput()
                 : CacheThroughput.scratch2(FsxLimits.SSD_MIN_CAPACITY_GIB);
-        double seconds = EstimateModel.lustreIndexingSeconds(files) + PreloadModel.preloadSeconds(files, bytes,
+        double seconds = PreloadModel.lustreIndexingSeconds(files) + PreloadModel.preloadSeconds(files, bytes,
                 throughput, PreloadWorker.of(path, parallelism, batchSize, instanceType));
         long limit = LustrePreload.MAX_WAITING_TIMEOUT.toSeconds().longValue();
         if (seconds <= limit) {

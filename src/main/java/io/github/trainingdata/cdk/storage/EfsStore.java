@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import software.amazon.awscdk.Annotations;
+import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.IStableStringProducer;
 import software.amazon.awscdk.Lazy;
@@ -16,7 +17,9 @@ import software.amazon.awscdk.Size;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.kms.IKey;
+import software.amazon.awscdk.services.cloudwatch.IWidget;
 import software.amazon.awscdk.services.ec2.Connections;
+import software.amazon.awscdk.services.ec2.ISubnet;
 import software.amazon.awscdk.services.ec2.IConnectable;
 import software.amazon.awscdk.services.ec2.SecurityGroup;
 import software.amazon.awscdk.services.ec2.SubnetSelection;
@@ -45,7 +48,7 @@ import software.constructs.IDependable;
  * {@code createDirectories(false)} nothing is created: the directories are listed in a stack output and a
  * synth warning instead.
  */
-public class EfsStore extends Construct implements IConnectable {
+public class EfsStore extends Construct implements IConnectable, TrainingDataStore {
     /** The highest provisioned throughput most Regions allow without a limit increase. */
     public static final int PROVISIONED_MIBPS_REGION_MAX = 3414;
     /**
@@ -243,6 +246,7 @@ public class EfsStore extends Construct implements IConnectable {
     }
 
     /** @return the network the file system serves */
+    @Override
     public TrainingNetwork getNetwork() {
         return network;
     }
@@ -250,5 +254,39 @@ public class EfsStore extends Construct implements IConnectable {
     @Override
     public Connections getConnections() {
         return fileSystem.getConnections();
+    }
+
+    /** @return the data AZ for a One Zone file system, whose one mount target is there; null otherwise */
+    @Override
+    public String getPinnedAvailabilityZone() {
+        return oneZone ? network.getDataAvailabilityZone() : null;
+    }
+
+    /**
+     * @return the zones of the network's storage subnets, one mount target each, for a new Regional file system;
+     *     null for a One Zone one (pinned instead) or an existing one (its mount targets are unknown)
+     */
+    @Override
+    public List<String> getReachableZones() {
+        if (existing || oneZone) {
+            return null;
+        }
+        return network.getStorageSubnets().getSubnets().stream().map(ISubnet::getAvailabilityZone).toList();
+    }
+
+    /**
+     * Grants describing the file system and its mount targets, which SageMaker does to mount it; NFS access is the
+     * security group's, since SageMaker mounts EFS as an anonymous client.
+     */
+    @Override
+    public void grantTraining(StoreGrants grants, StoreAccess access, String path) {
+        grants.allow(List.of("elasticfilesystem:DescribeFileSystems", "elasticfilesystem:DescribeMountTargets"),
+                fileSystem.getFileSystemArn(), "");
+    }
+
+    /** @return a header, then throughput, metered against permitted throughput, the I/O limit and burst credits */
+    @Override
+    public List<List<IWidget>> dashboardRows(Duration period) {
+        return EfsStoreRows.of(this, period);
     }
 }

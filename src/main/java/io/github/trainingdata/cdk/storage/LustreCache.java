@@ -3,9 +3,9 @@ package io.github.trainingdata.cdk.storage;
 import io.github.trainingdata.cdk.internal.KeyPrefix;
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.internal.ReplaceableReference;
-import io.github.trainingdata.cdk.advisor.CacheThroughput;
-import io.github.trainingdata.cdk.advisor.LustreTier;
-import io.github.trainingdata.cdk.advisor.Sizing;
+import io.github.trainingdata.cdk.performance.CacheThroughput;
+import io.github.trainingdata.cdk.performance.LustreTier;
+import io.github.trainingdata.cdk.performance.Sizing;
 import io.github.trainingdata.cdk.limits.FsxLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.ArrayList;
@@ -17,6 +17,8 @@ import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.services.cloudwatch.IWidget;
 import software.amazon.awscdk.services.ec2.Connections;
 import software.amazon.awscdk.services.ec2.ConnectionsProps;
 import software.amazon.awscdk.services.ec2.IConnectable;
@@ -48,7 +50,7 @@ import software.constructs.IConstruct;
  * delete still completes. An existing file system can be adopted instead ({@link ExistingLustreFileSystem});
  * the datasets then describe its associations.
  */
-public class LustreCache extends Construct implements IConnectable {
+public class LustreCache extends Construct implements IConnectable, TrainingDataStore {
     /**
      * The security group's description: constant, since it is create-only ({@code GroupDescription}) and a new group
      * replaces the file system ({@code SecurityGroupIds} is create-only too).
@@ -289,7 +291,14 @@ public class LustreCache extends Construct implements IConnectable {
         return availabilityZone;
     }
 
+    /** @return the file system's Availability Zone: a Lustre file system lives in one, and so must the job */
+    @Override
+    public String getPinnedAvailabilityZone() {
+        return availabilityZone;
+    }
+
     /** @return the network the file system lives in */
+    @Override
     public TrainingNetwork getNetwork() {
         return network;
     }
@@ -416,5 +425,21 @@ public class LustreCache extends Construct implements IConnectable {
     @Override
     public Connections getConnections() {
         return connections;
+    }
+
+    /**
+     * Grants {@code fsx:DescribeFileSystems}, which SageMaker calls to mount the file system (a list action with no
+     * resource-level permissions); the file system's own security group, not IAM, admits the job's instances.
+     */
+    @Override
+    public void grantTraining(StoreGrants grants, StoreAccess access, String path) {
+        grants.allow(List.of("fsx:DescribeFileSystems"), "*",
+                "fsx:DescribeFileSystems is a list action that supports no resource-level permissions.");
+    }
+
+    /** @return a header, then read and write throughput against what the cache buys and the fullest disk's space */
+    @Override
+    public List<List<IWidget>> dashboardRows(Duration period) {
+        return LustreCacheRows.of(this, period);
     }
 }

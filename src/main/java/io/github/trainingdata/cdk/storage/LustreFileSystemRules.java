@@ -1,7 +1,7 @@
 package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.ConfigurationError;
-import io.github.trainingdata.cdk.advisor.Sizing;
+import io.github.trainingdata.cdk.performance.Sizing;
 import io.github.trainingdata.cdk.limits.FsxLimits;
 import java.util.Set;
 import software.amazon.awscdk.Annotations;

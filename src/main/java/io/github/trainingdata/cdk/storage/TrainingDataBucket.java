@@ -3,12 +3,14 @@ package io.github.trainingdata.cdk.storage;
 import io.github.trainingdata.cdk.internal.KeyPrefix;
 import io.github.trainingdata.cdk.internal.LogGroups;
 import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.RemovalPolicy;
+import software.amazon.awscdk.services.cloudwatch.IWidget;
 import software.amazon.awscdk.services.iam.AnyPrincipal;
 import software.amazon.awscdk.services.iam.Effect;
 import software.amazon.awscdk.services.iam.PolicyStatement;
@@ -37,7 +39,7 @@ import software.constructs.Construct;
  * <p>With {@link DataEncryption#KMS} the bucket's key is the data layer's key: the log groups of the
  * definitions and preloads on this bucket use it too ({@link LogGroups}), and so can the network's flow logs.
  */
-public class TrainingDataBucket extends Construct {
+public class TrainingDataBucket extends Construct implements TrainingDataStore {
     static final String DEFAULT_DATASET_PREFIX = "datasets";
     private static final Duration DEFAULT_NONCURRENT_EXPIRATION = Duration.days(30);
     private static final long DAY_MILLIS = 86_400_000L;
@@ -262,5 +264,33 @@ public class TrainingDataBucket extends Construct {
      */
     public String uri(String key) {
         return "s3://" + getBucketName() + (key.isEmpty() ? "" : "/" + key);
+    }
+
+    /** @return null: jobs reach S3 through the AWS API (in a VPC, through the network's S3 gateway endpoint) */
+    @Override
+    public TrainingNetwork getNetwork() {
+        return null;
+    }
+
+    /** @return null: S3 pins no Availability Zone */
+    @Override
+    public String getPinnedAvailabilityZone() {
+        return null;
+    }
+
+    /** Grants the objects under the key prefix {@code path}: read, read-write, or read-write-delete (SYNC). */
+    @Override
+    public void grantTraining(StoreGrants grants, StoreAccess access, String path) {
+        switch (access) {
+            case READ -> grants.readObjects(getBucket(), path);
+            case READ_WRITE -> grants.writeObjects(getBucket(), path);
+            case SYNC -> grants.syncObjects(getBucket(), path);
+        }
+    }
+
+    /** @return no rows: the bucket's request metrics need a metrics configuration the bucket does not create */
+    @Override
+    public List<List<IWidget>> dashboardRows(Duration period) {
+        return List.of();
     }
 }

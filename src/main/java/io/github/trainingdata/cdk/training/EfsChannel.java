@@ -1,15 +1,12 @@
 package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
-import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.internal.EfsDirectoryPath;
 import io.github.trainingdata.cdk.storage.EfsStore;
-import java.util.List;
 import java.util.Objects;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
-import software.amazon.awscdk.services.ec2.ISubnet;
 import software.constructs.IConstruct;
 
 /**
@@ -42,6 +39,7 @@ public final class EfsChannel extends FileSystemChannel {
     }
 
     /** @return the store the channel reads */
+    @Override
     public EfsStore getStore() {
         return store;
     }
@@ -49,24 +47,6 @@ public final class EfsChannel extends FileSystemChannel {
     /** @return the absolute directory on the file system */
     public String getDirectoryPath() {
         return directoryPath;
-    }
-
-    @Override
-    TrainingNetwork network() {
-        return store.getNetwork();
-    }
-
-    @Override
-    String pinnedAvailabilityZone() {
-        return store.isOneZone() ? store.getNetwork().getDataAvailabilityZone() : null;
-    }
-
-    @Override
-    List<String> reachableZones() {
-        if (store.isExisting() || store.isOneZone()) {
-            return null;
-        }
-        return store.getNetwork().getStorageSubnets().getSubnets().stream().map(ISubnet::getAvailabilityZone).toList();
     }
 
     @Override
@@ -116,11 +96,6 @@ public final class EfsChannel extends FileSystemChannel {
     @Override
     String directoryPathOnFileSystem() {
         return directoryPath;
-    }
-
-    @Override
-    void addPermissions(ExecutionPermissions permissions) {
-        permissions.efs(store);
     }
 
     /** Builder of {@link EfsChannel}. */

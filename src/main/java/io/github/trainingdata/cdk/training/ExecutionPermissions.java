@@ -1,8 +1,9 @@
 package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.internal.WildcardFindings;
-import io.github.trainingdata.cdk.storage.EfsStore;
-import io.github.trainingdata.cdk.storage.LustreCache;
+import io.github.trainingdata.cdk.storage.StoreAccess;
+import io.github.trainingdata.cdk.storage.StoreGrants;
+import io.github.trainingdata.cdk.storage.TrainingDataStore;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -21,12 +22,13 @@ import software.amazon.awscdk.services.s3.IBucket;
 import software.constructs.IConstruct;
 
 /**
- * Collects what a training job's execution role needs — S3 prefixes to read, write and keep in sync,
- * file systems to describe, keys to use, the image's repository — and turns it into least-privilege
+ * Collects what a training job's execution role needs — what its channels' stores grant
+ * ({@link TrainingDataStore#grantTraining}: S3 prefixes to read, write and keep in sync, file systems to describe),
+ * keys to use, the image's repository — and turns it into least-privilege
  * statements: S3 scoped to the bucket and the prefixes in use, never {@code s3:*} or a bucket-wide object
  * wildcard unless the dataset is the bucket root; deletes only under the checkpoint prefix.
  */
-final class ExecutionPermissions {
+final class ExecutionPermissions implements StoreGrants {
     /** The set SageMaker needs to attach training instances to the VPC; these actions take no resource ARN. */
     static final List<String> VPC_ACTIONS = List.of(
             "ec2:CreateNetworkInterface", "ec2:CreateNetworkInterfacePermission", "ec2:DeleteNetworkInterface",
@@ -36,20 +38,23 @@ final class ExecutionPermissions {
     private final Map<IBucket, Set<String>> reads = new LinkedHashMap<>();
     private final Map<IBucket, Set<String>> writes = new LinkedHashMap<>();
     private final Map<IBucket, Set<String>> deletes = new LinkedHashMap<>();
-    private final Set<LustreCache> lustre = new LinkedHashSet<>();
-    private final Set<EfsStore> efs = new LinkedHashSet<>();
+    /** What stores allow beyond objects, by action set (merged), in the order first granted, with the reason. */
+    private final Map<List<String>, Set<String>> storeResources = new LinkedHashMap<>();
+    private final Map<List<String>, String> storeReasons = new LinkedHashMap<>();
     private final Set<IKey> decryptKeys = new LinkedHashSet<>();
     private final Set<IKey> encryptKeys = new LinkedHashSet<>();
     private final Set<IKey> volumeKeys = new LinkedHashSet<>();
 
-    void read(IBucket bucket, String keyPrefix) {
+    @Override
+    public void readObjects(IBucket bucket, String keyPrefix) {
         reads.computeIfAbsent(bucket, b -> new LinkedHashSet<>()).add(keyPrefix);
         if (bucket.getEncryptionKey() != null) {
             decryptKeys.add(bucket.getEncryptionKey());
         }
     }
 
-    void write(IBucket bucket, String keyPrefix) {
+    @Override
+    public void writeObjects(IBucket bucket, String keyPrefix) {
         writes.computeIfAbsent(bucket, b -> new LinkedHashSet<>()).add(keyPrefix);
         if (bucket.getEncryptionKey() != null) {
             encryptKeys.add(bucket.getEncryptionKey());
@@ -60,17 +65,16 @@ final class ExecutionPermissions {
      * Lets the job write and delete objects under {@code keyPrefix}: SageMaker keeps a checkpoint prefix in
      * sync with the container's checkpoint directory, deletions included.
      */
-    void sync(IBucket bucket, String keyPrefix) {
-        write(bucket, keyPrefix);
+    @Override
+    public void syncObjects(IBucket bucket, String keyPrefix) {
+        writeObjects(bucket, keyPrefix);
         deletes.computeIfAbsent(bucket, b -> new LinkedHashSet<>()).add(keyPrefix);
     }
 
-    void lustre(LustreCache cache) {
-        lustre.add(cache);
-    }
-
-    void efs(EfsStore store) {
-        efs.add(store);
+    @Override
+    public void allow(List<String> actions, String resource, String wildcardReason) {
+        storeResources.computeIfAbsent(List.copyOf(actions), a -> new LinkedHashSet<>()).add(resource);
+        storeReasons.putIfAbsent(List.copyOf(actions), wildcardReason);
     }
 
     void volumeKey(IKey key) {
@@ -85,12 +89,11 @@ final class ExecutionPermissions {
     static void grant(IConstruct scope, IRole role, TrainingJobSpec spec, JobPlacement placement) {
         ExecutionPermissions permissions = new ExecutionPermissions();
         for (TrainingChannel channel : spec.getChannels()) {
-            channel.addPermissions(permissions);
+            channel.getStore().grantTraining(permissions, channel.storeAccess(), channel.grantedPath());
         }
-        IBucket output = spec.getOutputBucket().getBucket();
-        permissions.write(output, spec.getOutputPrefix());
+        spec.getOutputBucket().grantTraining(permissions, StoreAccess.READ_WRITE, spec.getOutputPrefix());
         if (spec.getCheckpointPrefix() != null) {
-            permissions.sync(output, spec.getCheckpointPrefix());
+            spec.getOutputBucket().grantTraining(permissions, StoreAccess.SYNC, spec.getCheckpointPrefix());
         }
         if (spec.getVolumeKey() != null) {
             permissions.volumeKey(spec.getVolumeKey());
@@ -135,15 +138,8 @@ final class ExecutionPermissions {
             allow(role, findings, VPC_ACTIONS, List.of("*"), "SageMaker attaches training instances to the VPC "
                     + "with these EC2 network-interface actions, which support no resource-level permissions.");
         }
-        if (!lustre.isEmpty()) {
-            allow(role, findings, List.of("fsx:DescribeFileSystems"), List.of("*"),
-                    "fsx:DescribeFileSystems is a list action that supports no resource-level permissions.");
-        }
-        if (!efs.isEmpty()) {
-            List<String> arns = efs.stream().map(e -> e.getFileSystem().getFileSystemArn()).toList();
-            allow(role, findings, List.of("elasticfilesystem:DescribeFileSystems",
-                    "elasticfilesystem:DescribeMountTargets"), arns, "");
-        }
+        storeResources.forEach((actions, resources) ->
+                allow(role, findings, actions, List.copyOf(resources), storeReasons.get(actions)));
         findings.acknowledge();
     }
 

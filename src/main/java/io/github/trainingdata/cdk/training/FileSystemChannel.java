@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.training;
 
+import io.github.trainingdata.cdk.storage.StoreAccess;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -25,6 +26,17 @@ abstract class FileSystemChannel extends TrainingChannel {
     /** @return how the file system is mounted */
     public ChannelAccessMode getAccessMode() {
         return accessMode;
+    }
+
+    /** Read-only mounts read, read-write ones also write. */
+    @Override
+    StoreAccess storeAccess() {
+        return accessMode == ChannelAccessMode.READ_WRITE ? StoreAccess.READ_WRITE : StoreAccess.READ;
+    }
+
+    @Override
+    String grantedPath() {
+        return directoryPathOnFileSystem();
     }
 
     /** @return {@code FSxLustre} or {@code EFS} */

@@ -37,7 +37,7 @@ record JobPlacement(TrainingNetwork network, List<ISecurityGroup> securityGroups
         TrainingNetwork chosen = spec.getGivenNetwork();
         List<TrainingChannel> channels = spec.getChannels();
         for (int i = 0; i < channels.size(); i++) {
-            TrainingNetwork own = channels.get(i).network();
+            TrainingNetwork own = channels.get(i).getStore().getNetwork();
             if (own == null) {
                 continue;
             }
@@ -82,13 +82,13 @@ record JobPlacement(TrainingNetwork network, List<ISecurityGroup> securityGroups
             TrainingJobRules.literal(scope, "vpcSubnets", subnet.getSubnetId(), SageMakerLimits.SUBNET_ID, "a subnet id of ");
         }
         for (TrainingChannel channel : spec.getChannels()) {
-            String zone = channel.pinnedAvailabilityZone();
+            String zone = channel.getStore().getPinnedAvailabilityZone();
             if (zone != null) {
                 checkPinnedZone(scope, chosen, channel.getName(), zone);
             }
         }
         for (TrainingChannel channel : spec.getChannels()) {
-            List<String> zones = channel.reachableZones();
+            List<String> zones = channel.getStore().getReachableZones();
             if (zones != null) {
                 checkMountTargets(scope, chosen, channel.getName(), zones);
             }

@@ -1,6 +1,5 @@
 package io.github.trainingdata.cdk.training;
 
-import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.internal.KeyPrefix;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreDataset;
@@ -65,14 +64,10 @@ public final class LustreChannel extends FileSystemChannel {
         return dataset != null ? dataset : cache.getDatasets().get(0).getName();
     }
 
+    /** @return the cache the channel reads */
     @Override
-    TrainingNetwork network() {
-        return cache.getNetwork();
-    }
-
-    @Override
-    String pinnedAvailabilityZone() {
-        return cache.getAvailabilityZone();
+    public LustreCache getStore() {
+        return cache;
     }
 
     @Override
@@ -103,11 +98,6 @@ public final class LustreChannel extends FileSystemChannel {
     @Override
     String directoryPathOnFileSystem() {
         return location().getDirectoryPath();
-    }
-
-    @Override
-    void addPermissions(ExecutionPermissions permissions) {
-        permissions.lustre(cache);
     }
 
     /** Builder of {@link LustreChannel}. */

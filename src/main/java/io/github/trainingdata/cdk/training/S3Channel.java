@@ -1,8 +1,8 @@
 package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
-import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.internal.KeyPrefix;
+import io.github.trainingdata.cdk.storage.StoreAccess;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -70,14 +70,16 @@ public final class S3Channel extends TrainingChannel {
         return dataType == S3ChannelDataType.S3_PREFIX ? dataBucket.s3Uri(path) : dataBucket.uri(dataBucket.keyPrefix(path));
     }
 
+    /** @return the bucket the channel reads */
     @Override
-    TrainingNetwork network() {
-        return null;
+    public TrainingDataBucket getStore() {
+        return dataBucket;
     }
 
+    /** S3 channels only read. */
     @Override
-    String pinnedAvailabilityZone() {
-        return null;
+    StoreAccess storeAccess() {
+        return StoreAccess.READ;
     }
 
     @Override
@@ -154,11 +156,10 @@ public final class S3Channel extends TrainingChannel {
         return channel;
     }
 
+    /** The key prefix read; a manifest may list any object of the dataset, so for one the dataset prefix. */
     @Override
-    void addPermissions(ExecutionPermissions permissions) {
-        // A manifest may list any object of the dataset: grant the dataset prefix, not just the manifest.
-        String readable = dataType == S3ChannelDataType.S3_PREFIX ? dataBucket.keyPrefix(path) : dataBucket.getDatasetPrefix();
-        permissions.read(dataBucket.getBucket(), readable);
+    String grantedPath() {
+        return dataType == S3ChannelDataType.S3_PREFIX ? dataBucket.keyPrefix(path) : dataBucket.getDatasetPrefix();
     }
 
     /** Builder of {@link S3Channel}. */

@@ -1,4 +1,4 @@
-package io.github.trainingdata.cdk.advisor;
+package io.github.trainingdata.cdk.performance;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;

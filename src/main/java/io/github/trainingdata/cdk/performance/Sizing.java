@@ -1,9 +1,9 @@
-package io.github.trainingdata.cdk.advisor;
+package io.github.trainingdata.cdk.performance;
 
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.EFS_MAX_PROVISIONED_MIBPS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.EFS_MIN_PROVISIONED_MIBPS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_CAPACITY_HEADROOM;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_USABLE_FRACTION;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.EFS_MAX_PROVISIONED_MIBPS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.EFS_MIN_PROVISIONED_MIBPS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.LUSTRE_CAPACITY_HEADROOM;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.LUSTRE_USABLE_FRACTION;
 import static io.github.trainingdata.cdk.limits.FsxLimits.SSD_CAPACITIES;
 import static io.github.trainingdata.cdk.limits.FsxLimits.SSD_CAPACITY_STEP_GIB;
 import static io.github.trainingdata.cdk.limits.FsxLimits.SSD_MIN_CAPACITY_GIB;

@@ -1,4 +1,4 @@
-package io.github.trainingdata.cdk.advisor;
+package io.github.trainingdata.cdk.performance;
 
 /**
  * What the estimate model needs to know about a SageMaker training instance type: its price and the two

@@ -1,4 +1,4 @@
-package io.github.trainingdata.cdk.advisor;
+package io.github.trainingdata.cdk.performance;
 
 import io.github.trainingdata.cdk.limits.FsxLimits;
 

@@ -1,10 +1,11 @@
-package io.github.trainingdata.cdk.advisor;
+package io.github.trainingdata.cdk.performance;
 
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.CONTAINER_STARTUP_SECONDS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.HSM_REQUEST_SECONDS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_FILE_LOAD_MBPS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.LUSTRE_FIRST_READ_SECONDS;
-import static io.github.trainingdata.cdk.advisor.PublishedFigures.WORKER_PROVISIONING_SECONDS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.CONTAINER_STARTUP_SECONDS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.HSM_REQUEST_SECONDS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.LUSTRE_FILE_LOAD_MBPS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.LUSTRE_FIRST_READ_SECONDS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.LUSTRE_OBJECTS_INDEXED_PER_HOUR;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.WORKER_PROVISIONING_SECONDS;
 
 /**
  * How long the preload worker takes to warm a Lustre cache, on the path its image makes {@code warm-cache.sh} take
@@ -31,9 +32,21 @@ import static io.github.trainingdata.cdk.advisor.PublishedFigures.WORKER_PROVISI
  * </pre>
  * A preload adds the worker's start: {@link PublishedFigures#WORKER_PROVISIONING_SECONDS} +
  * {@link PublishedFigures#CONTAINER_STARTUP_SECONDS}. Not modelled: listing the files ({@code find}, one walk of the
- * metadata) and FSx's metadata import before the worker starts ({@link EstimateModel#lustreIndexingSeconds(long)}).
+ * metadata) and FSx's metadata import before the worker starts ({@link #lustreIndexingSeconds(long)}).
  */
 public final class PreloadModel {
+    private static final double SECONDS_PER_HOUR = 3600;
+
+    /**
+     * How long a new Lustre file system linked to S3 spends indexing its objects: a deploy-time
+     * cost, not part of any job's start-up.
+     *
+     * @param objects number of S3 objects under the linked prefix
+     * @return seconds, at about 2 million objects per hour
+     */
+    public static double lustreIndexingSeconds(long objects) {
+        return objects / LUSTRE_OBJECTS_INDEXED_PER_HOUR * SECONDS_PER_HOUR;
+    }
 
     private PreloadModel() {
     }

@@ -1,4 +1,4 @@
-package io.github.trainingdata.cdk.advisor;
+package io.github.trainingdata.cdk.performance;
 
 /**
  * The preload worker's defaults and bounds, in one place for everything that uses them: {@code LustrePreload}

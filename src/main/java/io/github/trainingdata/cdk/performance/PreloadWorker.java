@@ -1,4 +1,4 @@
-package io.github.trainingdata.cdk.advisor;
+package io.github.trainingdata.cdk.performance;
 
 /**
  * The preload worker as the estimate sees it: the path {@code warm-cache.sh} takes, how many readers or {@code lfs}

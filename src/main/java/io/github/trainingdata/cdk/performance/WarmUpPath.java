@@ -1,4 +1,4 @@
-package io.github.trainingdata.cdk.advisor;
+package io.github.trainingdata.cdk.performance;
 
 /**
  * The two ways the preload worker's {@code warm-cache.sh} loads a Lustre cache; it picks one at run time by whether

@@ -1,4 +1,4 @@
-package io.github.trainingdata.cdk.monitoring;
+package io.github.trainingdata.cdk.internal;
 
 import java.util.List;
 import java.util.Map;
@@ -14,35 +14,39 @@ import software.amazon.awscdk.services.cloudwatch.Stats;
 import software.amazon.awscdk.services.cloudwatch.YAxisProps;
 
 /**
- * Builds the widgets of a {@link TrainingDataDashboard} and the metrics they plot, every metric at the
+ * Builds the widgets of the training-data dashboard (and of each store's rows on it) and the metrics they plot, every metric at the
  * dashboard's period: headers, graphs from 0 with optional horizontal lines, and byte counts as bytes per
  * second.
  */
-final class DashboardWidgets {
-    static final int GRAPH_HEIGHT = 6;
+public final class DashboardWidgets {
+    /** Height of every graph row. */
+    public static final int GRAPH_HEIGHT = 6;
 
     private final Duration period;
 
-    DashboardWidgets(Duration period) {
+    /** Widgets whose metrics are aggregated over {@code period}. */
+    public DashboardWidgets(Duration period) {
         this.period = period;
     }
 
-    static TextWidget header(String title, String text) {
+    /** A full-width Markdown header: a title and one paragraph. */
+    public static TextWidget header(String title, String text) {
         return TextWidget.Builder.create().markdown("### " + title + "\n" + text).width(24).height(2).build();
     }
 
     /** A metric of this dashboard's period; {@code label} null for the metric's name. */
-    Metric metric(String namespace, String name, Map<String, String> dimensions, String statistic, String label) {
+    public Metric metric(String namespace, String name, Map<String, String> dimensions, String statistic, String label) {
         return Metric.Builder.create().namespace(namespace).metricName(name).dimensionsMap(dimensions)
                 .statistic(statistic).label(label).period(period).build();
     }
 
-    MetricOptions labelled(String label, String statistic) {
+    /** Options of a metric of this period with a label and a statistic. */
+    public MetricOptions labelled(String label, String statistic) {
         return MetricOptions.builder().label(label).statistic(statistic).period(period).build();
     }
 
     /** The {@code Sum} of a byte count per period, in bytes per second; {@code id} must be unique in its graph. */
-    MathExpression perSecond(String id, String namespace, String name, Map<String, String> dimensions, String label) {
+    public MathExpression perSecond(String id, String namespace, String name, Map<String, String> dimensions, String label) {
         return MathExpression.Builder.create()
                 .expression(id + "/PERIOD(" + id + ")")
                 .usingMetrics(Map.of(id, metric(namespace, name, dimensions, Stats.SUM, null)))
@@ -51,7 +55,8 @@ final class DashboardWidgets {
                 .build();
     }
 
-    static GraphWidget graph(String title, int width, List<IMetric> left, List<HorizontalAnnotation> lines) {
+    /** A graph from 0 of the metrics {@code left}, with horizontal {@code lines}. */
+    public static GraphWidget graph(String title, int width, List<IMetric> left, List<HorizontalAnnotation> lines) {
         return GraphWidget.Builder.create()
                 .title(title)
                 .left(left)
@@ -61,11 +66,13 @@ final class DashboardWidgets {
                 .build();
     }
 
-    static YAxisProps axis(String label) {
+    /** An axis from 0, unit-less, with an optional label. */
+    public static YAxisProps axis(String label) {
         return YAxisProps.builder().min(0).label(label).showUnits(false).build();
     }
 
-    static HorizontalAnnotation line(double value, String label) {
+    /** A horizontal line at {@code value}. */
+    public static HorizontalAnnotation line(double value, String label) {
         return HorizontalAnnotation.builder().value(value).label(label).build();
     }
 }

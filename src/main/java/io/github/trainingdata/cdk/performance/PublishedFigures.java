@@ -1,4 +1,4 @@
-package io.github.trainingdata.cdk.advisor;
+package io.github.trainingdata.cdk.performance;
 
 import java.util.Collections;
 import java.util.Map;
@@ -15,7 +15,7 @@ import java.util.TreeMap;
  *   <li>"Case study" means the twelve published end-to-end runs behind AWS's "Choose the best data source for
  *   your Amazon SageMaker training job" (aws-samples/sagemaker-bencher: TensorFlow ResNet-50, one epoch, batch
  *   64, one ml.p3.2xlarge, Caltech-256 as ~1 GB and ~54 GB of JPEG or of TFRecord; {@code data-sources.md},
- *   "Calibration"). The figures marked "fitted" were chosen so that {@link EstimateModel} reproduces every one
+ *   "Calibration"). The figures marked "fitted" were chosen so that the advisor's {@code EstimateModel} reproduces every one
  *   of those billable times within 8% (within 30% is the test's bar) and picks the published winner of each
  *   of the four scenarios.</li>
  *   <li>"Assumption" means no published figure exists; the Javadoc gives the reasoning.</li>

@@ -1,0 +1,72 @@
+package io.github.trainingdata.examples.docs;
+
+import io.github.trainingdata.cdk.monitoring.TrainingDataDashboard;
+import io.github.trainingdata.cdk.monitoring.TrainingDataDashboardProps;
+import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.storage.StoreAccess;
+import io.github.trainingdata.cdk.storage.StoreGrants;
+import io.github.trainingdata.cdk.storage.TrainingDataStore;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.services.cloudwatch.GraphWidget;
+import software.amazon.awscdk.services.cloudwatch.IWidget;
+import software.amazon.awscdk.services.cloudwatch.Metric;
+import software.amazon.awscdk.services.s3.Bucket;
+import software.amazon.awscdk.services.s3.IBucket;
+import software.constructs.Construct;
+
+/**
+ * A store of a kind the library does not ship: a bucket another team owns, which jobs may only read and whose daily
+ * size the dashboard shows. The dashboard and a job's permissions take it like any store.
+ */
+public class SharedBucketExample extends Stack {
+    /** Creates the stack. */
+    public SharedBucketExample(Construct scope, String id) {
+        super(scope, id);
+        // snippet:register
+        SharedBucketStore shared = new SharedBucketStore(this, "Shared", "team-a-datasets");
+        new TrainingDataDashboard(this, "Dashboard", TrainingDataDashboardProps.builder()
+                .stores(List.of(shared))
+                .build());
+        // end-snippet
+    }
+
+    // snippet:store
+    /** A bucket another team owns: read-only, reached through the AWS API, its size on the dashboard. */
+    public static final class SharedBucketStore extends Construct implements TrainingDataStore {
+        private final IBucket bucket;
+
+        /** Adopts the bucket named {@code bucketName}. */
+        public SharedBucketStore(Construct scope, String id, String bucketName) {
+            super(scope, id);
+            this.bucket = Bucket.fromBucketName(this, "Bucket", bucketName);
+        }
+
+        @Override
+        public TrainingNetwork getNetwork() {
+            return null;                       // S3: reached through the AWS API, from any network
+        }
+
+        @Override
+        public String getPinnedAvailabilityZone() {
+            return null;                       // S3 pins no Availability Zone
+        }
+
+        @Override
+        public void grantTraining(StoreGrants grants, StoreAccess access, String path) {
+            grants.readObjects(bucket, path);  // read-only, whatever the access asked for
+        }
+
+        @Override
+        public List<List<IWidget>> dashboardRows(Duration period) {
+            Metric size = Metric.Builder.create().namespace("AWS/S3").metricName("BucketSizeBytes")
+                    .dimensionsMap(Map.of("BucketName", bucket.getBucketName(), "StorageType", "StandardStorage"))
+                    .statistic("Average").period(Duration.days(1)).build();
+            return List.of(List.of(GraphWidget.Builder.create().title("Shared bucket size (bytes)")
+                    .left(List.of(size)).width(24).build()));
+        }
+    }
+    // end-snippet
+}
