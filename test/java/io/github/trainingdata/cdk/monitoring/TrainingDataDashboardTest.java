@@ -227,7 +227,7 @@ class TrainingDataDashboardTest {
     @Test
     void rejectsADashboardOfNothing() {
         Stack stack = TestApps.stack();
-        assertRule(() -> new TrainingDataDashboard(stack,
+        assertRule("DASHBOARD_NOT_EMPTY", () -> new TrainingDataDashboard(stack,
                 "Dashboard", TrainingDataDashboardProps.builder().efsStores(List.of()).build()),
                 "Test/Dashboard", "lustreCaches, efsStores, preloads and definitions", "all empty",
                 "at least one Lustre cache, EFS store, preload or training-job definition to show");
@@ -236,7 +236,7 @@ class TrainingDataDashboardTest {
     @Test
     void rejectsAPeriodThatIsNotWholeMinutes() {
         Fixture efsOnly = new Fixture(false);
-        assertRule(() -> new TrainingDataDashboard(efsOnly.stack,
+        assertRule("DASHBOARD_PERIOD", () -> new TrainingDataDashboard(efsOnly.stack,
                 "Dashboard", TrainingDataDashboardProps.builder().efsStores(List.of(efsOnly.efs))
                         .period(Duration.seconds(90)).build()),
                 "Test/Dashboard", "period", "1 minute 30 seconds",

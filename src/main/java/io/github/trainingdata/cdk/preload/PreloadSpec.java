@@ -53,7 +53,7 @@ final class PreloadSpec {
         this.scope = scope;
         this.cache = props.getCache();
         if (cache == null) {
-            throw ConfigurationError.of(scope, "cache", null, "the LustreCache to warm");
+            throw ConfigurationError.of(PreloadRules.CACHE, scope, "cache", null, "the LustreCache to warm");
         }
         TrainingJobDefinition definition = props.getDefinition();
         this.image = workerImage(props, definition);
@@ -112,7 +112,7 @@ final class PreloadSpec {
                 path == WarmUpPath.READ ? "the worker's read path, " + parallelism + " readers"
                         : "lfs hsm_restore, " + parallelism + " calls at once");
         if (Boolean.TRUE.equals(given)) {
-            throw ConfigurationError.of(scope, "waitForCompletion", true, "false: " + estimate + ", beyond the "
+            throw ConfigurationError.of(PreloadRules.WAIT_ESTIMATE, scope, "waitForCompletion", true, "false: " + estimate + ", beyond the "
                     + LustrePreload.MAX_WAITING_TIMEOUT.toMinutes().longValue() + " minutes a deploy can wait");
         }
         Annotations.of(scope).addInfo(scope.getNode().getPath() + ": the deploy does not wait for the preload: " + estimate
@@ -135,7 +135,7 @@ final class PreloadSpec {
                 + "in about 11/12 of the storage capacity)", usable, ByteSize.format(usable), cache.getNode().getPath(),
                 capacity);
         if (cache.getDataCompression() == LustreDataCompressionType.NONE) {
-            throw ConfigurationError.of(scope, "totalBytes", bytes, "at most " + room + "; a cache of "
+            throw ConfigurationError.of(PreloadRules.TOTAL_BYTES_FIT, scope, "totalBytes", bytes, "at most " + room + "; a cache of "
                     + Sizing.lustreMinimumCapacityGiB(bytes) + " GiB or more holds them");
         }
         Annotations.of(scope).addWarningV2("@trainingdata/preload:capacity", scope.getNode().getPath() + ": totalBytes "
@@ -150,13 +150,13 @@ final class PreloadSpec {
         if (definition != null && definition.getSpec().getTrainingImage() != null) {
             String uri = definition.getSpec().getTrainingImage().getUri();
             if (Token.isUnresolved(uri) && Stack.of(definition) != Stack.of(scope)) {
-                throw ConfigurationError.of(scope, "image", null, "a worker image given here: the definition "
+                throw ConfigurationError.of(PreloadRules.IMAGE_CROSS_STACK, scope, "image", null, "a worker image given here: the definition "
                         + definition.getNode().getPath() + " is in another stack and its image is a deploy-time value "
                         + "of that stack, which this stack cannot reference without a dependency cycle");
             }
             return definition.getSpec().getTrainingImage();
         }
-        throw ConfigurationError.of(scope, "image", null, definition == null
+        throw ConfigurationError.of(PreloadRules.IMAGE_REQUIRED, scope, "image", null, definition == null
                 ? "a worker image when the preload belongs to no definition (a Linux image with /bin/sh and GNU coreutils "
                         + "and findutils)"
                 : "a worker image: the definition " + definition.getNode().getPath()
@@ -174,18 +174,18 @@ final class PreloadSpec {
                         .map(c -> ((LustreChannel) c).location()).toList()
                 : cache.getDatasets().stream().map(d -> cache.location(d.getName(), "")).toList();
         if (locations.isEmpty() || locations.size() > TrainingJobDefinition.MAX_CHANNELS) {
-            throw ConfigurationError.of(scope, "locations", locations.size() + " locations",
+            throw ConfigurationError.of(PreloadRules.LOCATION_COUNT, scope, "locations", locations.size() + " locations",
                     "1 to " + TrainingJobDefinition.MAX_CHANNELS + " directories (one worker channel each)");
         }
         Set<List<String>> distinct = new HashSet<>();
         for (int i = 0; i < locations.size(); i++) {
             LustreLocation location = locations.get(i);
             if (location.getCache() != cache) {
-                throw ConfigurationError.of(scope, "locations[" + i + "]", location.getCache().getNode().getPath(),
+                throw ConfigurationError.of(PreloadRules.LOCATION_OF_CACHE, scope, "locations[" + i + "]", location.getCache().getNode().getPath(),
                         "a location of the cache being warmed, " + cache.getNode().getPath());
             }
             if (!distinct.add(List.of(location.getDataset().getName(), location.getPath()))) {
-                throw ConfigurationError.of(scope, "locations[" + i + "]",
+                throw ConfigurationError.of(PreloadRules.LOCATION_DISTINCT, scope, "locations[" + i + "]",
                         location.getDataset().getName() + "/" + location.getPath(), "distinct directories");
             }
         }
@@ -207,10 +207,10 @@ final class PreloadSpec {
 
     private void requireCounts(Long files, Long bytes) {
         if (files != null && files < 0) {
-            throw ConfigurationError.of(scope, "fileCount", files, "0 or more");
+            throw ConfigurationError.of(PreloadRules.FILE_COUNT, scope, "fileCount", files, "0 or more");
         }
         if (bytes != null && bytes < 0) {
-            throw ConfigurationError.of(scope, "totalBytes", bytes, "0 or more");
+            throw ConfigurationError.of(PreloadRules.TOTAL_BYTES, scope, "totalBytes", bytes, "0 or more");
         }
     }
 
@@ -219,7 +219,7 @@ final class PreloadSpec {
         Duration limit = given != null ? given : Duration.hours(12);
         long seconds = limit.toSeconds().longValue();
         if (seconds < 60 || seconds > TrainingJobDefinition.MAX_RUNTIME.toSeconds().longValue()) {
-            throw ConfigurationError.of(scope, field, limit.toHumanString(), "1 minute to 28 days");
+            throw ConfigurationError.of(PreloadRules.TIMEOUT, scope, field, limit.toHumanString(), "1 minute to 28 days");
         }
         return limit;
     }
@@ -227,7 +227,7 @@ final class PreloadSpec {
     private int bounded(String field, Integer value, int fallback, int min, int max) {
         int v = value != null ? value : fallback;
         if (v < min || v > max) {
-            throw ConfigurationError.of(scope, field, v, min + " to " + max);
+            throw ConfigurationError.of(PreloadRules.RANGE, scope, field, v, min + " to " + max);
         }
         return v;
     }
@@ -236,7 +236,7 @@ final class PreloadSpec {
         boolean reads = definition.getSpec().getChannels().stream()
                 .anyMatch(c -> c instanceof LustreChannel l && l.getCache() == cache);
         if (!reads) {
-            throw ConfigurationError.of(scope, "definition", definition.getNode().getPath(),
+            throw ConfigurationError.of(PreloadRules.DEFINITION_READS_CACHE, scope, "definition", definition.getNode().getPath(),
                     "a definition with a LustreChannel on " + cache.getNode().getPath()
                             + " (warming a cache the job does not read would only delay it)");
         }

@@ -72,7 +72,7 @@ public class EfsStore extends Construct implements IConnectable {
     public EfsStore(Construct scope, String id, EfsStoreProps props) {
         super(scope, id);
         if (props.getNetwork() == null) {
-            throw ConfigurationError.of(this, "network", null, "the TrainingNetwork the file system is reached from");
+            throw ConfigurationError.of(EfsStoreRules.NETWORK, this, "network", null, "the TrainingNetwork the file system is reached from");
         }
         this.network = props.getNetwork();
         this.oneZone = Boolean.TRUE.equals(props.getOneZone());
@@ -129,23 +129,23 @@ public class EfsStore extends Construct implements IConnectable {
 
     private void validateModes(PerformanceMode performance, ThroughputMode throughput, Integer mibps) {
         if (performance == PerformanceMode.MAX_IO && oneZone) {
-            throw ConfigurationError.of(this, "performanceMode", "MAX_IO",
+            throw ConfigurationError.of(EfsStoreRules.MAX_IO_ONE_ZONE, this, "performanceMode", "MAX_IO",
                     "GENERAL_PURPOSE for a One Zone file system (EFS offers Max I/O only on Regional file systems)");
         }
         if (performance == PerformanceMode.MAX_IO && throughput == ThroughputMode.ELASTIC) {
-            throw ConfigurationError.of(this, "throughputMode", "ELASTIC",
+            throw ConfigurationError.of(EfsStoreRules.MAX_IO_ELASTIC, this, "throughputMode", "ELASTIC",
                     "BURSTING or PROVISIONED with MAX_IO (elastic throughput requires GENERAL_PURPOSE)");
         }
         if (throughput == ThroughputMode.PROVISIONED && mibps == null) {
-            throw ConfigurationError.of(this, "provisionedThroughputMibps", null,
+            throw ConfigurationError.of(EfsStoreRules.PROVISIONED_REQUIRED, this, "provisionedThroughputMibps", null,
                     "a rate of at least 1 MiB/s when throughputMode is PROVISIONED");
         }
         if (throughput != ThroughputMode.PROVISIONED && mibps != null) {
-            throw ConfigurationError.of(this, "provisionedThroughputMibps", mibps,
+            throw ConfigurationError.of(EfsStoreRules.PROVISIONED_ONLY, this, "provisionedThroughputMibps", mibps,
                     "unset unless throughputMode is PROVISIONED (it is " + throughput + ")");
         }
         if (mibps != null && mibps < 1) {
-            throw ConfigurationError.of(this, "provisionedThroughputMibps", mibps, "at least 1 MiB/s");
+            throw ConfigurationError.of(EfsStoreRules.PROVISIONED_MIN, this, "provisionedThroughputMibps", mibps, "at least 1 MiB/s");
         }
         if (mibps != null && mibps > PROVISIONED_MIBPS_REGION_MAX) {
             Annotations.of(this).addWarningV2("@trainingdata/efs:provisionedThroughputAboveRegionMax",

@@ -82,14 +82,14 @@ public class TrainingDataBucket extends Construct {
         DataEncryption encryption = props.getEncryption() != null ? props.getEncryption()
                 : props.getEncryptionKey() != null ? DataEncryption.KMS : DataEncryption.S3_MANAGED;
         if (encryption == DataEncryption.S3_MANAGED && props.getEncryptionKey() != null) {
-            throw ConfigurationError.of(this, "encryption", encryption,
+            throw ConfigurationError.of(TrainingDataBucketRules.ENCRYPTION_KEY, this, "encryption", encryption,
                     "KMS when an encryptionKey is given (or leave encryption unset)");
         }
         Duration noncurrent = props.getNoncurrentVersionExpiration() != null
                 ? props.getNoncurrentVersionExpiration() : DEFAULT_NONCURRENT_EXPIRATION;
         long millis = noncurrent.toMilliseconds().longValue();
         if (millis < DAY_MILLIS || millis % DAY_MILLIS != 0) {
-            throw ConfigurationError.of(this, "noncurrentVersionExpiration", noncurrent.toHumanString(),
+            throw ConfigurationError.of(TrainingDataBucketRules.NONCURRENT_EXPIRATION, this, "noncurrentVersionExpiration", noncurrent.toHumanString(),
                     "a whole number of days, at least 1 (S3 lifecycle rules count whole days)");
         }
         // Kept when the stack is deleted, but not when the deploy that created it rolls back (RetainExceptOnCreate):
@@ -157,7 +157,7 @@ public class TrainingDataBucket extends Construct {
      */
     private void keepNotificationConfiguration(Bucket bucket) {
         bucket.getNode().addValidation(() -> bucket.getNode().tryFindChild("Notifications") == null ? List.of()
-                : List.of(ConfigurationError.of(this, "event notifications", "added with addEventNotification",
+                : List.of(ConfigurationError.of(TrainingDataBucketRules.EVENT_NOTIFICATIONS, this, "event notifications", "added with addEventNotification",
                         "none on the training data bucket: they would replace its notification configuration, including "
                                 + "the one FSx adds for a Lustre cache's auto-import; match the bucket's events with "
                                 + "EventBridge rules instead (it sends every event to EventBridge)").getMessage()));
