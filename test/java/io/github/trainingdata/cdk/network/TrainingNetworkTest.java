@@ -167,6 +167,19 @@ class TrainingNetworkTest {
     }
 
     @Test
+    void rejectsASelectionTheVpcCannotSatisfy() {
+        Stack stack = TestApps.stack();
+        Vpc vpc = Vpc.Builder.create(stack, "Platform").natGateways(1).build();
+        assertRule("NETWORK_SUBNETS_SATISFIABLE", () -> new TrainingNetwork(stack, "Network",
+                TrainingNetworkProps.builder().vpc(vpc)
+                        .vpcSubnets(SubnetSelection.builder().subnetGroupName("Storage").build())
+                        .build()),
+                "Test/Network", "vpcSubnets", "a selection the VPC cannot satisfy", "a selection that matches subnets of "
+                        + "the VPC (ThereSubnetGroupsName: There are no subnet groups with name 'Storage' in this VPC. "
+                        + "Available names: Public,Private)");
+    }
+
+    @Test
     void rejectsASelectionOfNoSubnets() {
         Stack stack = TestApps.stack();
         Vpc vpc = Vpc.Builder.create(stack, "Platform").natGateways(1).build();

@@ -1163,6 +1163,14 @@ class LustrePreloadTest {
         }
 
         @Test
+        void estimatesAreZeroOrMore() {
+            assertRule("PRELOAD_FILE_COUNT", () -> addStandalone(p -> p.fileCount(-1L)),
+                    "Test/Preload", "fileCount", "-1", "0 or more");
+            assertRule("PRELOAD_TOTAL_BYTES", () -> addStandalone(p -> p.totalBytes(-1L)),
+                    "Test/Preload", "totalBytes", "-1", "0 or more");
+        }
+
+        @Test
         void acceptsEveryBound() {
             List<UnaryOperator<LustrePreloadProps.Builder>> bounds = List.of(
                     p -> p.timeout(Duration.minutes(1)).importTimeout(Duration.minutes(1)).parallelism(1).batchSize(1),

@@ -214,6 +214,13 @@ class TrainingDataBucketTest {
     }
 
     @Test
+    void rejectsAMissingRelativePath() {
+        TrainingDataBucket data = new TrainingDataBucket(TestApps.stack(), "Data");
+        assertRule("KEY_PREFIX_REQUIRED", () -> data.s3Uri(null), "Test/Data", "relativePath", null,
+                "a key prefix (empty for the root)");
+    }
+
+    @Test
     void eventNotificationsOnTheNewBucketAreRefusedSinceTheyWouldReplaceFsxsAutoImportNotification() {
         Stack stack = TestApps.stack();
         TrainingDataBucket data = new TrainingDataBucket(stack, "Data");
@@ -222,7 +229,7 @@ class TrainingDataBucketTest {
         assertTrue(e.getMessage().contains("Test/Data: invalid event notifications 'added with addEventNotification': "
                 + "none on the training data bucket: they would replace its notification configuration, including the "
                 + "one FSx adds for a Lustre cache's auto-import; match the bucket's events with EventBridge rules "
-                + "instead (it sends every event to EventBridge)"), e.getMessage());
+                + "instead (it sends every event to EventBridge) [BUCKET_EVENT_NOTIFICATIONS]"), e.getMessage());
     }
 
     @Test

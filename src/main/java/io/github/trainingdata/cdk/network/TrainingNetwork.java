@@ -193,7 +193,8 @@ public class TrainingNetwork extends Construct {
                 chosen = vpc.selectSubnets(onePerAz(props.getVpcSubnets()));
             } catch (RuntimeException e) {
                 throw ConfigurationError.of(TrainingNetworkRules.SUBNETS_SATISFIABLE, this, "vpcSubnets", "a selection the VPC cannot satisfy",
-                        "a selection that matches subnets of the VPC (" + e.getMessage().strip() + ")");
+                        "a selection that matches subnets of the VPC ("
+                                + String.valueOf(e.getMessage()).lines().findFirst().orElse("").strip() + ")");
             }
             if (chosen.getSubnets().isEmpty()) {
                 throw ConfigurationError.of(TrainingNetworkRules.SUBNETS_NOT_EMPTY, this, "vpcSubnets", "a selection of no subnets",
