@@ -5,7 +5,6 @@ import io.github.trainingdata.cdk.internal.LogGroups;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.CfnCondition;
 import software.amazon.awscdk.Fn;
@@ -44,8 +43,6 @@ public class TrainingNetwork extends Construct {
     private static final int DEFAULT_MAX_AZS = 2;
     /** What aws-cdk-lib answers for a Region's AZs before its context lookup ran: as unknown as a token. */
     private static final List<String> DUMMY_AZS = List.of("dummy1a", "dummy1b", "dummy1c");
-    /** An AZ id, e.g. {@code use1-az4}, {@code apne1-az1}. */
-    private static final Pattern AZ_ID = Pattern.compile("[a-z]{2,5}[0-9]+-az[0-9]+");
 
     private final IVpc vpc;
     private final SubnetSelection storageSubnets;
@@ -60,7 +57,7 @@ public class TrainingNetwork extends Construct {
     /** Creates the network (or adopts an existing VPC). */
     public TrainingNetwork(Construct scope, String id, TrainingNetworkProps props) {
         super(scope, id);
-        validate(props);
+        TrainingNetworkRules.check(this, props);
         this.vpc = props.getVpc() != null ? props.getVpc() : createVpc(props);
         if (props.getVpc() != null) {
             Annotations.of(this).addInfo(getNode().getPath() + ": an existing VPC: training in private subnets "
@@ -75,35 +72,6 @@ public class TrainingNetwork extends Construct {
         this.trainingSecurityGroup = props.getTrainingSecurityGroup() != null
                 ? props.getTrainingSecurityGroup()
                 : createTrainingSecurityGroup();
-    }
-
-    private void validate(TrainingNetworkProps props) {
-        if (props.getVpc() != null && props.getMaxAzs() != null) {
-            throw ConfigurationError.of(TrainingNetworkRules.MAX_AZS_NEW_VPC, this, "maxAzs", props.getMaxAzs(),
-                    "only for a new VPC; leave it unset when an existing vpc is given");
-        }
-        if (props.getMaxAzs() != null && props.getMaxAzs() < 2) {
-            throw ConfigurationError.of(TrainingNetworkRules.MAX_AZS, this, "maxAzs", props.getMaxAzs(),
-                    "at least 2 (SageMaker and EFS need subnets in more than one AZ to be resilient)");
-        }
-        if (props.getVpc() == null && (props.getVpcSubnets() != null || props.getDataSubnet() != null)) {
-            throw ConfigurationError.of(TrainingNetworkRules.SUBNETS_EXISTING_VPC, this, props.getVpcSubnets() != null ? "vpcSubnets" : "dataSubnet",
-                    "set", "only with an existing vpc; a new VPC chooses its own isolated subnets");
-        }
-        String zone = props.getDataAvailabilityZone();
-        if (zone != null && props.getDataSubnet() != null) {
-            throw ConfigurationError.of(TrainingNetworkRules.DATA_AZ_WITH_SUBNET, this, "dataAvailabilityZone", zone, "unset when a dataSubnet is given (the "
-                    + "data subnet fixes the data AZ)");
-        }
-        if (zone != null && !Token.isUnresolved(zone) && AZ_ID.matcher(zone).matches()) {
-            throw ConfigurationError.of(TrainingNetworkRules.DATA_AZ_NAME, this, "dataAvailabilityZone", zone, "an Availability Zone name such as "
-                    + "us-east-1a, not an AZ id: ids name the same physical AZ in every account, names are mapped per "
-                    + "account (aws ec2 describe-availability-zones --zone-ids " + zone + " gives this account's name)");
-        }
-        if (props.getVpc() != null && props.getFlowLogsKey() != null) {
-            throw ConfigurationError.of(TrainingNetworkRules.FLOW_LOGS_NEW_VPC, this, "flowLogsKey", "set",
-                    "only for a new VPC; this construct adds no flow logs to an existing vpc");
-        }
     }
 
     private IVpc createVpc(TrainingNetworkProps props) {
