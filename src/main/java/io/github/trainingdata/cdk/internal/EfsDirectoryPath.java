@@ -12,10 +12,12 @@ import software.constructs.IConstruct;
  * {@link SageMakerLimits#DIRECTORY_PATH}. Unresolved tokens are accepted as they are.
  */
 public final class EfsDirectoryPath {
-    public static final SynthRule REQUIRED = SynthRule.of("EFS_PATH_REQUIRED", "EfsStore, EfsChannel", "directory, directoryPath",
+    public static final SynthRule REQUIRED = SynthRule.of("EFS_PATH_REQUIRED", "EfsStore, EfsChannel",
+            "directory, directoryPath",
             "an absolute path from the EFS root",
             "library");
-    public static final SynthRule FORMAT = SynthRule.of("EFS_PATH_FORMAT", "EfsStore, EfsChannel", "directory, directoryPath",
+    public static final SynthRule FORMAT = SynthRule.of("EFS_PATH_FORMAT", "EfsStore, EfsChannel",
+            "directory, directoryPath",
             "absolute, without '..' or empty segments, at most 4096",
             "SageMaker API model (botocore sagemaker/2017-07-24), FileSystemDataSource.DirectoryPath");
 
@@ -36,7 +38,8 @@ public final class EfsDirectoryPath {
      */
     public static String check(IConstruct scope, String field, String path) {
         if (path == null) {
-            throw ConfigurationError.of(REQUIRED, scope, field, null, "an absolute path from the EFS root such as /datasets/train");
+            throw ConfigurationError.of(REQUIRED, scope,
+                    field, null, "an absolute path from the EFS root such as /datasets/train");
         }
         if (Token.isUnresolved(path)) {
             return path;

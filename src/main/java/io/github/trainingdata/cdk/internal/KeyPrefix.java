@@ -13,10 +13,12 @@ import software.constructs.IConstruct;
  * (half of S3's 1024-character key limit, leaving room for object names). Empty means "the root".
  */
 public final class KeyPrefix {
-    public static final SynthRule REQUIRED = SynthRule.of("KEY_PREFIX_REQUIRED", "any key prefix (bucket, cache, channel, definition)", "prefix, path",
+    public static final SynthRule REQUIRED = SynthRule.of("KEY_PREFIX_REQUIRED", "any key prefix (bucket, cache, channel, definition)",
+            "prefix, path",
             "a key prefix (empty for the root)",
             "library");
-    public static final SynthRule FORMAT = SynthRule.of("KEY_PREFIX_FORMAT", "any key prefix (bucket, cache, channel, definition)", "prefix, path",
+    public static final SynthRule FORMAT = SynthRule.of("KEY_PREFIX_FORMAT", "any key prefix (bucket, cache, channel, definition)",
+            "prefix, path",
             "S3 safe characters, no leading or trailing '/', no empty, '.' or '..' segments, at most 512",
             "Amazon S3 User Guide, object key naming");
 

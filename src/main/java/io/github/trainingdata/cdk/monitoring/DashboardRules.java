@@ -4,7 +4,8 @@ import io.github.trainingdata.cdk.SynthRule;
 
 /** The synth-time rules of TrainingDataDashboard, one constant each (listed in docs/rules.md). */
 final class DashboardRules {
-    static final SynthRule NOT_EMPTY = SynthRule.of("DASHBOARD_NOT_EMPTY", "TrainingDataDashboard", "lustreCaches, efsStores, preloads and definitions",
+    static final SynthRule NOT_EMPTY = SynthRule.of("DASHBOARD_NOT_EMPTY", "TrainingDataDashboard",
+            "lustreCaches, efsStores, preloads and definitions",
             "at least one store, preload or definition to show",
             "library");
     static final SynthRule PERIOD = SynthRule.of("DASHBOARD_PERIOD", "TrainingDataDashboard", "period",

@@ -65,7 +65,8 @@ public class TrainingDataDashboard extends Construct {
         this.widgets = new DashboardWidgets(period);
         if (props.getLustreCaches().isEmpty() && props.getEfsStores().isEmpty() && props.getPreloads().isEmpty()
                 && props.getDefinitions().isEmpty()) {
-            throw ConfigurationError.of(DashboardRules.NOT_EMPTY, this, "lustreCaches, efsStores, preloads and definitions", "all empty",
+            throw ConfigurationError.of(DashboardRules.NOT_EMPTY, this,
+                    "lustreCaches, efsStores, preloads and definitions", "all empty",
                     "at least one Lustre cache, EFS store, preload or training-job definition to show");
         }
         this.dashboard = Dashboard.Builder.create(this, "Resource")

@@ -115,7 +115,8 @@ public class TrainingNetwork extends Construct {
         int count = Math.min(maxAzs, region.size());
         if (known && !Token.isUnresolved(zone)) {
             if (!region.contains(zone)) {
-                throw ConfigurationError.of(TrainingNetworkRules.DATA_AZ_REGION, this, "dataAvailabilityZone", zone, "one of the Region's Availability Zones "
+                throw ConfigurationError.of(TrainingNetworkRules.DATA_AZ_REGION, this,
+                        "dataAvailabilityZone", zone, "one of the Region's Availability Zones "
                         + "the stack knows: " + String.join(", ", region));
             }
             List<String> first = region.subList(0, count);
@@ -147,10 +148,12 @@ public class TrainingNetwork extends Construct {
             }
         }
         if (Token.isUnresolved(zone) || zones.stream().anyMatch(Token::isUnresolved)) {
-            throw ConfigurationError.of(TrainingNetworkRules.DATA_AZ_IN_SUBNETS, this, "dataAvailabilityZone", zone, "a zone that matches one of the VPC's "
+            throw ConfigurationError.of(TrainingNetworkRules.DATA_AZ_IN_SUBNETS, this,
+                    "dataAvailabilityZone", zone, "a zone that matches one of the VPC's "
                     + "selected subnets at synth; with deploy-time zones give the dataSubnet instead");
         }
-        throw ConfigurationError.of(TrainingNetworkRules.DATA_AZ_IN_SUBNETS, this, "dataAvailabilityZone", zone, "one of the AZs of the VPC's selected subnets: "
+        throw ConfigurationError.of(TrainingNetworkRules.DATA_AZ_IN_SUBNETS, this,
+                "dataAvailabilityZone", zone, "one of the AZs of the VPC's selected subnets: "
                 + String.join(", ", zones));
     }
 
@@ -160,12 +163,14 @@ public class TrainingNetwork extends Construct {
             try {
                 chosen = vpc.selectSubnets(onePerAz(props.getVpcSubnets()));
             } catch (RuntimeException e) {
-                throw ConfigurationError.of(TrainingNetworkRules.SUBNETS_SATISFIABLE, this, "vpcSubnets", "a selection the VPC cannot satisfy",
+                throw ConfigurationError.of(TrainingNetworkRules.SUBNETS_SATISFIABLE, this,
+                        "vpcSubnets", "a selection the VPC cannot satisfy",
                         "a selection that matches subnets of the VPC ("
                                 + String.valueOf(e.getMessage()).lines().findFirst().orElse("").strip() + ")");
             }
             if (chosen.getSubnets().isEmpty()) {
-                throw ConfigurationError.of(TrainingNetworkRules.SUBNETS_NOT_EMPTY, this, "vpcSubnets", "a selection of no subnets",
+                throw ConfigurationError.of(TrainingNetworkRules.SUBNETS_NOT_EMPTY, this,
+                        "vpcSubnets", "a selection of no subnets",
                         "a selection that matches at least one subnet of the VPC");
             }
             return chosen;

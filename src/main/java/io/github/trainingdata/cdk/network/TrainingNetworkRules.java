@@ -20,28 +20,36 @@ final class TrainingNetworkRules {
     static final SynthRule MAX_AZS = SynthRule.of("NETWORK_MAX_AZS", "TrainingNetwork", "maxAzs",
             "at least 2",
             "library (resilience of SageMaker and EFS)");
-    static final SynthRule SUBNETS_EXISTING_VPC = SynthRule.of("NETWORK_SUBNETS_EXISTING_VPC", "TrainingNetwork", "vpcSubnets, dataSubnet",
+    static final SynthRule SUBNETS_EXISTING_VPC = SynthRule.of("NETWORK_SUBNETS_EXISTING_VPC", "TrainingNetwork",
+            "vpcSubnets, dataSubnet",
             "only with an existing vpc",
             "library");
-    static final SynthRule DATA_AZ_WITH_SUBNET = SynthRule.of("NETWORK_DATA_AZ_WITH_SUBNET", "TrainingNetwork", "dataAvailabilityZone",
+    static final SynthRule DATA_AZ_WITH_SUBNET = SynthRule.of("NETWORK_DATA_AZ_WITH_SUBNET", "TrainingNetwork",
+            "dataAvailabilityZone",
             "unset when a dataSubnet is given",
             "library");
-    static final SynthRule DATA_AZ_NAME = SynthRule.of("NETWORK_DATA_AZ_NAME", "TrainingNetwork", "dataAvailabilityZone",
+    static final SynthRule DATA_AZ_NAME = SynthRule.of("NETWORK_DATA_AZ_NAME", "TrainingNetwork",
+            "dataAvailabilityZone",
             "an AZ name such as us-east-1a, not an AZ id",
             "Amazon EC2 User Guide, AZ IDs");
-    static final SynthRule FLOW_LOGS_NEW_VPC = SynthRule.of("NETWORK_FLOW_LOGS_NEW_VPC", "TrainingNetwork", "flowLogsKey",
+    static final SynthRule FLOW_LOGS_NEW_VPC = SynthRule.of("NETWORK_FLOW_LOGS_NEW_VPC", "TrainingNetwork",
+            "flowLogsKey",
             "only for a new VPC",
             "library");
-    static final SynthRule DATA_AZ_REGION = SynthRule.of("NETWORK_DATA_AZ_REGION", "TrainingNetwork", "dataAvailabilityZone",
+    static final SynthRule DATA_AZ_REGION = SynthRule.of("NETWORK_DATA_AZ_REGION", "TrainingNetwork",
+            "dataAvailabilityZone",
             "one of the Region's AZs the stack knows",
             "aws-cdk-lib Stack.availabilityZones");
-    static final SynthRule DATA_AZ_IN_SUBNETS = SynthRule.of("NETWORK_DATA_AZ_IN_SUBNETS", "TrainingNetwork", "dataAvailabilityZone",
+    static final SynthRule DATA_AZ_IN_SUBNETS = SynthRule.of("NETWORK_DATA_AZ_IN_SUBNETS", "TrainingNetwork",
+            "dataAvailabilityZone",
             "one of the AZs of the VPC's selected subnets",
             "library");
-    static final SynthRule SUBNETS_SATISFIABLE = SynthRule.of("NETWORK_SUBNETS_SATISFIABLE", "TrainingNetwork", "vpcSubnets",
+    static final SynthRule SUBNETS_SATISFIABLE = SynthRule.of("NETWORK_SUBNETS_SATISFIABLE", "TrainingNetwork",
+            "vpcSubnets",
             "a selection that matches subnets of the VPC",
             "aws-cdk-lib Vpc.selectSubnets");
-    static final SynthRule SUBNETS_NOT_EMPTY = SynthRule.of("NETWORK_SUBNETS_NOT_EMPTY", "TrainingNetwork", "vpcSubnets",
+    static final SynthRule SUBNETS_NOT_EMPTY = SynthRule.of("NETWORK_SUBNETS_NOT_EMPTY", "TrainingNetwork",
+            "vpcSubnets",
             "a selection of at least one subnet",
             "library");
     static final SynthRule PRIVATE_SUBNETS = SynthRule.of("NETWORK_PRIVATE_SUBNETS", "TrainingNetwork", "vpc",
@@ -62,16 +70,19 @@ final class TrainingNetworkRules {
                     "at least 2 (SageMaker and EFS need subnets in more than one AZ to be resilient)");
         }
         if (props.getVpc() == null && (props.getVpcSubnets() != null || props.getDataSubnet() != null)) {
-            throw ConfigurationError.of(SUBNETS_EXISTING_VPC, scope, props.getVpcSubnets() != null ? "vpcSubnets" : "dataSubnet",
+            throw ConfigurationError.of(SUBNETS_EXISTING_VPC, scope,
+                    props.getVpcSubnets() != null ? "vpcSubnets" : "dataSubnet",
                     "set", "only with an existing vpc; a new VPC chooses its own isolated subnets");
         }
         String zone = props.getDataAvailabilityZone();
         if (zone != null && props.getDataSubnet() != null) {
-            throw ConfigurationError.of(DATA_AZ_WITH_SUBNET, scope, "dataAvailabilityZone", zone, "unset when a dataSubnet is given (the "
+            throw ConfigurationError.of(DATA_AZ_WITH_SUBNET, scope,
+                    "dataAvailabilityZone", zone, "unset when a dataSubnet is given (the "
                     + "data subnet fixes the data AZ)");
         }
         if (zone != null && !Token.isUnresolved(zone) && AZ_ID.matcher(zone).matches()) {
-            throw ConfigurationError.of(DATA_AZ_NAME, scope, "dataAvailabilityZone", zone, "an Availability Zone name such as "
+            throw ConfigurationError.of(DATA_AZ_NAME, scope,
+                    "dataAvailabilityZone", zone, "an Availability Zone name such as "
                     + "us-east-1a, not an AZ id: ids name the same physical AZ in every account, names are mapped per "
                     + "account (aws ec2 describe-availability-zones --zone-ids " + zone + " gives this account's name)");
         }

@@ -98,7 +98,8 @@ public class TrainingDataPlatform extends Construct {
                 .build());
         // One key choice covers the data and every log group: the bucket's key (if any) encrypts the flow logs.
         if (props.getNetwork() != null && props.getDataAvailabilityZone() != null) {
-            throw ConfigurationError.of(PlatformRules.DATA_AZ_WITH_NETWORK, this, "dataAvailabilityZone", props.getDataAvailabilityZone(), "unset with an "
+            throw ConfigurationError.of(PlatformRules.DATA_AZ_WITH_NETWORK, this,
+                    "dataAvailabilityZone", props.getDataAvailabilityZone(), "unset with an "
                     + "existing network: give it to that TrainingNetwork (TrainingNetworkProps.dataAvailabilityZone, or "
                     + "its dataSubnet)");
         }
@@ -111,7 +112,8 @@ public class TrainingDataPlatform extends Construct {
         this.lustreCache = source == DataSourceOption.FSX_LUSTRE ? lustreCache(props, profile) : null;
         OptionEstimate estimate = recommendation != null ? recommendation.estimateFor(source) : null;
         if (source == DataSourceOption.EFS && props.getEfsFileSystem() == null) {
-            throw ConfigurationError.of(PlatformRules.EFS_FILE_SYSTEM, this, "efsFileSystem", null, "the EFS file system that holds the data when "
+            throw ConfigurationError.of(PlatformRules.EFS_FILE_SYSTEM, this,
+                    "efsFileSystem", null, "the EFS file system that holds the data when "
                     + "the source is EFS (EFS is chosen because the data already lives there)");
         }
         this.efsStore = source == DataSourceOption.EFS
@@ -143,12 +145,14 @@ public class TrainingDataPlatform extends Construct {
      */
     private void rejectJobSettingsThePlatformOwns(TrainingJobDefinitionProps job, TrainingDataPlatformProps props) {
         if (job.getNetwork() != null && job.getNetwork() != props.getNetwork()) {
-            throw ConfigurationError.of(PlatformRules.JOB_NETWORK, this, "trainingJob.network", job.getNetwork().getNode().getPath(),
+            throw ConfigurationError.of(PlatformRules.JOB_NETWORK, this,
+                    "trainingJob.network", job.getNetwork().getNode().getPath(),
                     "unset, or the platform's own network: give an existing network as TrainingDataPlatformProps."
                             + "network, so the stores and the job share it");
         }
         if (source == DataSourceOption.FSX_LUSTRE && job.getTrainingImage() == null) {
-            throw ConfigurationError.of(PlatformRules.JOB_IMAGE, this, "trainingJob.trainingImage", null, "an image when the source is "
+            throw ConfigurationError.of(PlatformRules.JOB_IMAGE, this,
+                    "trainingJob.trainingImage", null, "an image when the source is "
                     + "FSX_LUSTRE: the preload's worker runs the job's image to warm the cache (an algorithm name "
                     + "cannot)");
         }
@@ -235,7 +239,8 @@ public class TrainingDataPlatform extends Construct {
     private LustreCache lustreCache(TrainingDataPlatformProps props, DatasetProfile profile) {
         Number perUnit = props.getLustrePerUnitStorageThroughput();
         if (perUnit != null && props.getLustreDeploymentType() != LustreDeploymentType.PERSISTENT_2) {
-            throw ConfigurationError.of(PlatformRules.LUSTRE_TIER, this, "lustrePerUnitStorageThroughput", perUnit, "unset unless "
+            throw ConfigurationError.of(PlatformRules.LUSTRE_TIER, this,
+                    "lustrePerUnitStorageThroughput", perUnit, "unset unless "
                     + "lustreDeploymentType is PERSISTENT_2 (a throughput tier is PERSISTENT_2's)");
         }
         LustreCacheProps.Builder cache = LustreCacheProps.builder().network(network)
@@ -318,7 +323,8 @@ public class TrainingDataPlatform extends Construct {
         }
         if (bytes > Sizing.lustreUsableBytes(pinned.intValue())) {
             long usable = Sizing.lustreUsableBytes(pinned.intValue());
-            throw ConfigurationError.of(PlatformRules.LUSTRE_CAPACITY, this, "lustreCapacityGiB", pinned, String.format(Locale.ROOT, "at least %d GiB: "
+            throw ConfigurationError.of(PlatformRules.LUSTRE_CAPACITY, this,
+                    "lustreCapacityGiB", pinned, String.format(Locale.ROOT, "at least %d GiB: "
                     + "the profile's %s (%,d bytes) do not fit the %s (%,d bytes) of file data %s GiB hold (FSx keeps "
                     + "file data in about 11/12 of the storage capacity); the advisor's capacity for the profile is %d GiB",
                     Sizing.lustreMinimumCapacityGiB(bytes), ByteSize.format(bytes), bytes, ByteSize.format(usable), usable,

@@ -25,13 +25,16 @@ final class EfsStoreRules {
     static final SynthRule MAX_IO_ELASTIC = SynthRule.of("EFS_MAX_IO_ELASTIC", "EfsStore", "throughputMode",
             "BURSTING or PROVISIONED with MAX_IO",
             "Amazon EFS User Guide, performance and throughput modes");
-    static final SynthRule PROVISIONED_REQUIRED = SynthRule.of("EFS_PROVISIONED_REQUIRED", "EfsStore", "provisionedThroughputMibps",
+    static final SynthRule PROVISIONED_REQUIRED = SynthRule.of("EFS_PROVISIONED_REQUIRED", "EfsStore",
+            "provisionedThroughputMibps",
             "a rate when throughputMode is PROVISIONED",
             "Amazon EFS User Guide, performance and throughput modes");
-    static final SynthRule PROVISIONED_ONLY = SynthRule.of("EFS_PROVISIONED_ONLY", "EfsStore", "provisionedThroughputMibps",
+    static final SynthRule PROVISIONED_ONLY = SynthRule.of("EFS_PROVISIONED_ONLY", "EfsStore",
+            "provisionedThroughputMibps",
             "unset unless throughputMode is PROVISIONED",
             "Amazon EFS User Guide, performance and throughput modes");
-    static final SynthRule PROVISIONED_MIN = SynthRule.of("EFS_PROVISIONED_MIN", "EfsStore", "provisionedThroughputMibps",
+    static final SynthRule PROVISIONED_MIN = SynthRule.of("EFS_PROVISIONED_MIN", "EfsStore",
+            "provisionedThroughputMibps",
             "at least 1 MiB/s",
             "Amazon EFS API reference, ProvisionedThroughputInMibps");
 

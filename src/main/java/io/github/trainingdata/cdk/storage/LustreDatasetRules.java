@@ -26,7 +26,8 @@ final class LustreDatasetRules {
     static final SynthRule BUCKET = SynthRule.of("DATASET_BUCKET", "LustreCache dataset", "datasets[i].dataBucket",
             "the TrainingDataBucket the association links",
             "library");
-    static final SynthRule LOCATION_UNIQUE = SynthRule.of("DATASET_LOCATION_UNIQUE", "LustreCache dataset", "datasets[i].prefix",
+    static final SynthRule LOCATION_UNIQUE = SynthRule.of("DATASET_LOCATION_UNIQUE", "LustreCache dataset",
+            "datasets[i].prefix",
             "an S3 location no other dataset links",
             "FSx API model (botocore fsx/2018-03-01), CreateDataRepositoryAssociation (one association per bucket or prefix)");
     static final SynthRule NAME_FORMAT = SynthRule.of("DATASET_NAME", "LustreCache dataset", "datasets[i].name",
@@ -38,13 +39,16 @@ final class LustreDatasetRules {
     static final SynthRule PATH = SynthRule.of("DATASET_PATH", "LustreCache dataset", "datasets[i].fileSystemPath",
             "'/' or an absolute path without empty, '.' or '..' segments, at most 4096",
             "FSx API model (botocore fsx/2018-03-01), CreateDataRepositoryAssociation (FileSystemPath)");
-    static final SynthRule PATH_ROOT_ALONE = SynthRule.of("DATASET_PATH_ROOT_ALONE", "LustreCache dataset", "datasets[i].fileSystemPath",
+    static final SynthRule PATH_ROOT_ALONE = SynthRule.of("DATASET_PATH_ROOT_ALONE", "LustreCache dataset",
+            "datasets[i].fileSystemPath",
             "a directory below '/' with more than one dataset",
             "Amazon FSx for Lustre User Guide, data repository associations");
-    static final SynthRule PATH_NESTING = SynthRule.of("DATASET_PATH_NESTING", "LustreCache dataset", "datasets[i].fileSystemPath",
+    static final SynthRule PATH_NESTING = SynthRule.of("DATASET_PATH_NESTING", "LustreCache dataset",
+            "datasets[i].fileSystemPath",
             "a path that neither equals nor nests with another dataset's",
             "Amazon FSx for Lustre User Guide, data repository associations");
-    static final SynthRule CHUNK_SIZE = SynthRule.of("DATASET_CHUNK_SIZE", "LustreCache dataset", "datasets[i].importedFileChunkSizeMiB",
+    static final SynthRule CHUNK_SIZE = SynthRule.of("DATASET_CHUNK_SIZE", "LustreCache dataset",
+            "datasets[i].importedFileChunkSizeMiB",
             "1 to 512000 MiB",
             "FSx API model (botocore fsx/2018-03-01), CreateDataRepositoryAssociation (ImportedFileChunkSize)");
     static final SynthRule EVENTS = SynthRule.of("DATASET_EVENTS", "LustreCache dataset", "datasets[i] events",
@@ -67,7 +71,8 @@ final class LustreDatasetRules {
     /** Checks every dataset alone and against the others. */
     void check(List<LustreDataset> datasets) {
         if (datasets == null || datasets.isEmpty() || datasets.size() > MAX_DATASETS) {
-            throw ConfigurationError.of(COUNT, scope, "datasets", datasets == null ? null : datasets.size() + " datasets",
+            throw ConfigurationError.of(COUNT, scope,
+                    "datasets", datasets == null ? null : datasets.size() + " datasets",
                     "1 to " + MAX_DATASETS + " datasets (one data repository association each)");
         }
         Set<String> names = new HashSet<>();
@@ -78,7 +83,8 @@ final class LustreDatasetRules {
             String field = "datasets[" + i + "]";
             checkName(field, dataset.getName(), names);
             if (dataset.getDataBucket() == null) {
-                throw ConfigurationError.of(BUCKET, scope, field + ".dataBucket", null, "the TrainingDataBucket whose dataset "
+                throw ConfigurationError.of(BUCKET, scope,
+                        field + ".dataBucket", null, "the TrainingDataBucket whose dataset "
                         + "prefix the association links");
             }
             KeyPrefix.check(scope, field + ".prefix", dataset.getPrefix());
@@ -88,7 +94,8 @@ final class LustreDatasetRules {
             checkEvents(field + ".autoExport", dataset.getAutoExport());
             // The same bucket token means the same bucket; different tokens may still be one bucket (not rejected).
             if (!locations.add(dataset.getDataBucket().getBucketName() + "|" + dataset.getKeyPrefix())) {
-                throw ConfigurationError.of(LOCATION_UNIQUE, scope, field + ".prefix", dataset.getKeyPrefix(), "an S3 location no other "
+                throw ConfigurationError.of(LOCATION_UNIQUE, scope,
+                        field + ".prefix", dataset.getKeyPrefix(), "an S3 location no other "
                         + "dataset of the cache links (FSx allows one association per S3 bucket or prefix)");
             }
             checkNesting(field + ".fileSystemPath", dataset.getFileSystemPath(), paths, datasets.size());
@@ -111,7 +118,8 @@ final class LustreDatasetRules {
                     "1 to 32 characters of [A-Za-z0-9_-], starting with a letter or digit");
         }
         if (!names.add(name)) {
-            throw ConfigurationError.of(NAME_UNIQUE, scope, field + ".name", name, "a name no other dataset of the cache uses");
+            throw ConfigurationError.of(NAME_UNIQUE, scope,
+                    field + ".name", name, "a name no other dataset of the cache uses");
         }
     }
 
@@ -136,7 +144,8 @@ final class LustreDatasetRules {
             return;
         }
         if (path.equals("/") && count > 1) {
-            throw ConfigurationError.of(PATH_ROOT_ALONE, scope, field, path, "a directory below '/' when the cache has more than one "
+            throw ConfigurationError.of(PATH_ROOT_ALONE, scope,
+                    field, path, "a directory below '/' when the cache has more than one "
                     + "dataset ('/' links the whole file system and allows only one association)");
         }
         for (String other : earlier) {
@@ -144,7 +153,8 @@ final class LustreDatasetRules {
                 continue;
             }
             if (other.equals(path) || (path + "/").startsWith(other + "/") || (other + "/").startsWith(path + "/")) {
-                throw ConfigurationError.of(PATH_NESTING, scope, field, path, "a file-system path that neither equals nor nests "
+                throw ConfigurationError.of(PATH_NESTING, scope,
+                        field, path, "a file-system path that neither equals nor nests "
                         + "with another dataset's (" + other + "): FSx allows no overlapping association paths");
             }
         }
@@ -152,7 +162,8 @@ final class LustreDatasetRules {
 
     private void checkChunkSize(String field, Number chunkMiB) {
         if (chunkMiB != null && !Token.isUnresolved(chunkMiB) && !FsxLimits.IMPORTED_FILE_CHUNK_SIZE.acceptsNumber(chunkMiB)) {
-            throw ConfigurationError.of(CHUNK_SIZE, scope, field, chunkMiB, FsxLimits.IMPORTED_FILE_CHUNK_SIZE.allowed());
+            throw ConfigurationError.of(CHUNK_SIZE, scope,
+                    field, chunkMiB, FsxLimits.IMPORTED_FILE_CHUNK_SIZE.allowed());
         }
     }
 

@@ -134,7 +134,8 @@ public class TrainingDataBucket extends Construct {
      */
     private void keepNotificationConfiguration(Bucket bucket) {
         bucket.getNode().addValidation(() -> bucket.getNode().tryFindChild("Notifications") == null ? List.of()
-                : List.of(ConfigurationError.of(TrainingDataBucketRules.EVENT_NOTIFICATIONS, this, "event notifications", "added with addEventNotification",
+                : List.of(ConfigurationError.of(TrainingDataBucketRules.EVENT_NOTIFICATIONS, this,
+                        "event notifications", "added with addEventNotification",
                         "none on the training data bucket: they would replace its notification configuration, including "
                                 + "the one FSx adds for a Lustre cache's auto-import; match the bucket's events with "
                                 + "EventBridge rules instead (it sends every event to EventBridge)").getMessage()));
