@@ -21,7 +21,7 @@ final class EfsStoreRules {
             "library");
     static final SynthRule MAX_IO_ONE_ZONE = SynthRule.of("EFS_MAX_IO_ONE_ZONE", "EfsStore", "performanceMode",
             "GENERAL_PURPOSE for a One Zone file system",
-            "Amazon EFS User Guide, performance and throughput modes");
+            "Amazon EFS API reference, CreateFileSystem PerformanceMode (maxIO is not supported on One Zone)");
     static final SynthRule MAX_IO_ELASTIC = SynthRule.of("EFS_MAX_IO_ELASTIC", "EfsStore", "throughputMode",
             "BURSTING or PROVISIONED with MAX_IO",
             "Amazon EFS User Guide, performance and throughput modes");

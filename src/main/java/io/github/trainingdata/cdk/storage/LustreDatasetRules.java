@@ -22,7 +22,7 @@ import software.constructs.IConstruct;
 final class LustreDatasetRules {
     static final SynthRule COUNT = SynthRule.of("DATASET_COUNT", "LustreCache dataset", "datasets",
             "1 to 8 datasets",
-            "Amazon FSx for Lustre User Guide, data repository associations (8 per file system)");
+            "FSx API reference, CreateDataRepositoryAssociation (at most 8 per file system)");
     static final SynthRule BUCKET = SynthRule.of("DATASET_BUCKET", "LustreCache dataset", "datasets[i].dataBucket",
             "the TrainingDataBucket the association links",
             "library");
@@ -42,11 +42,11 @@ final class LustreDatasetRules {
     static final SynthRule PATH_ROOT_ALONE = SynthRule.of("DATASET_PATH_ROOT_ALONE", "LustreCache dataset",
             "datasets[i].fileSystemPath",
             "a directory below '/' with more than one dataset",
-            "Amazon FSx for Lustre User Guide, data repository associations");
+            "FSx API reference, CreateDataRepositoryAssociation (FileSystemPath)");
     static final SynthRule PATH_NESTING = SynthRule.of("DATASET_PATH_NESTING", "LustreCache dataset",
             "datasets[i].fileSystemPath",
             "a path that neither equals nor nests with another dataset's",
-            "Amazon FSx for Lustre User Guide, data repository associations");
+            "FSx API reference, CreateDataRepositoryAssociation (no overlapping FileSystemPath)");
     static final SynthRule CHUNK_SIZE = SynthRule.of("DATASET_CHUNK_SIZE", "LustreCache dataset",
             "datasets[i].importedFileChunkSizeMiB",
             "1 to 512000 MiB",
