@@ -128,7 +128,7 @@ class PlatformCompositionTest {
                         .channels(List.of(LustreChannel.builder("train").cache(dataStack.getLustre())
                                 .dataset("imagenet").path("train").build()))
                         .build());
-        assertRule(() -> new LustrePreload(dataStack, "TeamPreload", LustrePreloadProps.builder()
+        assertRule("PRELOAD_IMAGE_CROSS_STACK", () -> new LustrePreload(dataStack, "TeamPreload", LustrePreloadProps.builder()
                 .cache(dataStack.getLustre()).definition(definition).build()), "Data/TeamPreload", "image", null,
                 "a worker image given here: the definition Training/Resnet is in another stack and its image is a "
                         + "deploy-time value of that stack, which this stack cannot reference without a dependency cycle");

@@ -270,7 +270,7 @@ class TrainingDataDashboardTest {
     @Test
     void rejectsADashboardOfNothing() {
         Stack stack = TestApps.stack();
-        assertRule(() -> new TrainingDataDashboard(stack,
+        assertRule("DASHBOARD_NOT_EMPTY", () -> new TrainingDataDashboard(stack,
                 "Dashboard", TrainingDataDashboardProps.builder().stores(List.of()).build()),
                 "Test/Dashboard", "stores, preloads and definitions", "all empty",
                 "at least one store, preload or training-job definition to show");
@@ -279,7 +279,7 @@ class TrainingDataDashboardTest {
     @Test
     void rejectsAPeriodThatIsNotWholeMinutes() {
         Fixture efsOnly = new Fixture(false);
-        assertRule(() -> new TrainingDataDashboard(efsOnly.stack,
+        assertRule("DASHBOARD_PERIOD", () -> new TrainingDataDashboard(efsOnly.stack,
                 "Dashboard", TrainingDataDashboardProps.builder().stores(List.of(efsOnly.efs))
                         .period(Duration.seconds(90)).build()),
                 "Test/Dashboard", "period", "1 minute 30 seconds",

@@ -62,7 +62,7 @@ class TrainingNetworkTest {
         Stack stack = TestApps.stack();
         Vpc vpc = Vpc.Builder.create(stack, "Platform").build();
         Key key = Key.Builder.create(stack, "DataKey").enableKeyRotation(true).build();
-        assertRule(() -> new TrainingNetwork(stack, "Network",
+        assertRule("NETWORK_FLOW_LOGS_NEW_VPC", () -> new TrainingNetwork(stack, "Network",
                 TrainingNetworkProps.builder().vpc(vpc).flowLogsKey(key).build()),
                 "Test/Network", "flowLogsKey", "set",
                 "only for a new VPC; this construct adds no flow logs to an existing vpc");
@@ -131,14 +131,14 @@ class TrainingNetworkTest {
     void rejectsMaxAzsWithAnExistingVpc() {
         Stack stack = TestApps.stack();
         Vpc vpc = Vpc.Builder.create(stack, "Platform").build();
-        assertRule(() -> new TrainingNetwork(stack, "Network",
+        assertRule("NETWORK_MAX_AZS_NEW_VPC", () -> new TrainingNetwork(stack, "Network",
                 TrainingNetworkProps.builder().vpc(vpc).maxAzs(3).build()),
                 "Test/Network", "maxAzs", "3", "only for a new VPC; leave it unset when an existing vpc is given");
     }
 
     @Test
     void rejectsFewerThanTwoAzs() {
-        assertRule(() -> new TrainingNetwork(TestApps.stack(),
+        assertRule("NETWORK_MAX_AZS", () -> new TrainingNetwork(TestApps.stack(),
                 "Network", TrainingNetworkProps.builder().maxAzs(1).build()),
                 "Test/Network", "maxAzs", "1",
                 "at least 2 (SageMaker and EFS need subnets in more than one AZ to be resilient)");
@@ -146,7 +146,7 @@ class TrainingNetworkTest {
 
     @Test
     void rejectsSubnetChoicesForANewVpc() {
-        assertRule(() -> new TrainingNetwork(TestApps.stack(),
+        assertRule("NETWORK_SUBNETS_EXISTING_VPC", () -> new TrainingNetwork(TestApps.stack(),
                 "Network", TrainingNetworkProps.builder()
                         .vpcSubnets(SubnetSelection.builder().subnetType(SubnetType.PRIVATE_ISOLATED).build())
                         .build()),
@@ -159,7 +159,7 @@ class TrainingNetworkTest {
         Stack stack = TestApps.stack();
         Vpc vpc = Vpc.Builder.create(stack, "Public").natGateways(0).subnetConfiguration(List.of(
                 SubnetConfiguration.builder().name("Public").subnetType(SubnetType.PUBLIC).build())).build();
-        assertRule(() -> new TrainingNetwork(stack, "Network",
+        assertRule("NETWORK_PRIVATE_SUBNETS", () -> new TrainingNetwork(stack, "Network",
                 TrainingNetworkProps.builder().vpc(vpc).build()),
                 "Test/Network", "vpc", "a VPC without private subnets",
                 "a VPC with isolated or private subnets (training data never sits in public subnets), or an explicit "
@@ -167,10 +167,23 @@ class TrainingNetworkTest {
     }
 
     @Test
+    void rejectsASelectionTheVpcCannotSatisfy() {
+        Stack stack = TestApps.stack();
+        Vpc vpc = Vpc.Builder.create(stack, "Platform").natGateways(1).build();
+        assertRule("NETWORK_SUBNETS_SATISFIABLE", () -> new TrainingNetwork(stack, "Network",
+                TrainingNetworkProps.builder().vpc(vpc)
+                        .vpcSubnets(SubnetSelection.builder().subnetGroupName("Storage").build())
+                        .build()),
+                "Test/Network", "vpcSubnets", "a selection the VPC cannot satisfy", "a selection that matches subnets of "
+                        + "the VPC (ThereSubnetGroupsName: There are no subnet groups with name 'Storage' in this VPC. "
+                        + "Available names: Public,Private)");
+    }
+
+    @Test
     void rejectsASelectionOfNoSubnets() {
         Stack stack = TestApps.stack();
         Vpc vpc = Vpc.Builder.create(stack, "Platform").natGateways(1).build();
-        assertRule(() -> new TrainingNetwork(stack, "Network",
+        assertRule("NETWORK_SUBNETS_NOT_EMPTY", () -> new TrainingNetwork(stack, "Network",
                 TrainingNetworkProps.builder().vpc(vpc)
                         .vpcSubnets(SubnetSelection.builder().subnetGroupName("Private")
                                 .availabilityZones(List.of("nowhere-1a")).build())
@@ -221,7 +234,7 @@ class TrainingNetworkTest {
     @Test
     void rejectsAZoneOutsideTheKnownRegion() {
         Stack stack = inUsEast1();
-        assertRule(() -> new TrainingNetwork(stack, "Network", TrainingNetworkProps.builder()
+        assertRule("NETWORK_DATA_AZ_REGION", () -> new TrainingNetwork(stack, "Network", TrainingNetworkProps.builder()
                 .dataAvailabilityZone("us-west-2a").build()), "Known/Network", "dataAvailabilityZone", "us-west-2a",
                 "one of the Region's Availability Zones the stack knows: us-east-1a, us-east-1b, us-east-1c, us-east-1d");
     }
@@ -255,7 +268,7 @@ class TrainingNetworkTest {
 
     @Test
     void rejectsAnAvailabilityZoneId() {
-        assertRule(() -> new TrainingNetwork(TestApps.stack(), "Network", TrainingNetworkProps.builder()
+        assertRule("NETWORK_DATA_AZ_NAME", () -> new TrainingNetwork(TestApps.stack(), "Network", TrainingNetworkProps.builder()
                 .dataAvailabilityZone("use1-az4").build()), "Test/Network", "dataAvailabilityZone", "use1-az4",
                 "an Availability Zone name such as us-east-1a, not an AZ id: ids name the same physical AZ in every "
                         + "account, names are mapped per account (aws ec2 describe-availability-zones --zone-ids use1-az4 "
@@ -271,7 +284,7 @@ class TrainingNetworkTest {
         TrainingNetwork network = new TrainingNetwork(stack, "Network", TrainingNetworkProps.builder()
                 .vpc(vpc).dataAvailabilityZone(zone).build());
         assertSame(vpc.getPrivateSubnets().get(2), network.getDataSubnet());
-        assertRule(() -> new TrainingNetwork(stack, "Elsewhere", TrainingNetworkProps.builder()
+        assertRule("NETWORK_DATA_AZ_IN_SUBNETS", () -> new TrainingNetwork(stack, "Elsewhere", TrainingNetworkProps.builder()
                 .vpc(vpc).dataAvailabilityZone("eu-west-1z").build()), "Existing/Elsewhere", "dataAvailabilityZone",
                 "eu-west-1z", "one of the AZs of the VPC's selected subnets: " + String.join(", ",
                         vpc.getPrivateSubnets().stream().map(s -> s.getAvailabilityZone()).toList()));
@@ -281,7 +294,7 @@ class TrainingNetworkTest {
     void rejectsAZoneTogetherWithADataSubnet() {
         Stack stack = TestApps.stack();
         Vpc vpc = Vpc.Builder.create(stack, "Platform").maxAzs(2).natGateways(1).build();
-        assertRule(() -> new TrainingNetwork(stack, "Network", TrainingNetworkProps.builder().vpc(vpc)
+        assertRule("NETWORK_DATA_AZ_WITH_SUBNET", () -> new TrainingNetwork(stack, "Network", TrainingNetworkProps.builder().vpc(vpc)
                 .dataSubnet(vpc.getPrivateSubnets().get(0)).dataAvailabilityZone("us-east-1a").build()), "Test/Network",
                 "dataAvailabilityZone", "us-east-1a", "unset when a dataSubnet is given (the data subnet fixes the data AZ)");
     }

@@ -131,7 +131,7 @@ class TrainingDataPlatformTest {
     @Test
     void rejectsEncryptionWithAnExistingBucket() {
         Stack stack = TestApps.stack();
-        assertRule(() -> platform(stack,
+        assertRule("STORE_EXISTING_OR_NEW", () -> platform(stack,
                 TrainingDataPlatformProps.builder().source(DataSourceOption.S3_FILE)
                         .trainingJob(job().instanceType("ml.g5.xlarge").build())
                         .bucket(Bucket.fromBucketName(stack, "Team", "team-data")).encryption(DataEncryption.KMS)),
@@ -165,7 +165,7 @@ class TrainingDataPlatformTest {
 
     @Test
     void rejectsTheEfsChoiceWithoutTheFileSystemThatHoldsTheData() {
-        assertRule(() -> platform(TestApps.stack(),
+        assertRule("PLATFORM_EFS_FILE_SYSTEM", () -> platform(TestApps.stack(),
                 TrainingDataPlatformProps.builder().source(DataSourceOption.EFS)
                         .trainingJob(job().instanceType("ml.g5.xlarge").build())),
                 "Test/Platform", "efsFileSystem", "null",
@@ -235,7 +235,7 @@ class TrainingDataPlatformTest {
 
     @Test
     void rejectsNeitherProfileNorSource() {
-        assertRule(() -> platform(TestApps.stack(),
+        assertRule("PLATFORM_PROFILE_OR_SOURCE", () -> platform(TestApps.stack(),
                 TrainingDataPlatformProps.builder().trainingJob(job().instanceType("ml.g5.xlarge").build())),
                 "Test/Platform", "profile", "null",
                 "a dataset profile (the advisor picks the source) or an explicit source");
@@ -243,7 +243,7 @@ class TrainingDataPlatformTest {
 
     @Test
     void rejectsAMissingImageAsTheDefinitionDoes() {
-        assertRule(() -> new TrainingDataPlatform(TestApps.stack(), "Platform", TrainingDataPlatformProps.builder()
+        assertRule("TRAINING_IMAGE_OR_ALGORITHM", () -> new TrainingDataPlatform(TestApps.stack(), "Platform", TrainingDataPlatformProps.builder()
                         .source(DataSourceOption.S3_FILE)
                         .trainingJob(TrainingJobDefinitionProps.builder().instanceType("ml.g5.xlarge").build()).build()),
                 "Test/Platform/Training", "trainingImage", "unset (and algorithmName unset)",
@@ -252,7 +252,7 @@ class TrainingDataPlatformTest {
 
     @Test
     void rejectsAMissingInstanceTypeWithoutAProfileAsTheDefinitionDoes() {
-        assertRule(() -> platform(TestApps.stack(), TrainingDataPlatformProps.builder().source(DataSourceOption.S3_FILE)),
+        assertRule("TRAINING_INSTANCE_TYPE_REQUIRED", () -> platform(TestApps.stack(), TrainingDataPlatformProps.builder().source(DataSourceOption.S3_FILE)),
                 "Test/Platform/Training", "instanceType", null, "an instance type such as ml.p3.2xlarge");
     }
 
@@ -308,7 +308,7 @@ class TrainingDataPlatformTest {
     void rejectsAJobNetworkOtherThanThePlatformsOwn() {
         Stack stack = TestApps.stack();
         TrainingNetwork other = new TrainingNetwork(stack, "Other");
-        assertRule(() -> platform(stack, TrainingDataPlatformProps.builder().source(DataSourceOption.S3_FILE)
+        assertRule("PLATFORM_JOB_NETWORK", () -> platform(stack, TrainingDataPlatformProps.builder().source(DataSourceOption.S3_FILE)
                         .trainingJob(job().instanceType("ml.g5.xlarge").network(other).build())),
                 "Test/Platform", "trainingJob.network", "Test/Other", "unset, or the platform's own network: give an "
                         + "existing network as TrainingDataPlatformProps.network, so the stores and the job share it");
@@ -325,7 +325,7 @@ class TrainingDataPlatformTest {
 
     @Test
     void aLustreSourceNeedsAnImageForThePreloadWorker() {
-        assertRule(() -> platform(TestApps.stack(), TrainingDataPlatformProps.builder()
+        assertRule("PLATFORM_JOB_IMAGE", () -> platform(TestApps.stack(), TrainingDataPlatformProps.builder()
                         .source(DataSourceOption.FSX_LUSTRE).trainingJob(TrainingJobDefinitionProps.builder()
                                 .algorithmName("xgboost").instanceType("ml.m5.xlarge").build())),
                 "Test/Platform", "trainingJob.trainingImage", null, "an image when the source is FSX_LUSTRE: the "
@@ -336,7 +336,7 @@ class TrainingDataPlatformTest {
     void aPinnedCapacityThatCannotHoldTheProfilesDataIsRefused() {
         // 3000 GB do not fit the 2400 x 11/12 = 2200 GiB (2,362,232,012,800 bytes) of file data 2400 GiB hold; they need
         // 3000 GB / GiB / (11/12) = 3048 GiB: 4800 GiB, which is also the advisor's (holding: 3353 GiB with 20%).
-        assertRule(() -> platform(TestApps.stack(), TrainingDataPlatformProps.builder()
+        assertRule("PLATFORM_LUSTRE_CAPACITY", () -> platform(TestApps.stack(), TrainingDataPlatformProps.builder()
                         .profile(profile(3_000 * GB, 30_000_000, AccessPattern.RANDOM, DataLocation.S3))
                         .source(DataSourceOption.FSX_LUSTRE).lustreCapacityGiB(2400)),
                 "Test/Platform", "lustreCapacityGiB", 2400, "at least 4800 GiB: the profile's 3 TB (3,000,000,000,000 "
@@ -450,7 +450,7 @@ class TrainingDataPlatformTest {
 
     @Test
     void rejectsATierWithoutPersistent2() {
-        assertRule(() -> platform(TestApps.stack(), TrainingDataPlatformProps.builder().profile(readHungry())
+        assertRule("PLATFORM_LUSTRE_TIER", () -> platform(TestApps.stack(), TrainingDataPlatformProps.builder().profile(readHungry())
                 .lustrePerUnitStorageThroughput(500)), "Test/Platform", "lustrePerUnitStorageThroughput", 500,
                 "unset unless lustreDeploymentType is PERSISTENT_2 (a throughput tier is PERSISTENT_2's)");
     }
@@ -468,7 +468,7 @@ class TrainingDataPlatformTest {
     void rejectsADataAzWithAnExistingNetwork() {
         Stack stack = TestApps.stack();
         TrainingNetwork network = new TrainingNetwork(stack, "Network");
-        assertRule(() -> platform(stack, TrainingDataPlatformProps.builder().profile(readHungry()).network(network)
+        assertRule("PLATFORM_DATA_AZ_WITH_NETWORK", () -> platform(stack, TrainingDataPlatformProps.builder().profile(readHungry()).network(network)
                 .dataAvailabilityZone("us-east-1c")), "Test/Platform", "dataAvailabilityZone", "us-east-1c",
                 "unset with an existing network: give it to that TrainingNetwork (TrainingNetworkProps."
                         + "dataAvailabilityZone, or its dataSubnet)");

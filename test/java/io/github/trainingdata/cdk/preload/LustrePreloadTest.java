@@ -977,7 +977,7 @@ class LustrePreloadTest {
         @Test
         void needsAnImageWithoutADefinition() {
             Fixture f = new Fixture();
-            assertRule(() -> f.add(f.props()),
+            assertRule("PRELOAD_IMAGE_REQUIRED", () -> f.add(f.props()),
                     "Test/Preload", "image", "null",
                     "a worker image when the preload belongs to no definition (a Linux image with /bin/sh and GNU "
                             + "coreutils and findutils)");
@@ -988,7 +988,7 @@ class LustrePreloadTest {
             Fixture f = new Fixture();
             f.define(f.definitionProps("resnet").trainingImage(null)
                     .algorithmName("arn:aws:sagemaker:us-east-1:123456789012:algorithm/resnet"));
-            assertRule(() -> f.add(f.props()),
+            assertRule("PRELOAD_IMAGE_REQUIRED", () -> f.add(f.props()),
                     "Test/Preload", "image", "null",
                     "a worker image: the definition Test/Training uses an algorithm name, not an image the worker "
                             + "could run");
@@ -1000,7 +1000,7 @@ class LustrePreloadTest {
             LustreCache other = f.cache("Other", "");
             f.define(f.definitionProps("resnet")
                     .channels(List.of(LustreChannel.builder("train").cache(other).path("train").build())));
-            assertRule(() -> f.add(f.props()),
+            assertRule("PRELOAD_DEFINITION_READS_CACHE", () -> f.add(f.props()),
                     "Test/Preload", "definition", "Test/Training",
                     "a definition with a LustreChannel on Test/Lustre (warming a cache the job does not read would "
                             + "only delay it)");
@@ -1009,14 +1009,14 @@ class LustrePreloadTest {
         @Test
         void needsTheCacheToWarm() {
             Fixture f = new Fixture();
-            assertRule(() -> new LustrePreload(f.stack, "Preload", standalone(f).cache(null).build()), "Test/Preload",
+            assertRule("PRELOAD_CACHE", () -> new LustrePreload(f.stack, "Preload", standalone(f).cache(null).build()), "Test/Preload",
                     "cache", null, "the LustreCache to warm");
         }
 
         @Test
         void needsAtLeastOneLocation() {
             Fixture f = new Fixture();
-            assertRule(() -> new LustrePreload(f.stack, "Preload", standalone(f).locations(List.of()).build()),
+            assertRule("PRELOAD_LOCATION_COUNT", () -> new LustrePreload(f.stack, "Preload", standalone(f).locations(List.of()).build()),
                     "Test/Preload", "locations", "0 locations", "1 to 20 directories (one worker channel each)");
         }
 
@@ -1024,7 +1024,7 @@ class LustrePreloadTest {
         void takesAtMostTwentyLocations() {
             Fixture f = new Fixture();
             List<String> paths = IntStream.range(0, 21).mapToObj(i -> "part" + i).toList();
-            assertRule(() -> new LustrePreload(f.stack, "Preload", standalone(f).locations(f.at(f.cache, paths)).build()),
+            assertRule("PRELOAD_LOCATION_COUNT", () -> new LustrePreload(f.stack, "Preload", standalone(f).locations(f.at(f.cache, paths)).build()),
                     "Test/Preload", "locations", "21 locations", "1 to 20 directories (one worker channel each)");
             assertDoesNotThrow(() -> new LustrePreload(f.stack, "Twenty", standalone(f)
                     .locations(f.at(f.cache, paths.subList(0, 20))).build()));
@@ -1034,7 +1034,7 @@ class LustrePreloadTest {
         void locationsAreOfTheCacheBeingWarmed() {
             Fixture f = new Fixture();
             LustreCache other = f.cache("Other", "other");
-            assertRule(() -> new LustrePreload(f.stack, "Preload", standalone(f)
+            assertRule("PRELOAD_LOCATION_OF_CACHE", () -> new LustrePreload(f.stack, "Preload", standalone(f)
                     .locations(List.of(f.cache.location("imagenet", "train"), other.location("imagenet", "val"))).build()),
                     "Test/Preload", "locations[1]", "Test/Other", "a location of the cache being warmed, Test/Lustre");
         }
@@ -1042,32 +1042,32 @@ class LustrePreloadTest {
         @Test
         void locationsAreDistinct() {
             Fixture f = new Fixture();
-            assertRule(() -> new LustrePreload(f.stack, "Preload", standalone(f)
+            assertRule("PRELOAD_LOCATION_DISTINCT", () -> new LustrePreload(f.stack, "Preload", standalone(f)
                     .locations(f.at(f.cache, List.of("train", "val", "train"))).build()),
                     "Test/Preload", "locations[2]", "imagenet/train", "distinct directories");
         }
 
         @Test
         void theTimeoutIsOneMinuteTo28Days() {
-            assertRule(() -> addStandalone(p -> p.timeout(Duration.seconds(59))),
+            assertRule("PRELOAD_TIMEOUT", () -> addStandalone(p -> p.timeout(Duration.seconds(59))),
                     "Test/Preload", "timeout", "59 seconds", "1 minute to 28 days");
-            assertRule(() -> addStandalone(p -> p.waitForCompletion(false).timeout(Duration.days(29))),
+            assertRule("PRELOAD_TIMEOUT", () -> addStandalone(p -> p.waitForCompletion(false).timeout(Duration.days(29))),
                     "Test/Preload", "timeout", "29 days", "1 minute to 28 days");
         }
 
         @Test
         void theImportTimeoutIsOneMinuteTo28Days() {
-            assertRule(() -> addStandalone(p -> p.importTimeout(Duration.seconds(59))),
+            assertRule("PRELOAD_TIMEOUT", () -> addStandalone(p -> p.importTimeout(Duration.seconds(59))),
                     "Test/Preload", "importTimeout", "59 seconds", "1 minute to 28 days");
-            assertRule(() -> addStandalone(p -> p.importTimeout(Duration.days(29))),
+            assertRule("PRELOAD_TIMEOUT", () -> addStandalone(p -> p.importTimeout(Duration.days(29))),
                     "Test/Preload", "importTimeout", "29 days", "1 minute to 28 days");
         }
 
         @Test
         void parallelismIsOneTo512() {
-            assertRule(() -> addStandalone(p -> p.parallelism(0)),
+            assertRule("PRELOAD_RANGE", () -> addStandalone(p -> p.parallelism(0)),
                     "Test/Preload", "parallelism", "0", "1 to 512");
-            assertRule(() -> addStandalone(p -> p.parallelism(513)),
+            assertRule("PRELOAD_RANGE", () -> addStandalone(p -> p.parallelism(513)),
                     "Test/Preload", "parallelism", "513", "1 to 512");
         }
 
@@ -1076,7 +1076,7 @@ class LustrePreloadTest {
             Fixture f = new Fixture();
             // 12 M files: the import takes 12 M / 2 M per hour = 21,600 s; the worker 340 s to start, then on the read
             // path max((12 M x 0.04 + 1,000,000 MB / 100) / 128 = 3828 s, 1,000,000 MB / 117.1875 MB/s = 8533 s): 8.5 h.
-            assertRule(() -> new LustrePreload(f.stack, "Preload", standalone(f).waitForCompletion(true)
+            assertRule("PRELOAD_WAIT_ESTIMATE", () -> new LustrePreload(f.stack, "Preload", standalone(f).waitForCompletion(true)
                     .fileCount(12_000_000L).totalBytes(1_000_000_000_000L).build()), "Test/Preload", "waitForCompletion",
                     true, "false: 12,000,000 files (1 TB) are estimated to take 8.5 h to import and warm (advisor "
                             + "model: metadata import, then the worker's read path, 128 readers), beyond the 55 minutes "
@@ -1133,7 +1133,7 @@ class LustrePreloadTest {
         @Test
         void theWarmedBytesMustFitTheCache() {
             // 1200 GiB hold 1200 x 11/12 = 1100 GiB = 1,181,116,006,400 bytes of file data.
-            assertRule(() -> addStandalone(p -> p.totalBytes(1_181_116_006_401L)), "Test/Preload", "totalBytes",
+            assertRule("PRELOAD_TOTAL_BYTES_FIT", () -> addStandalone(p -> p.totalBytes(1_181_116_006_401L)), "Test/Preload", "totalBytes",
                     1_181_116_006_401L, "at most 1,181,116,006,400 bytes (1.2 TB), the file data Test/Lustre's 1200 GiB "
                             + "hold (FSx keeps file data in about 11/12 of the storage capacity); a cache of 2400 GiB or "
                             + "more holds them");
@@ -1156,10 +1156,18 @@ class LustrePreloadTest {
 
         @Test
         void batchSizeIsOneTo10000() {
-            assertRule(() -> addStandalone(p -> p.batchSize(0)),
+            assertRule("PRELOAD_RANGE", () -> addStandalone(p -> p.batchSize(0)),
                     "Test/Preload", "batchSize", "0", "1 to 10000");
-            assertRule(() -> addStandalone(p -> p.batchSize(10_001)),
+            assertRule("PRELOAD_RANGE", () -> addStandalone(p -> p.batchSize(10_001)),
                     "Test/Preload", "batchSize", "10001", "1 to 10000");
+        }
+
+        @Test
+        void estimatesAreZeroOrMore() {
+            assertRule("PRELOAD_FILE_COUNT", () -> addStandalone(p -> p.fileCount(-1L)),
+                    "Test/Preload", "fileCount", "-1", "0 or more");
+            assertRule("PRELOAD_TOTAL_BYTES", () -> addStandalone(p -> p.totalBytes(-1L)),
+                    "Test/Preload", "totalBytes", "-1", "0 or more");
         }
 
         @Test

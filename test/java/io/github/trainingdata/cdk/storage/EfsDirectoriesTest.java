@@ -373,14 +373,14 @@ class EfsDirectoriesTest {
     @MethodSource("badDirectories")
     void rejectsADirectoryThatIsRelativeEscapesHasEmptySegmentsOrIsTooLong(String path) {
         EfsStore efs = store();
-        assertRule(() -> efs.addDirectory(path),
+        assertRule("EFS_PATH_FORMAT", () -> efs.addDirectory(path),
                 "Test/Efs", "directory", path, PATH_RULE);
     }
 
     @Test
     void rejectsNoDirectory() {
         EfsStore efs = store();
-        assertRule(() -> efs.addDirectory(null),
+        assertRule("EFS_PATH_REQUIRED", () -> efs.addDirectory(null),
                 "Test/Efs", "directory", "null", "an absolute path from the EFS root such as /datasets/train");
     }
 

@@ -96,7 +96,7 @@ class EfsStoreTest {
     @Test
     void rejectsNewFileSystemSettingsWithAnExistingOne() {
         SecurityGroup group = SecurityGroup.Builder.create(stack, "ExistingGroup").vpc(network.getVpc()).build();
-        assertRule(() -> new EfsStore(stack, "Efs", props()
+        assertRule("STORE_EXISTING_OR_NEW", () -> new EfsStore(stack, "Efs", props()
                 .fileSystem(FileSystem.fromFileSystemAttributes(stack, "Existing", FileSystemAttributes.builder()
                         .fileSystemId("fs-0123456789abcdef0").securityGroup(group).build()))
                 .throughputMode(ThroughputMode.ELASTIC).build()),
@@ -107,7 +107,7 @@ class EfsStoreTest {
 
     @Test
     void rejectsMaxIoOnOneZone() {
-        assertRule(() -> new EfsStore(stack, "Efs",
+        assertRule("EFS_MAX_IO_ONE_ZONE", () -> new EfsStore(stack, "Efs",
                 props().oneZone(true).performanceMode(PerformanceMode.MAX_IO).build()),
                 "Test/Efs", "performanceMode", "MAX_IO",
                 "GENERAL_PURPOSE for a One Zone file system (EFS offers Max I/O only on Regional file systems)");
@@ -115,7 +115,7 @@ class EfsStoreTest {
 
     @Test
     void rejectsMaxIoWithElasticThroughput() {
-        assertRule(() -> new EfsStore(stack, "Efs",
+        assertRule("EFS_MAX_IO_ELASTIC", () -> new EfsStore(stack, "Efs",
                 props().performanceMode(PerformanceMode.MAX_IO).throughputMode(ThroughputMode.ELASTIC).build()),
                 "Test/Efs", "throughputMode", "ELASTIC",
                 "BURSTING or PROVISIONED with MAX_IO (elastic throughput requires GENERAL_PURPOSE)");
@@ -123,7 +123,7 @@ class EfsStoreTest {
 
     @Test
     void rejectsProvisionedModeWithoutARate() {
-        assertRule(() -> new EfsStore(stack, "Efs",
+        assertRule("EFS_PROVISIONED_REQUIRED", () -> new EfsStore(stack, "Efs",
                 props().throughputMode(ThroughputMode.PROVISIONED).build()),
                 "Test/Efs", "provisionedThroughputMibps", "null",
                 "a rate of at least 1 MiB/s when throughputMode is PROVISIONED");
@@ -131,7 +131,7 @@ class EfsStoreTest {
 
     @Test
     void rejectsARateWithAnotherMode() {
-        assertRule(() -> new EfsStore(stack, "Efs",
+        assertRule("EFS_PROVISIONED_ONLY", () -> new EfsStore(stack, "Efs",
                 props().throughputMode(ThroughputMode.ELASTIC).provisionedThroughputMibps(100).build()),
                 "Test/Efs", "provisionedThroughputMibps", "100",
                 "unset unless throughputMode is PROVISIONED (it is ELASTIC)");
@@ -139,7 +139,7 @@ class EfsStoreTest {
 
     @Test
     void rejectsARateBelowOne() {
-        assertRule(() -> new EfsStore(stack, "Efs",
+        assertRule("EFS_PROVISIONED_MIN", () -> new EfsStore(stack, "Efs",
                 props().throughputMode(ThroughputMode.PROVISIONED).provisionedThroughputMibps(0).build()),
                 "Test/Efs", "provisionedThroughputMibps", "0", "at least 1 MiB/s");
     }
@@ -154,7 +154,7 @@ class EfsStoreTest {
 
     @Test
     void needsANetwork() {
-        assertRule(() -> new EfsStore(stack, "Efs", EfsStoreProps.builder().build()), "Test/Efs", "network", null,
+        assertRule("EFS_NETWORK", () -> new EfsStore(stack, "Efs", EfsStoreProps.builder().build()), "Test/Efs", "network", null,
                 "the TrainingNetwork the file system is reached from");
     }
 }

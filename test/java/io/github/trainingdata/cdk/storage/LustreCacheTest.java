@@ -136,7 +136,7 @@ class LustreCacheTest {
     @Test
     void rejectsALocationInADatasetTheCacheDoesNotHave() {
         LustreCache cache = new LustreCache(stack, "Lustre", props().build());
-        assertRule(() -> cache.location("coco", "train"), "Test/Lustre", "dataset", "coco",
+        assertRule("DATASET_KNOWN", () -> cache.location("coco", "train"), "Test/Lustre", "dataset", "coco",
                 "one of the cache's datasets imagenet");
     }
 
@@ -216,13 +216,13 @@ class LustreCacheTest {
 
     @Test
     void rejectsAnInvalidScratch2Capacity() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().storageCapacityGiB(3600).build()), "Test/Lustre",
+        assertRule("LUSTRE_CAPACITY", () -> new LustreCache(stack, "Lustre", props().storageCapacityGiB(3600).build()), "Test/Lustre",
                 "storageCapacityGiB", 3600, "1200, 2400, or a multiple of 2400 GiB for SCRATCH_2");
     }
 
     @Test
     void rejectsAFractionalCapacity() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().storageCapacityGiB(1200.5).build()), "Test/Lustre",
+        assertRule("LUSTRE_CAPACITY", () -> new LustreCache(stack, "Lustre", props().storageCapacityGiB(1200.5).build()), "Test/Lustre",
                 "storageCapacityGiB", 1200.5, "1200, 2400, or a multiple of 2400 GiB for SCRATCH_2");
     }
 
@@ -239,54 +239,54 @@ class LustreCacheTest {
 
     @Test
     void rejectsCapacityTogetherWithDatasetSize() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().storageCapacityGiB(2400).datasetSizeBytes(1L).build()),
+        assertRule("LUSTRE_CAPACITY_OR_DATASET_SIZE", () -> new LustreCache(stack, "Lustre", props().storageCapacityGiB(2400).datasetSizeBytes(1L).build()),
                 "Test/Lustre", "storageCapacityGiB", 2400,
                 "either storageCapacityGiB or datasetSizeBytes (capacity derived from the dataset), not both");
     }
 
     @Test
     void rejectsANegativeDatasetSize() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().datasetSizeBytes(-1L).build()), "Test/Lustre",
+        assertRule("LUSTRE_DATASET_SIZE", () -> new LustreCache(stack, "Lustre", props().datasetSizeBytes(-1L).build()), "Test/Lustre",
                 "datasetSizeBytes", -1, "a size of 0 bytes or more");
     }
 
     @Test
     void rejectsNoDatasets() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of()).build()), "Test/Lustre",
+        assertRule("DATASET_COUNT", () -> new LustreCache(stack, "Lustre", props().datasets(List.of()).build()), "Test/Lustre",
                 "datasets", "0 datasets", "1 to 8 datasets (one data repository association each)");
     }
 
     @Test
     void rejectsMoreThanEightDatasets() {
         List<LustreDataset> nine = java.util.stream.IntStream.range(0, 9).mapToObj(i -> dataset("d" + i).build()).toList();
-        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(nine).build()), "Test/Lustre",
+        assertRule("DATASET_COUNT", () -> new LustreCache(stack, "Lustre", props().datasets(nine).build()), "Test/Lustre",
                 "datasets", "9 datasets", "1 to 8 datasets (one data repository association each)");
     }
 
     @Test
     void rejectsADatasetNameThatCannotNameALink() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("image net").build())).build()),
+        assertRule("DATASET_NAME", () -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("image net").build())).build()),
                 "Test/Lustre", "datasets[0].name", "image net",
                 "1 to 32 characters of [A-Za-z0-9_-], starting with a letter or digit");
     }
 
     @Test
     void rejectsTwoDatasetsOfOneName() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a").build(),
+        assertRule("DATASET_NAME_UNIQUE", () -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a").build(),
                 dataset("a").prefix("b").fileSystemPath("/b").build())).build()), "Test/Lustre", "datasets[1].name",
                 "a", "a name no other dataset of the cache uses");
     }
 
     @Test
     void rejectsTwoDatasetsOfOneS3Location() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a").build(),
+        assertRule("DATASET_LOCATION_UNIQUE", () -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a").build(),
                 dataset("b").prefix("a").build())).build()), "Test/Lustre", "datasets[1].prefix", "vision/a",
                 "an S3 location no other dataset of the cache links (FSx allows one association per S3 bucket or prefix)");
     }
 
     @Test
     void rejectsNestedFileSystemPaths() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of(
+        assertRule("DATASET_PATH_NESTING", () -> new LustreCache(stack, "Lustre", props().datasets(List.of(
                 dataset("a").fileSystemPath("/datasets").build(),
                 dataset("b").fileSystemPath("/datasets/b").build())).build()), "Test/Lustre",
                 "datasets[1].fileSystemPath", "/datasets/b", "a file-system path that neither equals nor nests with "
@@ -295,7 +295,7 @@ class LustreCacheTest {
 
     @Test
     void rejectsTheRootPathBesideOtherDatasets() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a").build(),
+        assertRule("DATASET_PATH_ROOT_ALONE", () -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a").build(),
                 dataset("b").fileSystemPath("/").build())).build()), "Test/Lustre", "datasets[1].fileSystemPath", "/",
                 "a directory below '/' when the cache has more than one dataset ('/' links the whole file system and "
                         + "allows only one association)");
@@ -303,7 +303,7 @@ class LustreCacheTest {
 
     @Test
     void rejectsARelativeFileSystemPath() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a").fileSystemPath("a/")
+        assertRule("DATASET_PATH", () -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a").fileSystemPath("a/")
                 .build())).build()), "Test/Lustre", "datasets[0].fileSystemPath", "a/", "'/' or an absolute path "
                 + "/<segment>[/<segment>...] without a trailing '/', empty, '.' or '..' segments or control characters, "
                 + "at most 4096 characters");
@@ -311,14 +311,14 @@ class LustreCacheTest {
 
     @Test
     void rejectsADatasetPrefixWithATrailingSlash() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a").prefix("a/").build()))
+        assertRule("KEY_PREFIX_FORMAT", () -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a").prefix("a/").build()))
                 .build()), "Test/Lustre", "datasets[0].prefix", "a/", "a key prefix of S3 safe characters "
                         + "[A-Za-z0-9!_.*'()/=+-], without leading or trailing '/' and without empty, '.' or '..' segments, at most 512 characters (empty for the root)");
     }
 
     @Test
     void rejectsAChunkSizeOutOfRange() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a")
+        assertRule("DATASET_CHUNK_SIZE", () -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a")
                 .importedFileChunkSizeMiB(512_001).build())).build()), "Test/Lustre",
                 "datasets[0].importedFileChunkSizeMiB", 512001, "a whole number from 1 to 512000 MiB");
     }
@@ -335,7 +335,7 @@ class LustreCacheTest {
 
     @Test
     void rejectsAnEventTwice() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a")
+        assertRule("DATASET_EVENTS", () -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a")
                 .autoExport(List.of(DataRepositoryEvent.NEW, DataRepositoryEvent.NEW)).build())).build()), "Test/Lustre",
                 "datasets[0].autoExport", "[NEW, NEW]", "each of NEW, CHANGED and DELETED at most once");
     }
@@ -385,7 +385,7 @@ class LustreCacheTest {
 
     @Test
     void rejectsAPerUnitStorageThroughputFsxDoesNotOffer() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().existingFileSystem(ExistingLustreFileSystem.builder()
+        assertRule("LUSTRE_EXISTING_TIER", () -> new LustreCache(stack, "Lustre", props().existingFileSystem(ExistingLustreFileSystem.builder()
                         .fileSystemId("fs-0123456789abcdef0").mountName("abcdefgh")
                         .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "G", "sg-0123456789abcdef0"))
                         .perUnitStorageThroughput(150).build()).build()), "Test/Lustre",
@@ -408,7 +408,7 @@ class LustreCacheTest {
 
     @Test
     void rejectsNewFileSystemSettingsWithAnExistingOne() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().existingFileSystem(existing()).storageCapacityGiB(2400)
+        assertRule("STORE_EXISTING_OR_NEW", () -> new LustreCache(stack, "Lustre", props().existingFileSystem(existing()).storageCapacityGiB(2400)
                 .lustreVersion(LustreVersion.V2_15).build()), "Test/Lustre", "lustreVersion",
                 "set together with existingFileSystem", "either an existing file system or settings for a new one, not "
                         + "both (new-file-system settings given: lustreVersion, storageCapacityGiB)");
@@ -416,7 +416,7 @@ class LustreCacheTest {
 
     @Test
     void rejectsNewAssociationSettingsForAnExistingFileSystem() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().existingFileSystem(existing()).datasets(List.of(
+        assertRule("STORE_EXISTING_OR_NEW", () -> new LustreCache(stack, "Lustre", props().existingFileSystem(existing()).datasets(List.of(
                 dataset("a").autoExport(List.of(DataRepositoryEvent.NEW)).build())).build()), "Test/Lustre",
                 "datasets[0].autoExport", "set together with existingFileSystem", "either an existing file system's "
                         + "association or settings for a new one, not both (new-association settings given: "
@@ -480,7 +480,7 @@ class LustreCacheTest {
 
     @Test
     void rejectsAnExistingFileSystemIdThatIsNoFsxId() {
-        assertRule(() -> new LustreCache(stack, "Lustre",
+        assertRule("LUSTRE_EXISTING_ID", () -> new LustreCache(stack, "Lustre",
                 props().existingFileSystem(ExistingLustreFileSystem.builder().fileSystemId("fsap-0123456789abcdef0")
                         .mountName("abcdefgh")
                         .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "G", "sg-0123456789abcdef0"))
@@ -490,7 +490,7 @@ class LustreCacheTest {
 
     @Test
     void rejectsAnExistingMountNameThatIsNoLustreMountName() {
-        assertRule(() -> new LustreCache(stack, "Lustre",
+        assertRule("LUSTRE_EXISTING_MOUNT_NAME", () -> new LustreCache(stack, "Lustre",
                 props().existingFileSystem(ExistingLustreFileSystem.builder().fileSystemId("fs-0123456789abcdef0")
                         .mountName("/fsx")
                         .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "G", "sg-0123456789abcdef0"))
@@ -500,26 +500,26 @@ class LustreCacheTest {
 
     @Test
     void needsANetwork() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().network(null).build()), "Test/Lustre", "network", null,
+        assertRule("LUSTRE_NETWORK", () -> new LustreCache(stack, "Lustre", props().network(null).build()), "Test/Lustre", "network", null,
                 "the TrainingNetwork the file system lives in");
     }
 
     @Test
     void aDatasetNeedsItsBucket() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().datasets(List.of(LustreDataset.builder("imagenet")
+        assertRule("DATASET_BUCKET", () -> new LustreCache(stack, "Lustre", props().datasets(List.of(LustreDataset.builder("imagenet")
                 .build())).build()), "Test/Lustre", "datasets[0].dataBucket", null,
                 "the TrainingDataBucket whose dataset prefix the association links");
     }
 
     @Test
     void anExistingFileSystemNeedsItsIdMountNameAndSecurityGroup() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().existingFileSystem(ExistingLustreFileSystem.builder()
+        assertRule("LUSTRE_EXISTING_ID", () -> new LustreCache(stack, "Lustre", props().existingFileSystem(ExistingLustreFileSystem.builder()
                 .mountName("abcdefgh").build()).build()), "Test/Lustre", "existingFileSystem.fileSystemId", null,
                 "an FSx file-system id, " + FsxLimits.FILE_SYSTEM_ID.allowed());
-        assertRule(() -> new LustreCache(stack, "Lustre2", props().existingFileSystem(ExistingLustreFileSystem.builder()
+        assertRule("LUSTRE_EXISTING_MOUNT_NAME", () -> new LustreCache(stack, "Lustre2", props().existingFileSystem(ExistingLustreFileSystem.builder()
                 .fileSystemId("fs-0123456789abcdef0").build()).build()), "Test/Lustre2", "existingFileSystem.mountName",
                 null, "the Lustre mount name, " + FsxLimits.MOUNT_NAME.allowed());
-        assertRule(() -> new LustreCache(stack, "Lustre3", props().existingFileSystem(ExistingLustreFileSystem.builder()
+        assertRule("LUSTRE_EXISTING_SECURITY_GROUP", () -> new LustreCache(stack, "Lustre3", props().existingFileSystem(ExistingLustreFileSystem.builder()
                 .fileSystemId("fs-0123456789abcdef0").mountName("abcdefgh").build()).build()), "Test/Lustre3",
                 "existingFileSystem.securityGroup", null, "the security group of the file system's network interfaces "
                         + "(training gets Lustre ports to it)");

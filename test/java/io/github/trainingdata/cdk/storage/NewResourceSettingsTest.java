@@ -31,7 +31,7 @@ class NewResourceSettingsTest {
     @Test
     void aSettingNobodyListedIsRejectedWithTheExistingResource() {
         Stack stack = TestApps.stack();
-        assertRule(() -> NewResourceSettings.rejectWithExisting(stack, new Props(), "", "existing", "thing", "new-thing",
+        assertRule("STORE_EXISTING_OR_NEW", () -> NewResourceSettings.rejectWithExisting(stack, new Props(), "", "existing", "thing", "new-thing",
                 Set.of("existing", "shared")), "Test", "addedLater", "set together with existing",
                 "either an existing thing or settings for a new one, not both (new-thing settings given: addedLater)");
     }

@@ -181,14 +181,14 @@ class PersistentLustreCacheTest {
 
     @Test
     void rejectsATierOnScratch2() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().perUnitStorageThroughput(250).build()), "Test/Lustre",
+        assertRule("LUSTRE_TIER_SCRATCH", () -> new LustreCache(stack, "Lustre", props().perUnitStorageThroughput(250).build()), "Test/Lustre",
                 "perUnitStorageThroughput", 250, "unset with SCRATCH_2, whose throughput comes with its capacity (200 "
                         + "MB/s per TiB); a throughput tier needs deploymentType PERSISTENT_2");
     }
 
     @Test
     void requiresATierWithPersistent2() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().deploymentType(LustreDeploymentType.PERSISTENT_2)
+        assertRule("LUSTRE_TIER_REQUIRED", () -> new LustreCache(stack, "Lustre", props().deploymentType(LustreDeploymentType.PERSISTENT_2)
                 .build()), "Test/Lustre", "perUnitStorageThroughput", null, "125, 250, 500 or 1000 MB/s per TiB with "
                         + "PERSISTENT_2 (its throughput tier, billed with the storage; required)");
     }
@@ -196,48 +196,48 @@ class PersistentLustreCacheTest {
     @Test
     void rejectsATierPersistent2DoesNotOffer() {
         // 200 is a PERSISTENT_1 tier; 250.5 is no whole number.
-        assertRule(() -> new LustreCache(stack, "Lustre", persistent(200).build()), "Test/Lustre",
+        assertRule("LUSTRE_TIER_VALUES", () -> new LustreCache(stack, "Lustre", persistent(200).build()), "Test/Lustre",
                 "perUnitStorageThroughput", 200, "125, 250, 500 or 1000 MB/s per TiB for PERSISTENT_2");
-        assertRule(() -> new LustreCache(stack, "Other", props().deploymentType(LustreDeploymentType.PERSISTENT_2)
+        assertRule("LUSTRE_TIER_VALUES", () -> new LustreCache(stack, "Other", props().deploymentType(LustreDeploymentType.PERSISTENT_2)
                 .perUnitStorageThroughput(250.5).build()), "Test/Other", "perUnitStorageThroughput", 250.5,
                 "125, 250, 500 or 1000 MB/s per TiB for PERSISTENT_2");
     }
 
     @Test
     void rejectsACapacityOutsidePersistent2sSteps() {
-        assertRule(() -> new LustreCache(stack, "Lustre", persistent(250).storageCapacityGiB(3600).build()),
+        assertRule("LUSTRE_CAPACITY", () -> new LustreCache(stack, "Lustre", persistent(250).storageCapacityGiB(3600).build()),
                 "Test/Lustre", "storageCapacityGiB", 3600, "1200, 2400, or a multiple of 2400 GiB for PERSISTENT_2");
     }
 
     @Test
     void rejectsMetadataIopsOnScratch2() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().metadataIops(3000).build()), "Test/Lustre",
+        assertRule("LUSTRE_METADATA_DEPLOYMENT", () -> new LustreCache(stack, "Lustre", props().metadataIops(3000).build()), "Test/Lustre",
                 "metadataIops", 3000, "unset with SCRATCH_2: a metadata configuration is PERSISTENT_2's only");
     }
 
     @Test
     void rejectsMetadataIopsOnLustre212() {
-        assertRule(() -> new LustreCache(stack, "Lustre", persistent(250).lustreVersion(LustreVersion.V2_12)
+        assertRule("LUSTRE_METADATA_VERSION", () -> new LustreCache(stack, "Lustre", persistent(250).lustreVersion(LustreVersion.V2_12)
                 .metadataIops(3000).build()), "Test/Lustre", "metadataIops", 3000, "unset with Lustre 2.12: a metadata "
                         + "configuration needs Lustre 2.15 (lustreVersion V2_15)");
     }
 
     @Test
     void rejectsMetadataIopsFsxDoesNotProvision() {
-        assertRule(() -> new LustreCache(stack, "Lustre", persistent(250).metadataIops(4500).build()), "Test/Lustre",
+        assertRule("LUSTRE_METADATA_IOPS", () -> new LustreCache(stack, "Lustre", persistent(250).metadataIops(4500).build()), "Test/Lustre",
                 "metadataIops", 4500, "1500, 3000, 6000, 12000, or a multiple of 12000 up to 192000 metadata IOPS");
     }
 
     @Test
     void rejectsAMaintenanceWindowOutsideTheApisFormat() {
-        assertRule(() -> new LustreCache(stack, "Lustre", props().weeklyMaintenanceStartTime("8:03:00").build()),
+        assertRule("LUSTRE_MAINTENANCE_WINDOW", () -> new LustreCache(stack, "Lustre", props().weeklyMaintenanceStartTime("8:03:00").build()),
                 "Test/Lustre", "weeklyMaintenanceStartTime", "8:03:00", "d:HH:MM in UTC, d from 1 (Monday) to 7 "
                         + "(Sunday), e.g. 7:03:00 (exactly 7 characters matching ^[1-7]:([01]\\d|2[0-3]):?([0-5]\\d)$)");
     }
 
     @Test
     void rejectsPersistent2SettingsForAnExistingFileSystem() {
-        assertRule(() -> new LustreCache(stack, "Lustre", persistent(250).existingFileSystem(ExistingLustreFileSystem
+        assertRule("STORE_EXISTING_OR_NEW", () -> new LustreCache(stack, "Lustre", persistent(250).existingFileSystem(ExistingLustreFileSystem
                 .builder().fileSystemId("fs-0123456789abcdef0").mountName("abcdefgh")
                 .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "Group", "sg-0123456789abcdef0")).build())
                 .build()), "Test/Lustre", "deploymentType", "set together with existingFileSystem", "either an "

@@ -171,7 +171,7 @@ class TrainingDataBucketTest {
     void rejectsNewBucketSettingsWithAnExistingBucket() {
         Stack stack = TestApps.stack();
         IBucket existing = Bucket.fromBucketName(stack, "Existing", "team-datasets");
-        assertRule(() -> new TrainingDataBucket(stack, "Data",
+        assertRule("STORE_EXISTING_OR_NEW", () -> new TrainingDataBucket(stack, "Data",
                 TrainingDataBucketProps.builder().bucket(existing).encryption(DataEncryption.KMS)
                         .removalPolicy(RemovalPolicy.DESTROY).build()),
                 "Test/Data", "encryption", "set together with bucket",
@@ -182,7 +182,7 @@ class TrainingDataBucketTest {
     @Test
     void rejectsAKeyWithS3ManagedEncryption() {
         Stack stack = TestApps.stack();
-        assertRule(() -> new TrainingDataBucket(stack, "Data",
+        assertRule("BUCKET_ENCRYPTION_KEY", () -> new TrainingDataBucket(stack, "Data",
                 TrainingDataBucketProps.builder().encryption(DataEncryption.S3_MANAGED)
                         .encryptionKey(new software.amazon.awscdk.services.kms.Key(stack, "Key")).build()),
                 "Test/Data", "encryption", "S3_MANAGED",
@@ -191,7 +191,7 @@ class TrainingDataBucketTest {
 
     @Test
     void rejectsANoncurrentExpirationShorterThanADay() {
-        assertRule(() -> new TrainingDataBucket(TestApps.stack(),
+        assertRule("BUCKET_NONCURRENT_EXPIRATION", () -> new TrainingDataBucket(TestApps.stack(),
                 "Data", TrainingDataBucketProps.builder().noncurrentVersionExpiration(Duration.hours(12)).build()),
                 "Test/Data", "noncurrentVersionExpiration", "12 hours",
                 "a whole number of days, at least 1 (S3 lifecycle rules count whole days)");
@@ -199,7 +199,7 @@ class TrainingDataBucketTest {
 
     @Test
     void rejectsADatasetPrefixWithALeadingSlash() {
-        assertRule(() -> new TrainingDataBucket(TestApps.stack(),
+        assertRule("KEY_PREFIX_FORMAT", () -> new TrainingDataBucket(TestApps.stack(),
                 "Data", TrainingDataBucketProps.builder().datasetPrefix("/datasets").build()),
                 "Test/Data", "datasetPrefix", "/datasets",
                 "a key prefix of S3 safe characters [A-Za-z0-9!_.*'()/=+-], without leading or trailing '/' and "
@@ -209,8 +209,15 @@ class TrainingDataBucketTest {
     @Test
     void rejectsRelativePathsThatEscapeTheDataset() {
         TrainingDataBucket data = new TrainingDataBucket(TestApps.stack(), "Data");
-        assertRule(() -> data.s3Uri("../other"), "Test/Data", "relativePath", "../other", "a key prefix of S3 safe characters [A-Za-z0-9!_.*'()/=+-], without leading or trailing '/' "
+        assertRule("KEY_PREFIX_FORMAT", () -> data.s3Uri("../other"), "Test/Data", "relativePath", "../other", "a key prefix of S3 safe characters [A-Za-z0-9!_.*'()/=+-], without leading or trailing '/' "
                         + "and without empty, '.' or '..' segments, at most 512 characters (empty for the root)");
+    }
+
+    @Test
+    void rejectsAMissingRelativePath() {
+        TrainingDataBucket data = new TrainingDataBucket(TestApps.stack(), "Data");
+        assertRule("KEY_PREFIX_REQUIRED", () -> data.s3Uri(null), "Test/Data", "relativePath", null,
+                "a key prefix (empty for the root)");
     }
 
     @Test
@@ -222,7 +229,7 @@ class TrainingDataBucketTest {
         assertTrue(e.getMessage().contains("Test/Data: invalid event notifications 'added with addEventNotification': "
                 + "none on the training data bucket: they would replace its notification configuration, including the "
                 + "one FSx adds for a Lustre cache's auto-import; match the bucket's events with EventBridge rules "
-                + "instead (it sends every event to EventBridge)"), e.getMessage());
+                + "instead (it sends every event to EventBridge) [BUCKET_EVENT_NOTIFICATIONS]"), e.getMessage());
     }
 
     @Test

@@ -58,7 +58,7 @@ class ChannelValidationTest {
 
     @Test
     void rejectsMoreThan20Channels() {
-        assertRule(() -> f.define(f.props().channels(s3Channels(21))),
+        assertRule("TRAINING_CHANNEL_COUNT", () -> f.define(f.props().channels(s3Channels(21))),
                 "Test/Training", "channels", "21 channels", "at most 20 channels");
     }
 
@@ -69,26 +69,26 @@ class ChannelValidationTest {
 
     @Test
     void rejectsAChannelNameWithASpace() {
-        assertRule(() -> define(f.s3("train data").build()),
+        assertRule("TRAINING_CHANNEL_NAME", () -> define(f.s3("train data").build()),
                 "Test/Training", "channels[0].name", "train data", "1 to 64 characters matching [A-Za-z0-9\\.\\-_]+");
     }
 
     @Test
     void rejectsAChannelNameLongerThan64() {
         String name = "c".repeat(65);
-        assertRule(() -> define(f.s3(name).build()),
+        assertRule("TRAINING_CHANNEL_NAME", () -> define(f.s3(name).build()),
                 "Test/Training", "channels[0].name", name, "1 to 64 characters matching [A-Za-z0-9\\.\\-_]+");
     }
 
     @Test
     void rejectsADuplicateChannelName() {
-        assertRule(() -> define(f.s3("train").path("a").build(), f.s3("train").path("b").build()),
+        assertRule("TRAINING_CHANNEL_NAME_UNIQUE", () -> define(f.s3("train").path("a").build(), f.s3("train").path("b").build()),
                 "Test/Training", "channels[1].name", "train", "a name no other channel of the job uses");
     }
 
     @Test
     void rejectsFastFileForAManifest() {
-        assertRule(() -> define(f.s3("train").build(),
+        assertRule("CHANNEL_FAST_FILE_PREFIX", () -> define(f.s3("train").build(),
                 f.s3("manifest").path("train.manifest").dataType(S3ChannelDataType.MANIFEST_FILE)
                         .inputMode(ChannelInputMode.FAST_FILE).build()),
                 "Test/Training", "channels[1].inputMode", "FastFile",
@@ -97,7 +97,7 @@ class ChannelValidationTest {
 
     @Test
     void rejectsFastFileInheritedFromTheJobForAManifest() {
-        assertRule(() -> f.define(f.props().inputMode(ChannelInputMode.FAST_FILE).channels(
+        assertRule("CHANNEL_FAST_FILE_PREFIX", () -> f.define(f.props().inputMode(ChannelInputMode.FAST_FILE).channels(
                 List.of(f.s3("manifest").path("train.manifest").dataType(S3ChannelDataType.MANIFEST_FILE).build()))),
                 "Test/Training", "channels[0].inputMode", "FastFile",
                 "File or Pipe for ManifestFile (FastFile reads S3 prefixes only)");
@@ -105,7 +105,7 @@ class ChannelValidationTest {
 
     @Test
     void rejectsGzipOutsidePipeMode() {
-        assertRule(() -> define(f.s3("train").compression(Compression.GZIP).build()),
+        assertRule("CHANNEL_GZIP_PIPE", () -> define(f.s3("train").compression(Compression.GZIP).build()),
                 "Test/Training", "channels[0].compression", "Gzip",
                 "None unless the channel runs in Pipe mode (it runs in File)");
     }
@@ -120,7 +120,7 @@ class ChannelValidationTest {
 
     @Test
     void rejectsRecordIoInFileMode() {
-        assertRule(() -> define(f.s3("train").recordWrapper(ChannelRecordWrapper.RECORD_IO)
+        assertRule("CHANNEL_RECORDIO_FILE", () -> define(f.s3("train").recordWrapper(ChannelRecordWrapper.RECORD_IO)
                 .build()),
                 "Test/Training", "channels[0].recordWrapper", "RecordIO",
                 "None in File mode (RecordIO wrapping needs Pipe or FastFile)");
@@ -135,14 +135,14 @@ class ChannelValidationTest {
 
     @Test
     void rejectsAnAugmentedManifestOutsidePipeMode() {
-        assertRule(() -> define(f.s3("train").path("train.manifest").dataType(S3ChannelDataType.AUGMENTED_MANIFEST_FILE)
+        assertRule("CHANNEL_AUGMENTED_PIPE", () -> define(f.s3("train").path("train.manifest").dataType(S3ChannelDataType.AUGMENTED_MANIFEST_FILE)
                         .attributeNames(List.of("source-ref")).build()),
                 "Test/Training", "channels[0].inputMode", "File", "Pipe for an AugmentedManifestFile channel");
     }
 
     @Test
     void rejectsAttributeNamesWithoutAnAugmentedManifest() {
-        assertRule(() -> define(f.s3("train").inputMode(ChannelInputMode.PIPE)
+        assertRule("CHANNEL_ATTRIBUTES_AUGMENTED", () -> define(f.s3("train").inputMode(ChannelInputMode.PIPE)
                 .attributeNames(List.of("source-ref", "label")).build()),
                 "Test/Training", "channels[0].attributeNames", "[source-ref, label]",
                 "empty unless dataType is AugmentedManifestFile");
@@ -151,7 +151,7 @@ class ChannelValidationTest {
     @Test
     void rejectsMoreThan16AttributeNames() {
         List<String> names = IntStream.range(0, 17).mapToObj(i -> "a" + i).toList();
-        assertRule(() -> define(f.s3("train").path("train.manifest").dataType(S3ChannelDataType.AUGMENTED_MANIFEST_FILE)
+        assertRule("CHANNEL_ATTRIBUTE_COUNT", () -> define(f.s3("train").path("train.manifest").dataType(S3ChannelDataType.AUGMENTED_MANIFEST_FILE)
                         .inputMode(ChannelInputMode.PIPE).attributeNames(names).build()),
                 "Test/Training", "channels[0].attributeNames", "17 names", "at most 16 names");
     }
@@ -169,14 +169,14 @@ class ChannelValidationTest {
 
     @Test
     void rejectsAManifestWithoutAnObjectKey() {
-        assertRule(() -> define(f.s3("train").dataType(S3ChannelDataType.MANIFEST_FILE).build()),
+        assertRule("CHANNEL_S3_MANIFEST_PATH", () -> define(f.s3("train").dataType(S3ChannelDataType.MANIFEST_FILE).build()),
                 "Test/Training", "channels[0].path", "",
                 "the key of the manifest object, relative to the dataset prefix");
     }
 
     @Test
     void rejectsAPathWithATrailingSlash() {
-        assertRule(() -> define(f.s3("train").path("train/").build()),
+        assertRule("KEY_PREFIX_FORMAT", () -> define(f.s3("train").path("train/").build()),
                 "Test/Training", "channels[0].path", "train/", KEY_PREFIX_RULE);
     }
 
@@ -185,20 +185,20 @@ class ChannelValidationTest {
         TrainingDataBucket deep = new TrainingDataBucket(f.stack, "Deep", TrainingDataBucketProps.builder()
                 .bucket(f.data.getBucket()).datasetPrefix("d".repeat(500)).build());
         String path = "p".repeat(510);
-        assertRule(() -> define(S3Channel.builder("train").dataBucket(deep).path(path).build()),
+        assertRule("CHANNEL_S3_URI", () -> define(S3Channel.builder("train").dataBucket(deep).path(path).build()),
                 "Test/Training", "channels[0].path", path,
                 "a path whose s3:// URI has at most 1024 characters matching (https|s3)://([^/]+)/?(.*)");
     }
 
     @Test
     void rejectsAnEfsAccessPointId() {
-        assertRule(() -> define(importedEfsChannel("fsap-0123456789abcdef0")),
+        assertRule("CHANNEL_EFS_ID", () -> define(importedEfsChannel("fsap-0123456789abcdef0")),
                 "Test/Training", "channels[0].store.fileSystemId", "fsap-0123456789abcdef0", EFS_ID_RULE);
     }
 
     @Test
     void rejectsAFileSystemIdLongerThan21() {
-        assertRule(() -> define(importedEfsChannel("fs-0123456789abcdef0123")),
+        assertRule("CHANNEL_EFS_ID", () -> define(importedEfsChannel("fs-0123456789abcdef0123")),
                 "Test/Training", "channels[0].store.fileSystemId", "fs-0123456789abcdef0123", EFS_ID_RULE);
     }
 
@@ -210,7 +210,7 @@ class ChannelValidationTest {
     @ParameterizedTest(name = "bad directory {index}")
     @MethodSource("badEfsDirectories")
     void rejectsAnEfsDirectoryThatIsRelativeEscapesHasEmptySegmentsOrIsTooLong(String path) {
-        assertRule(() -> define(f.efsChannel("features", path)),
+        assertRule("EFS_PATH_FORMAT", () -> define(f.efsChannel("features", path)),
                 "Test/Training", "channels[0].directoryPath", path, EFS_PATH_RULE);
     }
 
@@ -225,13 +225,13 @@ class ChannelValidationTest {
 
     @Test
     void rejectsALustrePathWithALeadingSlash() {
-        assertRule(() -> define(f.lustreChannel("train", "/train")),
+        assertRule("KEY_PREFIX_FORMAT", () -> define(f.lustreChannel("train", "/train")),
                 "Test/Training", "channels[0].path", "/train", KEY_PREFIX_RULE);
     }
 
     @Test
     void rejectsALustreDatasetTheCacheDoesNotHave() {
-        assertRule(() -> f.define(f.props().channels(List.of(LustreChannel.builder("train").cache(f.lustre())
+        assertRule("CHANNEL_LUSTRE_DATASET", () -> f.define(f.props().channels(List.of(LustreChannel.builder("train").cache(f.lustre())
                 .dataset("coco").path("train").build()))), "Test/Training", "channels[0].dataset", "coco",
                 "one of the cache's datasets imagenet of Test/Lustre");
     }
@@ -241,7 +241,7 @@ class ChannelValidationTest {
         LustreCache shared = new LustreCache(f.stack, "Shared", LustreCacheProps.builder().network(f.network())
                 .datasets(List.of(LustreDataset.builder("imagenet").dataBucket(f.data).prefix("imagenet").build(),
                         LustreDataset.builder("coco").dataBucket(f.data).prefix("coco").build())).build());
-        assertRule(() -> f.define(f.props().channels(List.of(LustreChannel.builder("train").cache(shared).path("train")
+        assertRule("CHANNEL_LUSTRE_DATASET_REQUIRED", () -> f.define(f.props().channels(List.of(LustreChannel.builder("train").cache(shared).path("train")
                 .build()))), "Test/Training", "channels[0].dataset", null,
                 "the dataset to read: one of the cache's datasets imagenet, coco (the cache has several)");
     }
@@ -261,7 +261,7 @@ class ChannelValidationTest {
 
     @Test
     void rejectsAnEmptyAttributeName() {
-        assertRule(() -> f.define(f.props().channels(List.of(f.s3("train").path("train.manifest")
+        assertRule("CHANNEL_ATTRIBUTE_NAME", () -> f.define(f.props().channels(List.of(f.s3("train").path("train.manifest")
                         .dataType(S3ChannelDataType.AUGMENTED_MANIFEST_FILE).inputMode(ChannelInputMode.PIPE)
                         .attributeNames(List.of("source-ref", "")).build()))),
                 "Test/Training", "channels[0].attributeNames[1]", "", "1 to 256 characters without line breaks");
@@ -269,7 +269,7 @@ class ChannelValidationTest {
 
     @Test
     void rejectsAContentTypeWithALineBreak() {
-        assertRule(() -> f.define(f.props().channels(List.of(f.s3("train").contentType("text/csv\nx").build()))),
+        assertRule("CHANNEL_CONTENT_TYPE", () -> f.define(f.props().channels(List.of(f.s3("train").contentType("text/csv\nx").build()))),
                 "Test/Training", "channels[0].contentType", "text/csv\nx",
                 "a MIME type of at most 256 characters without line breaks");
     }
@@ -289,32 +289,32 @@ class ChannelValidationTest {
 
     @Test
     void aChannelNeedsAName() {
-        assertRule(() -> f.define(f.props().channels(List.of(f.s3(null).path("train").build()))), "Test/Training",
+        assertRule("TRAINING_CHANNEL_NAME", () -> f.define(f.props().channels(List.of(f.s3(null).path("train").build()))), "Test/Training",
                 "channels[0].name", null, SageMakerLimits.CHANNEL_NAME.allowed());
     }
 
     @Test
     void anS3ChannelNeedsItsBucket() {
-        assertRule(() -> f.define(f.props().channels(List.of(S3Channel.builder("train").path("train").build()))),
+        assertRule("CHANNEL_S3_BUCKET", () -> f.define(f.props().channels(List.of(S3Channel.builder("train").path("train").build()))),
                 "Test/Training", "channels[0].dataBucket", null, "the TrainingDataBucket the channel reads");
     }
 
     @Test
     void aLustreChannelNeedsItsCache() {
-        assertRule(() -> f.define(f.props().channels(List.of(LustreChannel.builder("train").path("train").build()))),
+        assertRule("CHANNEL_LUSTRE_CACHE", () -> f.define(f.props().channels(List.of(LustreChannel.builder("train").path("train").build()))),
                 "Test/Training", "channels[0].cache", null, "the LustreCache the channel reads");
     }
 
     @Test
     void anEfsChannelNeedsItsStore() {
-        assertRule(() -> f.define(f.props().channels(List.of(EfsChannel.builder("features").directoryPath("/features")
+        assertRule("CHANNEL_EFS_STORE", () -> f.define(f.props().channels(List.of(EfsChannel.builder("features").directoryPath("/features")
                 .build()))), "Test/Training", "channels[0].store", null, "the EfsStore the channel reads");
     }
 
     @Test
     void anEfsChannelNeedsItsDirectory() {
         EfsChannel channel = f.efsChannel("features", "/features");
-        assertRule(() -> f.define(f.props().channels(List.of(EfsChannel.builder("features").store(channel.getStore())
+        assertRule("CHANNEL_EFS_DIRECTORY_REQUIRED", () -> f.define(f.props().channels(List.of(EfsChannel.builder("features").store(channel.getStore())
                 .build()))), "Test/Training", "channels[0].directoryPath", null,
                 "the directory to read, an absolute path such as /datasets/train");
     }

@@ -78,7 +78,7 @@ class DeployTimeValuesTest {
     @Test
     void rejectsAParameterDurationInAnotherUnitThanSeconds() {
         Number hours = number("Hours");
-        assertRule(() -> f.define(f.props().maxRuntime(Duration.hours(hours))), "Test/Training", "maxRuntime",
+        assertRule("TRAINING_DURATION_SECONDS", () -> f.define(f.props().maxRuntime(Duration.hours(hours))), "Test/Training", "maxRuntime",
                 "<token> hours", "a whole number of seconds; a deploy-time value must be given as Duration.seconds(...) "
                         + "(Duration must be specified as 'Duration.seconds()' here since its value comes from a token "
                         + "and cannot be converted (got Duration.hours))");

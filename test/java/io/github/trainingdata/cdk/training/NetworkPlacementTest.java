@@ -47,7 +47,7 @@ class NetworkPlacementTest {
     void rejectsChannelsFromTwoNetworks() {
         TrainingNetwork other = new TrainingNetwork(f.stack, "Other");
         EfsStore otherEfs = new EfsStore(f.stack, "OtherEfs", EfsStoreProps.builder().network(other).build());
-        assertRule(() -> f.define(f.props().channels(List.of(
+        assertRule("TRAINING_ONE_NETWORK", () -> f.define(f.props().channels(List.of(
                 f.lustreChannel("train", "train"),
                 EfsChannel.builder("features").store(otherEfs).directoryPath("/features").build()))),
                 "Test/Training", "channels[1]", "features",
@@ -57,7 +57,7 @@ class NetworkPlacementTest {
     @Test
     void rejectsAChannelOutsideTheGivenNetwork() {
         TrainingNetwork other = new TrainingNetwork(f.stack, "Other");
-        assertRule(() -> f.define(f.props().network(other)
+        assertRule("TRAINING_ONE_NETWORK", () -> f.define(f.props().network(other)
                 .channels(List.of(f.lustreChannel("train", "train")))),
                 "Test/Training", "channels[0]", "train",
                 "a store in the job's network Test/Other (it is in Test/Network): a job runs in one VPC");
@@ -65,7 +65,7 @@ class NetworkPlacementTest {
 
     @Test
     void rejectsSubnetsWithoutANetwork() {
-        assertRule(() -> f.define(f.props()
+        assertRule("TRAINING_SUBNETS_WITHOUT_NETWORK", () -> f.define(f.props()
                 .channels(List.of(f.s3("train").build()))
                 .vpcSubnets(SubnetSelection.builder().subnetType(SubnetType.PRIVATE_ISOLATED).build())),
                 "Test/Training", "vpcSubnets", "set without a network",
@@ -74,7 +74,7 @@ class NetworkPlacementTest {
 
     @Test
     void rejectsMoreThanFiveSecurityGroups() {
-        assertRule(() -> f.define(f.props().network(f.network())
+        assertRule("TRAINING_SECURITY_GROUPS", () -> f.define(f.props().network(f.network())
                 .securityGroups(extraGroups(5))),
                 "Test/Training", "securityGroups", "6 groups with the training group",
                 "at most 4 more than the network's training group (5 in all)");
@@ -90,7 +90,7 @@ class NetworkPlacementTest {
 
     @Test
     void rejectsASubnetOutsideTheLustreZone() {
-        assertRule(() -> f.define(f.props().channels(List.of(f.lustreChannel("train", "train"))).vpcSubnets(secondSubnet())),
+        assertRule("TRAINING_SUBNETS_IN_LUSTRE_AZ", () -> f.define(f.props().channels(List.of(f.lustreChannel("train", "train"))).vpcSubnets(secondSubnet())),
                 "Test/Training", "vpcSubnets", "Test/Network/Vpc/DataSubnet2",
                 "subnets in the Availability Zone of channel 'train' (its file system lives in one AZ; SageMaker "
                         + "must run there to mount it)");
@@ -100,7 +100,7 @@ class NetworkPlacementTest {
     void rejectsASubnetOutsideTheOneZoneEfsZone() {
         EfsStore oneZone = new EfsStore(f.stack, "OneZone", EfsStoreProps.builder().network(f.network()).oneZone(true)
                 .build());
-        assertRule(() -> f.define(f.props().vpcSubnets(secondSubnet()).channels(List.of(
+        assertRule("TRAINING_SUBNETS_IN_LUSTRE_AZ", () -> f.define(f.props().vpcSubnets(secondSubnet()).channels(List.of(
                 EfsChannel.builder("features").store(oneZone).directoryPath("/features").build()))),
                 "Test/Training", "vpcSubnets", "Test/Network/Vpc/DataSubnet2",
                 "subnets in the Availability Zone of channel 'features' (its file system lives in one AZ; SageMaker "
@@ -128,7 +128,7 @@ class NetworkPlacementTest {
 
     @Test
     void rejectsAnEmptySubnetSelection() {
-        assertRule(() -> f.define(f.props()
+        assertRule("TRAINING_SUBNET_COUNT", () -> f.define(f.props()
                 .network(f.network()).vpcSubnets(SubnetSelection.builder().subnets(List.of()).build())),
                 "Test/Training", "vpcSubnets", "0 subnets", "1 to 16 subnets");
     }
@@ -143,14 +143,14 @@ class NetworkPlacementTest {
                         .isolatedSubnetRouteTableIds(Collections.nCopies(17, "rtb-0123456789abcdef0"))
                         .build()))
                 .build());
-        assertRule(() -> f.define(f.props()
+        assertRule("TRAINING_SUBNET_COUNT", () -> f.define(f.props()
                 .network(wide).vpcSubnets(SubnetSelection.builder().subnetType(SubnetType.PRIVATE_ISOLATED).build())),
                 "Test/Training", "vpcSubnets", "17 subnets", "1 to 16 subnets");
     }
 
     @Test
     void rejectsAMalformedRoleArn() {
-        assertRule(() -> f.define(f.props().role(Role.fromRoleArn(f.stack,
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().role(Role.fromRoleArn(f.stack,
                 "Given", "arn:aws:iam::12345:role/training", FromRoleArnOptions.builder().mutable(true).build()))),
                 "Test/Training", "role", "arn:aws:iam::12345:role/training",
                 "an IAM role ARN arn:aws:iam::<12-digit account>:role/<name>, 20 to 2048 characters matching "
@@ -192,7 +192,7 @@ class NetworkPlacementTest {
         assertEquals(List.of("us-east-1a", "us-east-1b", "us-east-1a", "us-east-1b"),
                 subnets.stream().map(ISubnet::getAvailabilityZone).toList());
 
-        assertRule(() -> f.define(f.props().channels(List.of(train)).vpcSubnets(SubnetSelection.builder()
+        assertRule("TRAINING_SUBNETS_IN_LUSTRE_AZ", () -> f.define(f.props().channels(List.of(train)).vpcSubnets(SubnetSelection.builder()
                 .subnets(List.of(subnets.get(0), subnets.get(1))).build())),
                 "Test/Training", "vpcSubnets", "Test/AdoptedVpc/IsolatedSubnet2",
                 "subnets in the Availability Zone of channel 'train' (its file system lives in one AZ; SageMaker "
@@ -219,7 +219,7 @@ class NetworkPlacementTest {
                 .store(new EfsStore(f.stack, "Regional", EfsStoreProps.builder().network(oneAz).build())).build();
         List<ISubnet> subnets = oneAz.getVpc().getIsolatedSubnets();
 
-        assertRule(() -> f.define(f.props().channels(List.of(features))
+        assertRule("TRAINING_SUBNETS_IN_EFS_AZ", () -> f.define(f.props().channels(List.of(features))
                 .vpcSubnets(SubnetSelection.builder().subnets(List.of(subnets.get(1))).build())),
                 "Test/Training", "vpcSubnets", "Test/OneAzVpc/IsolatedSubnet2",
                 "subnets in an Availability Zone where the EFS file system of channel 'features' has a mount target "
@@ -233,7 +233,7 @@ class NetworkPlacementTest {
     @Test
     void rejectsAGivenSecurityGroupWhoseIdTheApiRejects() {
         ISecurityGroup given = SecurityGroup.fromSecurityGroupId(f.stack, "Given", "sg_0123456789abcdef0");
-        assertRule(() -> f.define(f.props().network(f.network()).securityGroups(List.of(given))), "Test/Training",
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().network(f.network()).securityGroups(List.of(given))), "Test/Training",
                 "securityGroups[0]", "sg_0123456789abcdef0", "a security group id of at most 32 characters matching "
                         + "[-0-9a-zA-Z]+");
     }
@@ -243,14 +243,14 @@ class NetworkPlacementTest {
         String id = "subnet-" + "0".repeat(26);
         ISubnet imported = Subnet.fromSubnetAttributes(f.stack, "Imported", SubnetAttributes.builder()
                 .subnetId(id).availabilityZone("us-east-1a").build());
-        assertRule(() -> f.define(f.props().network(f.network())
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().network(f.network())
                         .vpcSubnets(SubnetSelection.builder().subnets(List.of(imported)).build())),
                 "Test/Training", "vpcSubnets", id, "a subnet id of at most 32 characters matching [-0-9a-zA-Z]+");
     }
 
     @Test
     void namesTheVpcWhenAwsCdkLibRejectsTheSubnetSelection() {
-        assertRule(() -> f.define(f.props().network(f.network())
+        assertRule("TRAINING_SUBNETS_IN_VPC", () -> f.define(f.props().network(f.network())
                         .vpcSubnets(SubnetSelection.builder().subnetType(SubnetType.PUBLIC).build())),
                 "Test/Training", "vpcSubnets", "a selection in Test/Network/Vpc", "a selection of subnets the "
                         + "network's VPC has (There are no 'Public' subnet groups in this VPC. Available types: "

@@ -172,10 +172,10 @@ class PrerequisiteWaitTest {
     void rejectsAMaximumWaitOutsideOneMinuteToAYear() {
         TrainingFixture f = new TrainingFixture();
         TrainingJobDefinition job = f.define(f.props());
-        assertRule(() -> job.waitForTrainingJob("j", Duration.seconds(59)),
+        assertRule("TRAINING_MAX_WAIT_EXECUTION", () -> job.waitForTrainingJob("j", Duration.seconds(59)),
                 "Test/Training", "maxWait (waitForTrainingJob)", "59 seconds",
                 "1 minute to 365 days (a standard Step Functions execution runs for at most a year)");
-        assertRule(() -> job.waitForTrainingJob("j", Duration.days(366)),
+        assertRule("TRAINING_MAX_WAIT_EXECUTION", () -> job.waitForTrainingJob("j", Duration.days(366)),
                 "Test/Training", "maxWait (waitForTrainingJob)", "366 days",
                 "1 minute to 365 days (a standard Step Functions execution runs for at most a year)");
         job.waitForTrainingJob("j", Duration.minutes(1));

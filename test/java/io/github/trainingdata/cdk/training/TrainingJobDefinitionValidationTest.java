@@ -34,14 +34,14 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsNeitherImageNorAlgorithm() {
-        assertRule(() -> f.define(f.props().trainingImage(null)),
+        assertRule("TRAINING_IMAGE_OR_ALGORITHM", () -> f.define(f.props().trainingImage(null)),
                 "Test/Training", "trainingImage", "unset (and algorithmName unset)",
                 "exactly one of trainingImage and algorithmName");
     }
 
     @Test
     void rejectsBothImageAndAlgorithm() {
-        assertRule(() -> f.define(f.props().algorithmName("xgboost")),
+        assertRule("TRAINING_IMAGE_OR_ALGORITHM", () -> f.define(f.props().algorithmName("xgboost")),
                 "Test/Training", "trainingImage", "set together with algorithmName",
                 "exactly one of trainingImage and algorithmName");
     }
@@ -57,13 +57,13 @@ class TrainingJobDefinitionValidationTest {
     void rejectsAnImageUriLongerThan255() {
         String uri = "123456789012.dkr.ecr.us-east-1.amazonaws.com/" + "r".repeat(209) + ":1";
         assertEquals(256, uri.length());
-        assertRule(() -> f.define(f.props().trainingImage(TrainingImage.fromUri(uri))),
+        assertRule("TRAINING_IMAGE_URI", () -> f.define(f.props().trainingImage(TrainingImage.fromUri(uri))),
                 "Test/Training", "trainingImage", uri, "an image URI of at most 255 characters without line breaks");
     }
 
     @Test
     void rejectsAnImageOutsideEcr() {
-        assertRule(() -> f.define(f.props().trainingImage(TrainingImage.fromUri("docker.io/library/python:3.12"))),
+        assertRule("TRAINING_IMAGE_ECR", () -> f.define(f.props().trainingImage(TrainingImage.fromUri("docker.io/library/python:3.12"))),
                 "Test/Training", "trainingImage", "docker.io/library/python:3.12",
                 "an Amazon ECR image URI <account>.dkr.ecr.<region>.amazonaws.com/<repository>[:<tag> or "
                         + "@sha256:<digest>]");
@@ -87,20 +87,20 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsAnEmptyEntrypoint() {
-        assertRule(() -> f.define(f.props().containerEntrypoint(List.of())),
+        assertRule("TRAINING_COUNT_LIMIT", () -> f.define(f.props().containerEntrypoint(List.of())),
                 "Test/Training", "containerEntrypoint", "0 strings", "1 to 100 strings");
     }
 
     @Test
     void rejectsMoreThan100Arguments() {
-        assertRule(() -> f.define(f.props().containerArguments(Collections.nCopies(101, "--x"))),
+        assertRule("TRAINING_COUNT_LIMIT", () -> f.define(f.props().containerArguments(Collections.nCopies(101, "--x"))),
                 "Test/Training", "containerArguments", "101 strings", "1 to 100 strings");
     }
 
     @Test
     void rejectsAnArgumentLongerThan256() {
         String arg = "a".repeat(257);
-        assertRule(() -> f.define(f.props().containerArguments(List.of("--data", arg))),
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().containerArguments(List.of("--data", arg))),
                 "Test/Training", "containerArguments[1]", arg,
                 "a string of at most 256 characters without line breaks");
     }
@@ -130,32 +130,32 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsAMissingInstanceType() {
-        assertRule(() -> f.define(f.props().instanceType(null)),
+        assertRule("TRAINING_INSTANCE_TYPE_REQUIRED", () -> f.define(f.props().instanceType(null)),
                 "Test/Training", "instanceType", "null", "an instance type such as ml.p3.2xlarge");
     }
 
     @Test
     void rejectsAnInstanceTypeWithoutTheMlPrefix() {
-        assertRule(() -> f.define(f.props().instanceType("p3.2xlarge")),
+        assertRule("TRAINING_INSTANCE_TYPE", () -> f.define(f.props().instanceType("p3.2xlarge")),
                 "Test/Training", "instanceType", "p3.2xlarge", "a SageMaker instance type ml.<family>.<size>");
     }
 
     @Test
     void rejectsZeroInstances() {
-        assertRule(() -> f.define(f.props().instanceCount(0)),
+        assertRule("TRAINING_NUMBER_LIMIT", () -> f.define(f.props().instanceCount(0)),
                 "Test/Training", "instanceCount", "0", "a whole number of at least 1");
     }
 
     @Test
     void rejectsAZeroVolume() {
-        assertRule(() -> f.define(f.props().volumeSizeGiB(0)),
+        assertRule("TRAINING_NUMBER_LIMIT", () -> f.define(f.props().volumeSizeGiB(0)),
                 "Test/Training", "volumeSizeGiB", "0", "a whole number of at least 1 GiB");
     }
 
     @Test
     void rejectsAVolumeKeyOnALocalNvmeFamily() {
         Key key = new Key(f.stack, "VolumeKey");
-        assertRule(() -> f.define(f.props().instanceType("ml.p4d.24xlarge").volumeKey(key)),
+        assertRule("TRAINING_VOLUME_KEY_NVME", () -> f.define(f.props().instanceType("ml.p4d.24xlarge").volumeKey(key)),
                 "Test/Training", "volumeKey", "set for ml.p4d.24xlarge",
                 "unset for instance families with local NVMe storage (c5d, c6id, g4dn, g5, g6, g6e, m5d, m6id, p3dn, "
                         + "p4d, p4de, p5, p5e, p5en, p6-b200, p6-b300, p6e-gb200, r5d, r6id, trn1, trn1n, trn2): "
@@ -172,21 +172,21 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsAJobNamePrefixLongerThan26() {
-        assertRule(() -> f.define(f.props().jobNamePrefix("abcdefghijklmnopqrstuvwxyz0")),
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().jobNamePrefix("abcdefghijklmnopqrstuvwxyz0")),
                 "Test/Training", "jobNamePrefix", "abcdefghijklmnopqrstuvwxyz0",
                 "1 to 26 characters matching [a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}, leaving room for a unique suffix");
     }
 
     @Test
     void rejectsAJobNamePrefixWithAnUnderscore() {
-        assertRule(() -> f.define(f.props().jobNamePrefix("resnet_50")),
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().jobNamePrefix("resnet_50")),
                 "Test/Training", "jobNamePrefix", "resnet_50",
                 "1 to 26 characters matching [a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}, leaving room for a unique suffix");
     }
 
     @Test
     void rejectsAJobNamePrefixEndingInAHyphen() {
-        assertRule(() -> f.define(f.props().jobNamePrefix("resnet-")),
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().jobNamePrefix("resnet-")),
                 "Test/Training", "jobNamePrefix", "resnet-",
                 "1 to 26 characters matching [a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}, leaving room for a unique suffix");
     }
@@ -199,13 +199,13 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsTheBucketRootAsOutput() {
-        assertRule(() -> f.define(f.props().outputPrefix("")),
+        assertRule("TRAINING_PREFIX_NOT_ROOT", () -> f.define(f.props().outputPrefix("")),
                 "Test/Training", "outputPrefix", "", "a non-empty key prefix (never the bucket root)");
     }
 
     @Test
     void rejectsAnOutputPrefixWithALeadingSlash() {
-        assertRule(() -> f.define(f.props().outputPrefix("/models")),
+        assertRule("KEY_PREFIX_FORMAT", () -> f.define(f.props().outputPrefix("/models")),
                 "Test/Training", "outputPrefix", "/models",
                 "a key prefix of S3 safe characters [A-Za-z0-9!_.*'()/=+-], without leading or trailing '/' and "
                         + "without empty, '.' or '..' segments, at most 512 characters (empty for the root)");
@@ -213,13 +213,13 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsTheBucketRootForCheckpoints() {
-        assertRule(() -> f.define(f.props().checkpointPrefix("")),
+        assertRule("TRAINING_PREFIX_NOT_ROOT", () -> f.define(f.props().checkpointPrefix("")),
                 "Test/Training", "checkpointPrefix", "", "a non-empty key prefix (never the bucket root)");
     }
 
     @Test
     void rejectsACheckpointPrefixWithADotDotSegment() {
-        assertRule(() -> f.define(f.props().checkpointPrefix("checkpoints/../models")),
+        assertRule("KEY_PREFIX_FORMAT", () -> f.define(f.props().checkpointPrefix("checkpoints/../models")),
                 "Test/Training", "checkpointPrefix", "checkpoints/../models",
                 "a key prefix of S3 safe characters [A-Za-z0-9!_.*'()/=+-], without leading or trailing '/' and "
                         + "without empty, '.' or '..' segments, at most 512 characters (empty for the root)");
@@ -227,21 +227,21 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsACheckpointLocalPathWithoutACheckpointPrefix() {
-        assertRule(() -> f.define(f.props().checkpointLocalPath("/opt/ml/ckpt")),
+        assertRule("TRAINING_CHECKPOINT_LOCAL_PATH", () -> f.define(f.props().checkpointLocalPath("/opt/ml/ckpt")),
                 "Test/Training", "checkpointLocalPath", "/opt/ml/ckpt",
                 "unset unless checkpointPrefix is set (CheckpointConfig needs its S3 location)");
     }
 
     @Test
     void rejectsAZeroRuntime() {
-        assertRule(() -> f.define(f.props().maxRuntime(Duration.seconds(0))),
+        assertRule("TRAINING_DURATION_LIMIT", () -> f.define(f.props().maxRuntime(Duration.seconds(0))),
                 "Test/Training", "maxRuntime", "0 seconds", "a whole number from 1 to 2419200 seconds");
     }
 
     @Test
     void rejectsARuntimeBeyond28Days() {
         Duration tooLong = Duration.seconds(28 * 86_400 + 1);
-        assertRule(() -> f.define(f.props().maxRuntime(tooLong)),
+        assertRule("TRAINING_DURATION_LIMIT", () -> f.define(f.props().maxRuntime(tooLong)),
                 "Test/Training", "maxRuntime", tooLong.toHumanString(), "a whole number from 1 to 2419200 seconds");
         assertEquals("28 days 1 second", tooLong.toHumanString());
     }
@@ -255,14 +255,14 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsMaxWaitWithoutSpot() {
-        assertRule(() -> f.define(f.props().maxWait(Duration.days(2))),
+        assertRule("TRAINING_MAX_WAIT_SPOT", () -> f.define(f.props().maxWait(Duration.days(2))),
                 "Test/Training", "maxWait", "2 days",
                 "unset unless managedSpot is true (it bounds waiting for spot capacity)");
     }
 
     @Test
     void rejectsMaxWaitShorterThanTheRuntime() {
-        assertRule(() -> f.define(f.props().managedSpot(true).checkpointPrefix("checkpoints")
+        assertRule("TRAINING_MAX_WAIT_RUNTIME", () -> f.define(f.props().managedSpot(true).checkpointPrefix("checkpoints")
                         .maxRuntime(Duration.hours(2)).maxWait(Duration.hours(1))),
                 "Test/Training", "maxWait", "1 hour", "at least maxRuntime (2 hours)");
     }
@@ -277,14 +277,14 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsAKeepAlivePeriodBeyondAnHour() {
-        assertRule(() -> f.define(f.props().keepAlivePeriod(Duration.seconds(3601))),
+        assertRule("TRAINING_KEEP_ALIVE_RANGE", () -> f.define(f.props().keepAlivePeriod(Duration.seconds(3601))),
                 "Test/Training", "keepAlivePeriod", "1 hour 1 second",
                 "0 to 3600 seconds (SageMaker managed warm pools)");
     }
 
     @Test
     void rejectsAKeepAlivePeriodWithManagedSpot() {
-        assertRule(() -> f.define(f.props().managedSpot(true)
+        assertRule("TRAINING_KEEP_ALIVE_SPOT", () -> f.define(f.props().managedSpot(true)
                 .checkpointPrefix("checkpoints").keepAlivePeriod(Duration.minutes(10))),
                 "Test/Training", "keepAlivePeriod", "10 minutes",
                 "unset when managedSpot is true (managed warm pools cannot be used with spot instances)");
@@ -306,21 +306,21 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsMoreThan100HyperParameters() {
-        assertRule(() -> f.define(f.props().hyperParameters(entries(101))),
+        assertRule("TRAINING_COUNT_LIMIT", () -> f.define(f.props().hyperParameters(entries(101))),
                 "Test/Training", "hyperParameters", "101 entries", "at most 100 entries");
     }
 
     @Test
     void rejectsAHyperParameterKeyLongerThan256() {
         String key = "k".repeat(257);
-        assertRule(() -> f.define(f.props().hyperParameters(Map.of(key, "1"))),
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().hyperParameters(Map.of(key, "1"))),
                 "Test/Training", "hyperParameters key", key, "at most 256 characters without line breaks");
     }
 
     @Test
     void rejectsAHyperParameterValueLongerThan2500() {
         String value = "v".repeat(2501);
-        assertRule(() -> f.define(f.props().hyperParameters(Map.of("layers", value))),
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().hyperParameters(Map.of("layers", value))),
                 "Test/Training", "hyperParameters['layers']", value, "at most 2500 characters without line breaks");
     }
 
@@ -333,13 +333,13 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsMoreThan100EnvironmentVariables() {
-        assertRule(() -> f.define(f.props().environment(entries(101))),
+        assertRule("TRAINING_COUNT_LIMIT", () -> f.define(f.props().environment(entries(101))),
                 "Test/Training", "environment", "101 entries", "at most 100 entries");
     }
 
     @Test
     void rejectsAnEnvironmentKeyStartingWithADigit() {
-        assertRule(() -> f.define(f.props().environment(Map.of("1_WORKERS", "4"))),
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().environment(Map.of("1_WORKERS", "4"))),
                 "Test/Training", "environment key", "1_WORKERS",
                 "at most 512 characters matching [a-zA-Z_][a-zA-Z0-9_]*");
     }
@@ -347,72 +347,72 @@ class TrainingJobDefinitionValidationTest {
     @Test
     void rejectsAnEnvironmentKeyLongerThan512() {
         String key = "K".repeat(513);
-        assertRule(() -> f.define(f.props().environment(Map.of(key, "4"))),
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().environment(Map.of(key, "4"))),
                 "Test/Training", "environment key", key, "at most 512 characters matching [a-zA-Z_][a-zA-Z0-9_]*");
     }
 
     @Test
     void rejectsAnEnvironmentValueLongerThan512() {
         String value = "v".repeat(513);
-        assertRule(() -> f.define(f.props().environment(Map.of("WORKERS", value))),
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().environment(Map.of("WORKERS", value))),
                 "Test/Training", "environment['WORKERS']", value, "at most 512 characters");
     }
 
     @Test
     void rejectsMoreThan50Tags() {
-        assertRule(() -> f.define(f.props().tags(entries(51))),
+        assertRule("TRAINING_COUNT_LIMIT", () -> f.define(f.props().tags(entries(51))),
                 "Test/Training", "tags", "51 tags", "at most 50 tags");
     }
 
     @Test
     void rejectsATagKeyLongerThan128() {
         String key = "t".repeat(129);
-        assertRule(() -> f.define(f.props().tags(Map.of(key, "ml"))),
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().tags(Map.of(key, "ml"))),
                 "Test/Training", "tags key", key, "1 to 128 characters matching " + TAG_CHARACTERS);
     }
 
     @Test
     void rejectsATagValueLongerThan256() {
         String value = "v".repeat(257);
-        assertRule(() -> f.define(f.props().tags(Map.of("team", value))),
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().tags(Map.of("team", value))),
                 "Test/Training", "tags['team']", value, "at most 256 characters matching " + TAG_CHARACTERS);
     }
 
     @Test
     void rejectsMoreThan40MetricDefinitions() {
-        assertRule(() -> f.define(f.props().metricDefinitions(entries(41))),
+        assertRule("TRAINING_COUNT_LIMIT", () -> f.define(f.props().metricDefinitions(entries(41))),
                 "Test/Training", "metricDefinitions", "41 entries", "at most 40 entries");
     }
 
     @Test
     void rejectsAMetricNameLongerThan255() {
         String name = "m".repeat(256);
-        assertRule(() -> f.define(f.props().metricDefinitions(Map.of(name, "loss=(\\S+)"))),
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().metricDefinitions(Map.of(name, "loss=(\\S+)"))),
                 "Test/Training", "metricDefinitions name", name, "1 to 255 characters without line breaks");
     }
 
     @Test
     void rejectsAnEmptyMetricRegex() {
-        assertRule(() -> f.define(f.props().metricDefinitions(Map.of("loss", ""))),
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().metricDefinitions(Map.of("loss", ""))),
                 "Test/Training", "metricDefinitions['loss']", "", "1 to 500 characters without line breaks");
     }
 
     @Test
     void rejectsAMetricRegexLongerThan500() {
         String regex = "r".repeat(501);
-        assertRule(() -> f.define(f.props().metricDefinitions(Map.of("loss", regex))),
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().metricDefinitions(Map.of("loss", regex))),
                 "Test/Training", "metricDefinitions['loss']", regex, "1 to 500 characters without line breaks");
     }
 
     @Test
     void rejectsAMissingOutputBucket() {
-        assertRule(() -> f.define(f.props().outputBucket(null)),
+        assertRule("TRAINING_OUTPUT_BUCKET", () -> f.define(f.props().outputBucket(null)),
                 "Test/Training", "outputBucket", "null", "the bucket that receives model artifacts");
     }
 
     @Test
     void rejectsAnAlgorithmNameEndingInAHyphen() {
-        assertRule(() -> f.define(f.props().trainingImage(null).algorithmName("my-algorithm-")), "Test/Training",
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().trainingImage(null).algorithmName("my-algorithm-")), "Test/Training",
                 "algorithmName", "my-algorithm-", "an algorithm name or ARN, 1 to 170 characters matching " + ALGORITHM_NAME);
     }
 
@@ -426,19 +426,19 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsAnEntrypointStringWithALineBreak() {
-        assertRule(() -> f.define(f.props().containerEntrypoint(List.of("python", "-c\nprint(1)"))), "Test/Training",
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().containerEntrypoint(List.of("python", "-c\nprint(1)"))), "Test/Training",
                 "containerEntrypoint[1]", "-c\nprint(1)", "a string of at most 256 characters without line breaks");
     }
 
     @Test
     void rejectsAHyperParameterKeyWithALineBreak() {
-        assertRule(() -> f.define(f.props().hyperParameters(Map.of("learning\nrate", "0.1"))), "Test/Training",
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().hyperParameters(Map.of("learning\nrate", "0.1"))), "Test/Training",
                 "hyperParameters key", "learning\nrate", "at most 256 characters without line breaks");
     }
 
     @Test
     void rejectsAHyperParameterValueWithALineBreak() {
-        assertRule(() -> f.define(f.props().hyperParameters(Map.of("layers", "2\n3"))), "Test/Training",
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().hyperParameters(Map.of("layers", "2\n3"))), "Test/Training",
                 "hyperParameters['layers']", "2\n3", "at most 2500 characters without line breaks");
     }
 
@@ -451,13 +451,13 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsATagKeyWithACharacterTagsDoNotTake() {
-        assertRule(() -> f.define(f.props().tags(Map.of("cost,center", "42"))), "Test/Training", "tags key",
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().tags(Map.of("cost,center", "42"))), "Test/Training", "tags key",
                 "cost,center", "1 to 128 characters matching " + TAG_CHARACTERS);
     }
 
     @Test
     void rejectsATagValueWithACharacterTagsDoNotTake() {
-        assertRule(() -> f.define(f.props().tags(Map.of("team", "ml!"))), "Test/Training", "tags['team']", "ml!",
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().tags(Map.of("team", "ml!"))), "Test/Training", "tags['team']", "ml!",
                 "at most 256 characters matching " + TAG_CHARACTERS);
     }
 
@@ -470,31 +470,31 @@ class TrainingJobDefinitionValidationTest {
 
     @Test
     void rejectsAMetricNameWithALineBreak() {
-        assertRule(() -> f.define(f.props().metricDefinitions(Map.of("train\nloss", "loss=(\\S+)"))), "Test/Training",
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().metricDefinitions(Map.of("train\nloss", "loss=(\\S+)"))), "Test/Training",
                 "metricDefinitions name", "train\nloss", "1 to 255 characters without line breaks");
     }
 
     @Test
     void rejectsAMetricRegexWithALineBreak() {
-        assertRule(() -> f.define(f.props().metricDefinitions(Map.of("loss", "loss=\n(\\S+)"))), "Test/Training",
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().metricDefinitions(Map.of("loss", "loss=\n(\\S+)"))), "Test/Training",
                 "metricDefinitions['loss']", "loss=\n(\\S+)", "1 to 500 characters without line breaks");
     }
 
     @Test
     void rejectsAFractionalInstanceCount() {
-        assertRule(() -> f.define(f.props().instanceCount(1.5)), "Test/Training", "instanceCount", 1.5,
+        assertRule("TRAINING_NUMBER_LIMIT", () -> f.define(f.props().instanceCount(1.5)), "Test/Training", "instanceCount", 1.5,
                 "a whole number of at least 1");
     }
 
     @Test
     void rejectsAFractionalVolumeSize() {
-        assertRule(() -> f.define(f.props().volumeSizeGiB(99.5)), "Test/Training", "volumeSizeGiB", 99.5,
+        assertRule("TRAINING_NUMBER_LIMIT", () -> f.define(f.props().volumeSizeGiB(99.5)), "Test/Training", "volumeSizeGiB", 99.5,
                 "a whole number of at least 1 GiB");
     }
 
     @Test
     void rejectsACheckpointLocalPathWithALineBreak() {
-        assertRule(() -> f.define(f.props().checkpointPrefix("checkpoints").checkpointLocalPath("/opt/ml/ck\npt")),
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().checkpointPrefix("checkpoints").checkpointLocalPath("/opt/ml/ck\npt")),
                 "Test/Training", "checkpointLocalPath", "/opt/ml/ck\npt",
                 "a directory of at most 4096 characters without line breaks");
     }
@@ -502,21 +502,21 @@ class TrainingJobDefinitionValidationTest {
     @Test
     void rejectsAVolumeKeyWhoseArnTheApiRejects() {
         IKey key = Key.fromKeyArn(f.stack, "Given", "arn:aws:kms:us-east-1:123456789012:key/my key");
-        assertRule(() -> f.define(f.props().volumeKey(key)), "Test/Training", "volumeKey",
+        assertRule("TRAINING_STRING_LIMIT", () -> f.define(f.props().volumeKey(key)), "Test/Training", "volumeKey",
                 "arn:aws:kms:us-east-1:123456789012:key/my key",
                 "a KMS key ARN of at most 2048 characters matching [a-zA-Z0-9:/_-]*");
     }
 
     @Test
     void rejectsARuntimeInFractionsOfASecond() {
-        assertRule(() -> f.define(f.props().maxRuntime(Duration.millis(1500))), "Test/Training", "maxRuntime",
+        assertRule("TRAINING_DURATION_SECONDS", () -> f.define(f.props().maxRuntime(Duration.millis(1500))), "Test/Training", "maxRuntime",
                 "1 second 500 millis", "a whole number of seconds; a deploy-time value must be given as "
                         + "Duration.seconds(...) ('1500 millis' cannot be converted into a whole number of seconds.)");
     }
 
     @Test
     void rejectsAZeroMaxWait() {
-        assertRule(() -> f.define(f.props().managedSpot(true).checkpointPrefix("checkpoints")
+        assertRule("TRAINING_DURATION_LIMIT", () -> f.define(f.props().managedSpot(true).checkpointPrefix("checkpoints")
                         .maxWait(Duration.seconds(0))), "Test/Training", "maxWait", "0 seconds",
                 "a whole number of at least 1 seconds");
     }

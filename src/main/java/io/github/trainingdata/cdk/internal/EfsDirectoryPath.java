@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.internal;
 
 import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.SynthRule;
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import software.amazon.awscdk.Token;
 import software.constructs.IConstruct;
@@ -11,6 +12,15 @@ import software.constructs.IConstruct;
  * {@link SageMakerLimits#DIRECTORY_PATH}. Unresolved tokens are accepted as they are.
  */
 public final class EfsDirectoryPath {
+    public static final SynthRule REQUIRED = SynthRule.of("EFS_PATH_REQUIRED", "EfsStore, EfsChannel",
+            "directory, directoryPath",
+            "an absolute path from the EFS root",
+            "library");
+    public static final SynthRule FORMAT = SynthRule.of("EFS_PATH_FORMAT", "EfsStore, EfsChannel",
+            "directory, directoryPath",
+            "absolute, without '..' or empty segments, at most 4096",
+            "SageMaker API model (botocore sagemaker/2017-07-24), FileSystemDataSource.DirectoryPath");
+
     /** Longest DirectoryPath the SageMaker API accepts (4096). */
     public static final int MAX_LENGTH = SageMakerLimits.DIRECTORY_PATH.getMax().intValue();
 
@@ -28,14 +38,15 @@ public final class EfsDirectoryPath {
      */
     public static String check(IConstruct scope, String field, String path) {
         if (path == null) {
-            throw ConfigurationError.of(scope, field, null, "an absolute path from the EFS root such as /datasets/train");
+            throw ConfigurationError.of(REQUIRED, scope,
+                    field, null, "an absolute path from the EFS root such as /datasets/train");
         }
         if (Token.isUnresolved(path)) {
             return path;
         }
         boolean escapes = path.contains("/../") || path.endsWith("/..") || path.contains("//");
         if (!path.startsWith("/") || escapes || !SageMakerLimits.DIRECTORY_PATH.accepts(path)) {
-            throw ConfigurationError.of(scope, field, path, "an absolute path from the EFS root such as "
+            throw ConfigurationError.of(FORMAT, scope, field, path, "an absolute path from the EFS root such as "
                     + "/datasets/train, without '..' or empty segments, " + SageMakerLimits.DIRECTORY_PATH.allowed());
         }
         return path;

@@ -59,7 +59,7 @@ public class TrainingDataDashboard extends Construct {
         this.period = period(props.getPeriod());
         this.widgets = new DashboardWidgets(period);
         if (props.getStores().isEmpty() && props.getPreloads().isEmpty() && props.getDefinitions().isEmpty()) {
-            throw ConfigurationError.of(this, "stores, preloads and definitions", "all empty",
+            throw ConfigurationError.of(DashboardRules.NOT_EMPTY, this, "stores, preloads and definitions", "all empty",
                     "at least one store, preload or training-job definition to show");
         }
         this.dashboard = Dashboard.Builder.create(this, "Resource")
@@ -76,7 +76,7 @@ public class TrainingDataDashboard extends Construct {
         }
         Number seconds = given.toSeconds();
         if (!Token.isUnresolved(seconds) && (seconds.longValue() < 60 || seconds.longValue() % 60 != 0)) {
-            throw ConfigurationError.of(this, "period", given.toHumanString(),
+            throw ConfigurationError.of(DashboardRules.PERIOD, this, "period", given.toHumanString(),
                     "a whole number of minutes, at least 1 (these metrics are published once a minute)");
         }
         return given;

@@ -5,7 +5,6 @@ import io.github.trainingdata.cdk.internal.LogGroups;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.CfnCondition;
 import software.amazon.awscdk.Fn;
@@ -44,8 +43,6 @@ public class TrainingNetwork extends Construct {
     private static final int DEFAULT_MAX_AZS = 2;
     /** What aws-cdk-lib answers for a Region's AZs before its context lookup ran: as unknown as a token. */
     private static final List<String> DUMMY_AZS = List.of("dummy1a", "dummy1b", "dummy1c");
-    /** An AZ id, e.g. {@code use1-az4}, {@code apne1-az1}. */
-    private static final Pattern AZ_ID = Pattern.compile("[a-z]{2,5}[0-9]+-az[0-9]+");
 
     private final IVpc vpc;
     private final SubnetSelection storageSubnets;
@@ -60,7 +57,7 @@ public class TrainingNetwork extends Construct {
     /** Creates the network (or adopts an existing VPC). */
     public TrainingNetwork(Construct scope, String id, TrainingNetworkProps props) {
         super(scope, id);
-        validate(props);
+        TrainingNetworkRules.check(this, props);
         this.vpc = props.getVpc() != null ? props.getVpc() : createVpc(props);
         if (props.getVpc() != null) {
             Annotations.of(this).addInfo(getNode().getPath() + ": an existing VPC: training in private subnets "
@@ -75,35 +72,6 @@ public class TrainingNetwork extends Construct {
         this.trainingSecurityGroup = props.getTrainingSecurityGroup() != null
                 ? props.getTrainingSecurityGroup()
                 : createTrainingSecurityGroup();
-    }
-
-    private void validate(TrainingNetworkProps props) {
-        if (props.getVpc() != null && props.getMaxAzs() != null) {
-            throw ConfigurationError.of(this, "maxAzs", props.getMaxAzs(),
-                    "only for a new VPC; leave it unset when an existing vpc is given");
-        }
-        if (props.getMaxAzs() != null && props.getMaxAzs() < 2) {
-            throw ConfigurationError.of(this, "maxAzs", props.getMaxAzs(),
-                    "at least 2 (SageMaker and EFS need subnets in more than one AZ to be resilient)");
-        }
-        if (props.getVpc() == null && (props.getVpcSubnets() != null || props.getDataSubnet() != null)) {
-            throw ConfigurationError.of(this, props.getVpcSubnets() != null ? "vpcSubnets" : "dataSubnet",
-                    "set", "only with an existing vpc; a new VPC chooses its own isolated subnets");
-        }
-        String zone = props.getDataAvailabilityZone();
-        if (zone != null && props.getDataSubnet() != null) {
-            throw ConfigurationError.of(this, "dataAvailabilityZone", zone, "unset when a dataSubnet is given (the "
-                    + "data subnet fixes the data AZ)");
-        }
-        if (zone != null && !Token.isUnresolved(zone) && AZ_ID.matcher(zone).matches()) {
-            throw ConfigurationError.of(this, "dataAvailabilityZone", zone, "an Availability Zone name such as "
-                    + "us-east-1a, not an AZ id: ids name the same physical AZ in every account, names are mapped per "
-                    + "account (aws ec2 describe-availability-zones --zone-ids " + zone + " gives this account's name)");
-        }
-        if (props.getVpc() != null && props.getFlowLogsKey() != null) {
-            throw ConfigurationError.of(this, "flowLogsKey", "set",
-                    "only for a new VPC; this construct adds no flow logs to an existing vpc");
-        }
     }
 
     private IVpc createVpc(TrainingNetworkProps props) {
@@ -147,7 +115,8 @@ public class TrainingNetwork extends Construct {
         int count = Math.min(maxAzs, region.size());
         if (known && !Token.isUnresolved(zone)) {
             if (!region.contains(zone)) {
-                throw ConfigurationError.of(this, "dataAvailabilityZone", zone, "one of the Region's Availability Zones "
+                throw ConfigurationError.of(TrainingNetworkRules.DATA_AZ_REGION, this,
+                        "dataAvailabilityZone", zone, "one of the Region's Availability Zones "
                         + "the stack knows: " + String.join(", ", region));
             }
             List<String> first = region.subList(0, count);
@@ -179,10 +148,12 @@ public class TrainingNetwork extends Construct {
             }
         }
         if (Token.isUnresolved(zone) || zones.stream().anyMatch(Token::isUnresolved)) {
-            throw ConfigurationError.of(this, "dataAvailabilityZone", zone, "a zone that matches one of the VPC's "
+            throw ConfigurationError.of(TrainingNetworkRules.DATA_AZ_IN_SUBNETS, this,
+                    "dataAvailabilityZone", zone, "a zone that matches one of the VPC's "
                     + "selected subnets at synth; with deploy-time zones give the dataSubnet instead");
         }
-        throw ConfigurationError.of(this, "dataAvailabilityZone", zone, "one of the AZs of the VPC's selected subnets: "
+        throw ConfigurationError.of(TrainingNetworkRules.DATA_AZ_IN_SUBNETS, this,
+                "dataAvailabilityZone", zone, "one of the AZs of the VPC's selected subnets: "
                 + String.join(", ", zones));
     }
 
@@ -192,11 +163,14 @@ public class TrainingNetwork extends Construct {
             try {
                 chosen = vpc.selectSubnets(onePerAz(props.getVpcSubnets()));
             } catch (RuntimeException e) {
-                throw ConfigurationError.of(this, "vpcSubnets", "a selection the VPC cannot satisfy",
-                        "a selection that matches subnets of the VPC (" + e.getMessage().strip() + ")");
+                throw ConfigurationError.of(TrainingNetworkRules.SUBNETS_SATISFIABLE, this,
+                        "vpcSubnets", "a selection the VPC cannot satisfy",
+                        "a selection that matches subnets of the VPC ("
+                                + String.valueOf(e.getMessage()).lines().findFirst().orElse("").strip() + ")");
             }
             if (chosen.getSubnets().isEmpty()) {
-                throw ConfigurationError.of(this, "vpcSubnets", "a selection of no subnets",
+                throw ConfigurationError.of(TrainingNetworkRules.SUBNETS_NOT_EMPTY, this,
+                        "vpcSubnets", "a selection of no subnets",
                         "a selection that matches at least one subnet of the VPC");
             }
             return chosen;
@@ -208,7 +182,7 @@ public class TrainingNetwork extends Construct {
                 return vpc.selectSubnets(SubnetSelection.builder().subnetType(type).onePerAz(true).build());
             }
         }
-        throw ConfigurationError.of(this, "vpc", "a VPC without private subnets",
+        throw ConfigurationError.of(TrainingNetworkRules.PRIVATE_SUBNETS, this, "vpc", "a VPC without private subnets",
                 "a VPC with isolated or private subnets (training data never sits in public subnets), "
                         + "or an explicit vpcSubnets selection");
     }

@@ -93,7 +93,7 @@ public class TrainingDataPlatform extends Construct {
         super(scope, id);
         DatasetProfile profile = props.getProfile();
         if (profile == null && props.getSource() == null) {
-            throw ConfigurationError.of(this, "profile", null,
+            throw ConfigurationError.of(PlatformRules.PROFILE_OR_SOURCE, this, "profile", null,
                     "a dataset profile (the advisor picks the source) or an explicit source");
         }
         TrainingJobDefinitionProps job = props.getTrainingJob() != null ? props.getTrainingJob()
@@ -110,7 +110,8 @@ public class TrainingDataPlatform extends Construct {
                 .build());
         // One key choice covers the data and every log group: the bucket's key (if any) encrypts the flow logs.
         if (props.getNetwork() != null && props.getDataAvailabilityZone() != null) {
-            throw ConfigurationError.of(this, "dataAvailabilityZone", props.getDataAvailabilityZone(), "unset with an "
+            throw ConfigurationError.of(PlatformRules.DATA_AZ_WITH_NETWORK, this,
+                    "dataAvailabilityZone", props.getDataAvailabilityZone(), "unset with an "
                     + "existing network: give it to that TrainingNetwork (TrainingNetworkProps.dataAvailabilityZone, or "
                     + "its dataSubnet)");
         }
@@ -146,12 +147,14 @@ public class TrainingDataPlatform extends Construct {
      */
     private void rejectJobSettingsThePlatformOwns(TrainingJobDefinitionProps job, TrainingDataPlatformProps props) {
         if (job.getNetwork() != null && job.getNetwork() != props.getNetwork()) {
-            throw ConfigurationError.of(this, "trainingJob.network", job.getNetwork().getNode().getPath(),
+            throw ConfigurationError.of(PlatformRules.JOB_NETWORK, this,
+                    "trainingJob.network", job.getNetwork().getNode().getPath(),
                     "unset, or the platform's own network: give an existing network as TrainingDataPlatformProps."
                             + "network, so the stores and the job share it");
         }
         if (source == DataSourceOption.FSX_LUSTRE && job.getTrainingImage() == null) {
-            throw ConfigurationError.of(this, "trainingJob.trainingImage", null, "an image when the source is "
+            throw ConfigurationError.of(PlatformRules.JOB_IMAGE, this,
+                    "trainingJob.trainingImage", null, "an image when the source is "
                     + "FSX_LUSTRE: the preload's worker runs the job's image to warm the cache (an algorithm name "
                     + "cannot)");
         }
@@ -218,8 +221,8 @@ public class TrainingDataPlatform extends Construct {
     /** The given EFS file system, which holds the data (EFS is chosen because the data already lives there). */
     private EfsStore efsStore(TrainingDataPlatformProps props, DatasetProfile profile) {
         if (props.getEfsFileSystem() == null) {
-            throw ConfigurationError.of(this, "efsFileSystem", null, "the EFS file system that holds the data when "
-                    + "the source is EFS (EFS is chosen because the data already lives there)");
+            throw ConfigurationError.of(PlatformRules.EFS_FILE_SYSTEM, this, "efsFileSystem", null,
+                    "the EFS file system that holds the data when the source is EFS (EFS is chosen because the data already lives there)");
         }
         return new EfsStore(this, "Efs", EfsStoreProps.builder().network(network).logsKey(dataBucket.getEncryptionKey())
                 .fileSystem(props.getEfsFileSystem()).build());
@@ -240,7 +243,8 @@ public class TrainingDataPlatform extends Construct {
     private LustreCache lustreCache(TrainingDataPlatformProps props, DatasetProfile profile) {
         Number perUnit = props.getLustrePerUnitStorageThroughput();
         if (perUnit != null && props.getLustreDeploymentType() != LustreDeploymentType.PERSISTENT_2) {
-            throw ConfigurationError.of(this, "lustrePerUnitStorageThroughput", perUnit, "unset unless "
+            throw ConfigurationError.of(PlatformRules.LUSTRE_TIER, this,
+                    "lustrePerUnitStorageThroughput", perUnit, "unset unless "
                     + "lustreDeploymentType is PERSISTENT_2 (a throughput tier is PERSISTENT_2's)");
         }
         LustreCacheProps.Builder cache = LustreCacheProps.builder().network(network)
@@ -323,7 +327,8 @@ public class TrainingDataPlatform extends Construct {
         }
         if (bytes > Sizing.lustreUsableBytes(pinned.intValue())) {
             long usable = Sizing.lustreUsableBytes(pinned.intValue());
-            throw ConfigurationError.of(this, "lustreCapacityGiB", pinned, String.format(Locale.ROOT, "at least %d GiB: "
+            throw ConfigurationError.of(PlatformRules.LUSTRE_CAPACITY, this,
+                    "lustreCapacityGiB", pinned, String.format(Locale.ROOT, "at least %d GiB: "
                     + "the profile's %s (%,d bytes) do not fit the %s (%,d bytes) of file data %s GiB hold (FSx keeps "
                     + "file data in about 11/12 of the storage capacity); the advisor's capacity for the profile is %d GiB",
                     Sizing.lustreMinimumCapacityGiB(bytes), ByteSize.format(bytes), bytes, ByteSize.format(usable), usable,

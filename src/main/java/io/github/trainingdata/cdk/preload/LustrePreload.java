@@ -163,7 +163,7 @@ public class LustrePreload extends Construct {
      * @param definition a definition with a Lustre channel on this cache
      */
     public void holdBack(TrainingJobDefinition definition) {
-        PreloadSpec.requireReads(this, cache, definition);
+        PreloadRules.requireReads(this, cache, definition);
         holdBackTraining(definition);
     }
 

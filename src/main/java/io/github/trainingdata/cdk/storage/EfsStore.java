@@ -1,7 +1,6 @@
 package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.internal.EfsDirectoryPath;
-import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +11,6 @@ import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.IStableStringProducer;
 import software.amazon.awscdk.Lazy;
-import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Size;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
@@ -25,8 +23,6 @@ import software.amazon.awscdk.services.ec2.SecurityGroup;
 import software.amazon.awscdk.services.ec2.SubnetSelection;
 import software.amazon.awscdk.services.efs.FileSystem;
 import software.amazon.awscdk.services.efs.IFileSystem;
-import software.amazon.awscdk.services.efs.PerformanceMode;
-import software.amazon.awscdk.services.efs.ThroughputMode;
 import software.constructs.Construct;
 import software.constructs.DependencyGroup;
 import software.constructs.IDependable;
@@ -74,38 +70,19 @@ public class EfsStore extends Construct implements IConnectable, TrainingDataSto
     /** Creates the file system, or adopts {@code props.fileSystem}. */
     public EfsStore(Construct scope, String id, EfsStoreProps props) {
         super(scope, id);
-        if (props.getNetwork() == null) {
-            throw ConfigurationError.of(this, "network", null, "the TrainingNetwork the file system is reached from");
-        }
+        EfsStoreSpec spec = EfsStoreRules.resolve(this, props);
         this.network = props.getNetwork();
-        this.oneZone = Boolean.TRUE.equals(props.getOneZone());
-        this.existing = props.getFileSystem() != null;
-        this.createDirectories = !Boolean.FALSE.equals(props.getCreateDirectories());
-        this.logsKey = props.getLogsKey() != null ? props.getLogsKey() : props.getEncryptionKey();
-        if (props.getFileSystem() != null) {
-            rejectNewFileSystemSettings(props);
-            this.fileSystem = props.getFileSystem();
-        } else {
-            this.fileSystem = createFileSystem(props);
-        }
+        this.oneZone = spec.oneZone();
+        this.existing = spec.existing();
+        this.createDirectories = spec.createDirectories();
+        this.logsKey = spec.logsKey();
+        this.fileSystem = existing ? props.getFileSystem() : createFileSystem(props, spec);
         this.fileSystemId = fileSystem.getFileSystemId();
         fileSystem.getConnections().allowDefaultPortFrom(network.getTrainingSecurityGroup(),
                 "NFS from SageMaker training jobs");
     }
 
-    private void rejectNewFileSystemSettings(EfsStoreProps props) {
-        NewResourceSettings.rejectWithExisting(this, props, "", "fileSystem", "fileSystem", "new-file-system",
-                Set.of("fileSystem", "network", "createDirectories", "logsKey"));
-    }
-
-    private FileSystem createFileSystem(EfsStoreProps props) {
-        PerformanceMode performance = props.getPerformanceMode() != null
-                ? props.getPerformanceMode() : PerformanceMode.GENERAL_PURPOSE;
-        ThroughputMode throughput = props.getThroughputMode() != null
-                ? props.getThroughputMode() : ThroughputMode.BURSTING;
-        Integer mibps = props.getProvisionedThroughputMibps();
-        validateModes(performance, throughput, mibps);
-
+    private FileSystem createFileSystem(EfsStoreProps props, EfsStoreSpec spec) {
         SecurityGroup group = SecurityGroup.Builder.create(this, "SecurityGroup")
                 .vpc(network.getVpc())
                 .description(SECURITY_GROUP_DESCRIPTION)
@@ -118,44 +95,17 @@ public class EfsStore extends Construct implements IConnectable, TrainingDataSto
                 .vpc(network.getVpc())
                 .vpcSubnets(mountSubnets)
                 .securityGroup(group)
-                .performanceMode(performance)
-                .throughputMode(throughput)
-                .provisionedThroughputPerSecond(mibps != null ? Size.mebibytes(mibps) : null)
+                .performanceMode(spec.performanceMode())
+                .throughputMode(spec.throughputMode())
+                .provisionedThroughputPerSecond(spec.provisionedThroughputMibps() != null
+                        ? Size.mebibytes(spec.provisionedThroughputMibps()) : null)
                 .oneZone(oneZone)
                 .encrypted(true)
                 .kmsKey(props.getEncryptionKey())
                 .enableAutomaticBackups(true)
                 .allowAnonymousAccess(true)
-                .removalPolicy(props.getRemovalPolicy() != null ? props.getRemovalPolicy() : RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE)
+                .removalPolicy(spec.removalPolicy())
                 .build();
-    }
-
-    private void validateModes(PerformanceMode performance, ThroughputMode throughput, Integer mibps) {
-        if (performance == PerformanceMode.MAX_IO && oneZone) {
-            throw ConfigurationError.of(this, "performanceMode", "MAX_IO",
-                    "GENERAL_PURPOSE for a One Zone file system (EFS offers Max I/O only on Regional file systems)");
-        }
-        if (performance == PerformanceMode.MAX_IO && throughput == ThroughputMode.ELASTIC) {
-            throw ConfigurationError.of(this, "throughputMode", "ELASTIC",
-                    "BURSTING or PROVISIONED with MAX_IO (elastic throughput requires GENERAL_PURPOSE)");
-        }
-        if (throughput == ThroughputMode.PROVISIONED && mibps == null) {
-            throw ConfigurationError.of(this, "provisionedThroughputMibps", null,
-                    "a rate of at least 1 MiB/s when throughputMode is PROVISIONED");
-        }
-        if (throughput != ThroughputMode.PROVISIONED && mibps != null) {
-            throw ConfigurationError.of(this, "provisionedThroughputMibps", mibps,
-                    "unset unless throughputMode is PROVISIONED (it is " + throughput + ")");
-        }
-        if (mibps != null && mibps < 1) {
-            throw ConfigurationError.of(this, "provisionedThroughputMibps", mibps, "at least 1 MiB/s");
-        }
-        if (mibps != null && mibps > PROVISIONED_MIBPS_REGION_MAX) {
-            Annotations.of(this).addWarningV2("@trainingdata/efs:provisionedThroughputAboveRegionMax",
-                    getNode().getPath() + ": provisionedThroughputMibps " + mibps + " is above "
-                            + PROVISIONED_MIBPS_REGION_MAX + " MiB/s, the maximum in most Regions; the deploy fails "
-                            + "unless the account's limit was raised");
-        }
     }
 
     /**

@@ -79,7 +79,8 @@ public class LustreCache extends Construct implements IConnectable, TrainingData
     public LustreCache(Construct scope, String id, LustreCacheProps props) {
         super(scope, id);
         if (props.getNetwork() == null) {
-            throw ConfigurationError.of(this, "network", null, "the TrainingNetwork the file system lives in");
+            throw ConfigurationError.of(LustreFileSystemRules.NETWORK, this,
+                    "network", null, "the TrainingNetwork the file system lives in");
         }
         this.network = props.getNetwork();
         this.datasets = props.getDatasets() != null ? List.copyOf(props.getDatasets()) : List.of();
@@ -249,7 +250,8 @@ public class LustreCache extends Construct implements IConnectable, TrainingData
      */
     public LustreDataset dataset(String name) {
         return datasets.stream().filter(d -> d.getName().equals(name)).findFirst()
-                .orElseThrow(() -> ConfigurationError.of(this, "dataset", name, datasetNames()));
+                .orElseThrow(() -> ConfigurationError.of(LustreDatasetRules.KNOWN, this,
+                        "dataset", name, datasetNames()));
     }
 
     /** @return in words, the datasets a channel or preload may name, e.g. {@code one of the datasets imagenet, coco} */

@@ -2,6 +2,7 @@ package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.internal.KeyPrefix;
 import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.SynthRule;
 import io.github.trainingdata.cdk.limits.FsxLimits;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,6 +20,44 @@ import software.constructs.IConstruct;
  * of 1–512000 MiB ({@link FsxLimits}). Tokens are never rejected.
  */
 final class LustreDatasetRules {
+    static final SynthRule COUNT = SynthRule.of("DATASET_COUNT", "LustreCache dataset", "datasets",
+            "1 to 8 datasets",
+            "FSx API reference, CreateDataRepositoryAssociation (at most 8 per file system)");
+    static final SynthRule BUCKET = SynthRule.of("DATASET_BUCKET", "LustreCache dataset", "datasets[i].dataBucket",
+            "the TrainingDataBucket the association links",
+            "library");
+    static final SynthRule LOCATION_UNIQUE = SynthRule.of("DATASET_LOCATION_UNIQUE", "LustreCache dataset",
+            "datasets[i].prefix",
+            "an S3 location no other dataset links",
+            "FSx API model (botocore fsx/2018-03-01), CreateDataRepositoryAssociation (one association per bucket or prefix)");
+    static final SynthRule NAME_FORMAT = SynthRule.of("DATASET_NAME", "LustreCache dataset", "datasets[i].name",
+            "1 to 32 of [A-Za-z0-9_-], starting with a letter or digit",
+            "library (construct ids and outputs)");
+    static final SynthRule NAME_UNIQUE = SynthRule.of("DATASET_NAME_UNIQUE", "LustreCache dataset", "datasets[i].name",
+            "a name no other dataset uses",
+            "library");
+    static final SynthRule PATH = SynthRule.of("DATASET_PATH", "LustreCache dataset", "datasets[i].fileSystemPath",
+            "'/' or an absolute path without empty, '.' or '..' segments, at most 4096",
+            "FSx API model (botocore fsx/2018-03-01), CreateDataRepositoryAssociation (FileSystemPath)");
+    static final SynthRule PATH_ROOT_ALONE = SynthRule.of("DATASET_PATH_ROOT_ALONE", "LustreCache dataset",
+            "datasets[i].fileSystemPath",
+            "a directory below '/' with more than one dataset",
+            "FSx API reference, CreateDataRepositoryAssociation (FileSystemPath)");
+    static final SynthRule PATH_NESTING = SynthRule.of("DATASET_PATH_NESTING", "LustreCache dataset",
+            "datasets[i].fileSystemPath",
+            "a path that neither equals nor nests with another dataset's",
+            "FSx API reference, CreateDataRepositoryAssociation (no overlapping FileSystemPath)");
+    static final SynthRule CHUNK_SIZE = SynthRule.of("DATASET_CHUNK_SIZE", "LustreCache dataset",
+            "datasets[i].importedFileChunkSizeMiB",
+            "1 to 512000 MiB",
+            "FSx API model (botocore fsx/2018-03-01), CreateDataRepositoryAssociation (ImportedFileChunkSize)");
+    static final SynthRule EVENTS = SynthRule.of("DATASET_EVENTS", "LustreCache dataset", "datasets[i] events",
+            "each of NEW, CHANGED and DELETED at most once",
+            "FSx API model (botocore fsx/2018-03-01), CreateDataRepositoryAssociation (AutoImportPolicy.Events)");
+    static final SynthRule KNOWN = SynthRule.of("DATASET_KNOWN", "LustreCache dataset", "dataset",
+            "one of the cache's datasets",
+            "library");
+
     static final int MAX_DATASETS = 8;
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,31}");
     private static final Pattern PATH_CHARACTERS = Pattern.compile("[^\\x00-\\x1f\\x7f\\u0085\\u2028\\u2029]*");
@@ -32,7 +71,8 @@ final class LustreDatasetRules {
     /** Checks every dataset alone and against the others. */
     void check(List<LustreDataset> datasets) {
         if (datasets == null || datasets.isEmpty() || datasets.size() > MAX_DATASETS) {
-            throw ConfigurationError.of(scope, "datasets", datasets == null ? null : datasets.size() + " datasets",
+            throw ConfigurationError.of(COUNT, scope,
+                    "datasets", datasets == null ? null : datasets.size() + " datasets",
                     "1 to " + MAX_DATASETS + " datasets (one data repository association each)");
         }
         Set<String> names = new HashSet<>();
@@ -43,7 +83,8 @@ final class LustreDatasetRules {
             String field = "datasets[" + i + "]";
             checkName(field, dataset.getName(), names);
             if (dataset.getDataBucket() == null) {
-                throw ConfigurationError.of(scope, field + ".dataBucket", null, "the TrainingDataBucket whose dataset "
+                throw ConfigurationError.of(BUCKET, scope,
+                        field + ".dataBucket", null, "the TrainingDataBucket whose dataset "
                         + "prefix the association links");
             }
             KeyPrefix.check(scope, field + ".prefix", dataset.getPrefix());
@@ -53,7 +94,8 @@ final class LustreDatasetRules {
             checkEvents(field + ".autoExport", dataset.getAutoExport());
             // The same bucket token means the same bucket; different tokens may still be one bucket (not rejected).
             if (!locations.add(dataset.getDataBucket().getBucketName() + "|" + dataset.getKeyPrefix())) {
-                throw ConfigurationError.of(scope, field + ".prefix", dataset.getKeyPrefix(), "an S3 location no other "
+                throw ConfigurationError.of(LOCATION_UNIQUE, scope,
+                        field + ".prefix", dataset.getKeyPrefix(), "an S3 location no other "
                         + "dataset of the cache links (FSx allows one association per S3 bucket or prefix)");
             }
             checkNesting(field + ".fileSystemPath", dataset.getFileSystemPath(), paths, datasets.size());
@@ -72,11 +114,12 @@ final class LustreDatasetRules {
 
     private void checkName(String field, String name, Set<String> names) {
         if (name == null || !NAME.matcher(name).matches()) {
-            throw ConfigurationError.of(scope, field + ".name", name,
+            throw ConfigurationError.of(NAME_FORMAT, scope, field + ".name", name,
                     "1 to 32 characters of [A-Za-z0-9_-], starting with a letter or digit");
         }
         if (!names.add(name)) {
-            throw ConfigurationError.of(scope, field + ".name", name, "a name no other dataset of the cache uses");
+            throw ConfigurationError.of(NAME_UNIQUE, scope,
+                    field + ".name", name, "a name no other dataset of the cache uses");
         }
     }
 
@@ -90,7 +133,7 @@ final class LustreDatasetRules {
                 && (root || Arrays.stream(path.substring(1).split("/", -1))
                         .noneMatch(s -> s.isEmpty() || s.equals(".") || s.equals("..")));
         if (!wellFormed) {
-            throw ConfigurationError.of(scope, field, path, "'/' or an absolute path /<segment>[/<segment>...] "
+            throw ConfigurationError.of(PATH, scope, field, path, "'/' or an absolute path /<segment>[/<segment>...] "
                     + "without a trailing '/', empty, '.' or '..' segments or control characters, at most "
                     + FsxLimits.FILE_SYSTEM_PATH.getMax() + " characters");
         }
@@ -101,7 +144,8 @@ final class LustreDatasetRules {
             return;
         }
         if (path.equals("/") && count > 1) {
-            throw ConfigurationError.of(scope, field, path, "a directory below '/' when the cache has more than one "
+            throw ConfigurationError.of(PATH_ROOT_ALONE, scope,
+                    field, path, "a directory below '/' when the cache has more than one "
                     + "dataset ('/' links the whole file system and allows only one association)");
         }
         for (String other : earlier) {
@@ -109,7 +153,8 @@ final class LustreDatasetRules {
                 continue;
             }
             if (other.equals(path) || (path + "/").startsWith(other + "/") || (other + "/").startsWith(path + "/")) {
-                throw ConfigurationError.of(scope, field, path, "a file-system path that neither equals nor nests "
+                throw ConfigurationError.of(PATH_NESTING, scope,
+                        field, path, "a file-system path that neither equals nor nests "
                         + "with another dataset's (" + other + "): FSx allows no overlapping association paths");
             }
         }
@@ -117,13 +162,14 @@ final class LustreDatasetRules {
 
     private void checkChunkSize(String field, Number chunkMiB) {
         if (chunkMiB != null && !Token.isUnresolved(chunkMiB) && !FsxLimits.IMPORTED_FILE_CHUNK_SIZE.acceptsNumber(chunkMiB)) {
-            throw ConfigurationError.of(scope, field, chunkMiB, FsxLimits.IMPORTED_FILE_CHUNK_SIZE.allowed());
+            throw ConfigurationError.of(CHUNK_SIZE, scope,
+                    field, chunkMiB, FsxLimits.IMPORTED_FILE_CHUNK_SIZE.allowed());
         }
     }
 
     private void checkEvents(String field, List<DataRepositoryEvent> events) {
         if (events != null && new HashSet<>(events).size() != events.size()) {
-            throw ConfigurationError.of(scope, field, events, "each of NEW, CHANGED and DELETED at most once");
+            throw ConfigurationError.of(EVENTS, scope, field, events, "each of NEW, CHANGED and DELETED at most once");
         }
     }
 }

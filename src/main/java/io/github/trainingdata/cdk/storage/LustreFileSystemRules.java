@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.SynthRule;
 import io.github.trainingdata.cdk.performance.Sizing;
 import io.github.trainingdata.cdk.limits.FsxLimits;
 import java.util.Set;
@@ -17,6 +18,60 @@ import software.constructs.IConstruct;
  * are never rejected.
  */
 final class LustreFileSystemRules {
+    static final SynthRule NETWORK = SynthRule.of("LUSTRE_NETWORK", "LustreCache", "network",
+            "the TrainingNetwork the file system lives in",
+            "library");
+    static final SynthRule MAINTENANCE_WINDOW = SynthRule.of("LUSTRE_MAINTENANCE_WINDOW", "LustreCache",
+            "weeklyMaintenanceStartTime",
+            "d:HH:MM in UTC, d from 1 to 7",
+            "FSx API model (botocore fsx/2018-03-01), CreateFileSystem (WeeklyMaintenanceStartTime)");
+    static final SynthRule TIER_SCRATCH = SynthRule.of("LUSTRE_TIER_SCRATCH", "LustreCache", "perUnitStorageThroughput",
+            "unset with SCRATCH_2",
+            "Amazon FSx for Lustre User Guide, deployment types");
+    static final SynthRule TIER_REQUIRED = SynthRule.of("LUSTRE_TIER_REQUIRED", "LustreCache",
+            "perUnitStorageThroughput",
+            "125, 250, 500 or 1000 with PERSISTENT_2 (required)",
+            "FSx API model (botocore fsx/2018-03-01), CreateFileSystem (PerUnitStorageThroughput)");
+    static final SynthRule TIER_VALUES = SynthRule.of("LUSTRE_TIER_VALUES", "LustreCache", "perUnitStorageThroughput",
+            "125, 250, 500 or 1000 for PERSISTENT_2",
+            "FSx API model (botocore fsx/2018-03-01), CreateFileSystem (PerUnitStorageThroughput)");
+    static final SynthRule METADATA_DEPLOYMENT = SynthRule.of("LUSTRE_METADATA_DEPLOYMENT", "LustreCache",
+            "metadataIops",
+            "unset unless PERSISTENT_2",
+            "FSx API model (botocore fsx/2018-03-01), CreateFileSystem (MetadataConfiguration)");
+    static final SynthRule METADATA_VERSION = SynthRule.of("LUSTRE_METADATA_VERSION", "LustreCache", "metadataIops",
+            "unset unless Lustre 2.15",
+            "Amazon FSx for Lustre User Guide, metadata performance");
+    static final SynthRule METADATA_IOPS = SynthRule.of("LUSTRE_METADATA_IOPS", "LustreCache", "metadataIops",
+            "1500, 3000, 6000, 12000 or a multiple of 12000 up to 192000",
+            "FSx API model (botocore fsx/2018-03-01), CreateFileSystem (MetadataConfiguration.Iops)");
+    static final SynthRule CAPACITY_OR_DATASET_SIZE = SynthRule.of("LUSTRE_CAPACITY_OR_DATASET_SIZE", "LustreCache",
+            "storageCapacityGiB",
+            "either storageCapacityGiB or datasetSizeBytes, not both",
+            "library");
+    static final SynthRule DATASET_SIZE = SynthRule.of("LUSTRE_DATASET_SIZE", "LustreCache", "datasetSizeBytes",
+            "0 bytes or more",
+            "library");
+    static final SynthRule CAPACITY = SynthRule.of("LUSTRE_CAPACITY", "LustreCache", "storageCapacityGiB",
+            "1200, 2400 or a multiple of 2400 GiB (SCRATCH_2; PERSISTENT_2 steps by tier)",
+            "FSx API model (botocore fsx/2018-03-01), CreateFileSystem (StorageCapacity)");
+    static final SynthRule EXISTING_ID = SynthRule.of("LUSTRE_EXISTING_ID", "LustreCache",
+            "existingFileSystem.fileSystemId",
+            "fs- and at least 8 hex digits, 11 to 21 characters",
+            "FSx API model (botocore fsx/2018-03-01), FileSystemId");
+    static final SynthRule EXISTING_MOUNT_NAME = SynthRule.of("LUSTRE_EXISTING_MOUNT_NAME", "LustreCache",
+            "existingFileSystem.mountName",
+            "1 to 8 of [A-Za-z0-9_-]",
+            "FSx API model (botocore fsx/2018-03-01), LustreFileSystemMountName");
+    static final SynthRule EXISTING_SECURITY_GROUP = SynthRule.of("LUSTRE_EXISTING_SECURITY_GROUP", "LustreCache",
+            "existingFileSystem.securityGroup",
+            "the file system's security group",
+            "library (training gets the Lustre ports)");
+    static final SynthRule EXISTING_TIER = SynthRule.of("LUSTRE_EXISTING_TIER", "LustreCache",
+            "existingFileSystem.perUnitStorageThroughput",
+            "12, 40, 50, 100, 125, 200, 250, 500 or 1000",
+            "FSx API model (botocore fsx/2018-03-01), CreateFileSystem (PerUnitStorageThroughput)");
+
     static final int DEFAULT_CAPACITY_GIB = FsxLimits.SSD_MIN_CAPACITY_GIB;
 
     private final IConstruct scope;
@@ -44,7 +99,8 @@ final class LustreFileSystemRules {
         String maintenance = props.getWeeklyMaintenanceStartTime();
         if (maintenance != null && !Token.isUnresolved(maintenance)
                 && !FsxLimits.WEEKLY_MAINTENANCE_START_TIME.accepts(maintenance)) {
-            throw ConfigurationError.of(scope, "weeklyMaintenanceStartTime", maintenance, "d:HH:MM in UTC, d from 1 "
+            throw ConfigurationError.of(MAINTENANCE_WINDOW, scope,
+                    "weeklyMaintenanceStartTime", maintenance, "d:HH:MM in UTC, d from 1 "
                     + "(Monday) to 7 (Sunday), e.g. 7:03:00 (" + FsxLimits.WEEKLY_MAINTENANCE_START_TIME.allowed() + ")");
         }
         return new LustreFileSystemSpec(type, version, capacity, perUnit, mode, iops, maintenance);
@@ -53,7 +109,8 @@ final class LustreFileSystemRules {
     private Number throughputTier(Number perUnit, LustreDeploymentType type) {
         if (type == LustreDeploymentType.SCRATCH_2) {
             if (perUnit != null) {
-                throw ConfigurationError.of(scope, "perUnitStorageThroughput", perUnit, "unset with SCRATCH_2, whose "
+                throw ConfigurationError.of(TIER_SCRATCH, scope,
+                        "perUnitStorageThroughput", perUnit, "unset with SCRATCH_2, whose "
                         + "throughput comes with its capacity (200 MB/s per TiB); a throughput tier needs deploymentType "
                         + "PERSISTENT_2");
             }
@@ -62,12 +119,14 @@ final class LustreFileSystemRules {
         String tiers = String.join(", ", FsxLimits.PERSISTENT_2_THROUGHPUTS.stream().map(String::valueOf).toList())
                 .replaceFirst(", (\\d+)$", " or $1") + " MB/s per TiB";
         if (perUnit == null) {
-            throw ConfigurationError.of(scope, "perUnitStorageThroughput", null, tiers + " with PERSISTENT_2 (its "
+            throw ConfigurationError.of(TIER_REQUIRED, scope,
+                    "perUnitStorageThroughput", null, tiers + " with PERSISTENT_2 (its "
                     + "throughput tier, billed with the storage; required)");
         }
         if (!Token.isUnresolved(perUnit) && !(FsxLimits.PER_UNIT_STORAGE_THROUGHPUT.acceptsNumber(perUnit)
                 && FsxLimits.PERSISTENT_2_THROUGHPUTS.contains(perUnit.intValue()))) {
-            throw ConfigurationError.of(scope, "perUnitStorageThroughput", perUnit, tiers + " for PERSISTENT_2");
+            throw ConfigurationError.of(TIER_VALUES, scope,
+                    "perUnitStorageThroughput", perUnit, tiers + " for PERSISTENT_2");
         }
         return perUnit;
     }
@@ -77,16 +136,18 @@ final class LustreFileSystemRules {
             return;
         }
         if (type != LustreDeploymentType.PERSISTENT_2) {
-            throw ConfigurationError.of(scope, "metadataIops", iops, "unset with " + type + ": a metadata "
+            throw ConfigurationError.of(METADATA_DEPLOYMENT, scope,
+                    "metadataIops", iops, "unset with " + type + ": a metadata "
                     + "configuration is PERSISTENT_2's only");
         }
         if (version != LustreVersion.V2_15) {
-            throw ConfigurationError.of(scope, "metadataIops", iops, "unset with Lustre " + version.apiValue() + ": a "
+            throw ConfigurationError.of(METADATA_VERSION, scope,
+                    "metadataIops", iops, "unset with Lustre " + version.apiValue() + ": a "
                     + "metadata configuration needs Lustre 2.15 (lustreVersion V2_15)");
         }
         if (!Token.isUnresolved(iops) && !(FsxLimits.METADATA_IOPS.acceptsNumber(iops)
                 && FsxLimits.isValidSsdMetadataIops(iops.longValue()))) {
-            throw ConfigurationError.of(scope, "metadataIops", iops, FsxLimits.SSD_METADATA_IOPS_VALUES
+            throw ConfigurationError.of(METADATA_IOPS, scope, "metadataIops", iops, FsxLimits.SSD_METADATA_IOPS_VALUES
                     + " metadata IOPS");
         }
     }
@@ -100,12 +161,13 @@ final class LustreFileSystemRules {
         Number given = props.getStorageCapacityGiB();
         Long datasetBytes = props.getDatasetSizeBytes();
         if (given != null && datasetBytes != null) {
-            throw ConfigurationError.of(scope, "storageCapacityGiB", given,
+            throw ConfigurationError.of(CAPACITY_OR_DATASET_SIZE, scope, "storageCapacityGiB", given,
                     "either storageCapacityGiB or datasetSizeBytes (capacity derived from the dataset), not both");
         }
         if (datasetBytes != null) {
             if (datasetBytes < 0) {
-                throw ConfigurationError.of(scope, "datasetSizeBytes", datasetBytes, "a size of 0 bytes or more");
+                throw ConfigurationError.of(DATASET_SIZE, scope,
+                        "datasetSizeBytes", datasetBytes, "a size of 0 bytes or more");
             }
             int derived = Sizing.lustreCapacityGiB(datasetBytes);
             Annotations.of(scope).addWarningV2("@trainingdata/storage:derivedCapacity", scope.getNode().getPath()
@@ -119,7 +181,8 @@ final class LustreFileSystemRules {
         }
         if (!Token.isUnresolved(given) && !(FsxLimits.STORAGE_CAPACITY.acceptsNumber(given)
                 && FsxLimits.isValidSsdCapacityGiB(given.longValue()))) {
-            throw ConfigurationError.of(scope, "storageCapacityGiB", given, FsxLimits.SSD_CAPACITIES + " for " + type);
+            throw ConfigurationError.of(CAPACITY, scope,
+                    "storageCapacityGiB", given, FsxLimits.SSD_CAPACITIES + " for " + type);
         }
         return given;
     }
@@ -131,21 +194,22 @@ final class LustreFileSystemRules {
     void checkExisting(ExistingLustreFileSystem existing) {
         String id = existing.getFileSystemId();
         if (id == null || (!Token.isUnresolved(id) && !FsxLimits.FILE_SYSTEM_ID.accepts(id))) {
-            throw ConfigurationError.of(scope, "existingFileSystem.fileSystemId", id,
+            throw ConfigurationError.of(EXISTING_ID, scope, "existingFileSystem.fileSystemId", id,
                     "an FSx file-system id, " + FsxLimits.FILE_SYSTEM_ID.allowed());
         }
         String mount = existing.getMountName();
         if (mount == null || (!Token.isUnresolved(mount) && !FsxLimits.MOUNT_NAME.accepts(mount))) {
-            throw ConfigurationError.of(scope, "existingFileSystem.mountName", mount,
+            throw ConfigurationError.of(EXISTING_MOUNT_NAME, scope, "existingFileSystem.mountName", mount,
                     "the Lustre mount name, " + FsxLimits.MOUNT_NAME.allowed());
         }
         if (existing.getSecurityGroup() == null) {
-            throw ConfigurationError.of(scope, "existingFileSystem.securityGroup", null, "the security group of the "
+            throw ConfigurationError.of(EXISTING_SECURITY_GROUP, scope,
+                    "existingFileSystem.securityGroup", null, "the security group of the "
                     + "file system's network interfaces (training gets Lustre ports to it)");
         }
         Integer perUnit = existing.getPerUnitStorageThroughput();
         if (perUnit != null && !FsxLimits.PER_UNIT_STORAGE_THROUGHPUTS.contains(perUnit)) {
-            throw ConfigurationError.of(scope, "existingFileSystem.perUnitStorageThroughput", perUnit,
+            throw ConfigurationError.of(EXISTING_TIER, scope, "existingFileSystem.perUnitStorageThroughput", perUnit,
                     "12, 40, 50, 100, 125, 200, 250, 500 or 1000 MB/s per TiB (PERSISTENT_1 or PERSISTENT_2)");
         }
         if (existing.getAvailabilityZone() == null) {

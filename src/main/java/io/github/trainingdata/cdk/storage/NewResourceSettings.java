@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.SynthRule;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -20,6 +21,11 @@ import software.constructs.IConstruct;
  * {@code getX()} too).
  */
 final class NewResourceSettings {
+    static final SynthRule EXISTING_OR_NEW = SynthRule.of("STORE_EXISTING_OR_NEW", "TrainingDataBucket, LustreCache, EfsStore",
+            "new-resource settings",
+            "either an existing resource or settings for a new one, not both",
+            "library");
+
     private NewResourceSettings() {
     }
 
@@ -44,7 +50,8 @@ final class NewResourceSettings {
                 .map(getter -> fieldPrefix + setting(getter))
                 .toList();
         if (!given.isEmpty()) {
-            throw ConfigurationError.of(scope, given.get(0), "set together with " + existingField, "either an "
+            throw ConfigurationError.of(EXISTING_OR_NEW, scope,
+                    given.get(0), "set together with " + existingField, "either an "
                     + "existing " + existingNoun + " or settings for a new one, not both (" + settingsNoun
                     + " settings given: " + String.join(", ", given) + ")");
         }

@@ -41,8 +41,7 @@ import software.constructs.Construct;
  */
 public class TrainingDataBucket extends Construct implements TrainingDataStore {
     static final String DEFAULT_DATASET_PREFIX = "datasets";
-    private static final Duration DEFAULT_NONCURRENT_EXPIRATION = Duration.days(30);
-    private static final long DAY_MILLIS = 86_400_000L;
+    static final Duration DEFAULT_NONCURRENT_EXPIRATION = Duration.days(30);
     /** aws-cdk-lib's feature flag: log delivery by bucket policy instead of the LogDeliveryWrite ACL. */
     private static final String LOG_DELIVERY_BY_BUCKET_POLICY = "@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy";
 
@@ -63,41 +62,19 @@ public class TrainingDataBucket extends Construct implements TrainingDataStore {
         // The access-log bucket admits log delivery by bucket policy, not by the LogDeliveryWrite ACL, also in an
         // app without aws-cdk-lib's recommended flags (platform repos bring their own app). Set before any child.
         getNode().setContext(LOG_DELIVERY_BY_BUCKET_POLICY, true);
-        this.datasetPrefix = props.getDatasetPrefix() != null ? props.getDatasetPrefix() : DEFAULT_DATASET_PREFIX;
-        KeyPrefix.check(this, "datasetPrefix", datasetPrefix);
-        if (props.getBucket() != null) {
-            rejectNewBucketSettings(props);
-            this.bucket = props.getBucket();
-        } else {
-            this.bucket = createBucket(props);
-        }
+        TrainingDataBucketSpec spec = TrainingDataBucketRules.resolve(this, props);
+        this.datasetPrefix = spec.datasetPrefix();
+        this.bucket = spec.existing() ? props.getBucket() : createBucket(props, spec);
         this.bucketName = bucket.getBucketName();
         this.encryptionKey = bucket.getEncryptionKey();
     }
 
-    private void rejectNewBucketSettings(TrainingDataBucketProps props) {
-        NewResourceSettings.rejectWithExisting(this, props, "", "bucket", "bucket", "new-bucket",
-                Set.of("bucket", "datasetPrefix"));
-    }
-
-    private IBucket createBucket(TrainingDataBucketProps props) {
-        DataEncryption encryption = props.getEncryption() != null ? props.getEncryption()
-                : props.getEncryptionKey() != null ? DataEncryption.KMS : DataEncryption.S3_MANAGED;
-        if (encryption == DataEncryption.S3_MANAGED && props.getEncryptionKey() != null) {
-            throw ConfigurationError.of(this, "encryption", encryption,
-                    "KMS when an encryptionKey is given (or leave encryption unset)");
-        }
-        Duration noncurrent = props.getNoncurrentVersionExpiration() != null
-                ? props.getNoncurrentVersionExpiration() : DEFAULT_NONCURRENT_EXPIRATION;
-        long millis = noncurrent.toMilliseconds().longValue();
-        if (millis < DAY_MILLIS || millis % DAY_MILLIS != 0) {
-            throw ConfigurationError.of(this, "noncurrentVersionExpiration", noncurrent.toHumanString(),
-                    "a whole number of days, at least 1 (S3 lifecycle rules count whole days)");
-        }
+    private IBucket createBucket(TrainingDataBucketProps props, TrainingDataBucketSpec spec) {
+        DataEncryption encryption = spec.encryption();
+        Duration noncurrent = spec.noncurrentVersionExpiration();
         // Kept when the stack is deleted, but not when the deploy that created it rolls back (RetainExceptOnCreate):
         // a failed first deploy leaves no bucket or key behind.
-        RemovalPolicy removal = props.getRemovalPolicy() != null ? props.getRemovalPolicy()
-                : RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE;
+        RemovalPolicy removal = spec.removalPolicy();
         boolean destroy = removal == RemovalPolicy.DESTROY;
 
         // S3 delivers server access logs only to a bucket with SSE-S3 and without Object Lock (S3 User Guide,
@@ -159,7 +136,8 @@ public class TrainingDataBucket extends Construct implements TrainingDataStore {
      */
     private void keepNotificationConfiguration(Bucket bucket) {
         bucket.getNode().addValidation(() -> bucket.getNode().tryFindChild("Notifications") == null ? List.of()
-                : List.of(ConfigurationError.of(this, "event notifications", "added with addEventNotification",
+                : List.of(ConfigurationError.of(TrainingDataBucketRules.EVENT_NOTIFICATIONS, this,
+                        "event notifications", "added with addEventNotification",
                         "none on the training data bucket: they would replace its notification configuration, including "
                                 + "the one FSx adds for a Lustre cache's auto-import; match the bucket's events with "
                                 + "EventBridge rules instead (it sends every event to EventBridge)").getMessage()));

@@ -1,10 +1,79 @@
 package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.SynthRule;
 import software.constructs.IConstruct;
 
 /** Raises a channel's rule violations with the definition's path and the channel's index in the field name. */
 final class ChannelRules {
+    static final SynthRule DATA_BUCKET = SynthRule.of("CHANNEL_S3_BUCKET", "TrainingJobDefinition channel",
+            "channels[i].dataBucket",
+            "the TrainingDataBucket the channel reads",
+            "library");
+    static final SynthRule MANIFEST_PATH = SynthRule.of("CHANNEL_S3_MANIFEST_PATH", "TrainingJobDefinition channel",
+            "channels[i].path",
+            "the key of the manifest object",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (S3DataSource.S3Uri)");
+    static final SynthRule FAST_FILE_PREFIX = SynthRule.of("CHANNEL_FAST_FILE_PREFIX", "TrainingJobDefinition channel",
+            "channels[i].inputMode",
+            "FastFile only on S3 prefixes",
+            "SageMaker Developer Guide, FastFile mode");
+    static final SynthRule GZIP_PIPE = SynthRule.of("CHANNEL_GZIP_PIPE", "TrainingJobDefinition channel",
+            "channels[i].compression",
+            "Gzip only in Pipe mode",
+            "SageMaker API reference, Channel.CompressionType");
+    static final SynthRule RECORDIO_FILE = SynthRule.of("CHANNEL_RECORDIO_FILE", "TrainingJobDefinition channel",
+            "channels[i].recordWrapper",
+            "None in File mode",
+            "SageMaker API reference, Channel.RecordWrapperType");
+    static final SynthRule AUGMENTED_PIPE = SynthRule.of("CHANNEL_AUGMENTED_PIPE", "TrainingJobDefinition channel",
+            "channels[i].inputMode",
+            "Pipe for an AugmentedManifestFile channel",
+            "SageMaker Developer Guide, augmented manifest files");
+    static final SynthRule ATTRIBUTES_AUGMENTED = SynthRule.of("CHANNEL_ATTRIBUTES_AUGMENTED", "TrainingJobDefinition channel",
+            "channels[i].attributeNames",
+            "empty unless dataType is AugmentedManifestFile",
+            "SageMaker API reference, S3DataSource.AttributeNames");
+    static final SynthRule ATTRIBUTE_COUNT = SynthRule.of("CHANNEL_ATTRIBUTE_COUNT", "TrainingJobDefinition channel",
+            "channels[i].attributeNames",
+            "at most 16 names",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (S3DataSource.AttributeNames)");
+    static final SynthRule ATTRIBUTE_NAME = SynthRule.of("CHANNEL_ATTRIBUTE_NAME", "TrainingJobDefinition channel",
+            "channels[i].attributeNames[j]",
+            "1 to 256 characters on one line",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (AttributeName)");
+    static final SynthRule CONTENT_TYPE = SynthRule.of("CHANNEL_CONTENT_TYPE", "TrainingJobDefinition channel",
+            "channels[i].contentType",
+            "at most 256 characters on one line",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (Channel.ContentType)");
+    static final SynthRule S3_URI = SynthRule.of("CHANNEL_S3_URI", "TrainingJobDefinition channel", "channels[i].path",
+            "an s3:// URI of at most 1024 characters",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (S3DataSource.S3Uri)");
+    static final SynthRule LUSTRE_CACHE = SynthRule.of("CHANNEL_LUSTRE_CACHE", "TrainingJobDefinition channel",
+            "channels[i].cache",
+            "the LustreCache the channel reads",
+            "library");
+    static final SynthRule LUSTRE_DATASET_REQUIRED = SynthRule.of("CHANNEL_LUSTRE_DATASET_REQUIRED", "TrainingJobDefinition channel",
+            "channels[i].dataset",
+            "a dataset when the cache has several",
+            "library");
+    static final SynthRule LUSTRE_DATASET = SynthRule.of("CHANNEL_LUSTRE_DATASET", "TrainingJobDefinition channel",
+            "channels[i].dataset",
+            "one of the cache's datasets",
+            "library");
+    static final SynthRule EFS_STORE = SynthRule.of("CHANNEL_EFS_STORE", "TrainingJobDefinition channel",
+            "channels[i].store",
+            "the EfsStore the channel reads",
+            "library");
+    static final SynthRule EFS_DIRECTORY_REQUIRED = SynthRule.of("CHANNEL_EFS_DIRECTORY_REQUIRED", "TrainingJobDefinition channel",
+            "channels[i].directoryPath",
+            "the directory to read",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (FileSystemDataSource.DirectoryPath)");
+    static final SynthRule EFS_ID = SynthRule.of("CHANNEL_EFS_ID", "TrainingJobDefinition channel",
+            "channels[i].store.fileSystemId",
+            "fs- and at least 8 hex digits, 11 to 21 characters (no access points)",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (FileSystemDataSource.FileSystemId)");
+
     private final IConstruct scope;
     private final int index;
 
@@ -21,7 +90,7 @@ final class ChannelRules {
         return "channels[" + index + "]." + name;
     }
 
-    ConfigurationError error(String field, Object value, String allowed) {
-        return ConfigurationError.of(scope, field(field), value, allowed);
+    ConfigurationError error(SynthRule rule, String field, Object value, String allowed) {
+        return ConfigurationError.of(rule, scope, field(field), value, allowed);
     }
 }

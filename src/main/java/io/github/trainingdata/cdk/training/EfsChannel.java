@@ -52,14 +52,16 @@ public final class EfsChannel extends FileSystemChannel {
     @Override
     void validate(ChannelRules rules, ChannelInputMode effectiveMode) {
         if (store == null) {
-            throw rules.error("store", null, "the EfsStore the channel reads");
+            throw rules.error(ChannelRules.EFS_STORE, "store", null, "the EfsStore the channel reads");
         }
         if (directoryPath == null) {
-            throw rules.error("directoryPath", null, "the directory to read, an absolute path such as /datasets/train");
+            throw rules.error(ChannelRules.EFS_DIRECTORY_REQUIRED,
+                    "directoryPath", null, "the directory to read, an absolute path such as /datasets/train");
         }
         String id = store.getFileSystemId();
         if (!Token.isUnresolved(id) && !SageMakerLimits.FILE_SYSTEM_ID.accepts(id)) {
-            throw rules.error("store.fileSystemId", id, "the id of the EFS file system " + store.getNode().getPath()
+            throw rules.error(ChannelRules.EFS_ID,
+                    "store.fileSystemId", id, "the id of the EFS file system " + store.getNode().getPath()
                     + ", " + SageMakerLimits.FILE_SYSTEM_ID.allowed() + " (access points fsap- are not accepted)");
         }
         EfsDirectoryPath.check(rules.scope(), rules.field("directoryPath"), directoryPath);

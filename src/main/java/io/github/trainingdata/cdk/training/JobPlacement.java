@@ -44,13 +44,15 @@ record JobPlacement(TrainingNetwork network, List<ISecurityGroup> securityGroups
             if (chosen == null) {
                 chosen = own;
             } else if (chosen != own) {
-                throw ConfigurationError.of(scope, "channels[" + i + "]", channels.get(i).getName(),
+                throw ConfigurationError.of(TrainingJobRules.ONE_NETWORK, scope,
+                        "channels[" + i + "]", channels.get(i).getName(),
                         "a store in the job's network " + chosen.getNode().getPath() + " (it is in "
                                 + own.getNode().getPath() + "): a job runs in one VPC");
             }
         }
         if (chosen == null && spec.getVpcSubnets() != null) {
-            throw ConfigurationError.of(scope, "vpcSubnets", "set without a network",
+            throw ConfigurationError.of(TrainingJobRules.SUBNETS_WITHOUT_NETWORK, scope,
+                    "vpcSubnets", "set without a network",
                     "unset unless a network is given or a file-system channel brings one");
         }
         return chosen;
@@ -62,7 +64,8 @@ record JobPlacement(TrainingNetwork network, List<ISecurityGroup> securityGroups
         groups.addAll(spec.getSecurityGroups());
         long most = SageMakerLimits.SECURITY_GROUP_IDS.getMax();
         if (!SageMakerLimits.SECURITY_GROUP_IDS.accepts(groups.size())) {
-            throw ConfigurationError.of(scope, "securityGroups", groups.size() + " groups with the training group",
+            throw ConfigurationError.of(TrainingJobRules.SECURITY_GROUPS, scope,
+                    "securityGroups", groups.size() + " groups with the training group",
                     "at most " + (most - 1) + " more than the network's training group (" + most + " in all)");
         }
         for (int i = 1; i < groups.size(); i++) {
@@ -76,7 +79,8 @@ record JobPlacement(TrainingNetwork network, List<ISecurityGroup> securityGroups
         List<ISubnet> chosen = spec.getVpcSubnets() != null ? select(scope, spec, network)
                 : List.of(network.getDataSubnet());
         if (!SageMakerLimits.SUBNETS.accepts(chosen.size())) {
-            throw ConfigurationError.of(scope, "vpcSubnets", chosen.size() + " subnets", SageMakerLimits.SUBNETS.allowed());
+            throw ConfigurationError.of(TrainingJobRules.SUBNET_COUNT, scope,
+                    "vpcSubnets", chosen.size() + " subnets", SageMakerLimits.SUBNETS.allowed());
         }
         for (ISubnet subnet : chosen) {
             TrainingJobRules.literal(scope, "vpcSubnets", subnet.getSubnetId(), SageMakerLimits.SUBNET_ID, "a subnet id of ");
@@ -101,7 +105,8 @@ record JobPlacement(TrainingNetwork network, List<ISecurityGroup> securityGroups
         try {
             return network.getVpc().selectSubnets(spec.getVpcSubnets()).getSubnets();
         } catch (RuntimeException e) {
-            throw ConfigurationError.of(scope, "vpcSubnets", "a selection in " + network.getVpc().getNode().getPath(),
+            throw ConfigurationError.of(TrainingJobRules.SUBNETS_IN_VPC, scope,
+                    "vpcSubnets", "a selection in " + network.getVpc().getNode().getPath(),
                     "a selection of subnets the network's VPC has (" + TrainingJobRules.cdkMessage(e) + ")");
         }
     }
@@ -111,7 +116,8 @@ record JobPlacement(TrainingNetwork network, List<ISecurityGroup> securityGroups
         for (ISubnet subnet : chosen) {
             AvailabilityZones.Match match = AvailabilityZones.compare(scope, subnet.getAvailabilityZone(), zone);
             if (match == AvailabilityZones.Match.DIFFERENT) {
-                throw ConfigurationError.of(scope, "vpcSubnets", subnet.getNode().getPath(),
+                throw ConfigurationError.of(TrainingJobRules.SUBNETS_IN_LUSTRE_AZ, scope,
+                        "vpcSubnets", subnet.getNode().getPath(),
                         "subnets in the Availability Zone of channel '" + channel
                                 + "' (its file system lives in one AZ; SageMaker must run there to mount it)");
             }
@@ -130,7 +136,8 @@ record JobPlacement(TrainingNetwork network, List<ISecurityGroup> securityGroups
             List<AvailabilityZones.Match> matches = zones.stream()
                     .map(zone -> AvailabilityZones.compare(scope, subnet.getAvailabilityZone(), zone)).toList();
             if (matches.stream().allMatch(m -> m == AvailabilityZones.Match.DIFFERENT)) {
-                throw ConfigurationError.of(scope, "vpcSubnets", subnet.getNode().getPath(),
+                throw ConfigurationError.of(TrainingJobRules.SUBNETS_IN_EFS_AZ, scope,
+                        "vpcSubnets", subnet.getNode().getPath(),
                         "subnets in an Availability Zone where the EFS file system of channel '" + channel
                                 + "' has a mount target (the zones of its network's storage subnets)");
             }

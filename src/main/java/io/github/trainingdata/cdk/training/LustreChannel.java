@@ -73,14 +73,16 @@ public final class LustreChannel extends FileSystemChannel {
     @Override
     void validate(ChannelRules rules, ChannelInputMode effectiveMode) {
         if (cache == null) {
-            throw rules.error("cache", null, "the LustreCache the channel reads");
+            throw rules.error(ChannelRules.LUSTRE_CACHE, "cache", null, "the LustreCache the channel reads");
         }
         if (dataset == null && cache.getDatasets().size() > 1) {
-            throw rules.error("dataset", null, "the dataset to read: " + cache.datasetNames()
+            throw rules.error(ChannelRules.LUSTRE_DATASET_REQUIRED,
+                    "dataset", null, "the dataset to read: " + cache.datasetNames()
                     + " (the cache has several)");
         }
         if (dataset != null && cache.getDatasets().stream().map(LustreDataset::getName).noneMatch(dataset::equals)) {
-            throw rules.error("dataset", dataset, cache.datasetNames() + " of " + cache.getNode().getPath());
+            throw rules.error(ChannelRules.LUSTRE_DATASET,
+                    "dataset", dataset, cache.datasetNames() + " of " + cache.getNode().getPath());
         }
         KeyPrefix.check(rules.scope(), rules.field("path"), path);
     }

@@ -85,44 +85,52 @@ public final class S3Channel extends TrainingChannel {
     @Override
     void validate(ChannelRules rules, ChannelInputMode mode) {
         if (dataBucket == null) {
-            throw rules.error("dataBucket", null, "the TrainingDataBucket the channel reads");
+            throw rules.error(ChannelRules.DATA_BUCKET, "dataBucket", null, "the TrainingDataBucket the channel reads");
         }
         KeyPrefix.check(rules.scope(), rules.field("path"), path);
         if (dataType != S3ChannelDataType.S3_PREFIX && path.isEmpty()) {
-            throw rules.error("path", path, "the key of the manifest object, relative to the dataset prefix");
+            throw rules.error(ChannelRules.MANIFEST_PATH,
+                    "path", path, "the key of the manifest object, relative to the dataset prefix");
         }
         if (mode == ChannelInputMode.FAST_FILE && dataType != S3ChannelDataType.S3_PREFIX) {
-            throw rules.error("inputMode", "FastFile",
+            throw rules.error(ChannelRules.FAST_FILE_PREFIX, "inputMode", "FastFile",
                     "File or Pipe for " + dataType.apiValue() + " (FastFile reads S3 prefixes only)");
         }
         if (compression == Compression.GZIP && mode != ChannelInputMode.PIPE) {
-            throw rules.error("compression", "Gzip", "None unless the channel runs in Pipe mode (it runs in "
+            throw rules.error(ChannelRules.GZIP_PIPE,
+                    "compression", "Gzip", "None unless the channel runs in Pipe mode (it runs in "
                     + mode.apiValue() + ")");
         }
         if (recordWrapper == ChannelRecordWrapper.RECORD_IO && mode == ChannelInputMode.FILE) {
-            throw rules.error("recordWrapper", "RecordIO", "None in File mode (RecordIO wrapping needs Pipe or FastFile)");
+            throw rules.error(ChannelRules.RECORDIO_FILE,
+                    "recordWrapper", "RecordIO", "None in File mode (RecordIO wrapping needs Pipe or FastFile)");
         }
         if (dataType == S3ChannelDataType.AUGMENTED_MANIFEST_FILE && mode != ChannelInputMode.PIPE) {
-            throw rules.error("inputMode", mode.apiValue(), "Pipe for an AugmentedManifestFile channel");
+            throw rules.error(ChannelRules.AUGMENTED_PIPE,
+                    "inputMode", mode.apiValue(), "Pipe for an AugmentedManifestFile channel");
         }
         if (!attributeNames.isEmpty() && dataType != S3ChannelDataType.AUGMENTED_MANIFEST_FILE) {
-            throw rules.error("attributeNames", attributeNames, "empty unless dataType is AugmentedManifestFile");
+            throw rules.error(ChannelRules.ATTRIBUTES_AUGMENTED,
+                    "attributeNames", attributeNames, "empty unless dataType is AugmentedManifestFile");
         }
         if (!SageMakerLimits.ATTRIBUTE_NAMES.accepts(attributeNames.size())) {
-            throw rules.error("attributeNames", attributeNames.size() + " names", SageMakerLimits.ATTRIBUTE_NAMES.allowed());
+            throw rules.error(ChannelRules.ATTRIBUTE_COUNT,
+                    "attributeNames", attributeNames.size() + " names", SageMakerLimits.ATTRIBUTE_NAMES.allowed());
         }
         for (int i = 0; i < attributeNames.size(); i++) {
             String name = attributeNames.get(i);
             if (!Token.isUnresolved(name) && !SageMakerLimits.ATTRIBUTE_NAME.accepts(name)) {
-                throw rules.error("attributeNames[" + i + "]", name, SageMakerLimits.ATTRIBUTE_NAME.allowed());
+                throw rules.error(ChannelRules.ATTRIBUTE_NAME,
+                        "attributeNames[" + i + "]", name, SageMakerLimits.ATTRIBUTE_NAME.allowed());
             }
         }
         if (contentType != null && !Token.isUnresolved(contentType) && !SageMakerLimits.CONTENT_TYPE.accepts(contentType)) {
-            throw rules.error("contentType", contentType, "a MIME type of " + SageMakerLimits.CONTENT_TYPE.allowed());
+            throw rules.error(ChannelRules.CONTENT_TYPE,
+                    "contentType", contentType, "a MIME type of " + SageMakerLimits.CONTENT_TYPE.allowed());
         }
         String uri = getS3Uri();
         if (!Token.isUnresolved(uri) && !SageMakerLimits.S3_URI.accepts(uri)) {
-            throw rules.error("path", path, "a path whose s3:// URI has " + SageMakerLimits.S3_URI.allowed());
+            throw rules.error(ChannelRules.S3_URI, "path", path, "a path whose s3:// URI has " + SageMakerLimits.S3_URI.allowed());
         }
     }
 

@@ -131,7 +131,8 @@ public class TrainingJobDefinition extends Construct {
     private long maxWaitSeconds(String method, Duration maxWait) {
         long seconds = maxWait.toSeconds().longValue();
         if (seconds < 60 || seconds > MAX_WAIT_LIMIT.toSeconds().longValue()) {
-            throw ConfigurationError.of(this, "maxWait (" + method + ")", maxWait.toHumanString(),
+            throw ConfigurationError.of(TrainingJobRules.MAX_WAIT_EXECUTION, this,
+                    "maxWait (" + method + ")", maxWait.toHumanString(),
                     "1 minute to 365 days (a standard Step Functions execution runs for at most a year)");
         }
         return seconds;

@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.SynthRule;
 import io.github.trainingdata.cdk.limits.ApiLimit;
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.internal.KeyPrefix;
@@ -23,6 +24,117 @@ import software.constructs.IConstruct;
  * Deploy-time values pass every literal check. Where the job runs is checked by {@link JobPlacement}.
  */
 final class TrainingJobRules {
+    static final SynthRule OUTPUT_BUCKET = SynthRule.of("TRAINING_OUTPUT_BUCKET", "TrainingJobDefinition",
+            "outputBucket",
+            "the bucket that receives model artifacts",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (OutputDataConfig)");
+    static final SynthRule IMAGE_OR_ALGORITHM = SynthRule.of("TRAINING_IMAGE_OR_ALGORITHM", "TrainingJobDefinition",
+            "trainingImage",
+            "exactly one of trainingImage and algorithmName",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (AlgorithmSpecification)");
+    static final SynthRule IMAGE_URI = SynthRule.of("TRAINING_IMAGE_URI", "TrainingJobDefinition", "trainingImage",
+            "an image URI of at most 255 characters on one line",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (TrainingImage)");
+    static final SynthRule IMAGE_ECR = SynthRule.of("TRAINING_IMAGE_ECR", "TrainingJobDefinition", "trainingImage",
+            "an Amazon ECR image URI",
+            "library (grants ECR pull permissions)");
+    static final SynthRule INSTANCE_TYPE_REQUIRED = SynthRule.of("TRAINING_INSTANCE_TYPE_REQUIRED", "TrainingJobDefinition",
+            "instanceType",
+            "an instance type such as ml.p3.2xlarge",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (ResourceConfig.InstanceType)");
+    static final SynthRule INSTANCE_TYPE_FORMAT = SynthRule.of("TRAINING_INSTANCE_TYPE", "TrainingJobDefinition",
+            "instanceType",
+            "ml.<family>.<size>",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (ResourceConfig.InstanceType)");
+    static final SynthRule VOLUME_KEY_NVME = SynthRule.of("TRAINING_VOLUME_KEY_NVME", "TrainingJobDefinition",
+            "volumeKey",
+            "unset for instance families with local NVMe storage",
+            "SageMaker API reference, ResourceConfig.VolumeKmsKeyId");
+    static final SynthRule CHECKPOINT_LOCAL_PATH = SynthRule.of("TRAINING_CHECKPOINT_LOCAL_PATH", "TrainingJobDefinition",
+            "checkpointLocalPath",
+            "unset unless checkpointPrefix is set",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (CheckpointConfig)");
+    static final SynthRule PREFIX_NOT_ROOT = SynthRule.of("TRAINING_PREFIX_NOT_ROOT", "TrainingJobDefinition",
+            "outputPrefix, checkpointPrefix",
+            "a non-empty key prefix",
+            "library (least privilege below a prefix)");
+    static final SynthRule MAX_WAIT_SPOT = SynthRule.of("TRAINING_MAX_WAIT_SPOT", "TrainingJobDefinition", "maxWait",
+            "unset unless managedSpot is true",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (StoppingCondition.MaxWaitTimeInSeconds)");
+    static final SynthRule MAX_WAIT_RUNTIME = SynthRule.of("TRAINING_MAX_WAIT_RUNTIME", "TrainingJobDefinition",
+            "maxWait",
+            "at least maxRuntime",
+            "SageMaker API reference, StoppingCondition");
+    static final SynthRule MAX_WAIT_EXECUTION = SynthRule.of("TRAINING_MAX_WAIT_EXECUTION", "TrainingJobDefinition",
+            "maxWait (launch method)",
+            "1 minute to 365 days",
+            "Step Functions quotas (a standard execution runs at most a year)");
+    static final SynthRule KEEP_ALIVE_RANGE = SynthRule.of("TRAINING_KEEP_ALIVE_RANGE", "TrainingJobDefinition",
+            "keepAlivePeriod",
+            "0 to 3600 seconds",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (ResourceConfig.KeepAlivePeriodInSeconds)");
+    static final SynthRule KEEP_ALIVE_SPOT = SynthRule.of("TRAINING_KEEP_ALIVE_SPOT", "TrainingJobDefinition",
+            "keepAlivePeriod",
+            "unset with managedSpot",
+            "SageMaker Developer Guide, managed warm pools");
+    static final SynthRule DURATION_SECONDS = SynthRule.of("TRAINING_DURATION_SECONDS", "TrainingJobDefinition",
+            "maxRuntime, maxWait",
+            "a whole number of seconds (a token as Duration.seconds)",
+            "aws-cdk-lib Duration.toSeconds");
+    static final SynthRule DURATION_LIMIT = SynthRule.of("TRAINING_DURATION_LIMIT", "TrainingJobDefinition",
+            "maxRuntime, maxWait",
+            "the API model's range (maxRuntime 1 s to 28 days)",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (StoppingCondition)");
+    static final SynthRule CHANNEL_COUNT = SynthRule.of("TRAINING_CHANNEL_COUNT", "TrainingJobDefinition", "channels",
+            "at most 20 channels",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (InputDataConfig)");
+    static final SynthRule CHANNEL_NAME = SynthRule.of("TRAINING_CHANNEL_NAME", "TrainingJobDefinition",
+            "channels[i].name",
+            "1 to 64 of [A-Za-z0-9.\\-_]",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (Channel.ChannelName)");
+    static final SynthRule CHANNEL_NAME_UNIQUE = SynthRule.of("TRAINING_CHANNEL_NAME_UNIQUE", "TrainingJobDefinition",
+            "channels[i].name",
+            "a name no other channel of the job uses",
+            "SageMaker API reference, InputDataConfig");
+    static final SynthRule STRING_LIMIT = SynthRule.of("TRAINING_STRING_LIMIT", "TrainingJobDefinition",
+            "entrypoint, arguments, hyperParameters, environment, tags, metricDefinitions, jobNamePrefix, keys, role, subnet and security-group ids",
+            "the member's length and pattern",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (via limits.SageMakerLimits)");
+    static final SynthRule NUMBER_LIMIT = SynthRule.of("TRAINING_NUMBER_LIMIT", "TrainingJobDefinition",
+            "instanceCount, volumeSizeGiB",
+            "the member's range (whole numbers, at least 1)",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (ResourceConfig)");
+    static final SynthRule COUNT_LIMIT = SynthRule.of("TRAINING_COUNT_LIMIT", "TrainingJobDefinition",
+            "entrypoint, arguments, hyperParameters, environment, tags, metricDefinitions",
+            "the member's item count",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (via limits.SageMakerLimits)");
+    static final SynthRule ONE_NETWORK = SynthRule.of("TRAINING_ONE_NETWORK", "TrainingJobDefinition", "channels[i]",
+            "file-system channels in the job's one network",
+            "SageMaker API reference, VpcConfig (a job runs in one VPC)");
+    static final SynthRule SUBNETS_WITHOUT_NETWORK = SynthRule.of("TRAINING_SUBNETS_WITHOUT_NETWORK", "TrainingJobDefinition",
+            "vpcSubnets",
+            "unset unless a network is given or a channel brings one",
+            "library");
+    static final SynthRule SECURITY_GROUPS = SynthRule.of("TRAINING_SECURITY_GROUPS", "TrainingJobDefinition",
+            "securityGroups",
+            "at most 4 beside the training group (5 in all)",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (VpcConfig.SecurityGroupIds)");
+    static final SynthRule SUBNET_COUNT = SynthRule.of("TRAINING_SUBNET_COUNT", "TrainingJobDefinition", "vpcSubnets",
+            "1 to 16 subnets",
+            "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (VpcConfig.Subnets)");
+    static final SynthRule SUBNETS_IN_VPC = SynthRule.of("TRAINING_SUBNETS_IN_VPC", "TrainingJobDefinition",
+            "vpcSubnets",
+            "a selection of subnets the network's VPC has",
+            "aws-cdk-lib Vpc.selectSubnets");
+    static final SynthRule SUBNETS_IN_LUSTRE_AZ = SynthRule.of("TRAINING_SUBNETS_IN_LUSTRE_AZ", "TrainingJobDefinition",
+            "vpcSubnets",
+            "subnets in the AZ of a Lustre or One Zone EFS channel",
+            "SageMaker Developer Guide, FSx for Lustre and EFS as training data sources");
+    static final SynthRule SUBNETS_IN_EFS_AZ = SynthRule.of("TRAINING_SUBNETS_IN_EFS_AZ", "TrainingJobDefinition",
+            "vpcSubnets",
+            "subnets in an AZ with a mount target of a regional EFS channel",
+            "Amazon EFS User Guide, mount targets");
+
     /**
      * Instance families with local NVMe storage, which take no EBS volume key (SageMaker developer guide,
      * "Instance storage volumes").
@@ -44,7 +156,8 @@ final class TrainingJobRules {
     static void check(IConstruct scope, TrainingJobSpec spec) {
         TrainingJobRules rules = new TrainingJobRules(scope, spec);
         if (spec.getOutputBucket() == null) {
-            throw ConfigurationError.of(scope, "outputBucket", null, "the bucket that receives model artifacts");
+            throw ConfigurationError.of(OUTPUT_BUCKET, scope,
+                    "outputBucket", null, "the bucket that receives model artifacts");
         }
         rules.algorithm();
         rules.resources();
@@ -66,16 +179,17 @@ final class TrainingJobRules {
         TrainingImage image = spec.getTrainingImage();
         String algorithm = spec.getAlgorithmName();
         if ((image == null) == (algorithm == null)) {
-            throw ConfigurationError.of(scope, "trainingImage", image == null ? "unset (and algorithmName unset)"
+            throw ConfigurationError.of(IMAGE_OR_ALGORITHM, scope,
+                    "trainingImage", image == null ? "unset (and algorithmName unset)"
                     : "set together with algorithmName", "exactly one of trainingImage and algorithmName");
         }
         if (image != null && !Token.isUnresolved(image.getUri())) {
             if (!SageMakerLimits.TRAINING_IMAGE.accepts(image.getUri())) {
-                throw ConfigurationError.of(scope, "trainingImage", image.getUri(),
+                throw ConfigurationError.of(IMAGE_URI, scope, "trainingImage", image.getUri(),
                         "an image URI of " + SageMakerLimits.TRAINING_IMAGE.allowed());
             }
             if (image.getRepository() == null && image.parseUri() == null) {
-                throw ConfigurationError.of(scope, "trainingImage", image.getUri(),
+                throw ConfigurationError.of(IMAGE_ECR, scope, "trainingImage", image.getUri(),
                         "an Amazon ECR image URI <account>.dkr.ecr.<region>.amazonaws.com/<repository>[:<tag> or "
                                 + "@sha256:<digest>]");
             }
@@ -92,11 +206,13 @@ final class TrainingJobRules {
     private void resources() {
         String type = spec.getInstanceType();
         if (type == null) {
-            throw ConfigurationError.of(scope, "instanceType", null, "an instance type such as ml.p3.2xlarge");
+            throw ConfigurationError.of(INSTANCE_TYPE_REQUIRED, scope,
+                    "instanceType", null, "an instance type such as ml.p3.2xlarge");
         }
         Matcher typeMatch = INSTANCE_TYPE.matcher(type);
         if (!Token.isUnresolved(type) && !typeMatch.matches()) {
-            throw ConfigurationError.of(scope, "instanceType", type, "a SageMaker instance type ml.<family>.<size>");
+            throw ConfigurationError.of(INSTANCE_TYPE_FORMAT, scope,
+                    "instanceType", type, "a SageMaker instance type ml.<family>.<size>");
         }
         number("instanceCount", spec.getInstanceCount(), SageMakerLimits.INSTANCE_COUNT);
         number("volumeSizeGiB", spec.getVolumeSizeGiB(), SageMakerLimits.VOLUME_SIZE_IN_GB);
@@ -108,7 +224,8 @@ final class TrainingJobRules {
             string("outputBucket.encryptionKey", outputKey.getKeyArn(), SageMakerLimits.KMS_KEY_ID, "a KMS key ARN of ");
         }
         if (spec.getVolumeKey() != null && !Token.isUnresolved(type) && LOCAL_STORAGE_FAMILIES.contains(typeMatch.group(1))) {
-            throw ConfigurationError.of(scope, "volumeKey", "set for " + type, "unset for instance families with "
+            throw ConfigurationError.of(VOLUME_KEY_NVME, scope,
+                    "volumeKey", "set for " + type, "unset for instance families with "
                     + "local NVMe storage (" + String.join(", ", new TreeSet<>(LOCAL_STORAGE_FAMILIES))
                     + "): their volumes are encrypted by the instance hardware");
         }
@@ -124,7 +241,8 @@ final class TrainingJobRules {
                         "a directory of ");
             }
         } else if (spec.getCheckpointLocalPath() != null) {
-            throw ConfigurationError.of(scope, "checkpointLocalPath", spec.getCheckpointLocalPath(),
+            throw ConfigurationError.of(CHECKPOINT_LOCAL_PATH, scope,
+                    "checkpointLocalPath", spec.getCheckpointLocalPath(),
                     "unset unless checkpointPrefix is set (CheckpointConfig needs its S3 location)");
         }
     }
@@ -132,7 +250,8 @@ final class TrainingJobRules {
     private void prefix(String field, String prefix) {
         KeyPrefix.check(scope, field, prefix);
         if (!Token.isUnresolved(prefix) && prefix.isEmpty()) {
-            throw ConfigurationError.of(scope, field, prefix, "a non-empty key prefix (never the bucket root)");
+            throw ConfigurationError.of(PREFIX_NOT_ROOT, scope,
+                    field, prefix, "a non-empty key prefix (never the bucket root)");
         }
     }
 
@@ -142,24 +261,24 @@ final class TrainingJobRules {
         Duration maxWait = spec.getGivenMaxWait();
         boolean spot = spec.isManagedSpot();
         if (maxWait != null && !spot) {
-            throw ConfigurationError.of(scope, "maxWait", maxWait.toHumanString(),
+            throw ConfigurationError.of(MAX_WAIT_SPOT, scope, "maxWait", maxWait.toHumanString(),
                     "unset unless managedSpot is true (it bounds waiting for spot capacity)");
         }
         Number waitSeconds = maxWait == null ? null
                 : seconds(scope, "maxWait", maxWait, SageMakerLimits.MAX_WAIT_TIME_IN_SECONDS);
         if (waitSeconds != null && !Token.isUnresolved(waitSeconds) && !Token.isUnresolved(seconds)
                 && waitSeconds.longValue() < seconds.longValue()) {
-            throw ConfigurationError.of(scope, "maxWait", maxWait.toHumanString(),
+            throw ConfigurationError.of(MAX_WAIT_RUNTIME, scope, "maxWait", maxWait.toHumanString(),
                     "at least maxRuntime (" + runtime.toHumanString() + ")");
         }
         Duration keepAlive = spec.getKeepAlivePeriod();
         if (keepAlive != null && !Token.isUnresolved(keepAlive.toSeconds())
                 && !SageMakerLimits.KEEP_ALIVE_PERIOD_IN_SECONDS.acceptsNumber(keepAlive.toSeconds())) {
-            throw ConfigurationError.of(scope, "keepAlivePeriod", keepAlive.toHumanString(),
+            throw ConfigurationError.of(KEEP_ALIVE_RANGE, scope, "keepAlivePeriod", keepAlive.toHumanString(),
                     "0 to " + SageMakerLimits.KEEP_ALIVE_PERIOD_IN_SECONDS.getMax() + " seconds (SageMaker managed warm pools)");
         }
         if (keepAlive != null && spot) {
-            throw ConfigurationError.of(scope, "keepAlivePeriod", keepAlive.toHumanString(),
+            throw ConfigurationError.of(KEEP_ALIVE_SPOT, scope, "keepAlivePeriod", keepAlive.toHumanString(),
                     "unset when managedSpot is true (managed warm pools cannot be used with spot instances)");
         }
         if (spot && spec.getCheckpointPrefix() == null) {
@@ -179,11 +298,12 @@ final class TrainingJobRules {
         try {
             seconds = duration.toSeconds();
         } catch (RuntimeException e) {
-            throw ConfigurationError.of(scope, field, duration.toHumanString(), "a whole number of seconds; a "
+            throw ConfigurationError.of(DURATION_SECONDS, scope,
+                    field, duration.toHumanString(), "a whole number of seconds; a "
                     + "deploy-time value must be given as Duration.seconds(...) (" + cdkMessage(e) + ")");
         }
         if (!Token.isUnresolved(seconds) && !limit.acceptsNumber(seconds)) {
-            throw ConfigurationError.of(scope, field, duration.toHumanString(), limit.allowed());
+            throw ConfigurationError.of(DURATION_LIMIT, scope, field, duration.toHumanString(), limit.allowed());
         }
         return seconds;
     }
@@ -216,7 +336,7 @@ final class TrainingJobRules {
     private void channels() {
         List<TrainingChannel> channels = spec.getChannels();
         if (!SageMakerLimits.INPUT_DATA_CONFIG.accepts(channels.size()) && !channels.isEmpty()) {
-            throw ConfigurationError.of(scope, "channels", channels.size() + " channels",
+            throw ConfigurationError.of(CHANNEL_COUNT, scope, "channels", channels.size() + " channels",
                     "at most " + TrainingJobDefinition.MAX_CHANNELS + " channels");
         }
         Set<String> names = new HashSet<>();
@@ -225,10 +345,11 @@ final class TrainingJobRules {
             ChannelRules rules = new ChannelRules(scope, i);
             if (channel.getName() == null || (!Token.isUnresolved(channel.getName())
                     && !SageMakerLimits.CHANNEL_NAME.accepts(channel.getName()))) {
-                throw rules.error("name", channel.getName(), SageMakerLimits.CHANNEL_NAME.allowed());
+                throw rules.error(CHANNEL_NAME, "name", channel.getName(), SageMakerLimits.CHANNEL_NAME.allowed());
             }
             if (!names.add(channel.getName())) {
-                throw rules.error("name", channel.getName(), "a name no other channel of the job uses");
+                throw rules.error(CHANNEL_NAME_UNIQUE,
+                        "name", channel.getName(), "a name no other channel of the job uses");
             }
             channel.validate(rules, spec.modeOf(channel));
         }
@@ -254,20 +375,20 @@ final class TrainingJobRules {
      */
     static void literal(IConstruct scope, String field, String value, ApiLimit limit, String what) {
         if (value == null || (!limit.accepts(value) && !Token.isUnresolved(value))) {
-            throw ConfigurationError.of(scope, field, value, what + limit.allowed());
+            throw ConfigurationError.of(STRING_LIMIT, scope, field, value, what + limit.allowed());
         }
     }
 
     /** Rejects a literal number that {@code limit} does not accept; unset values and number tokens pass. */
     private void number(String field, Number value, ApiLimit limit) {
         if (value != null && !Token.isUnresolved(value) && !limit.acceptsNumber(value)) {
-            throw ConfigurationError.of(scope, field, value, limit.allowed());
+            throw ConfigurationError.of(NUMBER_LIMIT, scope, field, value, limit.allowed());
         }
     }
 
     private void count(String field, int size, ApiLimit count) {
         if (!count.accepts(size)) {
-            throw ConfigurationError.of(scope, field, size + " " + count.getUnit(), count.allowed());
+            throw ConfigurationError.of(COUNT_LIMIT, scope, field, size + " " + count.getUnit(), count.allowed());
         }
     }
 }

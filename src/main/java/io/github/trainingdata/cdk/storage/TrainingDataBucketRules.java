@@ -1,0 +1,67 @@
+package io.github.trainingdata.cdk.storage;
+
+import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.SynthRule;
+import io.github.trainingdata.cdk.internal.KeyPrefix;
+import java.util.Set;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.RemovalPolicy;
+import software.constructs.IConstruct;
+
+/**
+ * The synth-time rules of {@link TrainingDataBucket}, one constant each (listed in docs/rules.md), and the
+ * resolution of its props into a {@link TrainingDataBucketSpec}: a valid dataset prefix; an existing bucket without
+ * new-bucket settings; for a new one, no S3-managed encryption with a KMS key and noncurrent versions expiring after
+ * whole days. Event notifications are refused when the app synthesizes ({@code TrainingDataBucket}'s validation).
+ */
+final class TrainingDataBucketRules {
+    private static final long DAY_MILLIS = 86_400_000L;
+
+    static final SynthRule ENCRYPTION_KEY = SynthRule.of("BUCKET_ENCRYPTION_KEY", "TrainingDataBucket", "encryption",
+            "KMS when an encryptionKey is given",
+            "library");
+    static final SynthRule NONCURRENT_EXPIRATION = SynthRule.of("BUCKET_NONCURRENT_EXPIRATION", "TrainingDataBucket",
+            "noncurrentVersionExpiration",
+            "a whole number of days, at least 1",
+            "Amazon S3 User Guide, lifecycle configuration (NoncurrentDays)");
+    static final SynthRule EVENT_NOTIFICATIONS = SynthRule.of("BUCKET_EVENT_NOTIFICATIONS", "TrainingDataBucket",
+            "event notifications",
+            "none (use EventBridge rules)",
+            "Amazon FSx for Lustre User Guide, automatic import (FSx owns the bucket's notification configuration)");
+
+    private TrainingDataBucketRules() {
+    }
+
+    /** Checks {@code props} of the bucket construct {@code scope} and applies the defaults. */
+    static TrainingDataBucketSpec resolve(IConstruct scope, TrainingDataBucketProps props) {
+        String datasetPrefix = props.getDatasetPrefix() != null ? props.getDatasetPrefix()
+                : TrainingDataBucket.DEFAULT_DATASET_PREFIX;
+        KeyPrefix.check(scope, "datasetPrefix", datasetPrefix);
+        DataEncryption encryption = props.getEncryption() != null ? props.getEncryption()
+                : props.getEncryptionKey() != null ? DataEncryption.KMS : DataEncryption.S3_MANAGED;
+        Duration noncurrent = props.getNoncurrentVersionExpiration() != null
+                ? props.getNoncurrentVersionExpiration() : TrainingDataBucket.DEFAULT_NONCURRENT_EXPIRATION;
+        boolean existing = props.getBucket() != null;
+        if (existing) {
+            NewResourceSettings.rejectWithExisting(scope, props, "", "bucket", "bucket", "new-bucket",
+                    Set.of("bucket", "datasetPrefix"));
+        } else {
+            checkNewBucket(scope, props, encryption, noncurrent);
+        }
+        return new TrainingDataBucketSpec(existing, datasetPrefix, encryption, noncurrent,
+                props.getRemovalPolicy() != null ? props.getRemovalPolicy() : RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE);
+    }
+
+    private static void checkNewBucket(IConstruct scope, TrainingDataBucketProps props, DataEncryption encryption,
+            Duration noncurrent) {
+        if (encryption == DataEncryption.S3_MANAGED && props.getEncryptionKey() != null) {
+            throw ConfigurationError.of(ENCRYPTION_KEY, scope, "encryption", encryption,
+                    "KMS when an encryptionKey is given (or leave encryption unset)");
+        }
+        long millis = noncurrent.toMilliseconds().longValue();
+        if (millis < DAY_MILLIS || millis % DAY_MILLIS != 0) {
+            throw ConfigurationError.of(NONCURRENT_EXPIRATION, scope, "noncurrentVersionExpiration",
+                    noncurrent.toHumanString(), "a whole number of days, at least 1 (S3 lifecycle rules count whole days)");
+        }
+    }
+}

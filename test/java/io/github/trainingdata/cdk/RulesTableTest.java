@@ -1,0 +1,146 @@
+package io.github.trainingdata.cdk;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every {@link SynthRule} constant of the compiled library, listed in {@code docs/rules.md} (one row per rule, none
+ * without a rule) and stated by at least one rule test ({@code RuleAssertions.assertRule("ID", ...)}). Regenerate
+ * the table with {@code mvn test -Dtest=RulesTableTest -Drules.update=true}.
+ */
+class RulesTableTest {
+    private static final Path CLASSES = Path.of("target/classes");
+    private static final Path TESTS = Path.of("test/java");
+    private static final Path TABLE = Path.of("docs/rules.md");
+    private static final Pattern ID = Pattern.compile("[A-Z][A-Z0-9]*(_[A-Z0-9]+)+");
+    /** A rule test's id: {@code assertRule("ID", ...)}, or {@code " [ID]"} closing an expected message. */
+    private static final Pattern STATED = Pattern.compile("assertRule\\(\"([A-Z0-9_]+)\"|\\[([A-Z][A-Z0-9_]+)]\"");
+
+    @Test
+    void everyRuleHasOneRowInTheTable() throws IOException {
+        String table = table(rules());
+        if (Boolean.getBoolean("rules.update")) {
+            Files.writeString(TABLE, table);
+        }
+        assertEquals(Files.exists(TABLE) ? Files.readString(TABLE) : "", table,
+                TABLE + " is out of date: rerun with -Drules.update=true and review the change");
+    }
+
+    @Test
+    void idsAreUniqueAndWellFormed() throws IOException {
+        List<String> ids = rules().values().stream().map(SynthRule::getId).toList();
+        assertEquals(List.of(), ids.stream().filter(id -> !ID.matcher(id).matches()).toList(), "ids not AREA_NAME");
+        assertEquals(ids.size(), Set.copyOf(ids).size(), "ids declared twice: " + ids);
+    }
+
+    @Test
+    void everyRuleIsStatedByATestAndEveryStatedIdIsARule() throws IOException {
+        Set<String> ids = rules().values().stream().map(SynthRule::getId).collect(Collectors.toCollection(TreeSet::new));
+        Set<String> stated = new TreeSet<>();
+        try (Stream<Path> files = Files.walk(TESTS)) {
+            for (Path file : files.filter(f -> f.toString().endsWith("Test.java")
+                    && !f.endsWith("RulesTableTest.java")).toList()) {
+                Matcher m = STATED.matcher(Files.readString(file));
+                while (m.find()) {
+                    stated.add(m.group(1) != null ? m.group(1) : m.group(2));
+                }
+            }
+        }
+        Set<String> untested = new TreeSet<>(ids);
+        untested.removeAll(stated);
+        Set<String> unknown = new TreeSet<>(stated);
+        unknown.removeAll(ids);
+        assertEquals(Set.of(), untested, "rules no test states with RuleAssertions.assertRule");
+        assertEquals(Set.of(), unknown, "ids tests state that no rule declares");
+    }
+
+    /** Every SynthRule constant of the compiled library, by its declaring class and name. */
+    private static Map<String, SynthRule> rules() throws IOException {
+        Map<String, SynthRule> rules = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(CLASSES)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".class")).sorted().toList()) {
+                String name = CLASSES.relativize(file).toString().replace('/', '.').replaceAll("\\.class$", "");
+                Class<?> type;
+                try {
+                    type = Class.forName(name, false, RulesTableTest.class.getClassLoader());
+                } catch (ClassNotFoundException | LinkageError e) {
+                    continue;
+                }
+                for (Field field : type.getDeclaredFields()) {
+                    if (field.getType() == SynthRule.class && Modifier.isStatic(field.getModifiers())) {
+                        field.setAccessible(true);
+                        try {
+                            rules.put(type.getName() + "." + field.getName(), (SynthRule) field.get(null));
+                        } catch (IllegalAccessException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    }
+                }
+            }
+        }
+        return rules;
+    }
+
+    private static String table(Map<String, SynthRule> rules) {
+        List<SynthRule> sorted = new ArrayList<>(rules.values());
+        sorted.sort((a, b) -> a.getId().compareTo(b.getId()));
+        StringBuilder out = new StringBuilder("""
+                # Checked at synth
+
+                <!-- Generated by RulesTableTest from the SynthRule constants: do not edit by hand; regenerate with
+                     mvn test -Dtest=RulesTableTest -Drules.update=true -->
+
+                Every rule below fails the synth with a `ConfigurationError` that names the construct path, the field,
+                the bad value, what is allowed and the rule's id, e.g. `Quickstart/Lustre: invalid storageCapacityGiB
+                '3600': 1200, 2400, or a multiple of 2400 GiB for SCRATCH_2 [LUSTRE_CAPACITY]`
+                (`ConfigurationError.getRuleId()` returns the id). Ids are stable: a rule keeps its id while it
+                exists, and an id is never reused. Rules that cannot be decided at synth are warnings (CDK
+                annotations with their own ids), not listed here. CloudFormation tokens are never rejected by a check
+                meant for literal values.
+
+                The "source" says where a limit comes from: an AWS API model (botocore, the same models
+                `io.github.trainingdata.cdk.limits` is tested against), an AWS documentation page, or "library" for
+                a choice of this library.
+
+                ## Adding a rule
+
+                1. Declare a constant in the construct's rules class, e.g. in `EfsStoreRules`:
+                   `static final SynthRule PROVISIONED_MIN = SynthRule.of("EFS_PROVISIONED_MIN", "EfsStore",
+                   "provisionedThroughputMibps", "at least 1 MiB/s", "<source>");` (id: the area, then what it checks).
+                2. Throw `ConfigurationError.of(EfsStoreRules.PROVISIONED_MIN, scope, field, value, allowed)` (or
+                   `ConfigurationError.of(rule, scope, value)` with the rule's own field and allowed values).
+                3. Test it with `RuleAssertions.assertRule("EFS_PROVISIONED_MIN", call, path, field, value, allowed)`.
+                4. Regenerate this table (`-Drules.update=true`); `RulesTableTest` fails until a rule has a row and a
+                   test.
+
+                | id | construct | field | allowed | source |
+                |---|---|---|---|---|
+                """);
+        for (SynthRule rule : sorted) {
+            out.append("| `").append(rule.getId()).append("` | ").append(cell(rule.getConstruct())).append(" | ")
+                    .append(cell(rule.getField())).append(" | ").append(cell(rule.getAllowed())).append(" | ")
+                    .append(cell(rule.getSource())).append(" |\n");
+        }
+        return out.toString();
+    }
+
+    private static String cell(String text) {
+        return text.replace("|", "\\|");
+    }
+}
