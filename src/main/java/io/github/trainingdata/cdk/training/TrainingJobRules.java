@@ -100,6 +100,7 @@ final class TrainingJobRules {
         }
         number("instanceCount", spec.getInstanceCount(), SageMakerLimits.INSTANCE_COUNT);
         number("volumeSizeGiB", spec.getVolumeSizeGiB(), SageMakerLimits.VOLUME_SIZE_IN_GB);
+        number("maximumRetryAttempts", spec.getMaximumRetryAttempts(), SageMakerLimits.MAXIMUM_RETRY_ATTEMPTS);
         if (spec.getVolumeKey() != null) {
             string("volumeKey", spec.getVolumeKey().getKeyArn(), SageMakerLimits.KMS_KEY_ID, "a KMS key ARN of ");
         }

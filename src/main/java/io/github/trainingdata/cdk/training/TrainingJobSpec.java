@@ -61,6 +61,7 @@ public final class TrainingJobSpec {
     private final IRole role;
     private final boolean networkIsolation;
     private final boolean interContainerTrafficEncryption;
+    private final Number maximumRetryAttempts;
 
     private TrainingJobSpec(String id, TrainingJobDefinitionProps props) {
         this.jobNamePrefix = props.getJobNamePrefix() != null ? props.getJobNamePrefix() : prefixFromId(id);
@@ -93,6 +94,7 @@ public final class TrainingJobSpec {
         this.role = props.getRole();
         this.networkIsolation = Boolean.TRUE.equals(props.getNetworkIsolation());
         this.interContainerTrafficEncryption = Boolean.TRUE.equals(props.getInterContainerTrafficEncryption());
+        this.maximumRetryAttempts = props.getMaximumRetryAttempts();
     }
 
     /**
@@ -275,5 +277,10 @@ public final class TrainingJobSpec {
     /** @return whether traffic between the instances is encrypted */
     public boolean isInterContainerTrafficEncryption() {
         return interContainerTrafficEncryption;
+    }
+
+    /** @return how many times SageMaker retries a job after an InternalServerError, or null for no RetryStrategy */
+    public Number getMaximumRetryAttempts() {
+        return maximumRetryAttempts;
     }
 }
