@@ -46,6 +46,38 @@ import software.constructs.Construct;
  */
 final class TrainingStateMachine extends Construct {
     static final String TRAIN_STATE = "Train";
+    /** The state that names the job once per execution, so that a retried request cannot start a second job. */
+    static final String NAME_JOB_STATE = "NameTrainingJob";
+    static final String CHECK_TRAIN_ERROR = "CheckTrainError";
+    static final String WAIT_TO_RETRY_TRAIN = "WaitToRetryTrain";
+    static final String TRAIN_REQUEST_FAILED = "TrainRequestFailed";
+    /**
+     * The Step Functions error of a CreateTrainingJob call that SageMaker refused because a quota is used up; its
+     * own retrier waits for the quota to free up. Name as the Step Functions developer guide's training-job example
+     * retries it ("Create and manage Amazon SageMaker AI jobs with Step Functions").
+     */
+    static final String RESOURCE_LIMIT_EXCEEDED = "SageMaker.ResourceLimitExceededException";
+    /**
+     * The Step Functions error of every other SageMaker API error (same guide): throttling and service errors, but
+     * also user errors such as ValidationException, so it is caught and only its transient causes are retried.
+     */
+    static final String SAGEMAKER_EXCEPTION = "SageMaker.AmazonSageMakerException";
+    /**
+     * The causes of a {@link #SAGEMAKER_EXCEPTION} that are retried: the SDK's message ends {@code (Service:
+     * AmazonSageMaker; Status Code: <n>; Error Code: <code>; Request ID: ...)}; throttling and 5xx are transient.
+     */
+    static final List<String> TRANSIENT_CAUSES = List.of("*Error Code: ThrottlingException*", "*Status Code: 50*");
+    /** Retries of a throttled or failed (5xx) CreateTrainingJob call; the waits double from the first. */
+    static final int TRANSIENT_RETRIES = 5;
+    static final int FIRST_TRANSIENT_WAIT_SECONDS = 10;
+    /** Retries of a CreateTrainingJob call refused for a quota, waiting 1, 2, 4, ... up to 15 minutes between. */
+    static final int QUOTA_RETRIES = 8;
+    static final int QUOTA_RETRY_INTERVAL_SECONDS = 60;
+    static final int QUOTA_RETRY_MAX_DELAY_SECONDS = 900;
+    private static final String TRAINING_JOB_NAME = "trainingJobName";
+    private static final String TRAIN_RETRIES = "trainRetries";
+    private static final String TRAIN_RETRY_WAIT = "trainRetryWaitSeconds";
+    private static final String TRAIN_ERROR = "trainError";
     /** The execution input field that names an earlier execution whose checkpoints to resume from. */
     private static final String RESUME_FROM = "resumeFrom";
     private static final String CHECKPOINT_RUN = "checkpointRun";
@@ -167,11 +199,25 @@ final class TrainingStateMachine extends Construct {
     private Map<String, Object> definitionJson() {
         Map<String, Object> states = new LinkedHashMap<>();
         Map<String, Object> waits = new LinkedHashMap<>();
-        String afterCheckpoints = prerequisites.addStates(waits, TRAIN_STATE);
+        String afterCheckpoints = prerequisites.addStates(waits, NAME_JOB_STATE);
         String start = checkpointPrefix() != null ? checkpointStates(states, afterCheckpoints)
                 : rejectResume(states, afterCheckpoints);
         states.putAll(waits);
+        states.put(NAME_JOB_STATE, nameJob());
         states.put(TRAIN_STATE, train());
+        states.put(CHECK_TRAIN_ERROR, checkTrainError());
+        Map<String, Object> wait = new LinkedHashMap<>();
+        wait.put("Type", "Wait");
+        wait.put("Comment", "Back off before asking SageMaker again");
+        wait.put("SecondsPath", "$" + TRAIN_RETRY_WAIT);
+        wait.put("Next", TRAIN_STATE);
+        states.put(WAIT_TO_RETRY_TRAIN, wait);
+        Map<String, Object> failed = new LinkedHashMap<>();
+        failed.put("Type", "Fail");
+        failed.put("Comment", "SageMaker refused the request for a reason a retry cannot fix (or kept failing)");
+        failed.put("ErrorPath", "$." + TRAIN_ERROR + ".Error");
+        failed.put("CausePath", "$." + TRAIN_ERROR + ".Cause");
+        states.put(TRAIN_REQUEST_FAILED, failed);
         Map<String, Object> asl = new LinkedHashMap<>();
         asl.put("Comment", comment);
         asl.put("StartAt", start);
@@ -179,9 +225,47 @@ final class TrainingStateMachine extends Construct {
         return asl;
     }
 
+    /** Names the job once, so that every retry of the request asks for the same job, and starts the retry count. */
+    private Map<String, Object> nameJob() {
+        Map<String, Object> assign = new LinkedHashMap<>();
+        assign.put(TRAINING_JOB_NAME + ".$", "States.Format('" + job.getJobNamePrefix() + "-{}', States.UUID())");
+        assign.put(TRAIN_RETRIES, 0);
+        assign.put(TRAIN_RETRY_WAIT, FIRST_TRANSIENT_WAIT_SECONDS / 2);
+        Map<String, Object> name = new LinkedHashMap<>();
+        name.put("Type", "Pass");
+        name.put("Comment", "Name the job '" + job.getJobNamePrefix() + "-<UUID>' once: a retried request that "
+                + "SageMaker did carry out fails as ResourceInUse instead of starting a second job");
+        name.put("Assign", assign);
+        name.put("Next", TRAIN_STATE);
+        return name;
+    }
+
+    /**
+     * Throttling and 5xx answers are retried with doubling waits, at most {@link #TRANSIENT_RETRIES} times; any other
+     * SageMaker error (ValidationException, ResourceInUse, AccessDenied, ...) fails the execution at once.
+     */
+    private Map<String, Object> checkTrainError() {
+        List<Map<String, Object>> causes = TRANSIENT_CAUSES.stream()
+                .map(pattern -> variable(TRAIN_ERROR + ".Cause", "StringMatches", pattern)).toList();
+        Map<String, Object> retriesLeft = new LinkedHashMap<>();
+        retriesLeft.put("Variable", "$" + TRAIN_RETRIES);
+        retriesLeft.put("NumericLessThan", TRANSIENT_RETRIES);
+        Map<String, Object> retry = rule(and(List.of(retriesLeft, AslStates.or(causes))), WAIT_TO_RETRY_TRAIN);
+        Map<String, Object> assign = new LinkedHashMap<>();
+        assign.put(TRAIN_RETRIES + ".$", "States.MathAdd($" + TRAIN_RETRIES + ", 1)");
+        assign.put(TRAIN_RETRY_WAIT + ".$", "States.MathAdd($" + TRAIN_RETRY_WAIT + ", $" + TRAIN_RETRY_WAIT + ")");
+        retry.put("Assign", assign);
+        Map<String, Object> check = new LinkedHashMap<>();
+        check.put("Type", "Choice");
+        check.put("Comment", "Retry a throttled or failed (5xx) request; fail at once on any other SageMaker error");
+        check.put("Choices", List.of(retry));
+        check.put("Default", TRAIN_REQUEST_FAILED);
+        return check;
+    }
+
     private Map<String, Object> train() {
         Map<String, Object> parameters = new LinkedHashMap<>();
-        parameters.put("TrainingJobName.$", "States.Format('" + job.getJobNamePrefix() + "-{}', States.UUID())");
+        parameters.put("TrainingJobName.$", "$" + TRAINING_JOB_NAME);
         parameters.putAll(job.getRequest());
         if (checkpointPrefix() != null) {
             Map<String, Object> checkpoint = new LinkedHashMap<>();
@@ -199,6 +283,19 @@ final class TrainingStateMachine extends Construct {
         train.put("Comment", "Train one job with the definition's request; waits until the job ends");
         train.put("Resource", "arn:" + Stack.of(this).getPartition() + ":states:::sagemaker:createTrainingJob.sync");
         train.put("Parameters", parameters);
+        Map<String, Object> quota = new LinkedHashMap<>();
+        quota.put("ErrorEquals", List.of(RESOURCE_LIMIT_EXCEEDED));
+        quota.put("IntervalSeconds", QUOTA_RETRY_INTERVAL_SECONDS);
+        quota.put("MaxAttempts", QUOTA_RETRIES);
+        quota.put("BackoffRate", 2);
+        quota.put("MaxDelaySeconds", QUOTA_RETRY_MAX_DELAY_SECONDS);
+        quota.put("JitterStrategy", "FULL");
+        train.put("Retry", List.of(quota));
+        Map<String, Object> rejected = new LinkedHashMap<>();
+        rejected.put("ErrorEquals", List.of(SAGEMAKER_EXCEPTION));
+        rejected.put("ResultPath", "$." + TRAIN_ERROR);
+        rejected.put("Next", CHECK_TRAIN_ERROR);
+        train.put("Catch", List.of(rejected));
         train.put("End", true);
         return train;
     }
