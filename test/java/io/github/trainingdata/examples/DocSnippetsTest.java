@@ -7,6 +7,7 @@ import io.github.trainingdata.examples.docs.ConstructsExample;
 import io.github.trainingdata.examples.docs.LfsWorkerExample;
 import io.github.trainingdata.examples.docs.PersistentCacheExample;
 import io.github.trainingdata.examples.docs.PlatformExample;
+import io.github.trainingdata.examples.docs.RetryExample;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -79,6 +80,7 @@ class DocSnippetsTest {
         stacks.put("PlatformExample", PlatformExample::new);
         stacks.put("LfsWorkerExample", LfsWorkerExample::new);
         stacks.put("PersistentCacheExample", PersistentCacheExample::new);
+        stacks.put("RetryExample", RetryExample::new);
         return stacks.entrySet().stream().map(e -> Arguments.of(e.getKey(), e.getValue()));
     }
 
