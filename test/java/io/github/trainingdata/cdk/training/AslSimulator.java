@@ -281,6 +281,9 @@ final class AslSimulator {
                     String glob = java.util.regex.Pattern.quote(operand.asText()).replace("*", "\\E.*\\Q");
                     return require(value, path).isTextual() && value.asText().matches(glob);
                 }
+                case "NumericEquals" -> {
+                    return number(value, path) == operand.asDouble();
+                }
                 case "NumericLessThan" -> {
                     return number(value, path) < operand.asDouble();
                 }

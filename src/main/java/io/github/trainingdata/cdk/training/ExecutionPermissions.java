@@ -87,6 +87,7 @@ final class ExecutionPermissions {
         for (TrainingChannel channel : spec.getChannels()) {
             channel.addPermissions(permissions);
         }
+        CapacityAttempts.addFallbackPermissions(permissions, spec);
         IBucket output = spec.getOutputBucket().getBucket();
         permissions.write(output, spec.getOutputPrefix());
         if (spec.getCheckpointPrefix() != null) {

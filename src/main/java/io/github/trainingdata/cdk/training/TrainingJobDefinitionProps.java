@@ -177,6 +177,11 @@ public final class TrainingJobDefinitionProps {
         return settings.interContainerTrafficEncryption;
     }
 
+    /** @return capacityPolicy, or null when not set */
+    public CapacityPolicy getCapacityPolicy() {
+        return settings.capacityPolicy;
+    }
+
     /** @return maximumRetryAttempts (may be a number token), or null when not set */
     public Number getMaximumRetryAttempts() {
         return settings.maximumRetryAttempts;
@@ -225,6 +230,7 @@ public final class TrainingJobDefinitionProps {
         private Boolean networkIsolation;
         private Boolean interContainerTrafficEncryption;
         private Number maximumRetryAttempts;
+        private CapacityPolicy capacityPolicy;
 
         Settings copy() {
             try {
@@ -549,6 +555,17 @@ public final class TrainingJobDefinitionProps {
          */
         public Builder maximumRetryAttempts(Number maximumRetryAttempts) {
             settings.maximumRetryAttempts = maximumRetryAttempts;
+            return this;
+        }
+
+        /**
+         * What the state machine tries when a job fails for capacity: wait and retry, other instance types, or
+         * the S3 locations the Lustre channels' datasets mirror, in the order given (see {@link CapacityStep}).
+         *
+         * @default none: a capacity failure fails the execution
+         */
+        public Builder capacityPolicy(CapacityPolicy capacityPolicy) {
+            settings.capacityPolicy = capacityPolicy;
             return this;
         }
 

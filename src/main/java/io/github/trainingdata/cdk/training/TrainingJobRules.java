@@ -52,6 +52,7 @@ final class TrainingJobRules {
         rules.stopping();
         rules.maps();
         rules.channels();
+        CapacityPolicyRules.check(scope, spec);
     }
 
     /** Checks the given execution role's ARN (a new role's is a token); checked once the job is placed. */

@@ -62,6 +62,7 @@ public final class TrainingJobSpec {
     private final boolean networkIsolation;
     private final boolean interContainerTrafficEncryption;
     private final Number maximumRetryAttempts;
+    private final CapacityPolicy capacityPolicy;
 
     private TrainingJobSpec(String id, TrainingJobDefinitionProps props) {
         this.jobNamePrefix = props.getJobNamePrefix() != null ? props.getJobNamePrefix() : prefixFromId(id);
@@ -95,6 +96,7 @@ public final class TrainingJobSpec {
         this.networkIsolation = Boolean.TRUE.equals(props.getNetworkIsolation());
         this.interContainerTrafficEncryption = Boolean.TRUE.equals(props.getInterContainerTrafficEncryption());
         this.maximumRetryAttempts = props.getMaximumRetryAttempts();
+        this.capacityPolicy = props.getCapacityPolicy();
     }
 
     /**
@@ -282,5 +284,10 @@ public final class TrainingJobSpec {
     /** @return how many times SageMaker retries a job after an InternalServerError, or null for no RetryStrategy */
     public Number getMaximumRetryAttempts() {
         return maximumRetryAttempts;
+    }
+
+    /** @return what to try when a job fails for capacity, or null for nothing */
+    public CapacityPolicy getCapacityPolicy() {
+        return capacityPolicy;
     }
 }

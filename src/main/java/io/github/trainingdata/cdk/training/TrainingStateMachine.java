@@ -11,6 +11,8 @@ import static io.github.trainingdata.cdk.training.AslStates.variable;
 
 import io.github.trainingdata.cdk.internal.WildcardFindings;
 import io.github.trainingdata.cdk.internal.LogGroups;
+import io.github.trainingdata.cdk.limits.SageMakerLimits;
+import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -74,6 +76,18 @@ final class TrainingStateMachine extends Construct {
     static final int QUOTA_RETRIES = 8;
     static final int QUOTA_RETRY_INTERVAL_SECONDS = 60;
     static final int QUOTA_RETRY_MAX_DELAY_SECONDS = 900;
+    static final String CHECK_CAPACITY_ERROR = "CheckCapacityError";
+    static final String TRAINING_FAILED = "TrainingFailed";
+    /**
+     * What a job that failed for capacity has in its cause (the DescribeTrainingJob output): FailureReason
+     * {@code CapacityError: Unable to provision requested ML compute capacity...} or {@code
+     * EC2InsufficientCapacityError: Instance type ... is temporarily unavailable...}; both contain this.
+     */
+    static final String CAPACITY_CAUSE = "*CapacityError*";
+    private static final String CAPACITY_ATTEMPT = "capacityAttempt";
+    private static final String INSTANCE_TYPE = "instanceType";
+    private static final String INPUT_DATA_CONFIG = "inputDataConfig";
+    private static final String SUBNETS = "subnets";
     private static final String TRAINING_JOB_NAME = "trainingJobName";
     private static final String TRAIN_RETRIES = "trainRetries";
     private static final String TRAIN_RETRY_WAIT = "trainRetryWaitSeconds";
@@ -218,6 +232,9 @@ final class TrainingStateMachine extends Construct {
         failed.put("ErrorPath", "$." + TRAIN_ERROR + ".Error");
         failed.put("CausePath", "$." + TRAIN_ERROR + ".Cause");
         states.put(TRAIN_REQUEST_FAILED, failed);
+        if (spec.getCapacityPolicy() != null) {
+            capacityStates(states);
+        }
         Map<String, Object> asl = new LinkedHashMap<>();
         asl.put("Comment", comment);
         asl.put("StartAt", start);
@@ -231,6 +248,9 @@ final class TrainingStateMachine extends Construct {
         assign.put(TRAINING_JOB_NAME + ".$", "States.Format('" + job.getJobNamePrefix() + "-{}', States.UUID())");
         assign.put(TRAIN_RETRIES, 0);
         assign.put(TRAIN_RETRY_WAIT, FIRST_TRANSIENT_WAIT_SECONDS / 2);
+        if (spec.getCapacityPolicy() != null) {
+            assign.putAll(attemptVariables(0, spec.getInstanceType(), false));
+        }
         Map<String, Object> name = new LinkedHashMap<>();
         name.put("Type", "Pass");
         name.put("Comment", "Name the job '" + job.getJobNamePrefix() + "-<UUID>' once: a retried request that "
@@ -261,6 +281,99 @@ final class TrainingStateMachine extends Construct {
         check.put("Choices", List.of(retry));
         check.put("Default", TRAIN_REQUEST_FAILED);
         return check;
+    }
+
+    /** The variables that say what attempt {@code index} runs: its number, instance type and (S3 fallback) data. */
+    private Map<String, Object> attemptVariables(int index, String instanceType, boolean fromS3) {
+        Map<String, Object> assign = new LinkedHashMap<>();
+        assign.put(CAPACITY_ATTEMPT, index);
+        assign.put(INSTANCE_TYPE, instanceType);
+        if (CapacityAttempts.s3Fallback(spec) != null) {
+            assign.put(INPUT_DATA_CONFIG, fromS3
+                    ? CapacityAttempts.fallbackChannels(spec).stream().map(TrainingChannel::render).toList()
+                    : job.getRequest().get("InputDataConfig"));
+            assign.put(SUBNETS, fromS3 ? allTrainingSubnets() : ((Map<?, ?>) job.getRequest().get("VpcConfig"))
+                    .get("Subnets"));
+        }
+        return assign;
+    }
+
+    /**
+     * A subnet in each Availability Zone of the job's network (its storage subnets; at most 16, VpcConfig's limit):
+     * where the S3 fallback may run.
+     */
+    private List<String> allTrainingSubnets() {
+        TrainingNetwork network = job.getPlacement().network();
+        List<String> subnets = network.getVpc().selectSubnets(network.getStorageSubnets()).getSubnetIds();
+        return subnets.subList(0, Math.min(subnets.size(), SageMakerLimits.SUBNETS.getMax().intValue()));
+    }
+
+    /** With a capacity policy, what an attempt changes comes from the variables its Pass state assigns. */
+    private void capacityVariablesIn(Map<String, Object> parameters) {
+        Map<String, Object> resources = new LinkedHashMap<>((Map<String, Object>) parameters.get("ResourceConfig"));
+        resources.remove("InstanceType");
+        resources.put("InstanceType.$", "$" + INSTANCE_TYPE);
+        parameters.put("ResourceConfig", resources);
+        if (CapacityAttempts.s3Fallback(spec) != null) {
+            parameters.remove("InputDataConfig");
+            parameters.put("InputDataConfig.$", "$" + INPUT_DATA_CONFIG);
+            Map<String, Object> vpc = new LinkedHashMap<>((Map<String, Object>) parameters.get("VpcConfig"));
+            vpc.remove("Subnets");
+            vpc.put("Subnets.$", "$" + SUBNETS);
+            parameters.put("VpcConfig", vpc);
+        }
+    }
+
+    /**
+     * A job that failed for capacity goes on to the policy's next attempt (after its wait), as a new job; any other
+     * failure, or one after the last attempt, fails the execution with the job's error and cause.
+     */
+    private void capacityStates(Map<String, Object> states) {
+        List<CapacityAttempts.Attempt> attempts = CapacityAttempts.of(spec);
+        List<Map<String, Object>> choices = new ArrayList<>();
+        for (int i = 1; i <= attempts.size(); i++) {
+            CapacityAttempts.Attempt attempt = attempts.get(i - 1);
+            String pass = "CapacityAttempt" + i;
+            String first = pass;
+            if (attempt.waitSeconds() > 0) {
+                first = "CapacityWait" + i;
+                Map<String, Object> wait = new LinkedHashMap<>();
+                wait.put("Type", "Wait");
+                wait.put("Comment", "Wait for capacity in the same Availability Zone");
+                wait.put("Seconds", attempt.waitSeconds());
+                wait.put("Next", pass);
+                states.put(first, wait);
+            }
+            Map<String, Object> previous = new LinkedHashMap<>();
+            previous.put("Variable", "$" + CAPACITY_ATTEMPT);
+            previous.put("NumericEquals", i - 1);
+            choices.add(rule(and(List.of(variable(TRAIN_ERROR + ".Cause", "StringMatches", CAPACITY_CAUSE),
+                    previous)), first));
+            Map<String, Object> assign = new LinkedHashMap<>();
+            assign.put(TRAINING_JOB_NAME + ".$", "States.Format('" + job.getJobNamePrefix() + "-{}', States.UUID())");
+            assign.put(TRAIN_RETRIES, 0);
+            assign.put(TRAIN_RETRY_WAIT, FIRST_TRANSIENT_WAIT_SECONDS / 2);
+            assign.putAll(attemptVariables(i, attempt.instanceType(), attempt.fromS3()));
+            Map<String, Object> next = new LinkedHashMap<>();
+            next.put("Type", "Pass");
+            next.put("Comment", "Capacity attempt " + i + ": a new job on " + attempt.instanceType()
+                    + (attempt.fromS3() ? ", reading S3 instead of Lustre, in any training subnet" : ""));
+            next.put("Assign", assign);
+            next.put("Next", TRAIN_STATE);
+            states.put(pass, next);
+        }
+        Map<String, Object> check = new LinkedHashMap<>();
+        check.put("Type", "Choice");
+        check.put("Comment", "A job that failed for capacity goes on to the capacity policy's next attempt");
+        check.put("Choices", choices);
+        check.put("Default", TRAINING_FAILED);
+        states.put(CHECK_CAPACITY_ERROR, check);
+        Map<String, Object> failed = new LinkedHashMap<>();
+        failed.put("Type", "Fail");
+        failed.put("Comment", "The job failed for another reason than capacity, or every capacity attempt failed");
+        failed.put("ErrorPath", "$." + TRAIN_ERROR + ".Error");
+        failed.put("CausePath", "$." + TRAIN_ERROR + ".Cause");
+        states.put(TRAINING_FAILED, failed);
     }
 
     private Map<String, Object> train() {
@@ -295,7 +408,16 @@ final class TrainingStateMachine extends Construct {
         rejected.put("ErrorEquals", List.of(SAGEMAKER_EXCEPTION));
         rejected.put("ResultPath", "$." + TRAIN_ERROR);
         rejected.put("Next", CHECK_TRAIN_ERROR);
-        train.put("Catch", List.of(rejected));
+        if (spec.getCapacityPolicy() == null) {
+            train.put("Catch", List.of(rejected));
+        } else {
+            Map<String, Object> failed = new LinkedHashMap<>();
+            failed.put("ErrorEquals", List.of("States.TaskFailed"));
+            failed.put("ResultPath", "$." + TRAIN_ERROR);
+            failed.put("Next", CHECK_CAPACITY_ERROR);
+            train.put("Catch", List.of(rejected, failed));
+            capacityVariablesIn(parameters);
+        }
         train.put("End", true);
         return train;
     }
