@@ -3,6 +3,7 @@ package io.github.trainingdata.examples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import io.github.trainingdata.examples.docs.CapacityPolicyExample;
 import io.github.trainingdata.examples.docs.ConstructsExample;
 import io.github.trainingdata.examples.docs.LfsWorkerExample;
 import io.github.trainingdata.examples.docs.PersistentCacheExample;
@@ -81,6 +82,7 @@ class DocSnippetsTest {
         stacks.put("LfsWorkerExample", LfsWorkerExample::new);
         stacks.put("PersistentCacheExample", PersistentCacheExample::new);
         stacks.put("RetryExample", RetryExample::new);
+        stacks.put("CapacityPolicyExample", CapacityPolicyExample::new);
         return stacks.entrySet().stream().map(e -> Arguments.of(e.getKey(), e.getValue()));
     }
 
