@@ -226,12 +226,8 @@ final class TrainingStateMachine extends Construct {
         wait.put("SecondsPath", "$" + TRAIN_RETRY_WAIT);
         wait.put("Next", TRAIN_STATE);
         states.put(WAIT_TO_RETRY_TRAIN, wait);
-        Map<String, Object> failed = new LinkedHashMap<>();
-        failed.put("Type", "Fail");
-        failed.put("Comment", "SageMaker refused the request for a reason a retry cannot fix (or kept failing)");
-        failed.put("ErrorPath", "$." + TRAIN_ERROR + ".Error");
-        failed.put("CausePath", "$." + TRAIN_ERROR + ".Cause");
-        states.put(TRAIN_REQUEST_FAILED, failed);
+        states.put(TRAIN_REQUEST_FAILED, failWithTrainError(
+                "SageMaker refused the request for a reason a retry cannot fix (or kept failing)"));
         if (spec.getCapacityPolicy() != null) {
             capacityStates(states);
         }
@@ -244,10 +240,7 @@ final class TrainingStateMachine extends Construct {
 
     /** Names the job once, so that every retry of the request asks for the same job, and starts the retry count. */
     private Map<String, Object> nameJob() {
-        Map<String, Object> assign = new LinkedHashMap<>();
-        assign.put(TRAINING_JOB_NAME + ".$", "States.Format('" + job.getJobNamePrefix() + "-{}', States.UUID())");
-        assign.put(TRAIN_RETRIES, 0);
-        assign.put(TRAIN_RETRY_WAIT, FIRST_TRANSIENT_WAIT_SECONDS / 2);
+        Map<String, Object> assign = newJobVariables();
         if (spec.getCapacityPolicy() != null) {
             assign.putAll(attemptVariables(0, spec.getInstanceType(), false));
         }
@@ -349,10 +342,7 @@ final class TrainingStateMachine extends Construct {
             previous.put("NumericEquals", i - 1);
             choices.add(rule(and(List.of(variable(TRAIN_ERROR + ".Cause", "StringMatches", CAPACITY_CAUSE),
                     previous)), first));
-            Map<String, Object> assign = new LinkedHashMap<>();
-            assign.put(TRAINING_JOB_NAME + ".$", "States.Format('" + job.getJobNamePrefix() + "-{}', States.UUID())");
-            assign.put(TRAIN_RETRIES, 0);
-            assign.put(TRAIN_RETRY_WAIT, FIRST_TRANSIENT_WAIT_SECONDS / 2);
+            Map<String, Object> assign = newJobVariables();
             assign.putAll(attemptVariables(i, attempt.instanceType(), attempt.fromS3()));
             Map<String, Object> next = new LinkedHashMap<>();
             next.put("Type", "Pass");
@@ -368,12 +358,27 @@ final class TrainingStateMachine extends Construct {
         check.put("Choices", choices);
         check.put("Default", TRAINING_FAILED);
         states.put(CHECK_CAPACITY_ERROR, check);
+        states.put(TRAINING_FAILED, failWithTrainError(
+                "The job failed for another reason than capacity, or every capacity attempt failed"));
+    }
+
+    /** A Fail state that ends the execution with the error and cause the Train task's catcher kept. */
+    private static Map<String, Object> failWithTrainError(String comment) {
         Map<String, Object> failed = new LinkedHashMap<>();
         failed.put("Type", "Fail");
-        failed.put("Comment", "The job failed for another reason than capacity, or every capacity attempt failed");
+        failed.put("Comment", comment);
         failed.put("ErrorPath", "$." + TRAIN_ERROR + ".Error");
         failed.put("CausePath", "$." + TRAIN_ERROR + ".Cause");
-        states.put(TRAINING_FAILED, failed);
+        return failed;
+    }
+
+    /** A new job name and a fresh count of transient retries, for each job an execution starts. */
+    private Map<String, Object> newJobVariables() {
+        Map<String, Object> assign = new LinkedHashMap<>();
+        assign.put(TRAINING_JOB_NAME + ".$", "States.Format('" + job.getJobNamePrefix() + "-{}', States.UUID())");
+        assign.put(TRAIN_RETRIES, 0);
+        assign.put(TRAIN_RETRY_WAIT, FIRST_TRANSIENT_WAIT_SECONDS / 2);
+        return assign;
     }
 
     private Map<String, Object> train() {
