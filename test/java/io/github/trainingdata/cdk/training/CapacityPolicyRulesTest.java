@@ -98,4 +98,18 @@ class CapacityPolicyRulesTest {
                 CapacityStep.instanceTypes(List.of("ml.p5.48xlarge")))), PATH, "capacityPolicy.steps", "21 attempts",
                 "at most 20 attempts in all");
     }
+
+    @Test
+    void rejectsAPolicyForARequestTooLargeForTheParameter() {
+        java.util.Map<String, String> environment = new java.util.TreeMap<>();
+        for (int i = 0; i < 20; i++) {
+            environment.put("VARIABLE_" + i, "x".repeat(512));
+        }
+        assertRule(() -> f.define(f.props().channels(List.of(f.lustreChannel("train", "train")))
+                .environment(environment)
+                .capacityPolicy(CapacityPolicy.of(List.of(CapacityStep.waitAndRetry(Duration.minutes(5), 1))))),
+                PATH, "capacityPolicy", "set for a request document of up to 11401 bytes",
+                "unset, or a request document that fits the SSM parameter (8192 bytes): with a policy the state "
+                        + "machine's request changes per attempt, so the SDK launcher reads the parameter's");
+    }
 }

@@ -57,6 +57,20 @@ final class CapacityPolicyRules {
         }
     }
 
+    /**
+     * With a policy, the state machine computes the instance type (and the channels) at run time, so the SDK
+     * launcher cannot read the request there: it must fit the SSM parameter.
+     */
+    static void checkRequestInParameter(IConstruct scope, TrainingJobSpec spec, long bound) {
+        if (spec.getCapacityPolicy() != null) {
+            throw ConfigurationError.of(scope, "capacityPolicy", "set for a request document of up to "
+                    + (bound >= RequestDocumentBound.UNBOUNDED ? "an unknown number of" : Long.toString(bound))
+                    + " bytes", "unset, or a request document that fits the SSM parameter ("
+                    + TrainingJobDefinition.MAX_PARAMETER_DOCUMENT_BYTES + " bytes): with a policy the state "
+                    + "machine's request changes per attempt, so the SDK launcher reads the parameter's");
+        }
+    }
+
     private static void waitAndRetry(IConstruct scope, String field, CapacityStep step) {
         Duration wait = step.getWait();
         Number seconds;
