@@ -3,12 +3,14 @@ package io.github.trainingdata.examples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import io.github.trainingdata.examples.docs.CapacityPolicyExample;
 import io.github.trainingdata.examples.docs.CompositionExample;
 import io.github.trainingdata.examples.docs.ConstructsExample;
 import io.github.trainingdata.examples.docs.DataInS3Example;
 import io.github.trainingdata.examples.docs.LfsWorkerExample;
 import io.github.trainingdata.examples.docs.PersistentCacheExample;
 import io.github.trainingdata.examples.docs.PlatformExample;
+import io.github.trainingdata.examples.docs.RetryExample;
 import io.github.trainingdata.examples.docs.SharedBucketExample;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -85,6 +87,8 @@ class DocSnippetsTest {
         stacks.put("CompositionExample", CompositionExample::new);
         stacks.put("DataInS3Example", DataInS3Example::new);
         stacks.put("SharedBucketExample", SharedBucketExample::new);
+        stacks.put("RetryExample", RetryExample::new);
+        stacks.put("CapacityPolicyExample", CapacityPolicyExample::new);
         return stacks.entrySet().stream().map(e -> Arguments.of(e.getKey(), e.getValue()));
     }
 

@@ -535,7 +535,7 @@ class MotoRehearsalTest {
     }
 
     private static String trainingPrefix(String stack, String machine) {
-        String format = definition(stack, machine).findValue("TrainingJobName.$").asText();
+        String format = definition(stack, machine).findValue("trainingJobName.$").asText();
         return format.substring(format.indexOf('\'') + 1, format.indexOf("-{}"));
     }
 

@@ -18,7 +18,8 @@ import software.amazon.awscdk.assertions.Template;
 /**
  * Runs a rendered Amazon States Language document on a simulated clock, with task results from a script, and
  * counts the execution-history events each state adds: enough of the language for what the training state
- * machine renders (Task with Retry/Catch, Choice with Assign, Pass, Wait, Fail, JSONPath with variables and the
+ * machine renders (Task with Retry/Catch, Choice with Assign, Pass, Wait, Fail with Error or ErrorPath, JSONPath with
+ * variables and the
  * intrinsics {@code States.Format}, {@code States.MathAdd}, {@code States.UUID}). Anything else fails the test.
  *
  * <p>Event counts per state follow the Step Functions history: a Task adds TaskStateEntered, TaskScheduled,
@@ -32,10 +33,16 @@ final class AslSimulator {
     static final class TaskError extends RuntimeException {
         private static final long serialVersionUID = 1L;
         final String error;
+        final String cause;
 
         TaskError(String error) {
-            super(error);
+            this(error, "");
+        }
+
+        TaskError(String error, String cause) {
+            super(error + ": " + cause);
             this.error = error;
+            this.cause = cause;
         }
     }
 
@@ -113,7 +120,9 @@ final class AslSimulator {
             String type = state.get("Type").asText();
             switch (type) {
                 case "Fail" -> {
-                    return new Run(name, state.get("Error").asText(), events + 2, now, calls, waits, variables);
+                    String error = state.has("ErrorPath") ? evaluate(state.get("ErrorPath").asText(), data, context)
+                            .asText() : state.get("Error").asText();
+                    return new Run(name, error, events + 2, now, calls, waits, variables);
                 }
                 case "Pass" -> {
                     events += 2;
@@ -172,6 +181,11 @@ final class AslSimulator {
                                 return new Run(name, e.error, events + 1, now, calls, waits, variables);
                             }
                             caught = catcher.get("Next").asText();
+                            ObjectNode errorOutput = JsonNodeFactory.instance.objectNode();
+                            errorOutput.put("Error", e.error);
+                            errorOutput.put("Cause", e.cause);
+                            data = place(data, catcher.has("ResultPath") ? catcher.get("ResultPath") : null,
+                                    errorOutput);
                         }
                     }
                     if (caught != null) {
@@ -263,6 +277,16 @@ final class AslSimulator {
                 case "StringEquals" -> {
                     return require(value, path).isTextual() && value.asText().equals(operand.asText());
                 }
+                case "StringMatches" -> {
+                    String glob = java.util.regex.Pattern.quote(operand.asText()).replace("*", "\\E.*\\Q");
+                    return require(value, path).isTextual() && value.asText().matches(glob);
+                }
+                case "NumericEquals" -> {
+                    return number(value, path) == operand.asDouble();
+                }
+                case "NumericLessThan" -> {
+                    return number(value, path) < operand.asDouble();
+                }
                 case "NumericGreaterThan" -> {
                     return number(value, path) > operand.asDouble();
                 }
@@ -326,11 +350,17 @@ final class AslSimulator {
             return data;
         }
         String path = resultPath.asText();
-        if (!path.startsWith("$.") || path.substring(2).contains(".")) {
+        if (!path.startsWith("$.") || !data.isObject()) {
             throw new AssertionError("ResultPath " + path + " is not simulated");
         }
         ObjectNode copy = data.deepCopy();
-        copy.set(path.substring(2), result);
+        String[] fields = path.substring(2).split("\\.");
+        ObjectNode parent = copy;
+        for (int i = 0; i < fields.length - 1; i++) {
+            JsonNode child = parent.get(fields[i]);
+            parent = child instanceof ObjectNode object ? object : parent.putObject(fields[i]);
+        }
+        parent.set(fields[fields.length - 1], result);
         return copy;
     }
 
@@ -347,6 +377,9 @@ final class AslSimulator {
                 case "States.Format" -> JSON.valueToTree(format(arguments, data, context));
                 default -> throw new AssertionError("intrinsic " + function + " is not simulated");
             };
+        }
+        if (e.matches("-?\\d+")) {
+            return JSON.valueToTree(Long.parseLong(e));
         }
         JsonNode value = lookup(e, data, context);
         if (value == null) {

@@ -92,7 +92,8 @@ class TrainingStateMachineTest {
     void choosesTheCheckpointsThenTrains() {
         assertEquals("ChooseCheckpoints", asl.get("StartAt").asText());
         assertEquals(List.of("ChooseCheckpoints", "FindCheckpointsToResume", "CheckCheckpointsToResume",
-                "InvalidResumeFrom", "NoCheckpointsToResume", "Train"), stateNames(asl));
+                "InvalidResumeFrom", "NoCheckpointsToResume", "NameTrainingJob", "Train", "CheckTrainError",
+                "WaitToRetryTrain", "TrainRequestFailed"), stateNames(asl));
     }
 
     @Test
@@ -104,9 +105,10 @@ class TrainingStateMachineTest {
     }
 
     @Test
-    void namesEachJobWithThePrefixAndAUuid() {
-        assertEquals("States.Format('resnet-{}', States.UUID())", train.get("Parameters").get("TrainingJobName.$")
-                .asText());
+    void namesEachJobWithThePrefixAndAUuidOncePerExecution() {
+        assertEquals("States.Format('resnet-{}', States.UUID())", asl.get("States").get("NameTrainingJob")
+                .get("Assign").get("trainingJobName.$").asText());
+        assertEquals("$trainingJobName", train.get("Parameters").get("TrainingJobName.$").asText());
     }
 
     @Test
@@ -185,7 +187,8 @@ class TrainingStateMachineTest {
         TrainingFixture g = new TrainingFixture();
         g.define(g.props());
         JsonNode definition = AslSimulator.definitionOf(g.stack);
-        assertEquals(List.of("RejectResume", "ResumeWithoutCheckpoints", "Train"), stateNames(definition));
+        assertEquals(List.of("RejectResume", "ResumeWithoutCheckpoints", "NameTrainingJob", "Train",
+                "CheckTrainError", "WaitToRetryTrain", "TrainRequestFailed"), stateNames(definition));
         assertFalse(definition.at("/States/Train/Parameters").has("CheckpointConfig"));
         assertEquals("ResumeWithoutCheckpoints", run(definition, "{\"resumeFrom\": \"exec-1\"}", 1).error());
         assertEquals(TrainingStateMachine.TRAIN_STATE, run(definition, "{}", 0).endState());

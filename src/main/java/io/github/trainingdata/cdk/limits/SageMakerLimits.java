@@ -105,6 +105,10 @@ public final class SageMakerLimits {
     public static final ApiLimit MAX_WAIT_TIME_IN_SECONDS = ApiLimit.number("StoppingCondition.MaxWaitTimeInSeconds",
             1L, null, "seconds");
 
+    /** RetryStrategy.MaximumRetryAttempts: 1–30 retries of a job that fails with an InternalServerError. */
+    public static final ApiLimit MAXIMUM_RETRY_ATTEMPTS = ApiLimit.number("RetryStrategy.MaximumRetryAttempts",
+            1L, 30L, "attempts");
+
     /** VpcConfig.SecurityGroupIds: 1–5 groups. */
     public static final ApiLimit SECURITY_GROUP_IDS = ApiLimit.count("VpcConfig.SecurityGroupIds", 1L, 5L,
             "security groups");

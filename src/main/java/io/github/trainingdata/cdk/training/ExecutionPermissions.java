@@ -91,6 +91,7 @@ final class ExecutionPermissions implements StoreGrants {
         for (TrainingChannel channel : spec.getChannels()) {
             channel.getStore().grantTraining(permissions, channel.storeAccess(), channel.grantedPath());
         }
+        CapacityAttempts.addFallbackPermissions(permissions, spec);
         spec.getOutputBucket().grantTraining(permissions, StoreAccess.READ_WRITE, spec.getOutputPrefix());
         if (spec.getCheckpointPrefix() != null) {
             spec.getOutputBucket().grantTraining(permissions, StoreAccess.SYNC, spec.getCheckpointPrefix());

@@ -83,6 +83,7 @@ public class TrainingJobDefinition extends Construct {
         if (bound <= MAX_PARAMETER_DOCUMENT_BYTES) {
             return job.getRequest();
         }
+        CapacityPolicyRules.checkRequestInParameter(this, job.getSpec(), bound);
         Map<String, Object> source = new LinkedHashMap<>();
         source.put(DeployedTrainingJobDefinition.STATE_MACHINE_ARN, stateMachine.getStateMachine().getStateMachineArn());
         source.put(DeployedTrainingJobDefinition.STATE_NAME, TrainingStateMachine.TRAIN_STATE);

@@ -177,6 +177,16 @@ public final class TrainingJobDefinitionProps {
         return settings.interContainerTrafficEncryption;
     }
 
+    /** @return capacityPolicy, or null when not set */
+    public CapacityPolicy getCapacityPolicy() {
+        return settings.capacityPolicy;
+    }
+
+    /** @return maximumRetryAttempts (may be a number token), or null when not set */
+    public Number getMaximumRetryAttempts() {
+        return settings.maximumRetryAttempts;
+    }
+
 
     /**
      * A builder that starts from these props, for a caller that adjusts a copy (for example a platform that
@@ -219,6 +229,8 @@ public final class TrainingJobDefinitionProps {
         private IRole role;
         private Boolean networkIsolation;
         private Boolean interContainerTrafficEncryption;
+        private Number maximumRetryAttempts;
+        private CapacityPolicy capacityPolicy;
 
         Settings copy() {
             try {
@@ -530,6 +542,30 @@ public final class TrainingJobDefinitionProps {
          */
         public Builder interContainerTrafficEncryption(Boolean interContainerTrafficEncryption) {
             settings.interContainerTrafficEncryption = interContainerTrafficEncryption;
+            return this;
+        }
+
+        /**
+         * How many times SageMaker itself retries a job that fails with an {@code InternalServerError}
+         * (rendered as {@code RetryStrategy.MaximumRetryAttempts}; 1 to 30, or a deploy-time number). A retried
+         * job keeps its name and returns to {@code SecondaryStatus} STARTING; its {@code maxRuntime} bounds the
+         * attempts together.
+         *
+         * @default no RetryStrategy (SageMaker does not retry)
+         */
+        public Builder maximumRetryAttempts(Number maximumRetryAttempts) {
+            settings.maximumRetryAttempts = maximumRetryAttempts;
+            return this;
+        }
+
+        /**
+         * What the state machine tries when a job fails for capacity: wait and retry, other instance types, or
+         * the S3 locations the Lustre channels' datasets mirror, in the order given (see {@link CapacityStep}).
+         *
+         * @default none: a capacity failure fails the execution
+         */
+        public Builder capacityPolicy(CapacityPolicy capacityPolicy) {
+            settings.capacityPolicy = capacityPolicy;
             return this;
         }
 

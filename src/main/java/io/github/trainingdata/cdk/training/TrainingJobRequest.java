@@ -39,6 +39,9 @@ final class TrainingJobRequest {
         }
         putIfPresent(request, "HyperParameters", spec.getHyperParameters());
         putIfPresent(request, "Environment", spec.getEnvironment());
+        if (spec.getMaximumRetryAttempts() != null) {
+            request.put("RetryStrategy", Map.of("MaximumRetryAttempts", spec.getMaximumRetryAttempts()));
+        }
         if (spec.isManagedSpot()) {
             request.put("EnableManagedSpotTraining", true);
         }

@@ -165,6 +165,7 @@ final class TrainingJobRules {
         rules.stopping();
         rules.maps();
         rules.channels();
+        CapacityPolicyRules.check(scope, spec);
     }
 
     /** Checks the given execution role's ARN (a new role's is a token); checked once the job is placed. */
@@ -216,6 +217,7 @@ final class TrainingJobRules {
         }
         number("instanceCount", spec.getInstanceCount(), SageMakerLimits.INSTANCE_COUNT);
         number("volumeSizeGiB", spec.getVolumeSizeGiB(), SageMakerLimits.VOLUME_SIZE_IN_GB);
+        number("maximumRetryAttempts", spec.getMaximumRetryAttempts(), SageMakerLimits.MAXIMUM_RETRY_ATTEMPTS);
         if (spec.getVolumeKey() != null) {
             string("volumeKey", spec.getVolumeKey().getKeyArn(), SageMakerLimits.KMS_KEY_ID, "a KMS key ARN of ");
         }

@@ -61,6 +61,8 @@ public final class TrainingJobSpec {
     private final IRole role;
     private final boolean networkIsolation;
     private final boolean interContainerTrafficEncryption;
+    private final Number maximumRetryAttempts;
+    private final CapacityPolicy capacityPolicy;
 
     private TrainingJobSpec(String id, TrainingJobDefinitionProps props) {
         this.jobNamePrefix = props.getJobNamePrefix() != null ? props.getJobNamePrefix() : prefixFromId(id);
@@ -93,6 +95,8 @@ public final class TrainingJobSpec {
         this.role = props.getRole();
         this.networkIsolation = Boolean.TRUE.equals(props.getNetworkIsolation());
         this.interContainerTrafficEncryption = Boolean.TRUE.equals(props.getInterContainerTrafficEncryption());
+        this.maximumRetryAttempts = props.getMaximumRetryAttempts();
+        this.capacityPolicy = props.getCapacityPolicy();
     }
 
     /**
@@ -275,5 +279,15 @@ public final class TrainingJobSpec {
     /** @return whether traffic between the instances is encrypted */
     public boolean isInterContainerTrafficEncryption() {
         return interContainerTrafficEncryption;
+    }
+
+    /** @return how many times SageMaker retries a job after an InternalServerError, or null for no RetryStrategy */
+    public Number getMaximumRetryAttempts() {
+        return maximumRetryAttempts;
+    }
+
+    /** @return what to try when a job fails for capacity, or null for nothing */
+    public CapacityPolicy getCapacityPolicy() {
+        return capacityPolicy;
     }
 }

@@ -11,6 +11,8 @@ import static io.github.trainingdata.cdk.training.AslStates.variable;
 
 import io.github.trainingdata.cdk.internal.WildcardFindings;
 import io.github.trainingdata.cdk.internal.LogGroups;
+import io.github.trainingdata.cdk.limits.SageMakerLimits;
+import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,6 +48,50 @@ import software.constructs.Construct;
  */
 final class TrainingStateMachine extends Construct {
     static final String TRAIN_STATE = "Train";
+    /** The state that names the job once per execution, so that a retried request cannot start a second job. */
+    static final String NAME_JOB_STATE = "NameTrainingJob";
+    static final String CHECK_TRAIN_ERROR = "CheckTrainError";
+    static final String WAIT_TO_RETRY_TRAIN = "WaitToRetryTrain";
+    static final String TRAIN_REQUEST_FAILED = "TrainRequestFailed";
+    /**
+     * The Step Functions error of a CreateTrainingJob call that SageMaker refused because a quota is used up; its
+     * own retrier waits for the quota to free up. Name as the Step Functions developer guide's training-job example
+     * retries it ("Create and manage Amazon SageMaker AI jobs with Step Functions").
+     */
+    static final String RESOURCE_LIMIT_EXCEEDED = "SageMaker.ResourceLimitExceededException";
+    /**
+     * The Step Functions error of every other SageMaker API error (same guide): throttling and service errors, but
+     * also user errors such as ValidationException, so it is caught and only its transient causes are retried.
+     */
+    static final String SAGEMAKER_EXCEPTION = "SageMaker.AmazonSageMakerException";
+    /**
+     * The causes of a {@link #SAGEMAKER_EXCEPTION} that are retried: the SDK's message ends {@code (Service:
+     * AmazonSageMaker; Status Code: <n>; Error Code: <code>; Request ID: ...)}; throttling and 5xx are transient.
+     */
+    static final List<String> TRANSIENT_CAUSES = List.of("*Error Code: ThrottlingException*", "*Status Code: 50*");
+    /** Retries of a throttled or failed (5xx) CreateTrainingJob call; the waits double from the first. */
+    static final int TRANSIENT_RETRIES = 5;
+    static final int FIRST_TRANSIENT_WAIT_SECONDS = 10;
+    /** Retries of a CreateTrainingJob call refused for a quota, waiting 1, 2, 4, ... up to 15 minutes between. */
+    static final int QUOTA_RETRIES = 8;
+    static final int QUOTA_RETRY_INTERVAL_SECONDS = 60;
+    static final int QUOTA_RETRY_MAX_DELAY_SECONDS = 900;
+    static final String CHECK_CAPACITY_ERROR = "CheckCapacityError";
+    static final String TRAINING_FAILED = "TrainingFailed";
+    /**
+     * What a job that failed for capacity has in its cause (the DescribeTrainingJob output): FailureReason
+     * {@code CapacityError: Unable to provision requested ML compute capacity...} or {@code
+     * EC2InsufficientCapacityError: Instance type ... is temporarily unavailable...}; both contain this.
+     */
+    static final String CAPACITY_CAUSE = "*CapacityError*";
+    private static final String CAPACITY_ATTEMPT = "capacityAttempt";
+    private static final String INSTANCE_TYPE = "instanceType";
+    private static final String INPUT_DATA_CONFIG = "inputDataConfig";
+    private static final String SUBNETS = "subnets";
+    private static final String TRAINING_JOB_NAME = "trainingJobName";
+    private static final String TRAIN_RETRIES = "trainRetries";
+    private static final String TRAIN_RETRY_WAIT = "trainRetryWaitSeconds";
+    private static final String TRAIN_ERROR = "trainError";
     /** The execution input field that names an earlier execution whose checkpoints to resume from. */
     private static final String RESUME_FROM = "resumeFrom";
     private static final String CHECKPOINT_RUN = "checkpointRun";
@@ -167,11 +213,24 @@ final class TrainingStateMachine extends Construct {
     private Map<String, Object> definitionJson() {
         Map<String, Object> states = new LinkedHashMap<>();
         Map<String, Object> waits = new LinkedHashMap<>();
-        String afterCheckpoints = prerequisites.addStates(waits, TRAIN_STATE);
+        String afterCheckpoints = prerequisites.addStates(waits, NAME_JOB_STATE);
         String start = checkpointPrefix() != null ? checkpointStates(states, afterCheckpoints)
                 : rejectResume(states, afterCheckpoints);
         states.putAll(waits);
+        states.put(NAME_JOB_STATE, nameJob());
         states.put(TRAIN_STATE, train());
+        states.put(CHECK_TRAIN_ERROR, checkTrainError());
+        Map<String, Object> wait = new LinkedHashMap<>();
+        wait.put("Type", "Wait");
+        wait.put("Comment", "Back off before asking SageMaker again");
+        wait.put("SecondsPath", "$" + TRAIN_RETRY_WAIT);
+        wait.put("Next", TRAIN_STATE);
+        states.put(WAIT_TO_RETRY_TRAIN, wait);
+        states.put(TRAIN_REQUEST_FAILED, failWithTrainError(
+                "SageMaker refused the request for a reason a retry cannot fix (or kept failing)"));
+        if (spec.getCapacityPolicy() != null) {
+            capacityStates(states);
+        }
         Map<String, Object> asl = new LinkedHashMap<>();
         asl.put("Comment", comment);
         asl.put("StartAt", start);
@@ -179,9 +238,152 @@ final class TrainingStateMachine extends Construct {
         return asl;
     }
 
+    /** Names the job once, so that every retry of the request asks for the same job, and starts the retry count. */
+    private Map<String, Object> nameJob() {
+        Map<String, Object> assign = newJobVariables();
+        if (spec.getCapacityPolicy() != null) {
+            assign.putAll(attemptVariables(0, spec.getInstanceType(), false));
+        }
+        Map<String, Object> name = new LinkedHashMap<>();
+        name.put("Type", "Pass");
+        name.put("Comment", "Name the job '" + job.getJobNamePrefix() + "-<UUID>' once: a retried request that "
+                + "SageMaker did carry out fails as ResourceInUse instead of starting a second job");
+        name.put("Assign", assign);
+        name.put("Next", TRAIN_STATE);
+        return name;
+    }
+
+    /**
+     * Throttling and 5xx answers are retried with doubling waits, at most {@link #TRANSIENT_RETRIES} times; any other
+     * SageMaker error (ValidationException, ResourceInUse, AccessDenied, ...) fails the execution at once.
+     */
+    private Map<String, Object> checkTrainError() {
+        List<Map<String, Object>> causes = TRANSIENT_CAUSES.stream()
+                .map(pattern -> variable(TRAIN_ERROR + ".Cause", "StringMatches", pattern)).toList();
+        Map<String, Object> retriesLeft = new LinkedHashMap<>();
+        retriesLeft.put("Variable", "$" + TRAIN_RETRIES);
+        retriesLeft.put("NumericLessThan", TRANSIENT_RETRIES);
+        Map<String, Object> retry = rule(and(List.of(retriesLeft, AslStates.or(causes))), WAIT_TO_RETRY_TRAIN);
+        Map<String, Object> assign = new LinkedHashMap<>();
+        assign.put(TRAIN_RETRIES + ".$", "States.MathAdd($" + TRAIN_RETRIES + ", 1)");
+        assign.put(TRAIN_RETRY_WAIT + ".$", "States.MathAdd($" + TRAIN_RETRY_WAIT + ", $" + TRAIN_RETRY_WAIT + ")");
+        retry.put("Assign", assign);
+        Map<String, Object> check = new LinkedHashMap<>();
+        check.put("Type", "Choice");
+        check.put("Comment", "Retry a throttled or failed (5xx) request; fail at once on any other SageMaker error");
+        check.put("Choices", List.of(retry));
+        check.put("Default", TRAIN_REQUEST_FAILED);
+        return check;
+    }
+
+    /** The variables that say what attempt {@code index} runs: its number, instance type and (S3 fallback) data. */
+    private Map<String, Object> attemptVariables(int index, String instanceType, boolean fromS3) {
+        Map<String, Object> assign = new LinkedHashMap<>();
+        assign.put(CAPACITY_ATTEMPT, index);
+        assign.put(INSTANCE_TYPE, instanceType);
+        if (CapacityAttempts.s3Fallback(spec) != null) {
+            assign.put(INPUT_DATA_CONFIG, fromS3
+                    ? CapacityAttempts.fallbackChannels(spec).stream().map(TrainingChannel::render).toList()
+                    : job.getRequest().get("InputDataConfig"));
+            assign.put(SUBNETS, fromS3 ? allTrainingSubnets() : ((Map<?, ?>) job.getRequest().get("VpcConfig"))
+                    .get("Subnets"));
+        }
+        return assign;
+    }
+
+    /**
+     * A subnet in each Availability Zone of the job's network (its storage subnets; at most 16, VpcConfig's limit):
+     * where the S3 fallback may run.
+     */
+    private List<String> allTrainingSubnets() {
+        TrainingNetwork network = job.getPlacement().network();
+        List<String> subnets = network.getVpc().selectSubnets(network.getStorageSubnets()).getSubnetIds();
+        return subnets.subList(0, Math.min(subnets.size(), SageMakerLimits.SUBNETS.getMax().intValue()));
+    }
+
+    /** With a capacity policy, what an attempt changes comes from the variables its Pass state assigns. */
+    private void capacityVariablesIn(Map<String, Object> parameters) {
+        Map<String, Object> resources = new LinkedHashMap<>((Map<String, Object>) parameters.get("ResourceConfig"));
+        resources.remove("InstanceType");
+        resources.put("InstanceType.$", "$" + INSTANCE_TYPE);
+        parameters.put("ResourceConfig", resources);
+        if (CapacityAttempts.s3Fallback(spec) != null) {
+            parameters.remove("InputDataConfig");
+            parameters.put("InputDataConfig.$", "$" + INPUT_DATA_CONFIG);
+            Map<String, Object> vpc = new LinkedHashMap<>((Map<String, Object>) parameters.get("VpcConfig"));
+            vpc.remove("Subnets");
+            vpc.put("Subnets.$", "$" + SUBNETS);
+            parameters.put("VpcConfig", vpc);
+        }
+    }
+
+    /**
+     * A job that failed for capacity goes on to the policy's next attempt (after its wait), as a new job; any other
+     * failure, or one after the last attempt, fails the execution with the job's error and cause.
+     */
+    private void capacityStates(Map<String, Object> states) {
+        List<CapacityAttempts.Attempt> attempts = CapacityAttempts.of(spec);
+        List<Map<String, Object>> choices = new ArrayList<>();
+        for (int i = 1; i <= attempts.size(); i++) {
+            CapacityAttempts.Attempt attempt = attempts.get(i - 1);
+            String pass = "CapacityAttempt" + i;
+            String first = pass;
+            if (attempt.waitSeconds() > 0) {
+                first = "CapacityWait" + i;
+                Map<String, Object> wait = new LinkedHashMap<>();
+                wait.put("Type", "Wait");
+                wait.put("Comment", "Wait for capacity in the same Availability Zone");
+                wait.put("Seconds", attempt.waitSeconds());
+                wait.put("Next", pass);
+                states.put(first, wait);
+            }
+            Map<String, Object> previous = new LinkedHashMap<>();
+            previous.put("Variable", "$" + CAPACITY_ATTEMPT);
+            previous.put("NumericEquals", i - 1);
+            choices.add(rule(and(List.of(variable(TRAIN_ERROR + ".Cause", "StringMatches", CAPACITY_CAUSE),
+                    previous)), first));
+            Map<String, Object> assign = newJobVariables();
+            assign.putAll(attemptVariables(i, attempt.instanceType(), attempt.fromS3()));
+            Map<String, Object> next = new LinkedHashMap<>();
+            next.put("Type", "Pass");
+            next.put("Comment", "Capacity attempt " + i + ": a new job on " + attempt.instanceType()
+                    + (attempt.fromS3() ? ", reading S3 instead of Lustre, in any training subnet" : ""));
+            next.put("Assign", assign);
+            next.put("Next", TRAIN_STATE);
+            states.put(pass, next);
+        }
+        Map<String, Object> check = new LinkedHashMap<>();
+        check.put("Type", "Choice");
+        check.put("Comment", "A job that failed for capacity goes on to the capacity policy's next attempt");
+        check.put("Choices", choices);
+        check.put("Default", TRAINING_FAILED);
+        states.put(CHECK_CAPACITY_ERROR, check);
+        states.put(TRAINING_FAILED, failWithTrainError(
+                "The job failed for another reason than capacity, or every capacity attempt failed"));
+    }
+
+    /** A Fail state that ends the execution with the error and cause the Train task's catcher kept. */
+    private static Map<String, Object> failWithTrainError(String comment) {
+        Map<String, Object> failed = new LinkedHashMap<>();
+        failed.put("Type", "Fail");
+        failed.put("Comment", comment);
+        failed.put("ErrorPath", "$." + TRAIN_ERROR + ".Error");
+        failed.put("CausePath", "$." + TRAIN_ERROR + ".Cause");
+        return failed;
+    }
+
+    /** A new job name and a fresh count of transient retries, for each job an execution starts. */
+    private Map<String, Object> newJobVariables() {
+        Map<String, Object> assign = new LinkedHashMap<>();
+        assign.put(TRAINING_JOB_NAME + ".$", "States.Format('" + job.getJobNamePrefix() + "-{}', States.UUID())");
+        assign.put(TRAIN_RETRIES, 0);
+        assign.put(TRAIN_RETRY_WAIT, FIRST_TRANSIENT_WAIT_SECONDS / 2);
+        return assign;
+    }
+
     private Map<String, Object> train() {
         Map<String, Object> parameters = new LinkedHashMap<>();
-        parameters.put("TrainingJobName.$", "States.Format('" + job.getJobNamePrefix() + "-{}', States.UUID())");
+        parameters.put("TrainingJobName.$", "$" + TRAINING_JOB_NAME);
         parameters.putAll(job.getRequest());
         if (checkpointPrefix() != null) {
             Map<String, Object> checkpoint = new LinkedHashMap<>();
@@ -199,6 +401,28 @@ final class TrainingStateMachine extends Construct {
         train.put("Comment", "Train one job with the definition's request; waits until the job ends");
         train.put("Resource", "arn:" + Stack.of(this).getPartition() + ":states:::sagemaker:createTrainingJob.sync");
         train.put("Parameters", parameters);
+        Map<String, Object> quota = new LinkedHashMap<>();
+        quota.put("ErrorEquals", List.of(RESOURCE_LIMIT_EXCEEDED));
+        quota.put("IntervalSeconds", QUOTA_RETRY_INTERVAL_SECONDS);
+        quota.put("MaxAttempts", QUOTA_RETRIES);
+        quota.put("BackoffRate", 2);
+        quota.put("MaxDelaySeconds", QUOTA_RETRY_MAX_DELAY_SECONDS);
+        quota.put("JitterStrategy", "FULL");
+        train.put("Retry", List.of(quota));
+        Map<String, Object> rejected = new LinkedHashMap<>();
+        rejected.put("ErrorEquals", List.of(SAGEMAKER_EXCEPTION));
+        rejected.put("ResultPath", "$." + TRAIN_ERROR);
+        rejected.put("Next", CHECK_TRAIN_ERROR);
+        if (spec.getCapacityPolicy() == null) {
+            train.put("Catch", List.of(rejected));
+        } else {
+            Map<String, Object> failed = new LinkedHashMap<>();
+            failed.put("ErrorEquals", List.of("States.TaskFailed"));
+            failed.put("ResultPath", "$." + TRAIN_ERROR);
+            failed.put("Next", CHECK_CAPACITY_ERROR);
+            train.put("Catch", List.of(rejected, failed));
+            capacityVariablesIn(parameters);
+        }
         train.put("End", true);
         return train;
     }

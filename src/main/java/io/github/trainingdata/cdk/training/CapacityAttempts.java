@@ -1,0 +1,94 @@
+package io.github.trainingdata.cdk.training;
+
+import io.github.trainingdata.cdk.internal.KeyPrefix;
+import io.github.trainingdata.cdk.storage.LustreLocation;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The attempts a {@link CapacityPolicy} adds after the first job, in order: for each, the wait before it, the
+ * instance type and whether it reads the Lustre channels' S3 locations instead; and those S3 channels.
+ */
+final class CapacityAttempts {
+    /** One attempt after the first. */
+    record Attempt(long waitSeconds, String instanceType, boolean fromS3) {
+    }
+
+    private CapacityAttempts() {
+    }
+
+    /** @return the attempts of the spec's policy (empty without one); the policy is checked already */
+    static List<Attempt> of(TrainingJobSpec spec) {
+        List<Attempt> attempts = new ArrayList<>();
+        if (spec.getCapacityPolicy() == null) {
+            return attempts;
+        }
+        String type = spec.getInstanceType();
+        boolean fromS3 = false;
+        for (CapacityStep step : spec.getCapacityPolicy().getSteps()) {
+            switch (step.getKind()) {
+                case WAIT_AND_RETRY -> {
+                    long wait = step.getWait().toSeconds().longValue();
+                    for (int i = 0; i < step.getAttempts().intValue(); i++) {
+                        attempts.add(new Attempt(wait, type, fromS3));
+                    }
+                }
+                case INSTANCE_TYPES -> {
+                    for (String next : step.getInstanceTypes()) {
+                        type = next;
+                        attempts.add(new Attempt(0, type, fromS3));
+                    }
+                }
+                case S3_FALLBACK -> {
+                    fromS3 = true;
+                    attempts.add(new Attempt(0, type, true));
+                }
+            }
+        }
+        return attempts;
+    }
+
+    /** @return the S3 fallback step of the spec's policy, or null */
+    static CapacityStep s3Fallback(TrainingJobSpec spec) {
+        if (spec.getCapacityPolicy() == null) {
+            return null;
+        }
+        return spec.getCapacityPolicy().getSteps().stream()
+                .filter(s -> s.getKind() == CapacityStep.Kind.S3_FALLBACK).findFirst().orElse(null);
+    }
+
+    /** Adds the grants the S3 fallback's channels need (each reads its dataset's prefix only). */
+    static void addFallbackPermissions(ExecutionPermissions permissions, TrainingJobSpec spec) {
+        List<TrainingChannel> given = spec.getChannels();
+        for (TrainingChannel channel : fallbackChannels(spec)) {
+            if (!given.contains(channel)) {
+                channel.getStore().grantTraining(permissions, channel.storeAccess(), channel.grantedPath());
+            }
+        }
+    }
+
+    /**
+     * The job's channels with each Lustre channel replaced by an S3 channel of the same name reading the S3
+     * location its dataset mirrors, in the fallback's input mode; empty when the policy has no S3 fallback.
+     */
+    static List<TrainingChannel> fallbackChannels(TrainingJobSpec spec) {
+        CapacityStep fallback = s3Fallback(spec);
+        if (fallback == null) {
+            return List.of();
+        }
+        List<TrainingChannel> channels = new ArrayList<>();
+        for (TrainingChannel channel : spec.getChannels()) {
+            if (channel instanceof LustreChannel lustre) {
+                LustreLocation location = lustre.location();
+                channels.add(S3Channel.builder(lustre.getName())
+                        .dataBucket(location.getDataset().getDataBucket())
+                        .path(KeyPrefix.join(location.getDataset().getPrefix(), location.getPath()))
+                        .inputMode(fallback.getInputMode())
+                        .build());
+            } else {
+                channels.add(channel);
+            }
+        }
+        return channels;
+    }
+}

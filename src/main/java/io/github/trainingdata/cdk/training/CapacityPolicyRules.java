@@ -1,0 +1,160 @@
+package io.github.trainingdata.cdk.training;
+
+import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.SynthRule;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Token;
+import software.constructs.IConstruct;
+
+/**
+ * The rules of a {@link CapacityPolicy}, checked at synth: each throws a {@link ConfigurationError} naming the
+ * job's path, the field ({@code capacityPolicy.steps[i]...}), the value and what is allowed. A policy's values
+ * choose the state machine's states, so they must be literal.
+ */
+final class CapacityPolicyRules {
+    private static final Pattern INSTANCE_TYPE = Pattern.compile("ml\\.[a-z0-9-]+\\.[a-z0-9]+");
+
+    static final SynthRule STEPS = SynthRule.of("CAPACITY_STEPS", "TrainingJobDefinition", "capacityPolicy.steps",
+            "at least one step, and at most " + CapacityPolicy.MAX_ATTEMPTS + " attempts in all", "library");
+    static final SynthRule ONE_FALLBACK = SynthRule.of("CAPACITY_ONE_FALLBACK", "TrainingJobDefinition",
+            "capacityPolicy.steps[i]", "one s3Fallback step", "library");
+    static final SynthRule WAIT = SynthRule.of("CAPACITY_WAIT", "TrainingJobDefinition",
+            "capacityPolicy.steps[i].wait", "a literal whole number of seconds, at least 1 second",
+            "library (the wait becomes a Wait state's Seconds)");
+    static final SynthRule ATTEMPTS = SynthRule.of("CAPACITY_ATTEMPTS", "TrainingJobDefinition",
+            "capacityPolicy.steps[i].attempts", "a literal whole number from 1 to " + CapacityPolicy.MAX_ATTEMPTS,
+            "library (each attempt is a state of the state machine)");
+    static final SynthRule INSTANCE_TYPES = SynthRule.of("CAPACITY_INSTANCE_TYPES", "TrainingJobDefinition",
+            "capacityPolicy.steps[i].instanceTypes", "at least one literal SageMaker instance type ml.<family>.<size>, "
+                    + "none the job or an earlier step already uses",
+            "SageMaker API model (botocore sagemaker/2017-07-24), ResourceConfig.InstanceType; library");
+    static final SynthRule FALLBACK_INPUT_MODE = SynthRule.of("CAPACITY_FALLBACK_INPUT_MODE", "TrainingJobDefinition",
+            "capacityPolicy.steps[i].inputMode", "FAST_FILE or FILE", "library (the S3 modes that read files)");
+    static final SynthRule FALLBACK_CHANNELS = SynthRule.of("CAPACITY_FALLBACK_CHANNELS", "TrainingJobDefinition",
+            "capacityPolicy.steps[i]", "a job with at least one LustreChannel, no EFS channel and vpcSubnets unset "
+                    + "(the fallback trains in any Availability Zone of the network)", "library");
+    static final SynthRule REQUEST_IN_PARAMETER = SynthRule.of("CAPACITY_REQUEST_IN_PARAMETER",
+            "TrainingJobDefinition", "capacityPolicy",
+            "unset, or a request document that fits the SSM parameter (the launcher reads it)",
+            "AWS Systems Manager Parameter Store, advanced parameter value limit (8 KB)");
+
+    private CapacityPolicyRules() {
+    }
+
+    static void check(IConstruct scope, TrainingJobSpec spec) {
+        CapacityPolicy policy = spec.getCapacityPolicy();
+        if (policy == null) {
+            return;
+        }
+        List<CapacityStep> steps = policy.getSteps();
+        if (steps.isEmpty()) {
+            throw ConfigurationError.of(STEPS, scope, "capacityPolicy.steps", "no steps",
+                    "at least one step (omit capacityPolicy for none)");
+        }
+        Set<String> types = new HashSet<>();
+        if (!Token.isUnresolved(spec.getInstanceType())) {
+            types.add(spec.getInstanceType());
+        }
+        boolean fallback = false;
+        for (int i = 0; i < steps.size(); i++) {
+            CapacityStep step = steps.get(i);
+            String field = "capacityPolicy.steps[" + i + "]";
+            switch (step.getKind()) {
+                case WAIT_AND_RETRY -> waitAndRetry(scope, field, step);
+                case INSTANCE_TYPES -> instanceTypes(scope, field, step, types);
+                case S3_FALLBACK -> {
+                    if (fallback) {
+                        throw ConfigurationError.of(ONE_FALLBACK, scope, field, "a second s3Fallback", "one s3Fallback step");
+                    }
+                    fallback = true;
+                    s3Fallback(scope, field, step, spec);
+                }
+            }
+        }
+        int attempts = CapacityAttempts.of(spec).size();
+        if (attempts > CapacityPolicy.MAX_ATTEMPTS) {
+            throw ConfigurationError.of(STEPS, scope, "capacityPolicy.steps", attempts + " attempts",
+                    "at most " + CapacityPolicy.MAX_ATTEMPTS + " attempts in all");
+        }
+    }
+
+    /**
+     * With a policy, the state machine computes the instance type (and the channels) at run time, so the SDK
+     * launcher cannot read the request there: it must fit the SSM parameter.
+     */
+    static void checkRequestInParameter(IConstruct scope, TrainingJobSpec spec, long bound) {
+        if (spec.getCapacityPolicy() != null) {
+            throw ConfigurationError.of(REQUEST_IN_PARAMETER, scope, "capacityPolicy", "set for a request document of up to "
+                    + (bound >= RequestDocumentBound.UNBOUNDED ? "an unknown number of" : Long.toString(bound))
+                    + " bytes", "unset, or a request document that fits the SSM parameter ("
+                    + TrainingJobDefinition.MAX_PARAMETER_DOCUMENT_BYTES + " bytes): with a policy the state "
+                    + "machine's request changes per attempt, so the SDK launcher reads the parameter's");
+        }
+    }
+
+    private static void waitAndRetry(IConstruct scope, String field, CapacityStep step) {
+        Duration wait = step.getWait();
+        Number seconds;
+        try {
+            seconds = wait == null ? null : wait.toSeconds();
+        } catch (RuntimeException e) {
+            seconds = null;
+        }
+        if (seconds == null || Token.isUnresolved(seconds) || seconds.doubleValue() < 1
+                || seconds.doubleValue() != Math.rint(seconds.doubleValue())) {
+            throw ConfigurationError.of(WAIT, scope, field + ".wait", wait == null ? null : wait.toHumanString(),
+                    "a literal whole number of seconds, at least 1 second");
+        }
+        Number attempts = step.getAttempts();
+        if (attempts == null || Token.isUnresolved(attempts) || attempts.doubleValue() != Math.rint(attempts.doubleValue())
+                || attempts.intValue() < 1 || attempts.intValue() > CapacityPolicy.MAX_ATTEMPTS) {
+            throw ConfigurationError.of(ATTEMPTS, scope, field + ".attempts", attempts,
+                    "a literal whole number from 1 to " + CapacityPolicy.MAX_ATTEMPTS);
+        }
+    }
+
+    private static void instanceTypes(IConstruct scope, String field, CapacityStep step, Set<String> seen) {
+        List<String> types = step.getInstanceTypes();
+        if (types == null || types.isEmpty()) {
+            throw ConfigurationError.of(INSTANCE_TYPES, scope, field + ".instanceTypes", types == null ? null : "[]",
+                    "at least one instance type");
+        }
+        for (int j = 0; j < types.size(); j++) {
+            String type = types.get(j);
+            if (type == null || Token.isUnresolved(type) || !INSTANCE_TYPE.matcher(type).matches()) {
+                throw ConfigurationError.of(INSTANCE_TYPES, scope, field + ".instanceTypes[" + j + "]", type,
+                        "a literal SageMaker instance type ml.<family>.<size>");
+            }
+            if (!seen.add(type)) {
+                throw ConfigurationError.of(INSTANCE_TYPES, scope, field + ".instanceTypes[" + j + "]", type,
+                        "an instance type the job and earlier steps do not already use");
+            }
+        }
+    }
+
+    private static void s3Fallback(IConstruct scope, String field, CapacityStep step, TrainingJobSpec spec) {
+        ChannelInputMode mode = step.getInputMode();
+        if (mode != ChannelInputMode.FAST_FILE && mode != ChannelInputMode.FILE) {
+            throw ConfigurationError.of(FALLBACK_INPUT_MODE, scope, field + ".inputMode", mode, "FAST_FILE or FILE");
+        }
+        if (spec.getChannels().stream().noneMatch(LustreChannel.class::isInstance)) {
+            throw ConfigurationError.of(FALLBACK_CHANNELS, scope, field, "s3Fallback without a Lustre channel",
+                    "a job with at least one LustreChannel (it is what the fallback replaces)");
+        }
+        for (TrainingChannel channel : spec.getChannels()) {
+            if (channel instanceof EfsChannel) {
+                throw ConfigurationError.of(FALLBACK_CHANNELS, scope, field, "s3Fallback with EFS channel '" + channel.getName() + "'",
+                        "a job without EFS channels: the fallback trains in any Availability Zone, where an EFS "
+                                + "file system may have no mount target");
+            }
+        }
+        if (spec.getVpcSubnets() != null) {
+            throw ConfigurationError.of(FALLBACK_CHANNELS, scope, field, "s3Fallback with vpcSubnets set",
+                    "vpcSubnets unset: the fallback trains in every training subnet of the network");
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package io.github.trainingdata.cdk.training;
+
+import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.services.ec2.SubnetSelection;
+
+/** Each rule of a capacity policy, checked at synth. */
+class CapacityPolicyRulesTest {
+    private static final String PATH = "Test/Training";
+    private final TrainingFixture f = new TrainingFixture();
+
+    private void define(List<CapacityStep> steps) {
+        f.define(f.props().channels(List.of(f.lustreChannel("train", "train"))).capacityPolicy(CapacityPolicy.of(steps)));
+    }
+
+    @Test
+    void rejectsAPolicyWithoutSteps() {
+        assertRule("CAPACITY_STEPS", () -> define(List.of()), PATH, "capacityPolicy.steps", "no steps",
+                "at least one step (omit capacityPolicy for none)");
+    }
+
+    @Test
+    void rejectsAWaitShorterThanASecond() {
+        assertRule("CAPACITY_WAIT", () -> define(List.of(CapacityStep.waitAndRetry(Duration.millis(500), 1))), PATH,
+                "capacityPolicy.steps[0].wait", "500 millis", "a literal whole number of seconds, at least 1 second");
+    }
+
+    @Test
+    void rejectsZeroAttempts() {
+        assertRule("CAPACITY_ATTEMPTS", () -> define(List.of(CapacityStep.waitAndRetry(Duration.minutes(5), 0))), PATH,
+                "capacityPolicy.steps[0].attempts", 0, "a literal whole number from 1 to 20");
+    }
+
+    @Test
+    void rejectsAnEmptyInstanceTypeList() {
+        assertRule("CAPACITY_INSTANCE_TYPES", () -> define(List.of(CapacityStep.instanceTypes(List.of()))), PATH,
+                "capacityPolicy.steps[0].instanceTypes", "[]", "at least one instance type");
+    }
+
+    @Test
+    void rejectsAnInstanceTypeWithoutTheMlPrefix() {
+        assertRule("CAPACITY_INSTANCE_TYPES", () -> define(List.of(CapacityStep.instanceTypes(List.of("p5.48xlarge")))), PATH,
+                "capacityPolicy.steps[0].instanceTypes[0]", "p5.48xlarge",
+                "a literal SageMaker instance type ml.<family>.<size>");
+    }
+
+    @Test
+    void rejectsTheJobsOwnInstanceTypeAgain() {
+        assertRule("CAPACITY_INSTANCE_TYPES", () -> define(List.of(CapacityStep.instanceTypes(List.of("ml.m5.xlarge")))), PATH,
+                "capacityPolicy.steps[0].instanceTypes[0]", "ml.m5.xlarge",
+                "an instance type the job and earlier steps do not already use");
+    }
+
+    @Test
+    void rejectsASecondS3Fallback() {
+        assertRule("CAPACITY_ONE_FALLBACK", () -> define(List.of(CapacityStep.s3Fallback(), CapacityStep.s3Fallback())), PATH,
+                "capacityPolicy.steps[1]", "a second s3Fallback", "one s3Fallback step");
+    }
+
+    @Test
+    void rejectsAnS3FallbackInPipeMode() {
+        assertRule("CAPACITY_FALLBACK_INPUT_MODE", () -> define(List.of(CapacityStep.s3Fallback(ChannelInputMode.PIPE))), PATH,
+                "capacityPolicy.steps[0].inputMode", "PIPE", "FAST_FILE or FILE");
+    }
+
+    @Test
+    void rejectsAnS3FallbackWithoutALustreChannel() {
+        assertRule("CAPACITY_FALLBACK_CHANNELS", () -> f.define(f.props().channels(List.of(f.s3("train").build()))
+                .capacityPolicy(CapacityPolicy.of(List.of(CapacityStep.s3Fallback())))), PATH,
+                "capacityPolicy.steps[0]", "s3Fallback without a Lustre channel",
+                "a job with at least one LustreChannel (it is what the fallback replaces)");
+    }
+
+    @Test
+    void rejectsAnS3FallbackWithAnEfsChannel() {
+        assertRule("CAPACITY_FALLBACK_CHANNELS", () -> f.define(f.props().channels(List.of(f.lustreChannel("train", "train"),
+                f.efsChannel("features", "/features"))).capacityPolicy(CapacityPolicy.of(List.of(
+                        CapacityStep.s3Fallback())))), PATH, "capacityPolicy.steps[0]",
+                "s3Fallback with EFS channel 'features'", "a job without EFS channels: the fallback trains in any "
+                        + "Availability Zone, where an EFS file system may have no mount target");
+    }
+
+    @Test
+    void rejectsAnS3FallbackWithGivenSubnets() {
+        assertRule("CAPACITY_FALLBACK_CHANNELS", () -> f.define(f.props().channels(List.of(f.lustreChannel("train", "train")))
+                .vpcSubnets(SubnetSelection.builder().subnets(List.of(f.network().getDataSubnet())).build())
+                .capacityPolicy(CapacityPolicy.of(List.of(CapacityStep.s3Fallback())))), PATH,
+                "capacityPolicy.steps[0]", "s3Fallback with vpcSubnets set",
+                "vpcSubnets unset: the fallback trains in every training subnet of the network");
+    }
+
+    @Test
+    void rejectsMoreThanTwentyAttemptsInAll() {
+        assertRule("CAPACITY_STEPS", () -> define(List.of(CapacityStep.waitAndRetry(Duration.minutes(1), 20),
+                CapacityStep.instanceTypes(List.of("ml.p5.48xlarge")))), PATH, "capacityPolicy.steps", "21 attempts",
+                "at most 20 attempts in all");
+    }
+
+    @Test
+    void rejectsAPolicyForARequestTooLargeForTheParameter() {
+        java.util.Map<String, String> environment = new java.util.TreeMap<>();
+        for (int i = 0; i < 20; i++) {
+            environment.put("VARIABLE_" + i, "x".repeat(512));
+        }
+        assertRule("CAPACITY_REQUEST_IN_PARAMETER", () -> f.define(f.props().channels(List.of(f.lustreChannel("train", "train")))
+                .environment(environment)
+                .capacityPolicy(CapacityPolicy.of(List.of(CapacityStep.waitAndRetry(Duration.minutes(5), 1))))),
+                PATH, "capacityPolicy", "set for a request document of up to 11401 bytes",
+                "unset, or a request document that fits the SSM parameter (8192 bytes): with a policy the state "
+                        + "machine's request changes per attempt, so the SDK launcher reads the parameter's");
+    }
+}
