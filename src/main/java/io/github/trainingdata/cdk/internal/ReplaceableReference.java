@@ -15,8 +15,8 @@ import software.amazon.awscdk.ReferenceStrength;
  * --all} deploys them after the producer).
  *
  * <p>Applied only where the app leaves {@code @aws-cdk/core:defaultCrossStackReferences} unset: an explicit
- * {@code weak} already gives this, and an explicit {@code strong} is the app's choice (see the README, "Composition
- * across stacks").
+ * {@code weak} already gives this, and an explicit {@code strong} is the app's choice (see docs/composition.md, "Across
+ * stacks, only stable names are shared").
  */
 public final class ReplaceableReference {
     /** The context key of CDK's app-wide cross-stack reference strength. */

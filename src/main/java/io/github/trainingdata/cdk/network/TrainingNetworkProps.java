@@ -144,8 +144,8 @@ public final class TrainingNetworkProps {
 
         /**
          * The data Availability Zone by name (e.g. {@code us-east-1d}, not an AZ id such as {@code use1-az4}): where the
-         * Lustre cache lives and training runs. Pick an AZ where the training instance type is offered (see the README,
-         * "Choosing the data Availability Zone"). A new VPC spans it and {@code maxAzs - 1} other AZs of the Region, and
+         * Lustre cache lives and training runs. Pick an AZ where the training instance type is offered (see
+         * docs/lustre-cache.md, "Choosing the data Availability Zone"). A new VPC spans it and {@code maxAzs - 1} other AZs of the Region, and
          * the data subnet is its subnet there; with a Region known at synth, an AZ outside it is refused, and one the
          * VPC spans anyway leaves the VPC as it is. An existing VPC's data subnet is its selected subnet in that AZ (or
          * give {@code dataSubnet}). May be a deploy-time value (a parameter). Changing it later replaces the data subnet
