@@ -5,7 +5,6 @@ import static io.github.trainingdata.cdk.internal.DashboardWidgets.axis;
 import static io.github.trainingdata.cdk.internal.DashboardWidgets.graph;
 import static io.github.trainingdata.cdk.internal.DashboardWidgets.header;
 
-import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.internal.DashboardWidgets;
 import io.github.trainingdata.cdk.preload.LustrePreload;
 import io.github.trainingdata.cdk.preload.handler.PreloadMetrics;
@@ -14,7 +13,6 @@ import io.github.trainingdata.cdk.training.TrainingJobDefinition;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.Duration;
-import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.cloudwatch.Dashboard;
 import software.amazon.awscdk.services.cloudwatch.GraphWidget;
 import software.amazon.awscdk.services.cloudwatch.IWidget;
@@ -56,30 +54,14 @@ public class TrainingDataDashboard extends Construct {
     /** Creates the dashboard with a row for every store, preload and definition in {@code props}. */
     public TrainingDataDashboard(Construct scope, String id, TrainingDataDashboardProps props) {
         super(scope, id);
-        this.period = period(props.getPeriod());
+        this.period = DashboardRules.check(this, props, DEFAULT_PERIOD);
         this.widgets = new DashboardWidgets(period);
-        if (props.getStores().isEmpty() && props.getPreloads().isEmpty() && props.getDefinitions().isEmpty()) {
-            throw ConfigurationError.of(DashboardRules.NOT_EMPTY, this, "stores, preloads and definitions", "all empty",
-                    "at least one store, preload or training-job definition to show");
-        }
         this.dashboard = Dashboard.Builder.create(this, "Resource")
                 .dashboardName(props.getDashboardName())
                 .build();
         props.getStores().forEach(this::addStore);
         props.getPreloads().forEach(this::addPreload);
         props.getDefinitions().forEach(this::addDefinition);
-    }
-
-    private Duration period(Duration given) {
-        if (given == null) {
-            return DEFAULT_PERIOD;
-        }
-        Number seconds = given.toSeconds();
-        if (!Token.isUnresolved(seconds) && (seconds.longValue() < 60 || seconds.longValue() % 60 != 0)) {
-            throw ConfigurationError.of(DashboardRules.PERIOD, this, "period", given.toHumanString(),
-                    "a whole number of minutes, at least 1 (these metrics are published once a minute)");
-        }
-        return given;
     }
 
     /**

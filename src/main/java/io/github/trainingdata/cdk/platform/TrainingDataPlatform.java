@@ -1,6 +1,5 @@
 package io.github.trainingdata.cdk.platform;
 
-import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.advisor.Advisor;
 import io.github.trainingdata.cdk.performance.ByteSize;
 import io.github.trainingdata.cdk.advisor.DataSourceOption;
@@ -12,7 +11,6 @@ import io.github.trainingdata.cdk.performance.LustreTier;
 import io.github.trainingdata.cdk.advisor.OptionEstimate;
 import io.github.trainingdata.cdk.performance.PublishedFigures;
 import io.github.trainingdata.cdk.advisor.Recommendation;
-import io.github.trainingdata.cdk.performance.Sizing;
 import io.github.trainingdata.cdk.limits.FsxLimits;
 import io.github.trainingdata.cdk.monitoring.TrainingDataDashboard;
 import io.github.trainingdata.cdk.monitoring.TrainingDataDashboardProps;
@@ -40,7 +38,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import software.amazon.awscdk.Annotations;
@@ -92,15 +89,12 @@ public class TrainingDataPlatform extends Construct {
     public TrainingDataPlatform(Construct scope, String id, TrainingDataPlatformProps props) {
         super(scope, id);
         DatasetProfile profile = props.getProfile();
-        if (profile == null && props.getSource() == null) {
-            throw ConfigurationError.of(PlatformRules.PROFILE_OR_SOURCE, this, "profile", null,
-                    "a dataset profile (the advisor picks the source) or an explicit source");
-        }
+        PlatformRules.checkProfileOrSource(this, props);
         TrainingJobDefinitionProps job = props.getTrainingJob() != null ? props.getTrainingJob()
                 : TrainingJobDefinitionProps.builder().build();
         this.recommendation = profile != null ? Advisor.recommend(profile) : null;
         this.source = props.getSource() != null ? props.getSource() : recommendation.option();
-        rejectJobSettingsThePlatformOwns(job, props);
+        PlatformRules.check(this, props, job, source);
         report();
 
         this.dataBucket = new TrainingDataBucket(this, "DataBucket", TrainingDataBucketProps.builder()
@@ -109,12 +103,6 @@ public class TrainingDataPlatform extends Construct {
                 .datasetPrefix(props.getDatasetPrefix())
                 .build());
         // One key choice covers the data and every log group: the bucket's key (if any) encrypts the flow logs.
-        if (props.getNetwork() != null && props.getDataAvailabilityZone() != null) {
-            throw ConfigurationError.of(PlatformRules.DATA_AZ_WITH_NETWORK, this,
-                    "dataAvailabilityZone", props.getDataAvailabilityZone(), "unset with an "
-                    + "existing network: give it to that TrainingNetwork (TrainingNetworkProps.dataAvailabilityZone, or "
-                    + "its dataSubnet)");
-        }
         this.network = props.getNetwork() != null ? props.getNetwork() : new TrainingNetwork(this, "Network",
                 TrainingNetworkProps.builder().flowLogsKey(dataBucket.getEncryptionKey())
                         .dataAvailabilityZone(props.getDataAvailabilityZone()).build());
@@ -139,25 +127,6 @@ public class TrainingDataPlatform extends Construct {
                 .preloads(preload == null ? List.of() : List.of(preload))
                 .definitions(List.of(definition))
                 .build());
-    }
-
-    /**
-     * The job runs in the platform's network (give an existing one as the platform's {@code network}), and with a
-     * Lustre cache its image also runs the preload's worker, so it must be an image, not an algorithm name.
-     */
-    private void rejectJobSettingsThePlatformOwns(TrainingJobDefinitionProps job, TrainingDataPlatformProps props) {
-        if (job.getNetwork() != null && job.getNetwork() != props.getNetwork()) {
-            throw ConfigurationError.of(PlatformRules.JOB_NETWORK, this,
-                    "trainingJob.network", job.getNetwork().getNode().getPath(),
-                    "unset, or the platform's own network: give an existing network as TrainingDataPlatformProps."
-                            + "network, so the stores and the job share it");
-        }
-        if (source == DataSourceOption.FSX_LUSTRE && job.getTrainingImage() == null) {
-            throw ConfigurationError.of(PlatformRules.JOB_IMAGE, this,
-                    "trainingJob.trainingImage", null, "an image when the source is "
-                    + "FSX_LUSTRE: the preload's worker runs the job's image to warm the cache (an algorithm name "
-                    + "cannot)");
-        }
     }
 
     /**
@@ -220,10 +189,6 @@ public class TrainingDataPlatform extends Construct {
 
     /** The given EFS file system, which holds the data (EFS is chosen because the data already lives there). */
     private EfsStore efsStore(TrainingDataPlatformProps props, DatasetProfile profile) {
-        if (props.getEfsFileSystem() == null) {
-            throw ConfigurationError.of(PlatformRules.EFS_FILE_SYSTEM, this, "efsFileSystem", null,
-                    "the EFS file system that holds the data when the source is EFS (EFS is chosen because the data already lives there)");
-        }
         return new EfsStore(this, "Efs", EfsStoreProps.builder().network(network).logsKey(dataBucket.getEncryptionKey())
                 .fileSystem(props.getEfsFileSystem()).build());
     }
@@ -242,11 +207,6 @@ public class TrainingDataPlatform extends Construct {
      */
     private LustreCache lustreCache(TrainingDataPlatformProps props, DatasetProfile profile) {
         Number perUnit = props.getLustrePerUnitStorageThroughput();
-        if (perUnit != null && props.getLustreDeploymentType() != LustreDeploymentType.PERSISTENT_2) {
-            throw ConfigurationError.of(PlatformRules.LUSTRE_TIER, this,
-                    "lustrePerUnitStorageThroughput", perUnit, "unset unless "
-                    + "lustreDeploymentType is PERSISTENT_2 (a throughput tier is PERSISTENT_2's)");
-        }
         LustreCacheProps.Builder cache = LustreCacheProps.builder().network(network)
                 .datasets(List.of(LustreDataset.builder(LUSTRE_DATASET).dataBucket(dataBucket).build()));
         if (profile == null) {
@@ -325,15 +285,7 @@ public class TrainingDataPlatform extends Construct {
         if (pinned.doubleValue() < 1) {
             return pinned;   // not a capacity at all: the cache's own rule says what is allowed
         }
-        if (bytes > Sizing.lustreUsableBytes(pinned.intValue())) {
-            long usable = Sizing.lustreUsableBytes(pinned.intValue());
-            throw ConfigurationError.of(PlatformRules.LUSTRE_CAPACITY, this,
-                    "lustreCapacityGiB", pinned, String.format(Locale.ROOT, "at least %d GiB: "
-                    + "the profile's %s (%,d bytes) do not fit the %s (%,d bytes) of file data %s GiB hold (FSx keeps "
-                    + "file data in about 11/12 of the storage capacity); the advisor's capacity for the profile is %d GiB",
-                    Sizing.lustreMinimumCapacityGiB(bytes), ByteSize.format(bytes), bytes, ByteSize.format(usable), usable,
-                    pinned, capacity));
-        }
+        PlatformRules.checkPinnedCapacity(this, pinned, bytes, capacity);
         if (pinned.intValue() < capacity) {
             Annotations.of(this).addWarningV2("@trainingdata/platform:smallCapacity", getNode().getPath()
                     + ": lustreCapacityGiB(" + pinned + ") holds the profile's " + ByteSize.format(bytes) + " but is below "
