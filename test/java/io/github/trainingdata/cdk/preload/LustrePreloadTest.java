@@ -648,7 +648,7 @@ class LustrePreloadTest {
             assertEquals(JSON.readTree("{\"ExecutionArn.$\": \"$.prerequisite0Execution.ExecutionArn\"}"),
                     describe.get("Parameters"));
             assertEquals(JSON.readTree("""
-                    {"Variable": "$.prerequisite0.Status", "StringEquals": "SUCCEEDED", "Next": "Train"}"""),
+                    {"Variable": "$.prerequisite0.Status", "StringEquals": "SUCCEEDED", "Next": "NameTrainingJob"}"""),
                     states.at("/CheckPrerequisite0/Choices/0"));
             assertEquals(JSON.readTree("""
                     {"Or": [{"Variable": "$.prerequisite0.Status", "StringEquals": "RUNNING"},
