@@ -656,7 +656,7 @@ class LustrePreloadTest {
                     ((ObjectNode) states.at("/CheckPrerequisite0/Choices/3").deepCopy()).without(List.of("Next", "Assign")));
             assertEquals("PreloadFailed", states.at("/PrerequisiteFailed0/Error").asText());
             // A gone record (Step Functions keeps executions 90 days) means it is over: train.
-            assertEquals("Train", states.at("/DescribePrerequisite0/Catch/0/Next").asText());
+            assertEquals("NameTrainingJob", states.at("/DescribePrerequisite0/Catch/0/Next").asText());
             assertEquals("Sfn.ExecutionDoesNotExistException",
                     states.at("/DescribePrerequisite0/Catch/0/ErrorEquals/0").asText());
             assertEquals("arn:REF(AWS::Partition):states:::sagemaker:createTrainingJob.sync", states.at("/Train/Resource").asText());
