@@ -2,6 +2,8 @@ package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.internal.KeyPrefix;
 import io.github.trainingdata.cdk.storage.LustreLocation;
+import io.github.trainingdata.cdk.limits.SageMakerLimits;
+import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -90,5 +92,15 @@ final class CapacityAttempts {
             }
         }
         return channels;
+    }
+
+    /**
+     * A subnet in each Availability Zone of the job's network (its storage subnets; at most 16, VpcConfig's limit):
+     * where the S3 fallback may run.
+     */
+    static List<String> fallbackSubnets(TrainingJobBlueprint job) {
+        TrainingNetwork network = job.getPlacement().network();
+        List<String> subnets = network.getVpc().selectSubnets(network.getStorageSubnets()).getSubnetIds();
+        return subnets.subList(0, Math.min(subnets.size(), SageMakerLimits.SUBNETS.getMax().intValue()));
     }
 }

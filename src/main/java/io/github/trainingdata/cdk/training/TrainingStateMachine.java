@@ -11,8 +11,6 @@ import static io.github.trainingdata.cdk.training.AslStates.variable;
 
 import io.github.trainingdata.cdk.internal.WildcardFindings;
 import io.github.trainingdata.cdk.internal.LogGroups;
-import io.github.trainingdata.cdk.limits.SageMakerLimits;
-import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -285,20 +283,10 @@ final class TrainingStateMachine extends Construct {
             assign.put(INPUT_DATA_CONFIG, fromS3
                     ? CapacityAttempts.fallbackChannels(spec).stream().map(TrainingChannel::render).toList()
                     : job.getRequest().get("InputDataConfig"));
-            assign.put(SUBNETS, fromS3 ? allTrainingSubnets() : ((Map<?, ?>) job.getRequest().get("VpcConfig"))
+            assign.put(SUBNETS, fromS3 ? CapacityAttempts.fallbackSubnets(job) : ((Map<?, ?>) job.getRequest().get("VpcConfig"))
                     .get("Subnets"));
         }
         return assign;
-    }
-
-    /**
-     * A subnet in each Availability Zone of the job's network (its storage subnets; at most 16, VpcConfig's limit):
-     * where the S3 fallback may run.
-     */
-    private List<String> allTrainingSubnets() {
-        TrainingNetwork network = job.getPlacement().network();
-        List<String> subnets = network.getVpc().selectSubnets(network.getStorageSubnets()).getSubnetIds();
-        return subnets.subList(0, Math.min(subnets.size(), SageMakerLimits.SUBNETS.getMax().intValue()));
     }
 
     /** With a capacity policy, what an attempt changes comes from the variables its Pass state assigns. */
