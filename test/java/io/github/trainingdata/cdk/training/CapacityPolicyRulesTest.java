@@ -2,6 +2,8 @@ package io.github.trainingdata.cdk.training;
 
 import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 
+import io.github.trainingdata.cdk.storage.EfsStore;
+import io.github.trainingdata.cdk.storage.EfsStoreProps;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.Duration;
@@ -75,12 +77,16 @@ class CapacityPolicyRulesTest {
     }
 
     @Test
-    void rejectsAnS3FallbackWithAnEfsChannel() {
+    void rejectsAnS3FallbackWithAOneZoneEfsChannel() {
+        EfsStore oneZone = new EfsStore(f.stack, "OneZoneEfs", EfsStoreProps.builder().network(f.network())
+                .oneZone(true).build());
         assertRule("CAPACITY_FALLBACK_CHANNELS", () -> f.define(f.props().channels(List.of(f.lustreChannel("train", "train"),
-                f.efsChannel("features", "/features"))).capacityPolicy(CapacityPolicy.of(List.of(
-                        CapacityStep.s3Fallback())))), PATH, "capacityPolicy.steps[0]",
-                "s3Fallback with EFS channel 'features'", "a job without EFS channels: the fallback trains in any "
-                        + "Availability Zone, where an EFS file system may have no mount target");
+                EfsChannel.builder("features").store(oneZone).directoryPath("/features").build())).capacityPolicy(
+                        CapacityPolicy.of(List.of(CapacityStep.s3Fallback())))), PATH, "capacityPolicy.steps",
+                "s3Fallback that could train only in [" + f.network().getDataAvailabilityZone() + "] (channels "
+                        + "'features' are reachable nowhere else)", "channels reachable from another Availability Zone "
+                        + "of the network: an EFS file system of this library in Regional mode (a mount target in each "
+                        + "storage subnet), not One Zone or an existing one");
     }
 
     @Test

@@ -6,6 +6,10 @@ import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import io.github.trainingdata.cdk.storage.TrainingDataStore;
+import software.amazon.awscdk.services.ec2.ISubnet;
 
 /**
  * The attempts a {@link CapacityPolicy} adds after the first job, in order: for each, the wait before it, the
@@ -95,12 +99,51 @@ final class CapacityAttempts {
     }
 
     /**
-     * A subnet in each Availability Zone of the job's network (its storage subnets; at most 16, VpcConfig's limit):
-     * where the S3 fallback may run.
+     * Where the S3 fallback may run: a storage subnet of the job's network in each Availability Zone that every
+     * channel the fallback keeps can be reached from (an EFS file system where it has a mount target; one whose mount
+     * targets are unknown, an existing one, only in the job's own zones), at most 16 (VpcConfig's limit).
      */
-    static List<String> fallbackSubnets(TrainingJobBlueprint job) {
+    static List<ISubnet> fallbackSubnets(TrainingJobBlueprint job) {
         TrainingNetwork network = job.getPlacement().network();
-        List<String> subnets = network.getVpc().selectSubnets(network.getStorageSubnets()).getSubnetIds();
-        return subnets.subList(0, Math.min(subnets.size(), SageMakerLimits.SUBNETS.getMax().intValue()));
+        List<String> ownZones = zonesOf(job.getPlacement().subnets());
+        List<ISubnet> subnets = new ArrayList<>();
+        for (ISubnet subnet : network.getVpc().selectSubnets(network.getStorageSubnets()).getSubnets()) {
+            String zone = subnet.getAvailabilityZone();
+            boolean reachable = fallbackChannels(job.getSpec()).stream().map(TrainingChannel::getStore)
+                    .allMatch(store -> reaches(store, zone, ownZones));
+            if (reachable && subnets.size() < SageMakerLimits.SUBNETS.getMax().intValue()) {
+                subnets.add(subnet);
+            }
+        }
+        return subnets;
+    }
+
+    /** @return whether a job in {@code zone} reaches {@code store} ({@code ownZones}: where it is known to) */
+    private static boolean reaches(TrainingDataStore store, String zone, List<String> ownZones) {
+        if (store.getNetwork() == null) {
+            return true;
+        }
+        if (store.getPinnedAvailabilityZone() != null) {
+            return store.getPinnedAvailabilityZone().equals(zone);
+        }
+        List<String> zones = store.getReachableZones();
+        return zones != null ? zones.contains(zone) : ownZones.contains(zone);
+    }
+
+    /** @return the Availability Zones of {@code subnets}, each once, in order */
+    static List<String> zonesOf(List<ISubnet> subnets) {
+        return subnets.stream().map(ISubnet::getAvailabilityZone).distinct().toList();
+    }
+
+    /**
+     * @return the kinds of data source {@code channels} read, each once in the order met, joined by '+': {@code S3},
+     *     {@code FSxLustre}, {@code EFS} (SageMaker's names)
+     */
+    static String dataSources(List<TrainingChannel> channels) {
+        return channels.stream().map(channel -> {
+            Map<?, ?> source = (Map<?, ?>) channel.render().get("DataSource");
+            Map<?, ?> fileSystem = (Map<?, ?>) source.get("FileSystemDataSource");
+            return fileSystem != null ? String.valueOf(fileSystem.get("FileSystemType")) : "S3";
+        }).distinct().collect(Collectors.joining("+"));
     }
 }

@@ -5,6 +5,7 @@ import io.github.trainingdata.cdk.SynthRule;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.regex.Pattern;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Token;
@@ -35,8 +36,8 @@ final class CapacityPolicyRules {
     static final SynthRule FALLBACK_INPUT_MODE = SynthRule.of("CAPACITY_FALLBACK_INPUT_MODE", "TrainingJobDefinition",
             "capacityPolicy.steps[i].inputMode", "FAST_FILE or FILE", "library (the S3 modes that read files)");
     static final SynthRule FALLBACK_CHANNELS = SynthRule.of("CAPACITY_FALLBACK_CHANNELS", "TrainingJobDefinition",
-            "capacityPolicy.steps[i]", "a job with at least one LustreChannel, no EFS channel and vpcSubnets unset "
-                    + "(the fallback trains in any Availability Zone of the network)", "library");
+            "capacityPolicy.steps[i]", "a job with at least one LustreChannel and vpcSubnets unset whose other channels "
+                    + "can be reached from an Availability Zone other than the data AZ (EFS: a mount target there)", "library");
     static final SynthRule REQUEST_IN_PARAMETER = SynthRule.of("CAPACITY_REQUEST_IN_PARAMETER",
             "TrainingJobDefinition", "capacityPolicy",
             "unset, or a request document that fits the SSM parameter (the launcher reads it)",
@@ -145,16 +146,29 @@ final class CapacityPolicyRules {
             throw ConfigurationError.of(FALLBACK_CHANNELS, scope, field, "s3Fallback without a Lustre channel",
                     "a job with at least one LustreChannel (it is what the fallback replaces)");
         }
-        for (TrainingChannel channel : spec.getChannels()) {
-            if (channel instanceof EfsChannel) {
-                throw ConfigurationError.of(FALLBACK_CHANNELS, scope, field, "s3Fallback with EFS channel '" + channel.getName() + "'",
-                        "a job without EFS channels: the fallback trains in any Availability Zone, where an EFS "
-                                + "file system may have no mount target");
-            }
-        }
         if (spec.getVpcSubnets() != null) {
             throw ConfigurationError.of(FALLBACK_CHANNELS, scope, field, "s3Fallback with vpcSubnets set",
                     "vpcSubnets unset: the fallback trains in every training subnet of the network");
+        }
+    }
+    /**
+     * The S3 fallback must be able to train outside the job's own Availability Zones: every channel it keeps (EFS)
+     * must be reachable from another zone of the network.
+     */
+    static void checkFallbackZones(IConstruct scope, TrainingJobBlueprint job) {
+        if (CapacityAttempts.s3Fallback(job.getSpec()) == null) {
+            return;
+        }
+        List<String> own = CapacityAttempts.zonesOf(job.getPlacement().subnets());
+        List<String> zones = CapacityAttempts.zonesOf(CapacityAttempts.fallbackSubnets(job));
+        if (own.containsAll(zones)) {
+            String kept = job.getSpec().getChannels().stream().filter(c -> !(c instanceof LustreChannel))
+                    .map(TrainingChannel::getName).collect(Collectors.joining("', '", "'", "'"));
+            throw ConfigurationError.of(FALLBACK_CHANNELS, scope, "capacityPolicy.steps",
+                    "s3Fallback that could train only in " + own + " (channels " + kept + " are reachable nowhere "
+                            + "else)", "channels reachable from another Availability Zone of the network: an EFS "
+                            + "file system of this library in Regional mode (a mount target in each storage subnet), "
+                            + "not One Zone or an existing one");
         }
     }
 }

@@ -60,6 +60,7 @@ public class TrainingJobDefinition extends Construct {
     public TrainingJobDefinition(Construct scope, String id, TrainingJobDefinitionProps props) {
         super(scope, id);
         this.job = TrainingJobBlueprint.create(this, props);
+        CapacityPolicyRules.checkFallbackZones(this, job);
         this.stateMachine = new TrainingStateMachine(this, "StateMachine", job);
         this.teardown = TrainingTeardown.create(this, job, stateMachine);
         this.requestParameter = StringParameter.Builder.create(this, "Request")

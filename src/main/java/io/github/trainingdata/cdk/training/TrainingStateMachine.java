@@ -23,6 +23,7 @@ import software.amazon.awscdk.IStableStringProducer;
 import software.amazon.awscdk.Lazy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
+import software.amazon.awscdk.services.ec2.ISubnet;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.logs.LogGroup;
 import software.amazon.awscdk.services.ssm.IStringParameter;
@@ -283,7 +284,7 @@ final class TrainingStateMachine extends Construct {
             assign.put(INPUT_DATA_CONFIG, fromS3
                     ? CapacityAttempts.fallbackChannels(spec).stream().map(TrainingChannel::render).toList()
                     : job.getRequest().get("InputDataConfig"));
-            assign.put(SUBNETS, fromS3 ? CapacityAttempts.fallbackSubnets(job) : ((Map<?, ?>) job.getRequest().get("VpcConfig"))
+            assign.put(SUBNETS, fromS3 ? CapacityAttempts.fallbackSubnets(job).stream().map(ISubnet::getSubnetId).toList() : ((Map<?, ?>) job.getRequest().get("VpcConfig"))
                     .get("Subnets"));
         }
         return assign;
