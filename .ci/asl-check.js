@@ -10,7 +10,10 @@
 //   patterns use '.', which does not match a line break, so a multi-line literal matches neither pattern);
 // - statelint: "skipQueryLanguages": definitions in these query languages are not given to it;
 //   "variablesUnknown": workflow variables are taken out of its copy (Assign fields dropped, a variable
-//   reference "$name..." in a path field read as the reference path "$.name...").
+//   reference "$name..." in a path field read as the reference path "$.name...");
+//   "jsonataStatesInJsonPath": in a JSONPath definition, each state that sets "QueryLanguage": "JSONata" becomes, in
+//   its copy, a Fail state (a Fail) or a Pass state with the same Next or End (any other), so that the JSONPath
+//   states and every transition are still checked.
 const fs = require('fs');
 const aslValidator = require('asl-validator');
 const { StateLint } = require('@wmfs/statelint');
@@ -47,6 +50,19 @@ function withoutVariables(node) {
 
 const usesVariables = (node) => JSON.stringify(node).includes('"Assign"');
 
+function withoutJsonataStates(definition) {
+  for (const [stateName, state] of Object.entries(definition.States)) {
+    if (state.QueryLanguage !== 'JSONata') continue;
+    const stand = state.Type === 'Fail' ? { Type: 'Fail' } : { Type: 'Pass' };
+    if (state.Type !== 'Fail') {
+      if (state.Next) stand.Next = state.Next;
+      else stand.End = true;
+    }
+    definition.States[stateName] = stand;
+  }
+  return definition;
+}
+
 for (const [name, definition] of Object.entries(input.definitions)) {
   const forAsl = aslConfig.lineBreaksFlattened ? flattenLineBreaks(copy(definition)) : copy(definition);
   const asl = aslValidator(forAsl);
@@ -59,7 +75,7 @@ for (const [name, definition] of Object.entries(input.definitions)) {
     console.log(JSON.stringify({ name, validator: '@wmfs/statelint@1.30.0', skipped }));
     continue;
   }
-  const forLint = lintConfig.variablesUnknown && usesVariables(definition)
-    ? withoutVariables(copy(definition)) : copy(definition);
+  const plain = lintConfig.jsonataStatesInJsonPath ? withoutJsonataStates(copy(definition)) : copy(definition);
+  const forLint = lintConfig.variablesUnknown && usesVariables(plain) ? withoutVariables(plain) : plain;
   console.log(JSON.stringify({ name, validator: '@wmfs/statelint@1.30.0', errors: statelint.validate(forLint) }));
 }

@@ -7,7 +7,7 @@
    @wmfs/statelint, each given the definition as the config's "asl" section says (statelint predates JSONata
    and workflow variables).
 4. The API models: every CreateTrainingJob request the templates define (each JSONPath state machine's task,
-   evaluated for one realistic execution; the SSM request document) and every request of a preload's JSONata state
+   evaluated for one realistic execution, once per capacity attempt when a policy sets the instance type; the SSM request document) and every request of a preload's JSONata state
    machine (run by jsonata-run.js with the input its custom resource starts it with, every location holding data,
    and the first one holding none: the worker in the Warm state, FSx's import task, the S3 listings) validates against
    botocore's model, with realistic values in place of deploy-time tokens (cfn_resolve.py).
@@ -285,6 +285,19 @@ def assignments(node):
                 yield from assignments(value)
 
 
+def attempt_assignments(definition, parameters):
+    """(state, values) for each state whose Assign sets, as a literal, a variable the task's parameters read (a capacity
+    policy's NameTrainingJob and CapacityAttempt<n>: instance type, channels, subnets), so that each attempt's request
+    is checked; [(None, {})] when no state does."""
+    read = json.dumps(parameters)
+    found = []
+    for name, state in definition["States"].items():
+        values = {k: v for k, v in state.get("Assign", {}).items() if not k.endswith(".$")}
+        if any(f'"${k}"' in read for k in values):
+            found.append((name, values))
+    return found or [(None, {})]
+
+
 def training_tasks(states):
     for name, state in states.items():
         if state.get("Type") == "Task" and CREATE_TRAINING_JOB.match(str(state.get("Resource", ""))):
@@ -383,11 +396,14 @@ def training_requests(template, resolved, tools):
                         yield f"{logical} state {call['state']} ({scenario})", api[0], api[1], call["arguments"]
             continue
         for state, task in training_tasks(definition["States"]):
-            what = f"{logical} state {state}"
-            try:
-                yield what, "sagemaker", "CreateTrainingJob", Evaluator(definition).parameters(task.get("Parameters", {}))
-            except ValueError as e:
-                yield what, "sagemaker", "CreateTrainingJob", str(e)
+            for attempt, values in attempt_assignments(definition, task.get("Parameters", {})):
+                what = f"{logical} state {state}" + (f" as {attempt} sets it" if attempt else "")
+                evaluator = Evaluator(definition)
+                evaluator.variables.update(values)
+                try:
+                    yield what, "sagemaker", "CreateTrainingJob", evaluator.parameters(task.get("Parameters", {}))
+                except ValueError as e:
+                    yield what, "sagemaker", "CreateTrainingJob", str(e)
     for logical, resource in resolved["Resources"].items():
         props = resource.get("Properties", {})
         if resource["Type"] == "AWS::SSM::Parameter":

@@ -61,7 +61,7 @@ public class AdvisedPlatformStack extends Stack {
                 .build();
         platform = new TrainingDataPlatform(this, "Platform", TrainingDataPlatformProps.builder()
                 .profile(profile)
-                .trainingJob(job.platformJob(this))
+                .trainingJob(job.platformJob(this).build())
                 .encryption(DataEncryption.KMS)
                 .datasetPrefix("datasets/images")
                 .lustreCapacityGiB(data.lustreCapacityGiB())

@@ -7,6 +7,8 @@ import io.github.trainingdata.cdk.platform.TrainingDataPlatform;
 import io.github.trainingdata.cdk.platform.TrainingDataPlatformProps;
 import io.github.trainingdata.cdk.storage.DataEncryption;
 import io.github.trainingdata.cdk.storage.LustreDeploymentType;
+import io.github.trainingdata.cdk.training.CapacityPolicy;
+import io.github.trainingdata.cdk.training.CapacityStep;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +30,15 @@ public class ThroughputPlatformStack extends Stack {
     /** The definition's settings. */
     public static final TrainingSettings TRAINING = new TrainingSettings("Training", "pretrain", null, "latest",
             "ml.p4d.24xlarge", 8, Map.of(), false, null, null, null);
+
+    /**
+     * What the state machine does when SageMaker has no 8 x ml.p4d.24xlarge in the cache's zone: waits 15 minutes
+     * twice, tries ml.p4de.24xlarge, then reads the datasets from S3 in FastFile mode in any zone of the network.
+     */
+    public static final CapacityPolicy CAPACITY = CapacityPolicy.of(List.of(
+            CapacityStep.waitAndRetry(software.amazon.awscdk.Duration.minutes(15), 2),
+            CapacityStep.instanceTypes(List.of("ml.p4de.24xlarge")),
+            CapacityStep.s3Fallback()));
 
     private final TrainingDataPlatform platform;
 
@@ -56,7 +67,7 @@ public class ThroughputPlatformStack extends Stack {
                 .build();
         platform = new TrainingDataPlatform(this, "Platform", TrainingDataPlatformProps.builder()
                 .profile(profile)
-                .trainingJob(job.platformJob(this))
+                .trainingJob(job.platformJob(this).capacityPolicy(CAPACITY).build())
                 .encryption(DataEncryption.KMS)
                 .datasetPrefix("datasets/pretraining")
                 .lustreDeploymentType(LustreDeploymentType.PERSISTENT_2)

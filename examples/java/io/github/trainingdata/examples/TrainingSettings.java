@@ -108,10 +108,10 @@ public record TrainingSettings(String name, String jobNamePrefix, String dataset
      * account, without the instances, which the platform takes from the profile it sizes the data path for.
      *
      * @param scope where the image repository is referenced
-     * @return the job's props for {@code TrainingDataPlatformProps.trainingJob}
+     * @return the job's props for {@code TrainingDataPlatformProps.trainingJob}, to add to or build
      */
-    TrainingJobDefinitionProps platformJob(Construct scope) {
+    TrainingJobDefinitionProps.Builder platformJob(Construct scope) {
         return props(TrainingImage.fromEcrRepository(Repository.fromRepositoryName(scope, "ImageRepository", "training"),
-                imageTag)).instanceType(null).instanceCount(null).build();
+                imageTag)).instanceType(null).instanceCount(null);
     }
 }

@@ -435,8 +435,11 @@ public final class JsonataAslSimulator {
         }
     }
 
-    /** JSONata's results as JSON values: whole doubles as longs, sequences as lists. */
-    private static Object normalize(Object value) {
+    /**
+     * @param value a JSONata result
+     * @return it as a JSON value: whole doubles as longs, sequences as lists
+     */
+    public static Object normalize(Object value) {
         if (value instanceof Double d && d == Math.rint(d) && !d.isInfinite() && Math.abs(d) < 1e15) {
             return d.longValue();
         }

@@ -1,11 +1,13 @@
 package io.github.trainingdata.cdk.training;
 
+import com.dashjoin.jsonata.Jsonata;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.trainingdata.cdk.Intrinsics;
 import io.github.trainingdata.cdk.Json;
+import io.github.trainingdata.cdk.JsonataAslSimulator;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -57,8 +59,12 @@ final class AslSimulator {
     }
 
     /** How an execution ended. */
-    record Run(String endState, String error, long events, long seconds, List<Call> calls, List<Long> waits,
-            Map<String, JsonNode> variables) {
+    record Run(String endState, String error, String cause, JsonNode output, long events, long seconds,
+            List<Call> calls, List<Long> waits, Map<String, JsonNode> variables) {
+    }
+
+    /** A task call's end: its result, or the catcher that caught its error (none: the execution fails). */
+    private record TaskEnd(JsonNode result, JsonNode catcher, TaskError error, long retries) {
     }
 
     private static final ObjectMapper JSON = Json.MAPPER;
@@ -118,15 +124,33 @@ final class AslSimulator {
                 throw new AssertionError("no state " + name);
             }
             String type = state.get("Type").asText();
+            boolean jsonata = "JSONata".equals(state.path("QueryLanguage").asText());
+            if (jsonata && type.equals("Choice")) {
+                throw new AssertionError("JSONata Choice states are not simulated");
+            }
             switch (type) {
                 case "Fail" -> {
-                    String error = state.has("ErrorPath") ? evaluate(state.get("ErrorPath").asText(), data, context)
-                            .asText() : state.get("Error").asText();
-                    return new Run(name, error, events + 2, now, calls, waits, variables);
+                    String error = jsonata ? jsonata(state.get("Error"), states(data, null, null, context), context)
+                            .asText() : state.has("ErrorPath") ? evaluate(state.get("ErrorPath").asText(), data,
+                            context).asText() : state.get("Error").asText();
+                    JsonNode cause = jsonata ? jsonata(state.get("Cause"), states(data, null, null, context), context)
+                            : state.has("CausePath") ? evaluate(state.get("CausePath").asText(), data, context)
+                            : state.get("Cause");
+                    return new Run(name, error, cause == null ? null : cause.asText(), null, events + 2, now, calls,
+                            waits, variables);
                 }
                 case "Pass" -> {
                     events += 2;
-                    assign(state.get("Assign"), data, context);
+                    if (jsonata) {
+                        Map<String, Object> in = states(data, null, null, context);
+                        assignJsonata(state.get("Assign"), in, context);
+                        data = state.has("Output") ? jsonata(state.get("Output"), in, context) : data;
+                    } else {
+                        assign(state.get("Assign"), data, context);
+                    }
+                    if (state.path("End").asBoolean()) {
+                        return new Run(name, null, null, data, events + 1, now, calls, waits, variables);
+                    }
                     name = next(state);
                 }
                 case "Wait" -> {
@@ -156,47 +180,46 @@ final class AslSimulator {
                 case "Task" -> {
                     events += 5;
                     String resource = state.get("Resource").asText();
-                    JsonNode parameters = template(state.get("Parameters"), data, context);
-                    Map<JsonNode, Integer> attempts = new LinkedHashMap<>();
+                    JsonNode parameters = jsonata ? jsonata(state.get("Arguments"), states(data, null, null, context),
+                            context) : template(state.get("Parameters"), data, context);
                     if (worstCaseRetries) {
                         for (JsonNode retrier : state.path("Retry")) {
                             events += 3L * retrier.path("MaxAttempts").asLong(3);
                         }
                     }
-                    String caught = null;
-                    JsonNode result = null;
-                    while (result == null && caught == null) {
-                        calls.add(new Call(name, resource, parameters, now));
-                        try {
-                            result = tasks.call(resource, parameters, now);
-                        } catch (TaskError e) {
-                            JsonNode retrier = firstMatching(state.path("Retry"), e.error);
-                            int used = retrier == null ? 0 : attempts.merge(retrier, 1, Integer::sum);
-                            if (retrier != null && used <= retrier.path("MaxAttempts").asInt(3)) {
-                                events += 3;
-                                continue;
-                            }
-                            JsonNode catcher = firstMatching(state.path("Catch"), e.error);
-                            if (catcher == null) {
-                                return new Run(name, e.error, events + 1, now, calls, waits, variables);
-                            }
-                            caught = catcher.get("Next").asText();
-                            ObjectNode errorOutput = JsonNodeFactory.instance.objectNode();
-                            errorOutput.put("Error", e.error);
-                            errorOutput.put("Cause", e.cause);
-                            data = place(data, catcher.has("ResultPath") ? catcher.get("ResultPath") : null,
-                                    errorOutput);
+                    TaskEnd end = call(state, name, parameters, tasks, calls, now);
+                    events += 3 * end.retries();
+                    if (end.error() != null) {
+                        if (end.catcher() == null) {
+                            return new Run(name, end.error().error, end.error().cause, null, events + 1, now, calls,
+                                    waits, variables);
                         }
-                    }
-                    if (caught != null) {
-                        name = caught;
+                        ObjectNode errorOutput = JsonNodeFactory.instance.objectNode();
+                        errorOutput.put("Error", end.error().error);
+                        errorOutput.put("Cause", end.error().cause);
+                        if (jsonata) {
+                            Map<String, Object> in = states(data, null, errorOutput, context);
+                            assignJsonata(end.catcher().get("Assign"), in, context);
+                            data = end.catcher().has("Output") ? jsonata(end.catcher().get("Output"), in, context)
+                                    : errorOutput;
+                        } else {
+                            data = place(data, end.catcher().has("ResultPath") ? end.catcher().get("ResultPath")
+                                    : null, errorOutput);
+                        }
+                        name = end.catcher().get("Next").asText();
                         continue;
                     }
-                    JsonNode selected = state.has("ResultSelector") ? template(state.get("ResultSelector"), result,
-                            context) : result;
-                    data = place(data, state.has("ResultPath") ? state.get("ResultPath") : null, selected);
+                    if (jsonata) {
+                        Map<String, Object> in = states(data, end.result(), null, context);
+                        assignJsonata(state.get("Assign"), in, context);
+                        data = state.has("Output") ? jsonata(state.get("Output"), in, context) : end.result();
+                    } else {
+                        JsonNode selected = state.has("ResultSelector") ? template(state.get("ResultSelector"),
+                                end.result(), context) : end.result();
+                        data = place(data, state.has("ResultPath") ? state.get("ResultPath") : null, selected);
+                    }
                     if (state.path("End").asBoolean()) {
-                        return new Run(name, null, events + 1, now, calls, waits, variables);
+                        return new Run(name, null, null, data, events + 1, now, calls, waits, variables);
                     }
                     name = next(state);
                 }
@@ -204,6 +227,98 @@ final class AslSimulator {
             }
         }
         throw new AssertionError("no end after " + MAX_TRANSITIONS + " transitions");
+    }
+
+    /** Calls a task, retrying as its retriers say; the first catcher that names a final error catches it. */
+    private TaskEnd call(JsonNode state, String name, JsonNode parameters, Tasks tasks, List<Call> calls, long now) {
+        String resource = state.get("Resource").asText();
+        Map<JsonNode, Integer> attempts = new LinkedHashMap<>();
+        long retries = 0;
+        while (true) {
+            calls.add(new Call(name, resource, parameters, now));
+            try {
+                return new TaskEnd(tasks.call(resource, parameters, now), null, null, retries);
+            } catch (TaskError e) {
+                JsonNode retrier = firstMatching(state.path("Retry"), e.error);
+                int used = retrier == null ? 0 : attempts.merge(retrier, 1, Integer::sum);
+                if (retrier != null && used <= retrier.path("MaxAttempts").asInt(3)) {
+                    retries++;
+                    continue;
+                }
+                return new TaskEnd(null, firstMatching(state.path("Catch"), e.error), e, retries);
+            }
+        }
+    }
+
+    /** The reserved {@code $states} variable of a JSONata state: its input, a task's result or error output. */
+    private static Map<String, Object> states(JsonNode input, JsonNode result, JsonNode errorOutput, Context context) {
+        Map<String, Object> states = new LinkedHashMap<>();
+        states.put("input", JSON.convertValue(input, Object.class));
+        if (result != null) {
+            states.put("result", JSON.convertValue(result, Object.class));
+        }
+        if (errorOutput != null) {
+            states.put("errorOutput", JSON.convertValue(errorOutput, Object.class));
+        }
+        states.put("context", Map.of("Execution", Map.of("Name", context.executionName)));
+        return states;
+    }
+
+    /** A JSONata state's assignments, all evaluated with the variables as they were when the state was entered. */
+    private void assignJsonata(JsonNode assign, Map<String, Object> states, Context context) {
+        if (assign == null) {
+            return;
+        }
+        Map<String, JsonNode> values = new LinkedHashMap<>();
+        assign.fields().forEachRemaining(e -> values.put(e.getKey(), jsonata(e.getValue(), states, context)));
+        context.variables.putAll(values);
+    }
+
+    /**
+     * Evaluates every {@code "{% ... %}"} string of a JSONata template with {@code com.dashjoin:jsonata}, the
+     * variables and {@code $states}, plus {@code $parse}, which Step Functions adds; undefined fields are dropped.
+     */
+    private JsonNode jsonata(JsonNode template, Map<String, Object> states, Context context) {
+        if (template == null) {
+            return null;
+        }
+        if (template.isTextual() && template.asText().startsWith("{%") && template.asText().endsWith("%}")) {
+            String text = template.asText();
+            String expression = text.substring(2, text.length() - 2).trim();
+            try {
+                Jsonata compiled = Jsonata.jsonata(expression);
+                Jsonata.Frame frame = compiled.createFrame();
+                context.variables.forEach((key, value) -> frame.bind(key, JSON.convertValue(value, Object.class)));
+                frame.bind("states", states);
+                frame.bind("parse", (Jsonata.Fn1<String, Object>) json -> {
+                    try {
+                        return JSON.readValue(json, Object.class);
+                    } catch (java.io.IOException e) {
+                        throw new IllegalArgumentException("$parse: not JSON: " + json, e);
+                    }
+                });
+                Object value = compiled.evaluate(null, frame);
+                return value == null ? null : JSON.valueToTree(JsonataAslSimulator.normalize(value));
+            } catch (RuntimeException e) {
+                throw new AssertionError("States.QueryEvaluationError: " + expression + ": " + e.getMessage(), e);
+            }
+        }
+        if (template.isArray()) {
+            List<JsonNode> items = new ArrayList<>();
+            template.forEach(t -> items.add(jsonata(t, states, context)));
+            return JSON.valueToTree(items);
+        }
+        if (template.isObject()) {
+            ObjectNode out = JsonNodeFactory.instance.objectNode();
+            template.fields().forEachRemaining(e -> {
+                JsonNode value = jsonata(e.getValue(), states, context);
+                if (value != null) {
+                    out.set(e.getKey(), value);
+                }
+            });
+            return out;
+        }
+        return template;
     }
 
     private static String next(JsonNode state) {

@@ -46,6 +46,9 @@ class CapacityPolicyTest {
     private AslSimulator.Run run(List<String> causes) {
         List<String> left = new ArrayList<>(causes);
         return new AslSimulator(asl).run("exec-1", Json.MAPPER.createObjectNode(), (resource, parameters, now) -> {
+            if (resource.endsWith(":putMetricData")) {
+                return Json.MAPPER.createObjectNode();
+            }
             if (!left.isEmpty()) {
                 throw new AslSimulator.TaskError("States.TaskFailed", left.remove(0));
             }
@@ -53,8 +56,20 @@ class CapacityPolicyTest {
         }, false);
     }
 
+    /** @return the CreateTrainingJob calls, in order */
+    private static List<AslSimulator.Call> jobs(AslSimulator.Run run) {
+        return run.calls().stream().filter(c -> c.resource().endsWith(":createTrainingJob.sync")).toList();
+    }
+
     private static List<String> instanceTypes(AslSimulator.Run run) {
-        return run.calls().stream().map(c -> c.parameters().get("ResourceConfig").get("InstanceType").asText()).toList();
+        return jobs(run).stream().map(c -> c.parameters().get("ResourceConfig").get("InstanceType").asText()).toList();
+    }
+
+    /** @return the outcome dimension of each job's count in CloudWatch, in order */
+    private static List<String> countedOutcomes(AslSimulator.Run run) {
+        return run.calls().stream().filter(c -> c.resource().endsWith(":putMetricData"))
+                .map(c -> c.parameters().get("MetricData").get(0).get("Dimensions").get(1).get("Value").asText())
+                .toList();
     }
 
     @Test
@@ -67,14 +82,98 @@ class CapacityPolicyTest {
     }
 
     @Test
+    void theOutputListsEveryJobWithItsInstanceTypeZonesSourcesAndReason() {
+        AslSimulator.Run run = run(List.of(CAPACITY));
+        assertEquals("Completed", run.output().get("TrainingJobStatus").asText(), "the job's description stays");
+        String zone = "SELECT(0,GETAZS())"; // the data AZ of an environment-agnostic stack, as Intrinsics renders it
+        assertEquals(Json.tree("[{\"Attempt\": 0, \"TrainingJobName\": \"resnet-00000000-0000-4000-8000-000000000000\","
+                + " \"InstanceType\": \"ml.p4d.24xlarge\", \"DataSources\": \"FSxLustre+S3\", \"AvailabilityZones\": [\""
+                + zone + "\"], \"Outcome\": \"CapacityError\", \"FailureReason\": \"CapacityError: Unable to provision "
+                + "requested ML compute capacity. Please retry using a different ML instance type.\"}, "
+                + "{\"Attempt\": 1, \"TrainingJobName\": \"resnet-00000000-0000-4000-8000-000000000000\", \"InstanceType\": "
+                + "\"ml.p4d.24xlarge\", \"DataSources\": \"FSxLustre+S3\", \"AvailabilityZones\": [\"" + zone + "\"], "
+                + "\"Outcome\": \"Completed\"}]"), Json.tree(run.output().get("CapacityAttempts").toString()));
+        assertEquals(List.of("CapacityError", "Completed"), countedOutcomes(run));
+    }
+
+    @Test
+    void theS3FallbackIsRecordedWithItsSourcesAndEveryZoneItMayUse() {
+        AslSimulator.Run run = run(List.of(CAPACITY, EC2_CAPACITY, CAPACITY, CAPACITY, EC2_CAPACITY));
+        JsonNode attempts = run.output().get("CapacityAttempts");
+        assertEquals(6, attempts.size());
+        assertEquals("EC2InsufficientCapacityError: Instance type 'ml.p4d.24xlarge' is temporarily unavailable in "
+                + "supported availability zones [use1-az1]. Try again in a few minutes, or try a different instance type.",
+                attempts.get(4).get("FailureReason").asText());
+        assertEquals("ml.p5.48xlarge", attempts.get(5).get("InstanceType").asText());
+        assertEquals("S3", attempts.get(5).get("DataSources").asText());
+        assertEquals(2, attempts.get(5).get("AvailabilityZones").size(), "a zone per storage subnet");
+        assertEquals(List.of("CapacityError", "CapacityError", "CapacityError", "CapacityError", "CapacityError",
+                "Completed"), countedOutcomes(run));
+        JsonNode byJob = run.calls().get(run.calls().size() - 1).parameters().get("MetricData").get(1);
+        assertEquals(Json.tree("[{\"Name\": \"JobNamePrefix\", \"Value\": \"resnet\"}, {\"Name\": \"InstanceType\", "
+                + "\"Value\": \"ml.p5.48xlarge\"}, {\"Name\": \"DataSources\", \"Value\": \"S3\"}, {\"Name\": "
+                + "\"Outcome\", \"Value\": \"Completed\"}]"), Json.tree(byJob.get("Dimensions").toString()));
+        assertEquals(CapacityPolicy.METRIC_NAMESPACE, run.calls().get(run.calls().size() - 1).parameters()
+                .get("Namespace").asText());
+        SageMakerModelCheck.assertCallValid("cloudwatch", "PutMetricData", run.calls().get(run.calls().size() - 1)
+                .parameters());
+    }
+
+    @Test
+    void aFailedExecutionsCauseListsEveryJobThenTheLastCause() {
+        AslSimulator.Run run = run(List.of(CAPACITY, CAPACITY, CAPACITY, CAPACITY, CAPACITY, CAPACITY));
+        JsonNode cause = Json.read(run.cause());
+        assertEquals(6, cause.get("CapacityAttempts").size());
+        assertEquals(List.of(0, 1, 2, 3, 4, 5), java.util.stream.StreamSupport.stream(cause.get("CapacityAttempts")
+                .spliterator(), false).map(a -> a.get("Attempt").asInt()).toList());
+        assertEquals(CAPACITY, cause.get("Cause").asText());
+    }
+
+    @Test
+    void aCauseThatIsNotAJobDescriptionIsRecordedCutTo1024Characters() {
+        String cause = "x".repeat(3000);
+        AslSimulator.Run run = run(List.of(cause));
+        JsonNode attempt = Json.read(run.cause()).get("CapacityAttempts").get(0);
+        assertEquals("Failed", attempt.get("Outcome").asText());
+        assertEquals("x".repeat(1024), attempt.get("FailureReason").asText());
+    }
+
+    @Test
+    void aFailureToCountNeverFailsTheTraining() {
+        List<String> left = new ArrayList<>(List.of(CAPACITY));
+        AslSimulator.Run run = new AslSimulator(asl).run("exec-1", Json.MAPPER.createObjectNode(),
+                (resource, parameters, now) -> {
+                    if (resource.endsWith(":putMetricData")) {
+                        throw new AslSimulator.TaskError("CloudWatch.CloudWatchException", "AccessDenied");
+                    }
+                    if (!left.isEmpty()) {
+                        throw new AslSimulator.TaskError("States.TaskFailed", left.remove(0));
+                    }
+                    return Json.MAPPER.valueToTree(Map.of("TrainingJobStatus", "Completed"));
+                }, false);
+        assertEquals(null, run.error(), run.toString());
+        assertEquals(2, run.output().get("CapacityAttempts").size());
+    }
+
+    @Test
+    void theStateMachineMayPublishOnlyToItsOwnNamespace() {
+        String policies = Json.MAPPER.valueToTree(Template.fromStack(f.stack).findResources("AWS::IAM::Policy",
+                Map.of("Properties", Map.of("PolicyName", Match.stringLikeRegexp("TrainingStateMachineRole.*")))))
+                .toString();
+        assertTrue(policies.contains("{\"Action\":\"cloudwatch:PutMetricData\",\"Condition\":{\"StringEquals\":"
+                + "{\"cloudwatch:namespace\":\"" + CapacityPolicy.METRIC_NAMESPACE + "\"}},\"Effect\":\"Allow\","
+                + "\"Resource\":\"*\"}"), policies);
+    }
+
+    @Test
     void capacityErrorsThroughTheWholeListEndOnS3InAnySubnet() {
         AslSimulator.Run run = run(List.of(CAPACITY, EC2_CAPACITY, CAPACITY, CAPACITY, EC2_CAPACITY));
         assertEquals(null, run.error(), run.toString());
         assertEquals(List.of(600L, 600L), run.waits());
         assertEquals(List.of("ml.p4d.24xlarge", "ml.p4d.24xlarge", "ml.p4d.24xlarge", "ml.p4de.24xlarge",
                 "ml.p5.48xlarge", "ml.p5.48xlarge"), instanceTypes(run));
-        JsonNode first = run.calls().get(0).parameters();
-        JsonNode last = run.calls().get(5).parameters();
+        JsonNode first = jobs(run).get(0).parameters();
+        JsonNode last = jobs(run).get(5).parameters();
         assertTrue(first.get("InputDataConfig").get(0).get("DataSource").has("FileSystemDataSource"));
         assertEquals(Json.tree("{\"ChannelName\": \"train\", \"DataSource\": {\"S3DataSource\": {\"S3DataType\": "
                 + "\"S3Prefix\", \"S3Uri\": \"s3://team-datasets/imagenet/train/\", \"S3DataDistributionType\": "
@@ -94,14 +193,14 @@ class CapacityPolicyTest {
         AslSimulator.Run run = run(List.of(CAPACITY, CAPACITY, CAPACITY, CAPACITY, CAPACITY, CAPACITY));
         assertEquals("TrainingFailed", run.endState());
         assertEquals("States.TaskFailed", run.error());
-        assertEquals(6, run.calls().size());
+        assertEquals(6, jobs(run).size());
     }
 
     @Test
     void aUserErrorIsNotRetried() {
         AslSimulator.Run run = run(List.of(ALGORITHM));
         assertEquals("TrainingFailed", run.endState());
-        assertEquals(1, run.calls().size());
+        assertEquals(1, jobs(run).size());
         assertEquals(List.of(), run.waits());
     }
 

@@ -108,6 +108,31 @@ final class SageMakerModelCheck {
         assertTrue(((Number) result.get("documents")).intValue() > 0, "no SSM request document: " + result);
     }
 
+    /**
+     * Asserts that {@code request}, as a state machine's AWS SDK task sends it, breaks no rule of botocore's model of
+     * {@code service}'s {@code operation} ({@code .ci/sagemaker_model.py --service}).
+     */
+    static void assertCallValid(String service, String operation, Object request) {
+        PythonTools.require("botocore, regex", "checking requests against the " + service + " API model");
+        try {
+            Process run = new ProcessBuilder("python3", ".ci/sagemaker_model.py", "--service", service, operation)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            try (var in = run.getOutputStream()) {
+                in.write(Json.MAPPER.writeValueAsBytes(request));
+            }
+            String out = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!run.waitFor(120, TimeUnit.SECONDS)) {
+                throw new AssertionError("the model check did not end");
+            }
+            assertEquals("", out.strip(), service + " " + operation + " request " + request);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
     private static Map<?, ?> runPython(String script, Stack stack, List<Map<String, Object>> requests) {
         try {
             Path dir = Files.createTempDirectory("sagemaker-model");

@@ -11,6 +11,24 @@ import java.util.List;
 public final class CapacityPolicy {
     /** The most attempts a policy may add: each is a task of the execution's history. */
     public static final int MAX_ATTEMPTS = 20;
+    /** The CloudWatch namespace where the training state machine counts the jobs of a definition with a policy. */
+    public static final String METRIC_NAMESPACE = "TrainingData/CapacityPolicy";
+    /**
+     * The metric counted once per job such a state machine ran, when the job ends: dimensions
+     * {@value #JOB_NAME_PREFIX_DIMENSION} and {@value #OUTCOME_DIMENSION}, and a second series that also has
+     * {@value #INSTANCE_TYPE_DIMENSION} and {@value #DATA_SOURCES_DIMENSION}.
+     */
+    public static final String ATTEMPTS_METRIC = "Attempts";
+    /** The dimension that names the definition: its job-name prefix. */
+    public static final String JOB_NAME_PREFIX_DIMENSION = "JobNamePrefix";
+    /** The dimension that says how the job ended: one of {@link #OUTCOMES}. */
+    public static final String OUTCOME_DIMENSION = "Outcome";
+    /** The dimension with the job's instance type. */
+    public static final String INSTANCE_TYPE_DIMENSION = "InstanceType";
+    /** The dimension with the kinds of data source the job read, such as {@code FSxLustre+S3} or {@code S3}. */
+    public static final String DATA_SOURCES_DIMENSION = "DataSources";
+    /** How a job ends: it completed, SageMaker could not provision its instances, or it failed otherwise. */
+    public static final List<String> OUTCOMES = List.of("Completed", "CapacityError", "Failed");
 
     private final List<CapacityStep> steps;
 

@@ -83,7 +83,18 @@ final class TrainingStateMachine extends Construct {
      * EC2InsufficientCapacityError: Instance type ... is temporarily unavailable...}; both contain this.
      */
     static final String CAPACITY_CAUSE = "*CapacityError*";
+    static final String RECORD_FAILED_JOB = "RecordFailedJob";
+    static final String COUNT_FAILED_JOB = "CountFailedJob";
+    static final String RECORD_COMPLETED_JOB = "RecordCompletedJob";
+    static final String COUNT_COMPLETED_JOB = "CountCompletedJob";
+    static final String REPORT_ATTEMPTS = "ReportCapacityAttempts";
+    /** The longest failure reason an attempt's record keeps (SageMaker's FailureReason has up to 1,024). */
+    static final int MAX_RECORDED_REASON = 1024;
     private static final String CAPACITY_ATTEMPT = "capacityAttempt";
+    private static final String CAPACITY_ATTEMPTS = "capacityAttempts";
+    private static final String ATTEMPT_OUTCOME = "attemptOutcome";
+    private static final String DATA_SOURCES = "dataSources";
+    private static final String AVAILABILITY_ZONES = "availabilityZones";
     private static final String INSTANCE_TYPE = "instanceType";
     private static final String INPUT_DATA_CONFIG = "inputDataConfig";
     private static final String SUBNETS = "subnets";
@@ -144,10 +155,19 @@ final class TrainingStateMachine extends Construct {
                     .build());
         }
         WildcardFindings findings = new WildcardFindings(stateMachine.getRole());
+        if (spec.getCapacityPolicy() != null) {
+            stateMachine.addToRolePolicy(PolicyStatement.Builder.create()
+                    .actions(List.of("cloudwatch:PutMetricData"))
+                    .resources(List.of("*"))
+                    .conditions(Map.of("StringEquals", Map.of("cloudwatch:namespace", CapacityPolicy.METRIC_NAMESPACE)))
+                    .build());
+        }
         findings.add(jobs, "Each execution creates one job named '" + job.getJobNamePrefix()
                 + "-<UUID>'; the state machine may manage only jobs with that prefix.");
         findings.add(List.of("*"), "Added by aws-cdk-lib for X-Ray trace upload and CloudWatch Logs vended log "
-                + "delivery, which support no resource-level permissions.");
+                + "delivery, which support no resource-level permissions." + (spec.getCapacityPolicy() == null ? ""
+                : " cloudwatch:PutMetricData supports none either: its statement's cloudwatch:namespace condition "
+                        + "allows only the namespace '" + CapacityPolicy.METRIC_NAMESPACE + "'."));
         findings.acknowledge();
     }
 
@@ -242,6 +262,7 @@ final class TrainingStateMachine extends Construct {
         Map<String, Object> assign = newJobVariables();
         if (spec.getCapacityPolicy() != null) {
             assign.putAll(attemptVariables(0, spec.getInstanceType(), false));
+            assign.put(CAPACITY_ATTEMPTS, List.of());
         }
         Map<String, Object> name = new LinkedHashMap<>();
         name.put("Type", "Pass");
@@ -275,11 +296,18 @@ final class TrainingStateMachine extends Construct {
         return check;
     }
 
-    /** The variables that say what attempt {@code index} runs: its number, instance type and (S3 fallback) data. */
+    /**
+     * The variables that say what attempt {@code index} runs: its number, instance type, data sources and zones, and
+     * (with an S3 fallback) its channels and subnets.
+     */
     private Map<String, Object> attemptVariables(int index, String instanceType, boolean fromS3) {
         Map<String, Object> assign = new LinkedHashMap<>();
         assign.put(CAPACITY_ATTEMPT, index);
         assign.put(INSTANCE_TYPE, instanceType);
+        assign.put(DATA_SOURCES, CapacityAttempts.dataSources(fromS3 ? CapacityAttempts.fallbackChannels(spec)
+                : spec.getChannels()));
+        assign.put(AVAILABILITY_ZONES, CapacityAttempts.zonesOf(fromS3 ? CapacityAttempts.fallbackSubnets(job)
+                : job.getPlacement().subnets()));
         if (CapacityAttempts.s3Fallback(spec) != null) {
             assign.put(INPUT_DATA_CONFIG, fromS3
                     ? CapacityAttempts.fallbackChannels(spec).stream().map(TrainingChannel::render).toList()
@@ -347,17 +375,118 @@ final class TrainingStateMachine extends Construct {
         check.put("Choices", choices);
         check.put("Default", TRAINING_FAILED);
         states.put(CHECK_CAPACITY_ERROR, check);
+        String failedOutcome = "($contains($states.input." + TRAIN_ERROR + ".Cause, 'CapacityError') ? '"
+                + CapacityPolicy.OUTCOMES.get(1) + "' : '" + CapacityPolicy.OUTCOMES.get(2) + "')";
+        states.put(RECORD_FAILED_JOB, recordJob(failedOutcome, true, COUNT_FAILED_JOB));
+        states.put(COUNT_FAILED_JOB, countJob(CHECK_CAPACITY_ERROR));
+        states.put(RECORD_COMPLETED_JOB, recordJob("'" + CapacityPolicy.OUTCOMES.get(0) + "'", false,
+                COUNT_COMPLETED_JOB));
+        states.put(COUNT_COMPLETED_JOB, countJob(REPORT_ATTEMPTS));
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("Type", "Pass");
+        report.put("QueryLanguage", "JSONata");
+        report.put("Comment", "The completed job's description, with every job the execution ran");
+        report.put("Output", "{% $merge([$states.input, {'CapacityAttempts': $" + CAPACITY_ATTEMPTS + "}]) %}");
+        report.put("End", true);
+        states.put(REPORT_ATTEMPTS, report);
         states.put(TRAINING_FAILED, failWithTrainError(
                 "The job failed for another reason than capacity, or every capacity attempt failed"));
     }
 
-    /** A Fail state that ends the execution with the error and cause the Train task's catcher kept. */
-    private static Map<String, Object> failWithTrainError(String comment) {
+    /**
+     * A JSONata Pass state that appends the job that just ended to the list of the execution's jobs: number, name,
+     * instance type, data sources, Availability Zones, outcome and (failed) SageMaker's FailureReason, read from the
+     * .sync task's cause (the job's description) when it is JSON, else the cause itself, at most
+     * {@value #MAX_RECORDED_REASON} characters.
+     */
+    private static Map<String, Object> recordJob(String outcome, boolean failed, String next) {
+        String record = "{'Attempt': $" + CAPACITY_ATTEMPT + ", 'TrainingJobName': $" + TRAINING_JOB_NAME
+                + ", 'InstanceType': $" + INSTANCE_TYPE + ", 'DataSources': $" + DATA_SOURCES
+                + ", 'AvailabilityZones': $" + AVAILABILITY_ZONES + ", 'Outcome': " + outcome;
+        if (failed) {
+            String cause = "$states.input." + TRAIN_ERROR + ".Cause";
+            record += ", 'FailureReason': $substring(($substring(" + cause + ", 0, 1) = '{' and $contains(" + cause
+                    + ", '\"FailureReason\"')) ? $parse(" + cause + ").FailureReason : " + cause + ", 0, "
+                    + MAX_RECORDED_REASON + ")";
+        }
+        record += "}";
+        Map<String, Object> assign = new LinkedHashMap<>();
+        assign.put(ATTEMPT_OUTCOME, "{% " + outcome + " %}");
+        assign.put(CAPACITY_ATTEMPTS, "{% $append($" + CAPACITY_ATTEMPTS + ", [" + record + "]) %}");
+        Map<String, Object> pass = new LinkedHashMap<>();
+        pass.put("Type", "Pass");
+        pass.put("QueryLanguage", "JSONata");
+        pass.put("Comment", "Record the job that just ended in the execution's list of jobs");
+        pass.put("Assign", assign);
+        pass.put("Next", next);
+        return pass;
+    }
+
+    /**
+     * A JSONata Task that counts the job that just ended in CloudWatch ({@link CapacityPolicy#ATTEMPTS_METRIC}); a
+     * failure to count never fails the training, so every error goes on with the state's input.
+     */
+    private Map<String, Object> countJob(String next) {
+        List<Map<String, Object>> byOutcome = List.of(
+                dimension(CapacityPolicy.JOB_NAME_PREFIX_DIMENSION, job.getJobNamePrefix()),
+                dimension(CapacityPolicy.OUTCOME_DIMENSION, "{% $" + ATTEMPT_OUTCOME + " %}"));
+        List<Map<String, Object>> byJob = List.of(byOutcome.get(0),
+                dimension(CapacityPolicy.INSTANCE_TYPE_DIMENSION, "{% $" + INSTANCE_TYPE + " %}"),
+                dimension(CapacityPolicy.DATA_SOURCES_DIMENSION, "{% $" + DATA_SOURCES + " %}"), byOutcome.get(1));
+        Map<String, Object> arguments = new LinkedHashMap<>();
+        arguments.put("Namespace", CapacityPolicy.METRIC_NAMESPACE);
+        arguments.put("MetricData", List.of(datum(byOutcome), datum(byJob)));
+        Map<String, Object> goOn = new LinkedHashMap<>();
+        goOn.put("ErrorEquals", List.of("States.ALL"));
+        goOn.put("Output", "{% $states.input %}");
+        goOn.put("Next", next);
+        Map<String, Object> count = new LinkedHashMap<>();
+        count.put("Type", "Task");
+        count.put("QueryLanguage", "JSONata");
+        count.put("Comment", "Count the job in CloudWatch by outcome (and instance type and data sources)");
+        count.put("Resource", "arn:" + Stack.of(this).getPartition() + ":states:::aws-sdk:cloudwatch:putMetricData");
+        count.put("Arguments", arguments);
+        count.put("Output", "{% $states.input %}");
+        count.put("TimeoutSeconds", AslStates.CALL_TIMEOUT_SECONDS);
+        count.put("Retry", List.of(transientErrors()));
+        count.put("Catch", List.of(goOn));
+        count.put("Next", next);
+        return count;
+    }
+
+    private static Map<String, Object> dimension(String name, String value) {
+        Map<String, Object> dimension = new LinkedHashMap<>();
+        dimension.put("Name", name);
+        dimension.put("Value", value);
+        return dimension;
+    }
+
+    private static Map<String, Object> datum(List<Map<String, Object>> dimensions) {
+        Map<String, Object> datum = new LinkedHashMap<>();
+        datum.put("MetricName", CapacityPolicy.ATTEMPTS_METRIC);
+        datum.put("Dimensions", dimensions);
+        datum.put("Value", 1);
+        datum.put("Unit", "Count");
+        return datum;
+    }
+
+    /**
+     * A Fail state that ends the execution with the error and cause the Train task's catcher kept; with a capacity
+     * policy, the cause is a JSON object {@code {"CapacityAttempts": [...], "Cause": <that cause>}}.
+     */
+    private Map<String, Object> failWithTrainError(String comment) {
         Map<String, Object> failed = new LinkedHashMap<>();
         failed.put("Type", "Fail");
         failed.put("Comment", comment);
-        failed.put("ErrorPath", "$." + TRAIN_ERROR + ".Error");
-        failed.put("CausePath", "$." + TRAIN_ERROR + ".Cause");
+        if (spec.getCapacityPolicy() == null) {
+            failed.put("ErrorPath", "$." + TRAIN_ERROR + ".Error");
+            failed.put("CausePath", "$." + TRAIN_ERROR + ".Cause");
+            return failed;
+        }
+        failed.put("QueryLanguage", "JSONata");
+        failed.put("Error", "{% $states.input." + TRAIN_ERROR + ".Error %}");
+        failed.put("Cause", "{% $string({'CapacityAttempts': $" + CAPACITY_ATTEMPTS + ", 'Cause': $states.input."
+                + TRAIN_ERROR + ".Cause}) %}");
         return failed;
     }
 
@@ -404,15 +533,16 @@ final class TrainingStateMachine extends Construct {
         rejected.put("Next", CHECK_TRAIN_ERROR);
         if (spec.getCapacityPolicy() == null) {
             train.put("Catch", List.of(rejected));
+            train.put("End", true);
         } else {
             Map<String, Object> failed = new LinkedHashMap<>();
             failed.put("ErrorEquals", List.of("States.TaskFailed"));
             failed.put("ResultPath", "$." + TRAIN_ERROR);
-            failed.put("Next", CHECK_CAPACITY_ERROR);
+            failed.put("Next", RECORD_FAILED_JOB);
             train.put("Catch", List.of(rejected, failed));
             capacityVariablesIn(parameters);
+            train.put("Next", RECORD_COMPLETED_JOB);
         }
-        train.put("End", true);
         return train;
     }
 
