@@ -26,6 +26,8 @@ import io.github.trainingdata.cdk.storage.StoreGrants;
 import io.github.trainingdata.cdk.storage.TrainingDataStore;
 import io.github.trainingdata.cdk.training.LustreChannel;
 import io.github.trainingdata.cdk.training.TrainingImage;
+import io.github.trainingdata.cdk.training.CapacityPolicy;
+import io.github.trainingdata.cdk.training.CapacityStep;
 import io.github.trainingdata.cdk.training.TrainingJobDefinition;
 import io.github.trainingdata.cdk.training.TrainingJobDefinitionProps;
 import java.io.IOException;
@@ -197,6 +199,38 @@ class TrainingDataDashboardTest {
         }
         assertTrue(headers(fullBody).size() == 4 && fullBody.toString().contains("contains `train` and that reported "
                 + "in the last two weeks"), fullBody.toString());
+    }
+
+    @Test
+    void aDefinitionWithACapacityPolicyShowsItsJobsByOutcomeInstanceTypeAndSources() {
+        Fixture fixture = new Fixture(true);
+        TrainingJobDefinition resilient = new TrainingJobDefinition(fixture.stack, "Resilient",
+                TrainingJobDefinitionProps.builder()
+                        .jobNamePrefix("resilient")
+                        .trainingImage(TrainingImage.fromUri("123456789012.dkr.ecr.us-east-1.amazonaws.com/train:1"))
+                        .instanceType("ml.p3.2xlarge")
+                        .outputBucket(fixture.data)
+                        .channels(List.of(LustreChannel.builder("train").cache(fixture.lustre).path("train").build()))
+                        .capacityPolicy(CapacityPolicy.of(List.of(CapacityStep.waitAndRetry(
+                                software.amazon.awscdk.Duration.minutes(10), 2), CapacityStep.s3Fallback())))
+                        .build());
+        TrainingDataDashboard dashboard = new TrainingDataDashboard(fixture.stack, "Dashboard",
+                TrainingDataDashboardProps.builder().definitions(List.of(fixture.training)).build());
+        dashboard.addDefinition(resilient);
+        JsonNode body = body(fixture.stack);
+
+        JsonNode outcomes = widget(body, "Capacity policy: jobs by outcome");
+        for (String outcome : List.of("Completed", "CapacityError", "Failed")) {
+            assertTrue(outcomes.at("/properties/metrics").toString().contains(JSON.valueToTree(List.of(
+                    "TrainingData/CapacityPolicy", "Attempts", "JobNamePrefix", "resilient", "Outcome", outcome))
+                    .toString().replace("]", "")), outcomes.toString());
+        }
+        assertEquals(JSON.valueToTree(List.of(Map.of("expression", "SEARCH('{\"TrainingData/CapacityPolicy\","
+                + "DataSources,InstanceType,JobNamePrefix,Outcome} MetricName=\"Attempts\" JobNamePrefix=\"resilient\"', "
+                + "'Sum', 300)"))), widget(body, "Capacity policy: jobs by instance type, data sources and outcome")
+                .at("/properties/metrics").get(0));
+        assertEquals(1, body.toString().split("Capacity policy: jobs by outcome", -1).length - 1,
+                "only the definition with a policy has the row: " + body);
     }
 
     @Test

@@ -9,12 +9,16 @@ import io.github.trainingdata.cdk.internal.DashboardWidgets;
 import io.github.trainingdata.cdk.preload.LustrePreload;
 import io.github.trainingdata.cdk.preload.handler.PreloadMetrics;
 import io.github.trainingdata.cdk.storage.TrainingDataStore;
+import io.github.trainingdata.cdk.training.CapacityPolicy;
 import io.github.trainingdata.cdk.training.TrainingJobDefinition;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.services.cloudwatch.Dashboard;
 import software.amazon.awscdk.services.cloudwatch.GraphWidget;
+import software.amazon.awscdk.services.cloudwatch.IMetric;
 import software.amazon.awscdk.services.cloudwatch.IWidget;
 import software.amazon.awscdk.services.cloudwatch.LogQueryWidget;
 import software.amazon.awscdk.services.cloudwatch.MathExpression;
@@ -176,6 +180,38 @@ public class TrainingDataDashboard extends Construct {
                         List.of(jobInstances(prefix, "CPUUtilization", Stats.AVERAGE)), List.of()),
                 graph("Training disk utilization (%, per instance)", 8,
                         List.of(jobInstances(prefix, "DiskUtilization", Stats.MAXIMUM)), List.of()));
+        if (definition.getSpec().getCapacityPolicy() != null) {
+            addCapacityAttempts(prefix);
+        }
+    }
+
+    /**
+     * A definition with a capacity policy counts each job its state machine ran
+     * ({@value CapacityPolicy#METRIC_NAMESPACE}, {@value CapacityPolicy#ATTEMPTS_METRIC}): by outcome, and by
+     * instance type and data sources (a search, one line per combination that ran in the last two weeks).
+     */
+    private void addCapacityAttempts(String prefix) {
+        List<IMetric> outcomes = new ArrayList<>();
+        for (String outcome : CapacityPolicy.OUTCOMES) {
+            Map<String, String> dimensions = new LinkedHashMap<>(); // in a stable order, as the template shows them
+            dimensions.put(CapacityPolicy.JOB_NAME_PREFIX_DIMENSION, prefix);
+            dimensions.put(CapacityPolicy.OUTCOME_DIMENSION, outcome);
+            outcomes.add(widgets.metric(CapacityPolicy.METRIC_NAMESPACE, CapacityPolicy.ATTEMPTS_METRIC, dimensions,
+                    Stats.SUM, outcome));
+        }
+        MathExpression byJob = MathExpression.Builder.create()
+                .expression("SEARCH('{\"" + CapacityPolicy.METRIC_NAMESPACE + "\"," + String.join(",",
+                        CapacityPolicy.DATA_SOURCES_DIMENSION, CapacityPolicy.INSTANCE_TYPE_DIMENSION,
+                        CapacityPolicy.JOB_NAME_PREFIX_DIMENSION, CapacityPolicy.OUTCOME_DIMENSION) + "} MetricName=\""
+                        + CapacityPolicy.ATTEMPTS_METRIC + "\" " + CapacityPolicy.JOB_NAME_PREFIX_DIMENSION + "=\""
+                        + prefix + "\"', 'Sum', " + period.toSeconds() + ")")
+                .label("")
+                .period(period)
+                .build();
+        dashboard.addWidgets(
+                graph("Capacity policy: jobs by outcome", 12, outcomes, List.of()),
+                graph("Capacity policy: jobs by instance type, data sources and outcome", 12, List.of(byJob),
+                        List.of()));
     }
 
     /** @return the CloudWatch dashboard */
