@@ -205,6 +205,19 @@ class CapacityPolicyTest {
     }
 
     @Test
+    void anS3FallbackKeepsARegionalEfsChannelAndRunsInEveryZoneWithAMountTarget() {
+        TrainingFixture g = new TrainingFixture();
+        g.define(g.props().channels(List.of(g.lustreChannel("train", "train"), g.efsChannel("features", "/features")))
+                .capacityPolicy(CapacityPolicy.of(List.of(CapacityStep.s3Fallback()))));
+        JsonNode fallback = AslSimulator.definitionOf(g.stack).get("States").get("CapacityAttempt1").get("Assign");
+        assertEquals(2, fallback.get("subnets").size(), "a storage subnet in each zone, each with a mount target");
+        assertEquals(2, fallback.get("availabilityZones").size());
+        assertEquals("S3+EFS", fallback.get("dataSources").asText());
+        assertTrue(fallback.get("inputDataConfig").get(1).get("DataSource").get("FileSystemDataSource")
+                .get("FileSystemType").asText().equals("EFS"), fallback.toString());
+    }
+
+    @Test
     void theFallbackMayReadTheDatasetsPrefixOnly() {
         String policies = Json.MAPPER.valueToTree(Template.fromStack(f.stack).findResources("AWS::IAM::Policy",
                 Map.of("Properties", Map.of("PolicyName", Match.stringLikeRegexp("TrainingExecutionRole.*"))))).toString();
