@@ -21,14 +21,20 @@ public final class CapacityPolicy {
     public static final String ATTEMPTS_METRIC = "Attempts";
     /** The dimension that names the definition: its job-name prefix. */
     public static final String JOB_NAME_PREFIX_DIMENSION = "JobNamePrefix";
-    /** The dimension that says how the job ended: one of {@link #OUTCOMES}. */
+    /** The dimension that says how the job ended: {@value #COMPLETED}, {@value #CAPACITY_ERROR} or {@value #FAILED}. */
     public static final String OUTCOME_DIMENSION = "Outcome";
     /** The dimension with the job's instance type. */
     public static final String INSTANCE_TYPE_DIMENSION = "InstanceType";
     /** The dimension with the kinds of data source the job read, such as {@code FSxLustre+S3} or {@code S3}. */
     public static final String DATA_SOURCES_DIMENSION = "DataSources";
-    /** How a job ends: it completed, SageMaker could not provision its instances, or it failed otherwise. */
-    public static final List<String> OUTCOMES = List.of("Completed", "CapacityError", "Failed");
+    /** The outcome of a job that completed. */
+    public static final String COMPLETED = "Completed";
+    /** The outcome of a job SageMaker could not provision instances for (its FailureReason has "CapacityError"). */
+    public static final String CAPACITY_ERROR = "CapacityError";
+    /** The outcome of a job that failed for any other reason. */
+    public static final String FAILED = "Failed";
+    /** Every outcome of a job, in the order the dashboard shows them. */
+    public static final List<String> OUTCOMES = List.of(COMPLETED, CAPACITY_ERROR, FAILED);
 
     private final List<CapacityStep> steps;
 

@@ -44,6 +44,10 @@ import software.constructs.Construct;
  * <p>Before training, the execution chooses its checkpoint prefix (its own, or an earlier execution's when
  * the input says {@code {"resumeFrom": "<execution name>"}}) and waits for its prerequisites
  * ({@link PrerequisiteWaits}).
+ *
+ * <p>With a {@link CapacityPolicy}, a job that fails for capacity leads to the policy's next attempt, and every job
+ * that ends is recorded and counted in CloudWatch by JSONata states (the rest is JSONPath): the execution's output, or
+ * its failure's cause, lists them.
  */
 final class TrainingStateMachine extends Construct {
     static final String TRAIN_STATE = "Train";
@@ -312,8 +316,8 @@ final class TrainingStateMachine extends Construct {
             assign.put(INPUT_DATA_CONFIG, fromS3
                     ? CapacityAttempts.fallbackChannels(spec).stream().map(TrainingChannel::render).toList()
                     : job.getRequest().get("InputDataConfig"));
-            assign.put(SUBNETS, fromS3 ? CapacityAttempts.fallbackSubnets(job).stream().map(ISubnet::getSubnetId).toList() : ((Map<?, ?>) job.getRequest().get("VpcConfig"))
-                    .get("Subnets"));
+            assign.put(SUBNETS, fromS3 ? CapacityAttempts.fallbackSubnets(job).stream().map(ISubnet::getSubnetId).toList()
+                    : ((Map<?, ?>) job.getRequest().get("VpcConfig")).get("Subnets"));
         }
         return assign;
     }
@@ -376,10 +380,10 @@ final class TrainingStateMachine extends Construct {
         check.put("Default", TRAINING_FAILED);
         states.put(CHECK_CAPACITY_ERROR, check);
         String failedOutcome = "($contains($states.input." + TRAIN_ERROR + ".Cause, 'CapacityError') ? '"
-                + CapacityPolicy.OUTCOMES.get(1) + "' : '" + CapacityPolicy.OUTCOMES.get(2) + "')";
+                + CapacityPolicy.CAPACITY_ERROR + "' : '" + CapacityPolicy.FAILED + "')";
         states.put(RECORD_FAILED_JOB, recordJob(failedOutcome, true, COUNT_FAILED_JOB));
         states.put(COUNT_FAILED_JOB, countJob(CHECK_CAPACITY_ERROR));
-        states.put(RECORD_COMPLETED_JOB, recordJob("'" + CapacityPolicy.OUTCOMES.get(0) + "'", false,
+        states.put(RECORD_COMPLETED_JOB, recordJob("'" + CapacityPolicy.COMPLETED + "'", false,
                 COUNT_COMPLETED_JOB));
         states.put(COUNT_COMPLETED_JOB, countJob(REPORT_ATTEMPTS));
         Map<String, Object> report = new LinkedHashMap<>();
