@@ -27,7 +27,7 @@ public class AdvisedPlatformStack extends Stack {
     public static final DataSettings DATA = new DataSettings(null, Map.of(), null, List.of(), null, null);
     /** The definition's settings. */
     public static final TrainingSettings TRAINING = new TrainingSettings("Training", "advised", null, "latest",
-            "ml.p4d.24xlarge", 2, Map.of(), false, null, null, null);
+            "ml.p4d.24xlarge", 2, Map.of(), false, null, null, null, null);
 
     private final TrainingDataPlatform platform;
 
@@ -61,7 +61,7 @@ public class AdvisedPlatformStack extends Stack {
                 .build();
         platform = new TrainingDataPlatform(this, "Platform", TrainingDataPlatformProps.builder()
                 .profile(profile)
-                .trainingJob(job.platformJob(this).build())
+                .trainingJob(job.platformJob(this))
                 .encryption(DataEncryption.KMS)
                 .datasetPrefix("datasets/images")
                 .lustreCapacityGiB(data.lustreCapacityGiB())

@@ -22,9 +22,9 @@ public final class PlatformCompositionApp {
     /** The teams: vision (ResNet on ImageNet, under the team's existing role) and detection (DETR on COCO). */
     public static final List<TrainingSettings> TEAMS = List.of(
             new TrainingSettings("Vision", "resnet", "imagenet", "2.5.1-gpu-py311", "ml.p4d.24xlarge", 2, Map.of(),
-                    false, null, null, "arn:aws:iam::123456789012:role/team-sagemaker-execution"),
+                    false, null, null, "arn:aws:iam::123456789012:role/team-sagemaker-execution", null),
             new TrainingSettings("Detection", "detr", "coco", "2.5.1-gpu-py311", "ml.g5.12xlarge", 1, Map.of(),
-                    false, null, null, null));
+                    false, null, null, null, null));
     private static final StackProps ENV = StackProps.builder()
             .env(Environment.builder().account("123456789012").region("us-east-1").build()).build();
 

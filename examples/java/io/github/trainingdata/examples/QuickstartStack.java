@@ -47,7 +47,7 @@ public class QuickstartStack extends Stack {
     /** The definition's settings. */
     public static final TrainingSettings TRAINING = new TrainingSettings("Training", "quickstart", "imagenet",
             "latest", "ml.p3.2xlarge", 1, Map.of("epochs", "10", "batch-size", "256"), false,
-            "checkpoints/quickstart", null, null);
+            "checkpoints/quickstart", null, null, null);
 
     private final TrainingNetwork network;
     private final TrainingDataBucket dataBucket;

@@ -25,12 +25,6 @@ import software.constructs.Construct;
  * capacity; FSx fixes the type at creation and only grows the capacity).
  */
 public class ThroughputPlatformStack extends Stack {
-    /** The data layer's settings: the advisor's capacity and PERSISTENT_2 tier, pinned. */
-    public static final DataSettings DATA = new DataSettings(2400, Map.of(), null, List.of(), null, null, 500);
-    /** The definition's settings. */
-    public static final TrainingSettings TRAINING = new TrainingSettings("Training", "pretrain", null, "latest",
-            "ml.p4d.24xlarge", 8, Map.of(), false, null, null, null);
-
     /**
      * What the state machine does when SageMaker has no 8 x ml.p4d.24xlarge in the cache's zone: waits 15 minutes
      * twice, tries ml.p4de.24xlarge, then reads the datasets from S3 in FastFile mode in any zone of the network.
@@ -39,6 +33,12 @@ public class ThroughputPlatformStack extends Stack {
             CapacityStep.waitAndRetry(software.amazon.awscdk.Duration.minutes(15), 2),
             CapacityStep.instanceTypes(List.of("ml.p4de.24xlarge")),
             CapacityStep.s3Fallback()));
+
+    /** The data layer's settings: the advisor's capacity and PERSISTENT_2 tier, pinned. */
+    public static final DataSettings DATA = new DataSettings(2400, Map.of(), null, List.of(), null, null, 500);
+    /** The definition's settings. */
+    public static final TrainingSettings TRAINING = new TrainingSettings("Training", "pretrain", null, "latest",
+            "ml.p4d.24xlarge", 8, Map.of(), false, null, null, null, CAPACITY);
 
     private final TrainingDataPlatform platform;
 
@@ -67,7 +67,7 @@ public class ThroughputPlatformStack extends Stack {
                 .build();
         platform = new TrainingDataPlatform(this, "Platform", TrainingDataPlatformProps.builder()
                 .profile(profile)
-                .trainingJob(job.platformJob(this).capacityPolicy(CAPACITY).build())
+                .trainingJob(job.platformJob(this))
                 .encryption(DataEncryption.KMS)
                 .datasetPrefix("datasets/pretraining")
                 .lustreDeploymentType(LustreDeploymentType.PERSISTENT_2)

@@ -1,5 +1,6 @@
 package io.github.trainingdata.examples;
 
+import io.github.trainingdata.cdk.training.CapacityPolicy;
 import io.github.trainingdata.cdk.training.TrainingImage;
 import io.github.trainingdata.cdk.training.TrainingJobDefinitionProps;
 import java.util.Collections;
@@ -25,10 +26,11 @@ import software.constructs.Construct;
  * @param checkpointPrefix the checkpoint prefix (null: no checkpoints)
  * @param keepAlive       the warm pool's keep-alive period (null: no warm pool)
  * @param roleArn         an existing execution role (null: a new one)
+ * @param capacityPolicy  what the state machine does when SageMaker has no capacity (null: none)
  */
 public record TrainingSettings(String name, String jobNamePrefix, String dataset, String imageTag,
         String instanceType, int instanceCount, Map<String, String> hyperParameters, boolean managedSpot,
-        String checkpointPrefix, Duration keepAlive, String roleArn) {
+        String checkpointPrefix, Duration keepAlive, String roleArn, CapacityPolicy capacityPolicy) {
 
     /** Copies the hyperparameters into a sorted map. */
     public TrainingSettings {
@@ -38,31 +40,31 @@ public record TrainingSettings(String name, String jobNamePrefix, String dataset
     /** @return a second definition like this one, under another construct id and job-name prefix */
     public TrainingSettings named(String otherName, String otherPrefix) {
         return new TrainingSettings(otherName, otherPrefix, dataset, imageTag, instanceType, instanceCount,
-                hyperParameters, managedSpot, checkpointPrefix, keepAlive, roleArn);
+                hyperParameters, managedSpot, checkpointPrefix, keepAlive, roleArn, capacityPolicy);
     }
 
     /** @return these settings with another job-name prefix */
     public TrainingSettings withJobNamePrefix(String prefix) {
         return new TrainingSettings(name, prefix, dataset, imageTag, instanceType, instanceCount, hyperParameters,
-                managedSpot, checkpointPrefix, keepAlive, roleArn);
+                managedSpot, checkpointPrefix, keepAlive, roleArn, capacityPolicy);
     }
 
     /** @return these settings with another image tag */
     public TrainingSettings withImageTag(String tag) {
         return new TrainingSettings(name, jobNamePrefix, dataset, tag, instanceType, instanceCount, hyperParameters,
-                managedSpot, checkpointPrefix, keepAlive, roleArn);
+                managedSpot, checkpointPrefix, keepAlive, roleArn, capacityPolicy);
     }
 
     /** @return these settings with another instance type */
     public TrainingSettings withInstanceType(String type) {
         return new TrainingSettings(name, jobNamePrefix, dataset, imageTag, type, instanceCount, hyperParameters,
-                managedSpot, checkpointPrefix, keepAlive, roleArn);
+                managedSpot, checkpointPrefix, keepAlive, roleArn, capacityPolicy);
     }
 
     /** @return these settings with another instance count */
     public TrainingSettings withInstanceCount(int count) {
         return new TrainingSettings(name, jobNamePrefix, dataset, imageTag, instanceType, count, hyperParameters,
-                managedSpot, checkpointPrefix, keepAlive, roleArn);
+                managedSpot, checkpointPrefix, keepAlive, roleArn, capacityPolicy);
     }
 
     /** @return these settings with the hyperparameter set */
@@ -70,19 +72,25 @@ public record TrainingSettings(String name, String jobNamePrefix, String dataset
         Map<String, String> changed = new TreeMap<>(hyperParameters);
         changed.put(key, value);
         return new TrainingSettings(name, jobNamePrefix, dataset, imageTag, instanceType, instanceCount, changed,
-                managedSpot, checkpointPrefix, keepAlive, roleArn);
+                managedSpot, checkpointPrefix, keepAlive, roleArn, capacityPolicy);
     }
 
     /** @return these settings on spot capacity, with checkpoints under the prefix (spot jobs resume from them) */
     public TrainingSettings withSpot(String checkpoints) {
         return new TrainingSettings(name, jobNamePrefix, dataset, imageTag, instanceType, instanceCount,
-                hyperParameters, true, checkpoints, keepAlive, roleArn);
+                hyperParameters, true, checkpoints, keepAlive, roleArn, capacityPolicy);
     }
 
     /** @return these settings with a warm pool kept alive for the period */
     public TrainingSettings withKeepAlive(Duration period) {
         return new TrainingSettings(name, jobNamePrefix, dataset, imageTag, instanceType, instanceCount,
-                hyperParameters, managedSpot, checkpointPrefix, period, roleArn);
+                hyperParameters, managedSpot, checkpointPrefix, period, roleArn, capacityPolicy);
+    }
+
+    /** @return these settings with another capacity policy (null: none) */
+    public TrainingSettings withCapacityPolicy(CapacityPolicy policy) {
+        return new TrainingSettings(name, jobNamePrefix, dataset, imageTag, instanceType, instanceCount,
+                hyperParameters, managedSpot, checkpointPrefix, keepAlive, roleArn, policy);
     }
 
     /**
@@ -96,7 +104,8 @@ public record TrainingSettings(String name, String jobNamePrefix, String dataset
                 .instanceType(instanceType)
                 .instanceCount(instanceCount)
                 .checkpointPrefix(checkpointPrefix)
-                .keepAlivePeriod(keepAlive);
+                .keepAlivePeriod(keepAlive)
+                .capacityPolicy(capacityPolicy);
         if (!hyperParameters.isEmpty()) {
             props.hyperParameters(hyperParameters);
         }
@@ -108,10 +117,10 @@ public record TrainingSettings(String name, String jobNamePrefix, String dataset
      * account, without the instances, which the platform takes from the profile it sizes the data path for.
      *
      * @param scope where the image repository is referenced
-     * @return the job's props for {@code TrainingDataPlatformProps.trainingJob}, to add to or build
+     * @return the job's props for {@code TrainingDataPlatformProps.trainingJob}
      */
-    TrainingJobDefinitionProps.Builder platformJob(Construct scope) {
+    TrainingJobDefinitionProps platformJob(Construct scope) {
         return props(TrainingImage.fromEcrRepository(Repository.fromRepositoryName(scope, "ImageRepository", "training"),
-                imageTag)).instanceType(null).instanceCount(null);
+                imageTag)).instanceType(null).instanceCount(null).build();
     }
 }

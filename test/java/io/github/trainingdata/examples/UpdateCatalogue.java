@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.Snapshots;
 import io.github.trainingdata.cdk.TestApps;
+import io.github.trainingdata.cdk.training.CapacityPolicy;
+import io.github.trainingdata.cdk.training.CapacityStep;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -186,6 +188,14 @@ public final class UpdateCatalogue {
                         s -> s.withData(d -> d.withPreloadTimeouts(Duration.hours(6), Duration.hours(2)))));
     }
 
+    /**
+     * The capacity policy the routine change adds: wait 10 minutes, twice (valid for every example; an S3 fallback is
+     * not, since the composition's team reads an existing EFS file system). The throughput example has a policy with
+     * an S3 fallback, which the change removes.
+     */
+    private static final CapacityPolicy ROUTINE_POLICY = CapacityPolicy.of(List.of(
+            CapacityStep.waitAndRetry(Duration.minutes(10), 2)));
+
     /** The definition's routine changes; none should re-warm the cache. */
     private static List<Change> training(String checkpoints) {
         return List.of(
@@ -202,7 +212,10 @@ public final class UpdateCatalogue {
                 new Change("warm-pool", "keep a warm pool for 10 minutes", false,
                         s -> s.withJob(j -> j.withKeepAlive(Duration.minutes(10)))),
                 new Change("job-name-prefix", "rename the job-name prefix", false,
-                        s -> s.withJob(j -> j.withJobNamePrefix(j.jobNamePrefix() + "-v2"))));
+                        s -> s.withJob(j -> j.withJobNamePrefix(j.jobNamePrefix() + "-v2"))),
+                new Change("capacity-policy", "add a capacity policy (wait twice); remove it where there is one",
+                        false, s -> s.withJob(j -> j.withCapacityPolicy(j.capacityPolicy() == null ? ROUTINE_POLICY
+                                : null))));
     }
 
     private static Map<String, Object> entry(CatalogueApp app, String change, String description, String before,
