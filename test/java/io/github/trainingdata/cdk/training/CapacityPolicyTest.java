@@ -218,6 +218,24 @@ class CapacityPolicyTest {
     }
 
     @Test
+    void theLargestPolicyWithEveryRetryStaysFarBelowTheHistoryLimit() {
+        TrainingFixture g = new TrainingFixture();
+        g.define(g.props().channels(List.of(g.lustreChannel("train", "train"))).capacityPolicy(CapacityPolicy.of(
+                List.of(CapacityStep.waitAndRetry(Duration.seconds(1), CapacityPolicy.MAX_ATTEMPTS)))));
+        List<String> left = new ArrayList<>(java.util.Collections.nCopies(CapacityPolicy.MAX_ATTEMPTS + 1, CAPACITY));
+        AslSimulator.Run run = new AslSimulator(AslSimulator.definitionOf(g.stack)).run("exec-1",
+                Json.MAPPER.createObjectNode(), (resource, parameters, now) -> {
+                    if (resource.endsWith(":createTrainingJob.sync") && !left.isEmpty()) {
+                        throw new AslSimulator.TaskError("States.TaskFailed", left.remove(0));
+                    }
+                    return Json.MAPPER.createObjectNode();
+                }, true);
+        assertEquals("TrainingFailed", run.endState());
+        assertEquals(CapacityPolicy.MAX_ATTEMPTS + 1, Json.read(run.cause()).get("CapacityAttempts").size());
+        assertTrue(run.events() < 25_000 / 4, run.events() + " history events of 25,000 (Step Functions' limit)");
+    }
+
+    @Test
     void theFallbackMayReadTheDatasetsPrefixOnly() {
         String policies = Json.MAPPER.valueToTree(Template.fromStack(f.stack).findResources("AWS::IAM::Policy",
                 Map.of("Properties", Map.of("PolicyName", Match.stringLikeRegexp("TrainingExecutionRole.*"))))).toString();
