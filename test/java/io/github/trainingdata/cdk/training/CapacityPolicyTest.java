@@ -130,12 +130,32 @@ class CapacityPolicyTest {
     }
 
     @Test
-    void aCauseThatIsNotAJobDescriptionIsRecordedCutTo1024Characters() {
+    void aCauseThatIsNotAJobDescriptionIsRecordedCutTo512Characters() {
         String cause = "x".repeat(3000);
         AslSimulator.Run run = run(List.of(cause));
         JsonNode attempt = Json.read(run.cause()).get("CapacityAttempts").get(0);
         assertEquals("Failed", attempt.get("Outcome").asText());
-        assertEquals("x".repeat(1024), attempt.get("FailureReason").asText());
+        assertEquals("x".repeat(512), attempt.get("FailureReason").asText());
+    }
+
+    @Test
+    void aDescriptionCutShortNeverFailsTheRecordAndStillCountsAsCapacity() {
+        String cut = "{\"TrainingJobStatus\":\"Failed\",\"FailureReason\":\"CapacityError: Unable to provision req";
+        AslSimulator.Run run = run(List.of(cut));
+        assertEquals(null, run.error(), run.toString());
+        assertEquals(cut, run.output().get("CapacityAttempts").get(0).get("FailureReason").asText());
+        assertEquals("CapacityError", run.output().get("CapacityAttempts").get(0).get("Outcome").asText());
+    }
+
+    @Test
+    void onlyTheFailureReasonDecidesNotAValueThatMentionsCapacityError() {
+        String cause = "{\"HyperParameters\":{\"note\":\"\\\"FailureReason\\\": CapacityError\"},\"TrainingJobStatus\":"
+                + "\"Failed\",\"FailureReason\":\"AlgorithmError: ExecuteUserScriptError\"}";
+        AslSimulator.Run run = run(List.of(cause));
+        assertEquals("TrainingFailed", run.endState());
+        assertEquals(1, jobs(run).size(), "not retried");
+        assertEquals("AlgorithmError: ExecuteUserScriptError", Json.read(run.cause()).get("CapacityAttempts").get(0)
+                .get("FailureReason").asText());
     }
 
     @Test
@@ -218,11 +238,13 @@ class CapacityPolicyTest {
     }
 
     @Test
-    void theLargestPolicyWithEveryRetryStaysFarBelowTheHistoryLimit() {
+    void theLargestPolicyWithEveryRetryAndLongReasonsStaysBelowTheHistoryAndCauseLimits() {
         TrainingFixture g = new TrainingFixture();
         g.define(g.props().channels(List.of(g.lustreChannel("train", "train"))).capacityPolicy(CapacityPolicy.of(
                 List.of(CapacityStep.waitAndRetry(Duration.seconds(1), CapacityPolicy.MAX_ATTEMPTS)))));
-        List<String> left = new ArrayList<>(java.util.Collections.nCopies(CapacityPolicy.MAX_ATTEMPTS + 1, CAPACITY));
+        String longest = "{\"HyperParameters\":{\"notes\":\"" + "n".repeat(8000) + "\"},\"FailureReason\":\"CapacityError: "
+                + "\\\"".repeat(500) + "\"}";
+        List<String> left = new ArrayList<>(java.util.Collections.nCopies(CapacityPolicy.MAX_ATTEMPTS + 1, longest));
         AslSimulator.Run run = new AslSimulator(AslSimulator.definitionOf(g.stack)).run("exec-1",
                 Json.MAPPER.createObjectNode(), (resource, parameters, now) -> {
                     if (resource.endsWith(":createTrainingJob.sync") && !left.isEmpty()) {
@@ -233,6 +255,7 @@ class CapacityPolicyTest {
         assertEquals("TrainingFailed", run.endState());
         assertEquals(CapacityPolicy.MAX_ATTEMPTS + 1, Json.read(run.cause()).get("CapacityAttempts").size());
         assertTrue(run.events() < 25_000 / 4, run.events() + " history events of 25,000 (Step Functions' limit)");
+        assertTrue(run.cause().length() < 32_768, run.cause().length() + " characters of cause, at most 32,768");
     }
 
     @Test

@@ -82,18 +82,23 @@ final class TrainingStateMachine extends Construct {
     static final String CHECK_CAPACITY_ERROR = "CheckCapacityError";
     static final String TRAINING_FAILED = "TrainingFailed";
     /**
-     * What a job that failed for capacity has in its cause (the DescribeTrainingJob output): FailureReason
-     * {@code CapacityError: Unable to provision requested ML compute capacity...} or {@code
-     * EC2InsufficientCapacityError: Instance type ... is temporarily unavailable...}; both contain this.
+     * What a job that failed for capacity has in its FailureReason: {@code CapacityError: Unable to provision
+     * requested ML compute capacity...} or {@code EC2InsufficientCapacityError: Instance type ... is temporarily
+     * unavailable...}; both contain this.
      */
-    static final String CAPACITY_CAUSE = "*CapacityError*";
+    static final String CAPACITY_ERROR = "CapacityError";
     static final String RECORD_FAILED_JOB = "RecordFailedJob";
     static final String COUNT_FAILED_JOB = "CountFailedJob";
     static final String RECORD_COMPLETED_JOB = "RecordCompletedJob";
     static final String COUNT_COMPLETED_JOB = "CountCompletedJob";
     static final String REPORT_ATTEMPTS = "ReportCapacityAttempts";
-    /** The longest failure reason an attempt's record keeps (SageMaker's FailureReason has up to 1,024). */
-    static final int MAX_RECORDED_REASON = 1024;
+    /**
+     * The longest failure reason an attempt's record keeps (SageMaker's has up to 1,024): with the cause cut to
+     * {@value #MAX_FAILED_CAUSE}, the largest policy's failure cause stays below Step Functions' 32,768 characters.
+     */
+    static final int MAX_RECORDED_REASON = 512;
+    /** The longest part of the last job's cause that a failed execution's cause keeps. */
+    static final int MAX_FAILED_CAUSE = 4096;
     private static final String CAPACITY_ATTEMPT = "capacityAttempt";
     private static final String CAPACITY_ATTEMPTS = "capacityAttempts";
     private static final String ATTEMPT_OUTCOME = "attemptOutcome";
@@ -106,6 +111,15 @@ final class TrainingStateMachine extends Construct {
     private static final String TRAIN_RETRIES = "trainRetries";
     private static final String TRAIN_RETRY_WAIT = "trainRetryWaitSeconds";
     private static final String TRAIN_ERROR = "trainError";
+    /**
+     * A JSONata expression for the failed job's reason: the FailureReason member of its description (the .sync
+     * task's cause), found by a regular expression (JSON escapes kept), so that a cause that is not such a document,
+     * or is cut short, cannot fail the state; else the whole cause. A value that merely contains the text is not taken
+     * for it, since JSON escapes the value's quotes. (In the character class the backslash comes first: JSONata's
+     * lexer takes a bracket right after a backslash for an escaped one.)
+     */
+    static final String FAILURE_REASON = "($c := $string($states.input." + TRAIN_ERROR + ".Cause); $m := $match($c, "
+            + "/\"FailureReason\"\\s*:\\s*\"((?:[^\\\\\"]|\\\\.)*)\"/); $exists($m) ? $m[0].groups[0] : $c)";
     /** The execution input field that names an earlier execution whose checkpoints to resume from. */
     private static final String RESUME_FROM = "resumeFrom";
     private static final String CHECKPOINT_RUN = "checkpointRun";
@@ -361,8 +375,10 @@ final class TrainingStateMachine extends Construct {
             Map<String, Object> previous = new LinkedHashMap<>();
             previous.put("Variable", "$" + CAPACITY_ATTEMPT);
             previous.put("NumericEquals", i - 1);
-            choices.add(rule(and(List.of(variable(TRAIN_ERROR + ".Cause", "StringMatches", CAPACITY_CAUSE),
-                    previous)), first));
+            Map<String, Object> forCapacity = new LinkedHashMap<>();
+            forCapacity.put("Variable", "$" + ATTEMPT_OUTCOME);
+            forCapacity.put("StringEquals", CapacityPolicy.CAPACITY_ERROR);
+            choices.add(rule(and(List.of(forCapacity, previous)), first));
             Map<String, Object> assign = newJobVariables();
             assign.putAll(attemptVariables(i, attempt.instanceType(), attempt.fromS3()));
             Map<String, Object> next = new LinkedHashMap<>();
@@ -379,7 +395,7 @@ final class TrainingStateMachine extends Construct {
         check.put("Choices", choices);
         check.put("Default", TRAINING_FAILED);
         states.put(CHECK_CAPACITY_ERROR, check);
-        String failedOutcome = "($contains($states.input." + TRAIN_ERROR + ".Cause, 'CapacityError') ? '"
+        String failedOutcome = "($contains(" + FAILURE_REASON + ", '" + CAPACITY_ERROR + "') ? '"
                 + CapacityPolicy.CAPACITY_ERROR + "' : '" + CapacityPolicy.FAILED + "')";
         states.put(RECORD_FAILED_JOB, recordJob(failedOutcome, true, COUNT_FAILED_JOB));
         states.put(COUNT_FAILED_JOB, countJob(CHECK_CAPACITY_ERROR));
@@ -399,19 +415,15 @@ final class TrainingStateMachine extends Construct {
 
     /**
      * A JSONata Pass state that appends the job that just ended to the list of the execution's jobs: number, name,
-     * instance type, data sources, Availability Zones, outcome and (failed) SageMaker's FailureReason, read from the
-     * .sync task's cause (the job's description) when it is JSON, else the cause itself, at most
-     * {@value #MAX_RECORDED_REASON} characters.
+     * instance type, data sources, Availability Zones, outcome and (failed) its {@link #FAILURE_REASON}, at most
+     * {@value #MAX_RECORDED_REASON} characters. It also sets the outcome that {@code CheckCapacityError} reads.
      */
     private static Map<String, Object> recordJob(String outcome, boolean failed, String next) {
         String record = "{'Attempt': $" + CAPACITY_ATTEMPT + ", 'TrainingJobName': $" + TRAINING_JOB_NAME
                 + ", 'InstanceType': $" + INSTANCE_TYPE + ", 'DataSources': $" + DATA_SOURCES
                 + ", 'AvailabilityZones': $" + AVAILABILITY_ZONES + ", 'Outcome': " + outcome;
         if (failed) {
-            String cause = "$states.input." + TRAIN_ERROR + ".Cause";
-            record += ", 'FailureReason': $substring(($substring(" + cause + ", 0, 1) = '{' and $contains(" + cause
-                    + ", '\"FailureReason\"')) ? $parse(" + cause + ").FailureReason : " + cause + ", 0, "
-                    + MAX_RECORDED_REASON + ")";
+            record += ", 'FailureReason': $substring(" + FAILURE_REASON + ", 0, " + MAX_RECORDED_REASON + ")";
         }
         record += "}";
         Map<String, Object> assign = new LinkedHashMap<>();
@@ -489,8 +501,8 @@ final class TrainingStateMachine extends Construct {
         }
         failed.put("QueryLanguage", "JSONata");
         failed.put("Error", "{% $states.input." + TRAIN_ERROR + ".Error %}");
-        failed.put("Cause", "{% $string({'CapacityAttempts': $" + CAPACITY_ATTEMPTS + ", 'Cause': $states.input."
-                + TRAIN_ERROR + ".Cause}) %}");
+        failed.put("Cause", "{% $string({'CapacityAttempts': $" + CAPACITY_ATTEMPTS + ", 'Cause': $substring($string("
+                + "$states.input." + TRAIN_ERROR + ".Cause), 0, " + MAX_FAILED_CAUSE + ")}) %}");
         return failed;
     }
 
