@@ -22,7 +22,9 @@ import software.amazon.awscdk.assertions.Template;
  * counts the execution-history events each state adds: enough of the language for what the training state
  * machine renders (Task with Retry/Catch, Choice with Assign, Pass, Wait, Fail with Error or ErrorPath, JSONPath with
  * variables and the
- * intrinsics {@code States.Format}, {@code States.MathAdd}, {@code States.UUID}). Anything else fails the test.
+ * intrinsics {@code States.Format}, {@code States.MathAdd}, {@code States.UUID}; and states with
+ * {@code "QueryLanguage": "JSONata"}: Pass, Task and Fail with Arguments, Output, Assign and expressions over
+ * {@code $states}). Anything else fails the test.
  *
  * <p>Event counts per state follow the Step Functions history: a Task adds TaskStateEntered, TaskScheduled,
  * TaskStarted, TaskSucceeded (or TaskFailed) and TaskStateExited, and each retried attempt TaskScheduled,
@@ -276,7 +278,7 @@ final class AslSimulator {
 
     /**
      * Evaluates every {@code "{% ... %}"} string of a JSONata template with {@code com.dashjoin:jsonata}, the
-     * variables and {@code $states}, plus {@code $parse}, which Step Functions adds; undefined fields are dropped.
+     * variables and {@code $states}; undefined fields are dropped.
      */
     private JsonNode jsonata(JsonNode template, Map<String, Object> states, Context context) {
         if (template == null) {
@@ -290,13 +292,6 @@ final class AslSimulator {
                 Jsonata.Frame frame = compiled.createFrame();
                 context.variables.forEach((key, value) -> frame.bind(key, JSON.convertValue(value, Object.class)));
                 frame.bind("states", states);
-                frame.bind("parse", (Jsonata.Fn1<String, Object>) json -> {
-                    try {
-                        return JSON.readValue(json, Object.class);
-                    } catch (java.io.IOException e) {
-                        throw new IllegalArgumentException("$parse: not JSON: " + json, e);
-                    }
-                });
                 Object value = compiled.evaluate(null, frame);
                 return value == null ? null : JSON.valueToTree(JsonataAslSimulator.normalize(value));
             } catch (RuntimeException e) {
