@@ -1,6 +1,8 @@
 package io.github.trainingdata.cdk.launch;
 
 import java.io.PrintStream;
+import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -48,15 +50,17 @@ public final class LaunchCommand {
     private final Function<Optional<Region>, SsmClient> ssmClients;
     private final Function<Optional<Region>, SageMakerClient> sageMakerClients;
     private final Function<Optional<Region>, SfnClient> stepFunctionsClients;
+    private final Sleeper sleeper;
 
     LaunchCommand(PrintStream out, PrintStream err, Function<Optional<Region>, SsmClient> ssmClients,
             Function<Optional<Region>, SageMakerClient> sageMakerClients,
-            Function<Optional<Region>, SfnClient> stepFunctionsClients) {
+            Function<Optional<Region>, SfnClient> stepFunctionsClients, Sleeper sleeper) {
         this.out = Objects.requireNonNull(out, "out");
         this.err = Objects.requireNonNull(err, "err");
         this.ssmClients = Objects.requireNonNull(ssmClients, "ssmClients");
         this.sageMakerClients = Objects.requireNonNull(sageMakerClients, "sageMakerClients");
         this.stepFunctionsClients = Objects.requireNonNull(stepFunctionsClients, "stepFunctionsClients");
+        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
     }
 
     /**
@@ -71,7 +75,7 @@ public final class LaunchCommand {
                 region -> SageMakerClient.builder().httpClient(UrlConnectionHttpClient.create())
                         .applyMutation(b -> region.ifPresent(b::region)).build(),
                 region -> SfnClient.builder().httpClient(UrlConnectionHttpClient.create())
-                        .applyMutation(b -> region.ifPresent(b::region)).build())
+                        .applyMutation(b -> region.ifPresent(b::region)).build(), Sleeper.system())
                 .run(args));
     }
 
@@ -87,7 +91,8 @@ public final class LaunchCommand {
         try (SsmClient ssm = ssmClients.apply(options.region());
                 SageMakerClient sageMaker = sageMakerClients.apply(options.region());
                 SfnClient stepFunctions = stepFunctionsClients.apply(options.region())) {
-            TrainingJobLauncher launcher = new TrainingJobLauncher(sageMaker);
+            TrainingJobLauncher launcher = new TrainingJobLauncher(sageMaker, Clock.systemUTC(), sleeper,
+                    new SecureRandom());
             DeployedTrainingJobDefinition definition = new DeployedTrainingJobDefinition(ssm, stepFunctions,
                     options.parameter());
             if (options.capacityPolicy().isPresent()) {
