@@ -172,6 +172,32 @@ class CapacityPolicyParameterTest {
         assertEquals(executed, launched);
     }
 
+    @Test
+    void everyRequestTheLauncherSendsFromTheDeployedParametersSatisfiesTheSageMakerModel() throws Exception {
+        TrainingJobDefinition definition = defineWithPolicy();
+        Map<String, String> deployed = SageMakerModelCheck.deployedParameterValues(f.stack);
+        String document = deployed.get(logicalId(definition.getRequestParameter()));
+        CapacityPlan plan = CapacityPlan.fromJson(deployed.get(logicalId(definition.getCapacityPolicyParameter())));
+        List<Map<String, Object>> requests = new ArrayList<>();
+        try (AwsJsonEmulator emulator = new AwsJsonEmulator(); SageMakerClient sageMaker = emulator.sageMaker()) {
+            emulator.on("SageMaker.CreateTrainingJob", call -> Reply.ok("{\"TrainingJobArn\":\"arn\"}"));
+            emulator.on("SageMaker.DescribeTrainingJob", call -> Reply.ok(TrainingJobDescriptions.describe(
+                    call.json().required("TrainingJobName").textValue(), "Failed", "Failed",
+                    "\"FailureReason\":\"" + CAPACITY + "\",")));
+            MutableClock clock = new MutableClock(Instant.parse("2026-03-04T05:06:07Z"));
+            CapacityRun run = new TrainingJobLauncher(sageMaker, clock, clock.sleeper(), new Random(5))
+                    .runWithCapacityPlan(document, plan, "resnet", null, Duration.ofSeconds(30), Duration.ofDays(1),
+                            line -> { });
+            assertEquals(6, run.attempts().size());
+            for (AwsJsonEmulator.Call call : emulator.calls("SageMaker.CreateTrainingJob")) {
+                requests.add((Map<String, Object>) Json.tree(call.body()));
+            }
+        }
+        assertTrue(((String) ((Map<?, ?>) requests.get(5).get("VpcConfig")).get("Subnets").toString())
+                .matches("\\[subnet-[0-9a-f]+, subnet-[0-9a-f]+\\]"), requests.get(5).toString());
+        SageMakerModelCheck.assertValid(f.stack, requests);
+    }
+
     private static Object withoutJobName(Object request) {
         Map<String, Object> copy = new LinkedHashMap<>((Map<String, Object>) request);
         copy.remove("TrainingJobName");
