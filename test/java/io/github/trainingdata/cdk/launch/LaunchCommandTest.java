@@ -131,12 +131,17 @@ class LaunchCommandTest {
         assertTrue(text(err).contains("failed: AlgorithmError: exit code 3"), text(err));
     }
 
-    @Test
-    void runsTheCapacityPolicyAndPrintsOneLinePerAttempt() throws IOException {
+    /** Parameter {@code /p} holds the realistic document, any other the capacity plan for it. */
+    private void deployWithCapacityPolicy() throws IOException {
         String document = TrainingJobLauncherTest.realisticDocument();
         emulator.on(DeployedTrainingJobDefinitionTest.GET_PARAMETER, call -> DeployedTrainingJobDefinitionTest
                 .parameterReply("/p", call.json().required("Name").textValue().equals("/p") ? document
                         : TrainingJobLauncherCapacityTest.PLAN));
+    }
+
+    @Test
+    void runsTheCapacityPolicyAndPrintsOneLinePerAttempt() throws IOException {
+        deployWithCapacityPolicy();
         emulator.on(TrainingJobLauncherTest.DESCRIBE, call -> {
             String job = call.json().required("TrainingJobName").textValue();
             return Reply.ok(emulator.calls(TrainingJobLauncherTest.CREATE).size() < 4
@@ -167,10 +172,7 @@ class LaunchCommandTest {
 
     @Test
     void aCapacityPolicyRunWithoutACompletedJobExitsFailed() throws IOException {
-        String document = TrainingJobLauncherTest.realisticDocument();
-        emulator.on(DeployedTrainingJobDefinitionTest.GET_PARAMETER, call -> DeployedTrainingJobDefinitionTest
-                .parameterReply("/p", call.json().required("Name").textValue().equals("/p") ? document
-                        : TrainingJobLauncherCapacityTest.PLAN));
+        deployWithCapacityPolicy();
         emulator.on(TrainingJobLauncherTest.DESCRIBE, call -> Reply.ok(describe("j", "Failed", "Failed",
                 "\"FailureReason\":\"AlgorithmError: exit code 3\",")));
 

@@ -29,7 +29,7 @@ public final class TrainingJobLauncher {
      * requested ML compute capacity...} or {@code EC2InsufficientCapacityError: Instance type ... is temporarily
      * unavailable...} (the training state machine matches the same).
      */
-    static final String CAPACITY_ERROR = "CapacityError";
+    private static final String CAPACITY_ERROR = "CapacityError";
 
     private final SageMakerClient sageMaker;
     private final Clock clock;
