@@ -1,5 +1,7 @@
 package io.github.trainingdata.examples.docs;
 
+import io.github.trainingdata.cdk.launch.CapacityPlan;
+import io.github.trainingdata.cdk.launch.CapacityRun;
 import io.github.trainingdata.cdk.launch.DeployedTrainingJobDefinition;
 import io.github.trainingdata.cdk.launch.TrainingJobLauncher;
 import java.time.Duration;
@@ -29,5 +31,27 @@ public final class LauncherExample {
         String next = launcher.resume(document, "quickstart", job);   // trains on the checkpoints of `job`
         // end-snippet
         return next;
+    }
+
+    /**
+     * Starts a job and, while a job fails for capacity, the definition's capacity policy's next attempt.
+     *
+     * @param parameterName       the definition's output {@code RequestParameterName}
+     * @param policyParameterName the definition's output {@code CapacityPolicyParameterName}
+     * @return what each attempt did
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public static CapacityRun launchWithCapacityPolicy(String parameterName, String policyParameterName)
+            throws InterruptedException {
+        // snippet:capacity
+        DeployedTrainingJobDefinition definition = new DeployedTrainingJobDefinition(SsmClient.create(),
+                SfnClient.create(), parameterName);
+        CapacityPlan plan = definition.capacityPlan(policyParameterName);
+        CapacityRun run = new TrainingJobLauncher(SageMakerClient.create()).runWithCapacityPlan(definition.document(),
+                plan, "quickstart", null, Duration.ofSeconds(30), Duration.ofDays(2), System.out::println);
+        run.attempts().forEach(a -> System.out.println(a.jobName() + " " + a.instanceType() + " " + a.dataSources()
+                + " " + a.availabilityZones() + " " + a.outcome() + " " + a.failureReason()));
+        // end-snippet
+        return run;
     }
 }

@@ -186,4 +186,33 @@ class DeployedTrainingJobDefinitionTest {
                     e.getMessage());
         }
     }
+
+    @Test
+    void readsTheCapacityPlanFromItsOwnParameter() throws IOException {
+        try (AwsJsonEmulator emulator = new AwsJsonEmulator(); SsmClient ssm = emulator.ssm()) {
+            emulator.on(GET_PARAMETER, call -> parameterReply("/training/resnet/capacity",
+                    TrainingJobLauncherCapacityTest.PLAN));
+
+            CapacityPlan plan = new DeployedTrainingJobDefinition(ssm, "/training/resnet/definition")
+                    .capacityPlan("/training/resnet/capacity");
+
+            assertEquals(3, plan.attempts().size());
+            assertEquals(TrainingJobLauncherCapacityTest.FALLBACK_SUBNETS, plan.s3FallbackSubnets());
+            assertEquals(Json.tree("{\"Name\":\"/training/resnet/capacity\"}"),
+                    Json.tree(emulator.calls(GET_PARAMETER).get(0).body()));
+        }
+    }
+
+    @Test
+    void aMissingCapacityPlanParameterSaysSo() throws IOException {
+        try (AwsJsonEmulator emulator = new AwsJsonEmulator(); SsmClient ssm = emulator.ssm()) {
+            emulator.on(GET_PARAMETER, call -> Reply.error(400, "ParameterNotFound", ""));
+
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> new DeployedTrainingJobDefinition(ssm, "/p").capacityPlan("/nope"));
+
+            assertEquals("SSM parameter /nope does not exist: is the stack deployed in this account and Region?",
+                    e.getMessage());
+        }
+    }
 }

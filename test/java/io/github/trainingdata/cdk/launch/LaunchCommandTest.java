@@ -24,6 +24,8 @@ class LaunchCommandTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
     private final List<Optional<Region>> requestedRegions = new ArrayList<>();
+    /** What the command slept: nothing really waits. */
+    private final List<java.time.Duration> sleeps = new ArrayList<>();
     private AwsJsonEmulator emulator;
     private LaunchCommand command;
 
@@ -39,7 +41,8 @@ class LaunchCommandTest {
                     return emulator.ssm();
                 },
                 region -> emulator.sageMaker(),
-                region -> emulator.stepFunctions());
+                region -> emulator.stepFunctions(),
+                sleeps::add);
     }
 
     @AfterEach
@@ -128,6 +131,59 @@ class LaunchCommandTest {
         assertTrue(text(err).contains("failed: AlgorithmError: exit code 3"), text(err));
     }
 
+    /** Parameter {@code /p} holds the realistic document, any other the capacity plan for it. */
+    private void deployWithCapacityPolicy() throws IOException {
+        String document = TrainingJobLauncherTest.realisticDocument();
+        emulator.on(DeployedTrainingJobDefinitionTest.GET_PARAMETER, call -> DeployedTrainingJobDefinitionTest
+                .parameterReply("/p", call.json().required("Name").textValue().equals("/p") ? document
+                        : TrainingJobLauncherCapacityTest.PLAN));
+    }
+
+    @Test
+    void runsTheCapacityPolicyAndPrintsOneLinePerAttempt() throws IOException {
+        deployWithCapacityPolicy();
+        emulator.on(TrainingJobLauncherTest.DESCRIBE, call -> {
+            String job = call.json().required("TrainingJobName").textValue();
+            return Reply.ok(emulator.calls(TrainingJobLauncherTest.CREATE).size() < 4
+                    ? describe(job, "Failed", "Failed", "\"FailureReason\":\"" + TrainingJobLauncherCapacityTest.CAPACITY
+                            + "\",")
+                    : describe(job, "Completed", "Completed"));
+        });
+
+        int exit = command.run(new String[] {"--parameter", "/p", "--job-name-prefix", "nightly", "--capacity-policy",
+            "/p/capacity"});
+
+        assertEquals(LaunchCommand.EXIT_OK, exit, text(err));
+        List<String> lines = text(out).lines().toList();
+        List<String> jobs = emulator.calls(TrainingJobLauncherTest.CREATE).stream()
+                .map(call -> call.json().required("TrainingJobName").textValue()).toList();
+        assertEquals(List.of(
+                jobs.get(0) + "\tml.g5.2xlarge\tS3+FSxLustre+EFS\tus-east-1a\tCAPACITY_ERROR\t"
+                        + TrainingJobLauncherCapacityTest.CAPACITY,
+                jobs.get(1) + "\tml.g5.2xlarge\tS3+FSxLustre+EFS\tus-east-1a\tCAPACITY_ERROR\t"
+                        + TrainingJobLauncherCapacityTest.CAPACITY,
+                jobs.get(2) + "\tml.g5.4xlarge\tS3+FSxLustre+EFS\tus-east-1a\tCAPACITY_ERROR\t"
+                        + TrainingJobLauncherCapacityTest.CAPACITY,
+                jobs.get(3) + "\tml.g5.4xlarge\tS3+EFS\tus-east-1a,us-east-1b\tCOMPLETED\t"), lines);
+        assertEquals(List.of(java.time.Duration.ofSeconds(600)), sleeps);
+        assertEquals(List.of("/p", "/p/capacity"), emulator.calls(DeployedTrainingJobDefinitionTest.GET_PARAMETER)
+                .stream().map(call -> call.json().required("Name").textValue()).sorted().toList());
+    }
+
+    @Test
+    void aCapacityPolicyRunWithoutACompletedJobExitsFailed() throws IOException {
+        deployWithCapacityPolicy();
+        emulator.on(TrainingJobLauncherTest.DESCRIBE, call -> Reply.ok(describe("j", "Failed", "Failed",
+                "\"FailureReason\":\"AlgorithmError: exit code 3\",")));
+
+        int exit = command.run(new String[] {"--parameter", "/p", "--job-name-prefix", "nightly", "--capacity-policy",
+            "/p/capacity"});
+
+        assertEquals(LaunchCommand.EXIT_FAILED, exit);
+        assertTrue(text(out).strip().endsWith("\tFAILED\tAlgorithmError: exit code 3"), text(out));
+        assertEquals(1, emulator.calls(TrainingJobLauncherTest.CREATE).size());
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
         "--parameter /p",
@@ -137,7 +193,8 @@ class LaunchCommandTest {
         "--parameter /p --job-name-prefix nightly --verbose",
         "--parameter /p --job-name-prefix night_ly",
         "--parameter /p --job-name-prefix nightly --resume-from",
-        "--parameter /p --job-name-prefix nightly --resume-from run*1"})
+        "--parameter /p --job-name-prefix nightly --resume-from run*1",
+        "--parameter /p --job-name-prefix nightly --capacity-policy"})
     void badFlagsExitWithUsage(String args) {
         int exit = command.run(args.split(" "));
 

@@ -83,7 +83,28 @@ final class SageMakerModelCheck {
             "            problems += [name + ': ' + p for p in sagemaker_model.validate('CreateTrainingJob', request)]",
             "print(json.dumps({'requests': requests, 'problems': problems}))");
 
+    /** Prints the value of each SSM parameter, deploy-time values resolved as {@code .ci/cfn_resolve.py} does. */
+    private static final String PARAMETER_VALUES = String.join("\n",
+            "import json, sys",
+            "sys.path.insert(0, '.ci')",
+            "import cfn_resolve",
+            "template = cfn_resolve.load([sys.argv[1]])[0]",
+            "resources = cfn_resolve.resolved(template)['Resources']",
+            "print(json.dumps({logical: resource['Properties']['Value'] for logical, resource in resources.items()",
+            "                  if resource['Type'] == 'AWS::SSM::Parameter'}))");
+
     private SageMakerModelCheck() {
+    }
+
+    /**
+     * The values the stack's SSM parameters would have once deployed, each deploy-time value given a realistic value
+     * as {@code .ci/cfn_resolve.py} does (the same values {@link #assertValid} checks with).
+     *
+     * @return the values by logical id
+     */
+    static Map<String, String> deployedParameterValues(Stack stack) {
+        PythonTools.require("botocore, regex", "resolving deploy-time values");
+        return (Map<String, String>) runPython(PARAMETER_VALUES, stack, List.of());
     }
 
     /**

@@ -66,13 +66,7 @@ public final class DeployedTrainingJobDefinition {
      *                                  {@link SfnClient}
      */
     public String document() {
-        String value;
-        try {
-            value = ssm.getParameter(r -> r.name(parameterName)).parameter().value();
-        } catch (ParameterNotFoundException e) {
-            throw new IllegalArgumentException("SSM parameter " + parameterName
-                    + " does not exist: is the stack deployed in this account and Region?", e);
-        }
+        String value = read(parameterName);
         Optional<StateMachineRequest> pointer = StateMachineRequest.from(value);
         if (pointer.isEmpty()) {
             return value;
@@ -88,6 +82,28 @@ public final class DeployedTrainingJobDefinition {
         } catch (StateMachineDoesNotExistException e) {
             throw new IllegalArgumentException("State machine " + arn + ", which SSM parameter " + parameterName
                     + " points at, does not exist: is the stack deployed in this account and Region?", e);
+        }
+    }
+
+    /**
+     * Reads the definition's capacity policy, which a definition with one keeps in a second parameter (its output
+     * {@code CapacityPolicyParameterName}), with the same client; see
+     * {@link TrainingJobLauncher#runWithCapacityPlan}.
+     *
+     * @param policyParameterName the capacity policy parameter's name
+     * @return the plan
+     * @throws IllegalArgumentException if the parameter does not exist or holds no capacity plan
+     */
+    public CapacityPlan capacityPlan(String policyParameterName) {
+        return CapacityPlan.fromJson(read(Objects.requireNonNull(policyParameterName, "policyParameterName")));
+    }
+
+    private String read(String name) {
+        try {
+            return ssm.getParameter(r -> r.name(name)).parameter().value();
+        } catch (ParameterNotFoundException e) {
+            throw new IllegalArgumentException("SSM parameter " + name
+                    + " does not exist: is the stack deployed in this account and Region?", e);
         }
     }
 

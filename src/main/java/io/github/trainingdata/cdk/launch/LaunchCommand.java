@@ -1,6 +1,8 @@
 package io.github.trainingdata.cdk.launch;
 
 import java.io.PrintStream;
+import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -16,13 +18,19 @@ import software.amazon.awssdk.services.ssm.SsmClient;
  * Command line: starts a training job from a deployed definition.
  *
  * <pre>
- * --parameter NAME --job-name-prefix P [--resume-from RUN] [--wait] [--region R]
+ * --parameter NAME --job-name-prefix P [--resume-from RUN] [--wait] [--capacity-policy NAME] [--region R]
  * </pre>
  *
  * Each job syncs its own checkpoint prefix ({@code <checkpointPrefix>/<job name>/}); {@code --resume-from RUN}
  * starts it on the checkpoints of an earlier job or state-machine execution instead.
  * Prints the job name on standard output, progress on standard error. Exit codes: 0 started (or, with
- * {@code --wait}, completed), 1 the launch or the job failed, 2 bad flags. Credentials and, without
+ * {@code --wait}, completed), 1 the launch or the job failed, 2 bad flags.
+ *
+ * <p>{@code --capacity-policy NAME} (the definition's output {@code CapacityPolicyParameterName}) runs the
+ * definition's capacity policy ({@link TrainingJobLauncher#runWithCapacityPlan}): it waits for each job and, when one
+ * fails for capacity, starts the next attempt; then prints one line per job on standard output, tab-separated: job
+ * name, instance type, data sources, Availability Zones (comma-separated), outcome, FailureReason. Exit code 0 when
+ * a job completed. Credentials and, without
  * {@code --region}, the Region come from the SDK's default chains.
  */
 public final class LaunchCommand {
@@ -30,7 +38,8 @@ public final class LaunchCommand {
     static final int EXIT_FAILED = 1;
     static final int EXIT_USAGE = 2;
     static final String USAGE =
-            "usage: LaunchCommand --parameter NAME --job-name-prefix PREFIX [--resume-from RUN] [--wait] [--region REGION]";
+            "usage: LaunchCommand --parameter NAME --job-name-prefix PREFIX [--resume-from RUN] [--wait]"
+            + " [--capacity-policy NAME] [--region REGION]";
 
     private static final Duration POLL_INTERVAL = Duration.ofSeconds(30);
     /** Longer than any job can run (28 days) plus its pending time. */
@@ -41,15 +50,17 @@ public final class LaunchCommand {
     private final Function<Optional<Region>, SsmClient> ssmClients;
     private final Function<Optional<Region>, SageMakerClient> sageMakerClients;
     private final Function<Optional<Region>, SfnClient> stepFunctionsClients;
+    private final Sleeper sleeper;
 
     LaunchCommand(PrintStream out, PrintStream err, Function<Optional<Region>, SsmClient> ssmClients,
             Function<Optional<Region>, SageMakerClient> sageMakerClients,
-            Function<Optional<Region>, SfnClient> stepFunctionsClients) {
+            Function<Optional<Region>, SfnClient> stepFunctionsClients, Sleeper sleeper) {
         this.out = Objects.requireNonNull(out, "out");
         this.err = Objects.requireNonNull(err, "err");
         this.ssmClients = Objects.requireNonNull(ssmClients, "ssmClients");
         this.sageMakerClients = Objects.requireNonNull(sageMakerClients, "sageMakerClients");
         this.stepFunctionsClients = Objects.requireNonNull(stepFunctionsClients, "stepFunctionsClients");
+        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
     }
 
     /**
@@ -64,7 +75,7 @@ public final class LaunchCommand {
                 region -> SageMakerClient.builder().httpClient(UrlConnectionHttpClient.create())
                         .applyMutation(b -> region.ifPresent(b::region)).build(),
                 region -> SfnClient.builder().httpClient(UrlConnectionHttpClient.create())
-                        .applyMutation(b -> region.ifPresent(b::region)).build())
+                        .applyMutation(b -> region.ifPresent(b::region)).build(), Sleeper.system())
                 .run(args));
     }
 
@@ -80,9 +91,13 @@ public final class LaunchCommand {
         try (SsmClient ssm = ssmClients.apply(options.region());
                 SageMakerClient sageMaker = sageMakerClients.apply(options.region());
                 SfnClient stepFunctions = stepFunctionsClients.apply(options.region())) {
-            TrainingJobLauncher launcher = new TrainingJobLauncher(sageMaker);
+            TrainingJobLauncher launcher = new TrainingJobLauncher(sageMaker, Clock.systemUTC(), sleeper,
+                    new SecureRandom());
             DeployedTrainingJobDefinition definition = new DeployedTrainingJobDefinition(ssm, stepFunctions,
                     options.parameter());
+            if (options.capacityPolicy().isPresent()) {
+                return runCapacityPolicy(options, definition, launcher);
+            }
             String jobName = options.resumeFrom().isPresent()
                     ? definition.resume(launcher, options.jobNamePrefix(), options.resumeFrom().get())
                     : definition.launch(launcher, options.jobNamePrefix());
@@ -101,13 +116,28 @@ public final class LaunchCommand {
         }
     }
 
+    /** Runs every attempt the policy needs and prints one line per job. */
+    private int runCapacityPolicy(Options options, DeployedTrainingJobDefinition definition,
+            TrainingJobLauncher launcher) throws InterruptedException {
+        CapacityPlan plan = definition.capacityPlan(options.capacityPolicy().get());
+        CapacityRun run = launcher.runWithCapacityPlan(definition.document(), plan, options.jobNamePrefix(),
+                options.resumeFrom().orElse(null), POLL_INTERVAL, WAIT_TIMEOUT, err::println);
+        for (CapacityRunAttempt attempt : run.attempts()) {
+            out.println(String.join("\t", attempt.jobName(), String.valueOf(attempt.instanceType()),
+                    attempt.dataSources(), String.join(",", attempt.availabilityZones()), attempt.outcome().name(),
+                    attempt.failureReason() == null ? "" : attempt.failureReason()));
+        }
+        return run.completed() ? EXIT_OK : EXIT_FAILED;
+    }
+
     private record Options(String parameter, String jobNamePrefix, Optional<String> resumeFrom,
-            boolean waitForCompletion, Optional<Region> region) {
+            boolean waitForCompletion, Optional<String> capacityPolicy, Optional<Region> region) {
         static Options parse(String[] args) {
             String parameter = null;
             String prefix = null;
             String resumeFrom = null;
             String region = null;
+            String capacityPolicy = null;
             boolean wait = false;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
@@ -116,6 +146,7 @@ public final class LaunchCommand {
                     case "--resume-from" -> resumeFrom = TrainingJobLauncher.requireValidRun(
                             value(args, ++i, "--resume-from"));
                     case "--region" -> region = value(args, ++i, "--region");
+                    case "--capacity-policy" -> capacityPolicy = value(args, ++i, "--capacity-policy");
                     case "--wait" -> wait = true;
                     default -> throw new IllegalArgumentException("Unknown argument: " + args[i]);
                 }
@@ -125,7 +156,7 @@ public final class LaunchCommand {
             }
             TrainingJobNames.requireValidPrefix(prefix);
             return new Options(parameter, prefix, Optional.ofNullable(resumeFrom), wait,
-                    Optional.ofNullable(region).map(Region::of));
+                    Optional.ofNullable(capacityPolicy), Optional.ofNullable(region).map(Region::of));
         }
 
         private static String value(String[] args, int index, String flag) {

@@ -4,6 +4,8 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.random.RandomGenerator;
@@ -12,6 +14,7 @@ import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.sagemaker.model.CheckpointConfig;
 import software.amazon.awssdk.services.sagemaker.model.CreateTrainingJobRequest;
 import software.amazon.awssdk.services.sagemaker.model.DescribeTrainingJobResponse;
+import software.amazon.awssdk.services.sagemaker.model.ResourceConfig;
 import software.amazon.awssdk.services.sagemaker.model.TrainingJobStatus;
 
 /**
@@ -21,6 +24,12 @@ import software.amazon.awssdk.services.sagemaker.model.TrainingJobStatus;
 public final class TrainingJobLauncher {
     /** A Step Functions execution name: 1 to 80 characters, none of the forbidden ones (nor control characters). */
     private static final Pattern RUN = Pattern.compile("[^\\s?*<>{}\\[\\]:;,\\\\|^~$#%&`\"\\p{Cntrl}]{1,80}");
+    /**
+     * What the FailureReason of a job SageMaker could not place contains: {@code CapacityError: Unable to provision
+     * requested ML compute capacity...} or {@code EC2InsufficientCapacityError: Instance type ... is temporarily
+     * unavailable...} (the training state machine matches the same).
+     */
+    private static final String CAPACITY_ERROR = "CapacityError";
 
     private final SageMakerClient sageMaker;
     private final Clock clock;
@@ -86,21 +95,122 @@ public final class TrainingJobLauncher {
 
     private String launch(String documentJson, String jobNamePrefix, String resumeFrom) {
         String jobName = TrainingJobNames.timestamped(jobNamePrefix, clock.instant(), random);
-        CreateTrainingJobRequest request = TrainingJobRequestJson.toRequest(documentJson, jobName);
+        sageMaker.createTrainingJob(withCheckpoints(TrainingJobRequestJson.toRequest(documentJson, jobName), resumeFrom));
+        return jobName;
+    }
+
+    /**
+     * The request syncing {@code <base>/<run>/}, the run being {@code resumeFrom} or else the job itself; as it is
+     * when the document keeps no checkpoints.
+     */
+    private static CreateTrainingJobRequest withCheckpoints(CreateTrainingJobRequest request, String resumeFrom) {
         CheckpointConfig checkpoints = request.checkpointConfig();
         if (checkpoints == null) {
             if (resumeFrom != null) {
                 throw new IllegalArgumentException("Cannot resume from " + resumeFrom + ": the document has no "
                         + "CheckpointConfig (the definition keeps no checkpoints)");
             }
-        } else {
-            String base = checkpoints.s3Uri().endsWith("/") ? checkpoints.s3Uri() : checkpoints.s3Uri() + "/";
-            String run = resumeFrom != null ? resumeFrom : jobName;
-            request = request.toBuilder().checkpointConfig(checkpoints.toBuilder().s3Uri(base + run + "/").build())
-                    .build();
+            return request;
         }
-        sageMaker.createTrainingJob(request);
-        return jobName;
+        String base = checkpoints.s3Uri().endsWith("/") ? checkpoints.s3Uri() : checkpoints.s3Uri() + "/";
+        String run = resumeFrom != null ? resumeFrom : request.trainingJobName();
+        return request.toBuilder().checkpointConfig(checkpoints.toBuilder().s3Uri(base + run + "/").build()).build();
+    }
+
+    /**
+     * Starts the document's job and waits for it; while a job fails because SageMaker could not provision its
+     * instances (its FailureReason contains {@code CapacityError}, as in {@code CapacityError: Unable to provision
+     * requested ML compute capacity...} and {@code EC2InsufficientCapacityError: ...}), goes on to the plan's next
+     * attempt: waits its {@code WaitSeconds}, then starts a new job ({@code <prefix>-<yyyyMMdd-HHmmss>-<4 hex>}) of the
+     * same request with the attempt's instance type and, for an attempt from S3, the fallback's {@code
+     * InputDataConfig} and {@code VpcConfig.Subnets}. Every attempt syncs the first job's checkpoint prefix (or
+     * {@code resumeFrom}'s), so a later attempt resumes what an earlier one saved. Any other failure, a stop, a job
+     * still running after {@code timeout}, or a capacity failure of the last attempt ends the run.
+     *
+     * @param documentJson  the CreateTrainingJob request document, without {@code TrainingJobName}
+     * @param plan          the definition's capacity plan
+     * @param jobNamePrefix the prefix of every job's name
+     * @param resumeFrom    the run whose checkpoints to resume (see {@link #resume}), or null for fresh ones
+     * @param pollInterval  time between polls of a job, positive
+     * @param timeout       how long to wait for each job at most
+     * @param progress      receives a line when an attempt starts or ends and when a job's status changes
+     * @return every job started, with its outcome, and the completed job's final description
+     * @throws IllegalArgumentException for a bad prefix, run name, document, or a plan reading S3 for a document
+     *                                  without a {@code VpcConfig}, before any job starts
+     * @throws InterruptedException     if interrupted while waiting
+     */
+    public CapacityRun runWithCapacityPlan(String documentJson, CapacityPlan plan, String jobNamePrefix,
+            String resumeFrom, Duration pollInterval, Duration timeout, Consumer<String> progress)
+            throws InterruptedException {
+        Objects.requireNonNull(plan, "plan");
+        Objects.requireNonNull(progress, "progress");
+        requirePositive(pollInterval);
+        String firstName = TrainingJobNames.timestamped(jobNamePrefix, clock.instant(), random);
+        CreateTrainingJobRequest first = withCheckpoints(TrainingJobRequestJson.toRequest(documentJson, firstName),
+                resumeFrom == null ? null : requireValidRun(resumeFrom));
+        if (first.vpcConfig() == null && plan.attempts().stream().anyMatch(CapacityPlanAttempt::fromS3)) {
+            throw new IllegalArgumentException("The capacity plan reads S3 in the fallback's subnets, but the document "
+                    + "has no VpcConfig: is the plan of another definition?");
+        }
+        int total = plan.attempts().size() + 1;
+        List<CapacityRunAttempt> attempts = new ArrayList<>();
+        CreateTrainingJobRequest request = first;
+        String dataSources = plan.firstDataSources();
+        List<String> zones = plan.firstAvailabilityZones();
+        for (int index = 0; ; index++) {
+            if (index > 0) {
+                CapacityPlanAttempt next = plan.attempts().get(index - 1);
+                if (next.waitSeconds() > 0) {
+                    progress.accept("Waiting " + next.waitSeconds() + " s for capacity before attempt " + (index + 1));
+                    sleeper.sleep(Duration.ofSeconds(next.waitSeconds()));
+                }
+                request = attempt(first, plan, next, TrainingJobNames.timestamped(jobNamePrefix, clock.instant(), random));
+                dataSources = next.dataSources();
+                zones = next.availabilityZones();
+            }
+            String jobName = request.trainingJobName();
+            String instanceType = request.resourceConfig() == null ? null : request.resourceConfig().instanceTypeAsString();
+            progress.accept("Attempt " + (index + 1) + " of " + total + ": " + jobName + " on " + instanceType
+                    + " reading " + dataSources + " in " + String.join(", ", zones));
+            sageMaker.createTrainingJob(request);
+            DescribeTrainingJobResponse job = awaitEnd(jobName, pollInterval, timeout, progress);
+            AttemptOutcome outcome = outcomeOf(job);
+            attempts.add(new CapacityRunAttempt(jobName, instanceType, dataSources, zones, outcome, job.failureReason()));
+            progress.accept("Attempt " + (index + 1) + " of " + total + ": " + jobName + " " + outcome
+                    + (job.failureReason() != null ? ": " + job.failureReason() : ""));
+            if (outcome == AttemptOutcome.COMPLETED) {
+                return new CapacityRun(attempts, job);
+            }
+            if (outcome != AttemptOutcome.CAPACITY_ERROR || index + 1 == total) {
+                return new CapacityRun(attempts, null);
+            }
+        }
+    }
+
+    /** The request of a capacity attempt: the first job's, named anew, with the attempt's changes. */
+    private static CreateTrainingJobRequest attempt(CreateTrainingJobRequest first, CapacityPlan plan,
+            CapacityPlanAttempt attempt, String jobName) {
+        ResourceConfig resources = first.resourceConfig() == null ? ResourceConfig.builder().build()
+                : first.resourceConfig();
+        CreateTrainingJobRequest.Builder request = first.toBuilder().trainingJobName(jobName)
+                .resourceConfig(resources.toBuilder().instanceType(attempt.instanceType()).build());
+        if (attempt.fromS3()) {
+            request.inputDataConfig(plan.s3FallbackInputDataConfig())
+                    .vpcConfig(first.vpcConfig().toBuilder().subnets(plan.s3FallbackSubnets()).build());
+        }
+        return request.build();
+    }
+
+    private static AttemptOutcome outcomeOf(DescribeTrainingJobResponse job) {
+        TrainingJobStatus status = job.trainingJobStatus();
+        if (status == TrainingJobStatus.COMPLETED) {
+            return AttemptOutcome.COMPLETED;
+        }
+        if (status == TrainingJobStatus.FAILED) {
+            return job.failureReason() != null && job.failureReason().contains(CAPACITY_ERROR)
+                    ? AttemptOutcome.CAPACITY_ERROR : AttemptOutcome.FAILED;
+        }
+        return status == TrainingJobStatus.STOPPED ? AttemptOutcome.STOPPED : AttemptOutcome.STILL_RUNNING;
     }
 
     /**
@@ -133,37 +243,53 @@ public final class TrainingJobLauncher {
      */
     public DescribeTrainingJobResponse waitForCompletion(String jobName, Duration pollInterval, Duration timeout,
             Consumer<String> progress) throws InterruptedException {
-        Objects.requireNonNull(jobName, "jobName");
         Objects.requireNonNull(progress, "progress");
+        requirePositive(pollInterval);
+        DescribeTrainingJobResponse job = awaitEnd(jobName, pollInterval, timeout, progress);
+        switch (outcomeOf(job)) {
+            case COMPLETED:
+                return job;
+            case FAILED, CAPACITY_ERROR:
+                throw new TrainingJobNotCompletedException(jobName, job.trainingJobStatusAsString(),
+                        "Training job " + jobName + " failed: " + job.failureReason());
+            case STOPPED:
+                throw new TrainingJobNotCompletedException(jobName, job.trainingJobStatusAsString(),
+                        "Training job " + jobName + " was stopped before it completed");
+            default:
+                throw new TrainingJobNotCompletedException(jobName, job.trainingJobStatusAsString(),
+                        "Training job " + jobName + " did not end within " + timeout + " (last status " + state(job)
+                                + "); it is still running: stop it with StopTrainingJob if it is not wanted");
+        }
+    }
+
+    private static void requirePositive(Duration pollInterval) {
         if (pollInterval.isNegative() || pollInterval.isZero()) {
             throw new IllegalArgumentException("pollInterval must be positive, got " + pollInterval);
         }
+    }
+
+    private static String state(DescribeTrainingJobResponse job) {
+        return job.trainingJobStatusAsString() + " / " + job.secondaryStatusAsString();
+    }
+
+    /** Polls DescribeTrainingJob until the job ends or {@code timeout} has passed; returns its last description. */
+    private DescribeTrainingJobResponse awaitEnd(String jobName, Duration pollInterval, Duration timeout,
+            Consumer<String> progress) throws InterruptedException {
+        Objects.requireNonNull(jobName, "jobName");
         Instant deadline = clock.instant().plus(timeout);
         String reported = null;
         while (true) {
             DescribeTrainingJobResponse job = sageMaker.describeTrainingJob(r -> r.trainingJobName(jobName));
-            String state = job.trainingJobStatusAsString() + " / " + job.secondaryStatusAsString();
+            String state = state(job);
             if (!state.equals(reported)) {
                 progress.accept(jobName + ": " + state);
                 reported = state;
             }
             TrainingJobStatus status = job.trainingJobStatus();
-            if (status == TrainingJobStatus.COMPLETED) {
-                return job;
-            }
-            if (status == TrainingJobStatus.FAILED) {
-                throw new TrainingJobNotCompletedException(jobName, job.trainingJobStatusAsString(),
-                        "Training job " + jobName + " failed: " + job.failureReason());
-            }
-            if (status == TrainingJobStatus.STOPPED) {
-                throw new TrainingJobNotCompletedException(jobName, job.trainingJobStatusAsString(),
-                        "Training job " + jobName + " was stopped before it completed");
-            }
             Instant now = clock.instant();
-            if (!now.isBefore(deadline)) {
-                throw new TrainingJobNotCompletedException(jobName, job.trainingJobStatusAsString(),
-                        "Training job " + jobName + " did not end within " + timeout + " (last status " + state
-                                + "); it is still running: stop it with StopTrainingJob if it is not wanted");
+            if (status == TrainingJobStatus.COMPLETED || status == TrainingJobStatus.FAILED
+                    || status == TrainingJobStatus.STOPPED || !now.isBefore(deadline)) {
+                return job;
             }
             Duration remaining = Duration.between(now, deadline);
             sleeper.sleep(remaining.compareTo(pollInterval) < 0 ? remaining : pollInterval);

@@ -57,6 +57,20 @@ public final class TrainingJobRequestJson {
         return builder.trainingJobName(trainingJobName).build();
     }
 
+    /**
+     * Builds a request, without a job name, from members of a request document parsed already.
+     *
+     * @param members CreateTrainingJob members as the API names them
+     * @param path    where they are, for messages (e.g. {@code S3Fallback})
+     * @return the request with those members
+     * @throws IllegalArgumentException as {@link #toRequest(String, String)}, naming the path
+     */
+    static CreateTrainingJobRequest members(Map<String, JsonNode> members, String path) {
+        CreateTrainingJobRequest.Builder builder = CreateTrainingJobRequest.builder();
+        fillStructure((SdkPojo) builder, members, path);
+        return builder.build();
+    }
+
     private static JsonNode parse(String json) {
         try {
             return PARSER.parse(json);

@@ -36,7 +36,7 @@ final class AvailabilityZones {
     }
 
     /** @return {@code [index, list]} of an {@code Fn::Select} over {@code Fn::GetAZs}, else null */
-    private static List<?> select(Object resolved) {
+    static List<?> select(Object resolved) {
         if (resolved instanceof Map<?, ?> map && map.get("Fn::Select") instanceof List<?> args && args.size() == 2
                 && args.get(1) instanceof Map<?, ?> list && list.containsKey("Fn::GetAZs")) {
             return args;

@@ -42,6 +42,11 @@ final class CapacityPolicyRules {
             "TrainingJobDefinition", "capacityPolicy",
             "unset, or a request document that fits the SSM parameter (the launcher reads it)",
             "AWS Systems Manager Parameter Store, advanced parameter value limit (8 KB)");
+    static final SynthRule POLICY_IN_PARAMETER = SynthRule.of("CAPACITY_POLICY_IN_PARAMETER",
+            "TrainingJobDefinition", "capacityPolicy",
+            "a policy whose document (attempts, Availability Zones, S3 fallback channels and subnets) fits its SSM "
+                    + "parameter (the launcher reads it)",
+            "AWS Systems Manager Parameter Store, advanced parameter value limit (8 KB)");
 
     private CapacityPolicyRules() {
     }
@@ -94,6 +99,17 @@ final class CapacityPolicyRules {
                     + " bytes", "unset, or a request document that fits the SSM parameter ("
                     + TrainingJobDefinition.MAX_PARAMETER_DOCUMENT_BYTES + " bytes): with a policy the state "
                     + "machine's request changes per attempt, so the SDK launcher reads the parameter's");
+        }
+    }
+
+    /** The SDK launcher reads the policy from its own SSM parameter: its document must fit one. */
+    static void checkPolicyInParameter(IConstruct scope, long bound) {
+        if (bound > TrainingJobDefinition.MAX_PARAMETER_DOCUMENT_BYTES) {
+            throw ConfigurationError.of(POLICY_IN_PARAMETER, scope, "capacityPolicy", "a policy document of up to "
+                    + (bound >= RequestDocumentBound.UNBOUNDED ? "an unknown number of" : Long.toString(bound))
+                    + " bytes", "a policy whose document (each attempt with its Availability Zones, the S3 fallback's "
+                    + "channels and subnets) fits its SSM parameter (" + TrainingJobDefinition.MAX_PARAMETER_DOCUMENT_BYTES
+                    + " bytes), which the SDK launcher reads: fewer attempts or channels");
         }
     }
 

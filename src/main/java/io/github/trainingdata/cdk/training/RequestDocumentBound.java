@@ -38,6 +38,11 @@ final class RequestDocumentBound {
     static final int PARTITION = 10;
     /** A Region name: the longest today has 15 characters ({@code us-isof-south-1}); 10 more for new Regions. */
     static final int REGION = 25;
+    /**
+     * An Availability Zone of {@code Fn::GetAZs}: its Region code followed by a letter ("AWS Availability Zones",
+     * AWS Regions and Availability Zones guide).
+     */
+    static final int AVAILABILITY_ZONE = REGION + 1;
     /** An AWS account id: 12 digits. */
     static final int ACCOUNT = 12;
     /** The longest DNS suffix today is 16 characters ({@code amazonaws.com.cn}, botocore {@code partitions.json}). */
@@ -77,9 +82,12 @@ final class RequestDocumentBound {
     }
 
     private final Stack stack;
+    /** Paths of another document's members that hold request members: measured as those (e.g. with their caps). */
+    private final Map<String, String> requestMembers;
 
-    private RequestDocumentBound(Stack stack) {
+    private RequestDocumentBound(Stack stack, Map<String, String> requestMembers) {
         this.stack = stack;
+        this.requestMembers = requestMembers;
     }
 
     /**
@@ -90,7 +98,20 @@ final class RequestDocumentBound {
      * @return the most bytes the document can have (at least {@link #UNBOUNDED} when it cannot be bounded)
      */
     static long of(Stack stack, Map<String, Object> request) {
-        return new RequestDocumentBound(stack).value(request, "");
+        return of(stack, request, Map.of());
+    }
+
+    /**
+     * The bound of a document some of whose members hold request members.
+     *
+     * @param stack          the stack that renders it
+     * @param document       the document
+     * @param requestMembers for a member's path in the document (e.g. {@code Fallback.Subnets}), the request member
+     *                       whose limits bound it (e.g. {@code VpcConfig.Subnets})
+     * @return the most bytes the document can have (at least {@link #UNBOUNDED} when it cannot be bounded)
+     */
+    static long of(Stack stack, Map<String, Object> document, Map<String, String> requestMembers) {
+        return new RequestDocumentBound(stack, requestMembers).value(document, "");
     }
 
     private long value(Object value, String path) {
@@ -126,8 +147,9 @@ final class RequestDocumentBound {
         return UNBOUNDED;
     }
 
-    private static String child(String path, String key) {
-        return path.isEmpty() ? key : path + "." + key;
+    private String child(String path, String key) {
+        String child = path.isEmpty() ? key : path + "." + key;
+        return requestMembers.getOrDefault(child, child);
     }
 
     /** A string: its literal parts escaped, each deploy-time value by its bound, at most the member's limit. */
@@ -193,6 +215,9 @@ final class RequestDocumentBound {
         Object resolved = stack.resolve(token);
         if (resolved instanceof String literal && !literal.contains("{Token[")) {
             return escapedBytes(literal);
+        }
+        if (AvailabilityZones.select(resolved) != null) {
+            return AVAILABILITY_ZONE;
         }
         if (resolved instanceof Map<?, ?> map && map.size() == 1 && map.get("Ref") instanceof String pseudo) {
             switch (pseudo) {

@@ -28,7 +28,7 @@ import software.constructs.IDependable;
  * canonical CreateTrainingJob request, without the job name) and deploys it two ways: a Step Functions state
  * machine whose task is {@code sagemaker:createTrainingJob.sync} (each execution trains under a unique name) and
  * an SSM parameter holding the request as JSON, which {@code io.github.trainingdata.cdk.launch} turns into an
- * SDK call. When any file-system channel is present, the job runs in the training security group and in
+ * SDK call (with a capacity policy, a second parameter holds the policy for the launcher). When any file-system channel is present, the job runs in the training security group and in
  * subnets of the file system's Availability Zone.
  */
 public class TrainingJobDefinition extends Construct {
@@ -54,6 +54,7 @@ public class TrainingJobDefinition extends Construct {
     private final TrainingJobBlueprint job;
     private final TrainingStateMachine stateMachine;
     private final StringParameter requestParameter;
+    private final StringParameter capacityPolicyParameter;
     private final CustomResource teardown;
 
     /** Defines the training job and deploys its state machine and request parameter. */
@@ -68,10 +69,29 @@ public class TrainingJobDefinition extends Construct {
                 .stringValue(Stack.of(this).toJsonString(storedRequest()))
                 .tier(ParameterTier.INTELLIGENT_TIERING)
                 .build();
+        this.capacityPolicyParameter = job.getSpec().getCapacityPolicy() == null ? null : capacityPolicyParameter();
         CfnOutput.Builder.create(this, "StateMachineArn").value(stateMachine.getStateMachine().getStateMachineArn())
                 .description("Start an execution to train: each execution runs one job").build();
         CfnOutput.Builder.create(this, "RequestParameterName").value(requestParameter.getParameterName())
                 .description("SSM parameter with the CreateTrainingJob request JSON (for the SDK launcher)").build();
+        if (capacityPolicyParameter != null) {
+            CfnOutput.Builder.create(this, "CapacityPolicyParameterName")
+                    .value(capacityPolicyParameter.getParameterName())
+                    .description("SSM parameter with the capacity policy JSON (for the SDK launcher's --capacity-policy)")
+                    .build();
+        }
+    }
+
+    /** The parameter holding the capacity policy as the SDK launcher reads it, refused if it could be too large. */
+    private StringParameter capacityPolicyParameter() {
+        Map<String, Object> document = CapacityPlanDocument.of(job);
+        CapacityPolicyRules.checkPolicyInParameter(this,
+                RequestDocumentBound.of(Stack.of(this), document, CapacityPlanDocument.REQUEST_MEMBERS));
+        return StringParameter.Builder.create(this, "CapacityPolicy")
+                .description("Capacity policy (the attempts after a job fails for capacity) of " + getNode().getPath())
+                .stringValue(Stack.of(this).toJsonString(document))
+                .tier(ParameterTier.INTELLIGENT_TIERING)
+                .build();
     }
 
     /**
@@ -173,14 +193,17 @@ public class TrainingJobDefinition extends Construct {
     }
 
     /**
-     * Deploys the state machine and the request parameter only after {@code dependable} (for example a
-     * preload that must finish first).
+     * Deploys the state machine, the request parameter and the capacity policy parameter only after
+     * {@code dependable} (for example a preload that must finish first).
      *
      * @param dependable what must be deployed first
      */
     public void deployAfter(IDependable dependable) {
         stateMachine.getNode().addDependency(dependable);
         requestParameter.getNode().addDependency(dependable);
+        if (capacityPolicyParameter != null) {
+            capacityPolicyParameter.getNode().addDependency(dependable);
+        }
     }
 
     /** @return the job's resolved settings */
@@ -234,5 +257,15 @@ public class TrainingJobDefinition extends Construct {
     /** @return the SSM parameter holding the request as JSON */
     public StringParameter getRequestParameter() {
         return requestParameter;
+    }
+
+    /**
+     * The SSM parameter holding the capacity policy as JSON, which the SDK launcher reads
+     * ({@code io.github.trainingdata.cdk.launch.CapacityPlan}).
+     *
+     * @return the parameter, or null when the definition has no capacity policy
+     */
+    public StringParameter getCapacityPolicyParameter() {
+        return capacityPolicyParameter;
     }
 }
