@@ -158,6 +158,9 @@ class CapacityPolicyParameterTest {
         List<String> left = new ArrayList<>(List.of(CAPACITY, CAPACITY, CAPACITY, CAPACITY, CAPACITY));
         AslSimulator.Run execution = new AslSimulator(AslSimulator.definitionOf(f.stack)).run("exec-1",
                 Json.MAPPER.createObjectNode(), (resource, parameters, now) -> {
+                    if (resource.endsWith(":putMetricData")) {
+                        return Json.MAPPER.createObjectNode();
+                    }
                     if (!left.isEmpty()) {
                         throw new AslSimulator.TaskError("States.TaskFailed",
                                 "{\"TrainingJobStatus\":\"Failed\",\"FailureReason\":\"" + left.remove(0) + "\"}");
@@ -166,7 +169,9 @@ class CapacityPolicyParameterTest {
                 }, false);
         List<Object> executed = new ArrayList<>();
         for (AslSimulator.Call call : execution.calls()) {
-            executed.add(withoutJobName(Json.tree(call.parameters().toString())));
+            if (call.resource().endsWith(":createTrainingJob.sync")) {
+                executed.add(withoutJobName(Json.tree(call.parameters().toString())));
+            }
         }
         assertEquals(failures + 1, launched.size());
         assertEquals(executed, launched);
