@@ -285,6 +285,17 @@ class PreloadStateMachineRunTest {
     }
 
     @Test
+    void aWorkerWithoutEc2CapacityIsReplacedToo() {
+        Script script = new Script();
+        script.workers = List.of(name -> failedJob(name, "EC2InsufficientCapacityError: Instance type 'ml.c5.4xlarge' "
+                + "is temporarily unavailable in supported availability zones [use1-az1]."), Script::completed);
+        Run run = run(script);
+
+        assertEquals("SUCCEEDED", run.status(), run.toString());
+        assertEquals(2, run.calls("createTrainingJob.sync").size());
+    }
+
+    @Test
     void throttlingLimitsAndARoleNotYetAssumableAreRetried() {
         Script script = new Script();
         script.workers = List.of(

@@ -139,12 +139,22 @@ class CapacityPolicyTest {
     }
 
     @Test
-    void aDescriptionCutShortNeverFailsTheRecordAndStillCountsAsCapacity() {
+    void aDescriptionCutShortNeverFailsTheRecordAndIsNotTakenForCapacity() {
         String cut = "{\"TrainingJobStatus\":\"Failed\",\"FailureReason\":\"CapacityError: Unable to provision req";
         AslSimulator.Run run = run(List.of(cut));
-        assertEquals(null, run.error(), run.toString());
-        assertEquals(cut, run.output().get("CapacityAttempts").get(0).get("FailureReason").asText());
-        assertEquals("CapacityError", run.output().get("CapacityAttempts").get(0).get("Outcome").asText());
+        assertEquals("TrainingFailed", run.endState(), "a reason that cannot be read is not retried");
+        JsonNode attempt = Json.read(run.cause()).get("CapacityAttempts").get(0);
+        assertEquals(cut, attempt.get("FailureReason").asText());
+        assertEquals("Failed", attempt.get("Outcome").asText());
+    }
+
+    @Test
+    void aFailedScriptWhoseMessageMentionsACapacityErrorIsNotRetried() {
+        AslSimulator.Run run = run(List.of("{\"TrainingJobStatus\":\"Failed\",\"FailureReason\":\"AlgorithmError: "
+                + "could not read /data/CapacityError.txt\"}"));
+        assertEquals("TrainingFailed", run.endState());
+        assertEquals(1, jobs(run).size());
+        assertEquals("Failed", Json.read(run.cause()).get("CapacityAttempts").get(0).get("Outcome").asText());
     }
 
     @Test

@@ -22,6 +22,14 @@ import software.amazon.awssdk.services.sagemaker.model.Channel;
  * when an attempt reads it.
  */
 public final class CapacityPlan {
+    /**
+     * How the FailureReason of a job SageMaker could not place starts (a regular expression, the same in Java and
+     * JSONata, to anchor at the start): {@code CapacityError: Unable to provision requested ML compute capacity...} or
+     * {@code EC2InsufficientCapacityError: Instance type ... is temporarily unavailable...}. A failed script whose
+     * message merely mentions a capacity error (an {@code AlgorithmError}) is not one. The launcher, the training state
+     * machine and the preload all decide with it.
+     */
+    public static final String CAPACITY_FAILURE = "(EC2)?(Insufficient)?CapacityError";
     /** What the first job (the request as it is) reads and where it may run. */
     public static final String FIRST_ATTEMPT = "FirstAttempt";
     /** The attempts after the first job, in order. */

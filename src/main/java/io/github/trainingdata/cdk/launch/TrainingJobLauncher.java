@@ -24,12 +24,8 @@ import software.amazon.awssdk.services.sagemaker.model.TrainingJobStatus;
 public final class TrainingJobLauncher {
     /** A Step Functions execution name: 1 to 80 characters, none of the forbidden ones (nor control characters). */
     private static final Pattern RUN = Pattern.compile("[^\\s?*<>{}\\[\\]:;,\\\\|^~$#%&`\"\\p{Cntrl}]{1,80}");
-    /**
-     * What the FailureReason of a job SageMaker could not place contains: {@code CapacityError: Unable to provision
-     * requested ML compute capacity...} or {@code EC2InsufficientCapacityError: Instance type ... is temporarily
-     * unavailable...} (the training state machine matches the same).
-     */
-    private static final String CAPACITY_ERROR = "CapacityError";
+    /** A FailureReason of a job SageMaker could not place: {@link CapacityPlan#CAPACITY_FAILURE}. */
+    private static final Pattern CAPACITY_FAILURE = Pattern.compile("^" + CapacityPlan.CAPACITY_FAILURE);
 
     private final SageMakerClient sageMaker;
     private final Clock clock;
@@ -119,11 +115,11 @@ public final class TrainingJobLauncher {
 
     /**
      * Starts the document's job and waits for it; while a job fails because SageMaker could not provision its
-     * instances (its FailureReason contains {@code CapacityError}, as in {@code CapacityError: Unable to provision
-     * requested ML compute capacity...} and {@code EC2InsufficientCapacityError: ...}), goes on to the plan's next
-     * attempt: waits its {@code WaitSeconds}, then starts a new job ({@code <prefix>-<yyyyMMdd-HHmmss>-<4 hex>}) of the
-     * same request with the attempt's instance type and, for an attempt from S3, the fallback's {@code
-     * InputDataConfig} and {@code VpcConfig.Subnets}. Every attempt syncs the first job's checkpoint prefix (or
+     * instances (its FailureReason starts as {@link CapacityPlan#CAPACITY_FAILURE} says, as {@code CapacityError:
+     * Unable to provision requested ML compute capacity...} and {@code EC2InsufficientCapacityError: ...} do), goes on
+     * to the plan's next attempt: waits its {@code WaitSeconds}, then starts a new job
+     * ({@code <prefix>-<yyyyMMdd-HHmmss>-<4 hex>}) of the same request with the attempt's instance type and, for an
+     * attempt from S3, the fallback's {@code InputDataConfig} and {@code VpcConfig.Subnets}. Every attempt syncs the first job's checkpoint prefix (or
      * {@code resumeFrom}'s), so a later attempt resumes what an earlier one saved. Any other failure, a stop, a job
      * still running after {@code timeout}, or a capacity failure of the last attempt ends the run.
      *
@@ -207,7 +203,7 @@ public final class TrainingJobLauncher {
             return AttemptOutcome.COMPLETED;
         }
         if (status == TrainingJobStatus.FAILED) {
-            return job.failureReason() != null && job.failureReason().contains(CAPACITY_ERROR)
+            return job.failureReason() != null && CAPACITY_FAILURE.matcher(job.failureReason()).find()
                     ? AttemptOutcome.CAPACITY_ERROR : AttemptOutcome.FAILED;
         }
         return status == TrainingJobStatus.STOPPED ? AttemptOutcome.STOPPED : AttemptOutcome.STILL_RUNNING;

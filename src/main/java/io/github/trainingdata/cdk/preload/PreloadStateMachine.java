@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.preload;
 
 import io.github.trainingdata.cdk.internal.WildcardFindings;
+import io.github.trainingdata.cdk.launch.CapacityPlan;
 import io.github.trainingdata.cdk.preload.handler.PreloadExecutionInput;
 import io.github.trainingdata.cdk.preload.handler.PreloadExecutionOutput;
 import io.github.trainingdata.cdk.preload.handler.PreloadStatus;
@@ -89,14 +90,16 @@ final class PreloadStateMachine extends Construct {
             "($toMillis($states.context.State.EnteredTime) - $toMillis($states.context.Execution.StartTime))";
     /**
      * Whether the worker's failure ({@code $workerFailure}, the Catch's error output) is worth another job. A job
-     * that ran and failed (its DescribeTrainingJob in the cause) only for capacity, an internal error or a role
+     * that ran and failed (its DescribeTrainingJob in the cause) only for capacity
+     * ({@link CapacityPlan#CAPACITY_FAILURE} or SageMaker's other capacity messages), an internal error or a role
      * SageMaker could not assume yet; an API error for throttling, ResourceLimitExceeded, IAM propagation or a 5xx.
      * Never a failed script (AlgorithmError) or any other client error.
      */
     private static final String RETRYABLE = "($text := $string($workerFailure.Cause);"
             + " $contains($text, /\"TrainingJobStatus\"\\s*:\\s*\"Failed\"/)"
-            + " ? $contains($text, /\"FailureReason\"\\s*:\\s*\"(CapacityError|InternalServerError|ClientError: SageMaker"
-            + " was unable to assume the role|Insufficient[^\"]*capacity|There is not enough capacity)/)"
+            + " ? $contains($text, /\"FailureReason\"\\s*:\\s*\"(" + CapacityPlan.CAPACITY_FAILURE
+            + "|InternalServerError|ClientError: SageMaker was unable to assume the role|Insufficient[^\"]*capacity"
+            + "|There is not enough capacity)/)"
             + " : ($contains($string($workerFailure.Error), 'ResourceLimitExceeded') or $contains($text,"
             + " /ThrottlingException|Rate exceeded|ResourceLimitExceeded|Could not assume role|InternalServerError"
             + "|ServiceUnavailable/)))";

@@ -10,6 +10,7 @@ import static io.github.trainingdata.cdk.training.AslStates.transientErrors;
 import static io.github.trainingdata.cdk.training.AslStates.variable;
 
 import io.github.trainingdata.cdk.internal.WildcardFindings;
+import io.github.trainingdata.cdk.launch.CapacityPlan;
 import io.github.trainingdata.cdk.internal.LogGroups;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -81,12 +82,6 @@ final class TrainingStateMachine extends Construct {
     static final int QUOTA_RETRY_MAX_DELAY_SECONDS = 900;
     static final String CHECK_CAPACITY_ERROR = "CheckCapacityError";
     static final String TRAINING_FAILED = "TrainingFailed";
-    /**
-     * What a job that failed for capacity has in its FailureReason: {@code CapacityError: Unable to provision
-     * requested ML compute capacity...} or {@code EC2InsufficientCapacityError: Instance type ... is temporarily
-     * unavailable...}; both contain this.
-     */
-    static final String CAPACITY_ERROR = "CapacityError";
     static final String RECORD_FAILED_JOB = "RecordFailedJob";
     static final String COUNT_FAILED_JOB = "CountFailedJob";
     static final String RECORD_COMPLETED_JOB = "RecordCompletedJob";
@@ -395,7 +390,7 @@ final class TrainingStateMachine extends Construct {
         check.put("Choices", choices);
         check.put("Default", TRAINING_FAILED);
         states.put(CHECK_CAPACITY_ERROR, check);
-        String failedOutcome = "($contains(" + FAILURE_REASON + ", '" + CAPACITY_ERROR + "') ? '"
+        String failedOutcome = "($contains(" + FAILURE_REASON + ", /^" + CapacityPlan.CAPACITY_FAILURE + "/) ? '"
                 + CapacityPolicy.CAPACITY_ERROR + "' : '" + CapacityPolicy.FAILED + "')";
         states.put(RECORD_FAILED_JOB, recordJob(failedOutcome, true, COUNT_FAILED_JOB));
         states.put(COUNT_FAILED_JOB, countJob(CHECK_CAPACITY_ERROR));
