@@ -19,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
+import software.amazon.awssdk.services.sagemaker.model.ResourceLimitExceededException;
 
 /**
  * {@link TrainingJobLauncher#runWithCapacityPlan} against the real SDK client and a loopback SageMaker: a job that
@@ -180,6 +181,35 @@ class TrainingJobLauncherCapacityTest {
         assertEquals(EC2_CAPACITY, run.attempts().get(3).failureReason());
         assertEquals(AttemptOutcome.CAPACITY_ERROR, run.attempts().get(3).outcome());
         assertEquals(4, emulator.calls(TrainingJobLauncherTest.CREATE).size());
+    }
+
+    @Test
+    void aRequestRefusedForAQuotaIsAskedAgainWithDoublingWaitsUnderTheSameName() throws Exception {
+        int[] refusals = {2};
+        emulator.on(TrainingJobLauncherTest.CREATE, call -> refusals[0]-- > 0
+                ? Reply.error(400, "ResourceLimitExceeded", "The account-level service limit 'ml.g5.2xlarge for "
+                        + "training job usage' is 2 Instances, with current utilization of 2 Instances")
+                : Reply.ok("{\"TrainingJobArn\":\"arn\"}"));
+        jobsEnd("Completed", "Completed", "Completed"); // by request: the two refused ones count too
+
+        CapacityRun run = run(TrainingJobLauncherTest.realisticDocument());
+
+        assertTrue(run.completed());
+        List<String> names = requests().stream().map(r -> (String) r.get("TrainingJobName")).distinct().toList();
+        assertEquals(3, requests().size());
+        assertEquals(1, names.size(), "every retry asks for the same job");
+        assertEquals(List.of(Duration.ofMinutes(1), Duration.ofMinutes(2)), sleeps.subList(0, 2));
+        assertTrue(progress.stream().anyMatch(line -> line.startsWith("A quota is in use (The account-level")),
+                progress.toString());
+    }
+
+    @Test
+    void aQuotaStillInUseAfterEveryRetryEndsTheRunWithSageMakersError() throws Exception {
+        emulator.on(TrainingJobLauncherTest.CREATE, call -> Reply.error(400, "ResourceLimitExceeded", "quota"));
+
+        assertThrows(ResourceLimitExceededException.class, () -> run(TrainingJobLauncherTest.realisticDocument()));
+        assertEquals(TrainingJobLauncher.QUOTA_RETRIES + 1, requests().size());
+        assertEquals(Duration.ofMinutes(15), sleeps.get(sleeps.size() - 1), "waits never grow past 15 minutes");
     }
 
     @Test

@@ -15,6 +15,7 @@ import software.amazon.awssdk.services.sagemaker.model.CheckpointConfig;
 import software.amazon.awssdk.services.sagemaker.model.CreateTrainingJobRequest;
 import software.amazon.awssdk.services.sagemaker.model.DescribeTrainingJobResponse;
 import software.amazon.awssdk.services.sagemaker.model.ResourceConfig;
+import software.amazon.awssdk.services.sagemaker.model.ResourceLimitExceededException;
 import software.amazon.awssdk.services.sagemaker.model.TrainingJobStatus;
 
 /**
@@ -24,6 +25,13 @@ import software.amazon.awssdk.services.sagemaker.model.TrainingJobStatus;
 public final class TrainingJobLauncher {
     /** A Step Functions execution name: 1 to 80 characters, none of the forbidden ones (nor control characters). */
     private static final Pattern RUN = Pattern.compile("[^\\s?*<>{}\\[\\]:;,\\\\|^~$#%&`\"\\p{Cntrl}]{1,80}");
+    /**
+     * Retries of a CreateTrainingJob call SageMaker refused because a quota is in use (ResourceLimitExceeded), as the
+     * training state machine's: the waits double from {@link #FIRST_QUOTA_WAIT}, at most {@link #MAX_QUOTA_WAIT}.
+     */
+    static final int QUOTA_RETRIES = 8;
+    static final Duration FIRST_QUOTA_WAIT = Duration.ofMinutes(1);
+    static final Duration MAX_QUOTA_WAIT = Duration.ofMinutes(15);
     /** A FailureReason of a job SageMaker could not place: {@link CapacityPlan#CAPACITY_FAILURE}. */
     private static final Pattern CAPACITY_FAILURE = Pattern.compile("^" + CapacityPlan.CAPACITY_FAILURE);
 
@@ -168,7 +176,7 @@ public final class TrainingJobLauncher {
             String instanceType = request.resourceConfig() == null ? null : request.resourceConfig().instanceTypeAsString();
             progress.accept("Attempt " + (index + 1) + " of " + total + ": " + jobName + " on " + instanceType
                     + " reading " + dataSources + " in " + String.join(", ", zones));
-            sageMaker.createTrainingJob(request);
+            createWaitingForQuota(request, progress);
             DescribeTrainingJobResponse job = awaitEnd(jobName, pollInterval, timeout, progress);
             AttemptOutcome outcome = outcomeOf(job);
             attempts.add(new CapacityRunAttempt(jobName, instanceType, dataSources, zones, outcome, job.failureReason()));
@@ -179,6 +187,29 @@ public final class TrainingJobLauncher {
             }
             if (outcome != AttemptOutcome.CAPACITY_ERROR || index + 1 == total) {
                 return new CapacityRun(attempts, null);
+            }
+        }
+    }
+
+    /**
+     * Creates the job; while SageMaker refuses it because a quota is in use, waits and asks again, at most
+     * {@link #QUOTA_RETRIES} times (the SDK client itself retries throttling and 5xx answers).
+     */
+    private void createWaitingForQuota(CreateTrainingJobRequest request, Consumer<String> progress)
+            throws InterruptedException {
+        Duration wait = FIRST_QUOTA_WAIT;
+        for (int retry = 0; ; retry++) {
+            try {
+                sageMaker.createTrainingJob(request);
+                return;
+            } catch (ResourceLimitExceededException e) {
+                if (retry == QUOTA_RETRIES) {
+                    throw e;
+                }
+                progress.accept("A quota is in use (" + e.awsErrorDetails().errorMessage() + "): asking again for "
+                        + request.trainingJobName() + " in " + wait.toSeconds() + " s");
+                sleeper.sleep(wait);
+                wait = wait.multipliedBy(2).compareTo(MAX_QUOTA_WAIT) < 0 ? wait.multipliedBy(2) : MAX_QUOTA_WAIT;
             }
         }
     }
