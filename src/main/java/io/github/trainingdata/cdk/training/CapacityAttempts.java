@@ -1,14 +1,14 @@
 package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.internal.KeyPrefix;
-import io.github.trainingdata.cdk.storage.LustreLocation;
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.storage.LustreLocation;
+import io.github.trainingdata.cdk.storage.TrainingDataStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import io.github.trainingdata.cdk.storage.TrainingDataStore;
 import software.amazon.awscdk.services.ec2.ISubnet;
 
 /**
@@ -106,11 +106,12 @@ final class CapacityAttempts {
     static List<ISubnet> fallbackSubnets(TrainingJobBlueprint job) {
         TrainingNetwork network = job.getPlacement().network();
         List<String> ownZones = zonesOf(job.getPlacement().subnets());
+        List<TrainingDataStore> stores = fallbackChannels(job.getSpec()).stream().map(TrainingChannel::getStore)
+                .toList();
         List<ISubnet> subnets = new ArrayList<>();
         for (ISubnet subnet : network.getVpc().selectSubnets(network.getStorageSubnets()).getSubnets()) {
             String zone = subnet.getAvailabilityZone();
-            boolean reachable = fallbackChannels(job.getSpec()).stream().map(TrainingChannel::getStore)
-                    .allMatch(store -> reaches(store, zone, ownZones));
+            boolean reachable = stores.stream().allMatch(store -> reaches(store, zone, ownZones));
             if (reachable && subnets.size() < SageMakerLimits.SUBNETS.getMax().intValue()) {
                 subnets.add(subnet);
             }
@@ -128,6 +129,16 @@ final class CapacityAttempts {
         }
         List<String> zones = store.getReachableZones();
         return zones != null ? zones.contains(zone) : ownZones.contains(zone);
+    }
+
+    /** @return the channels an attempt reads: the job's own, or (from S3) the S3 fallback's */
+    static List<TrainingChannel> channelsOf(TrainingJobBlueprint job, boolean fromS3) {
+        return fromS3 ? fallbackChannels(job.getSpec()) : job.getSpec().getChannels();
+    }
+
+    /** @return the subnets an attempt runs in: the job's own, or (from S3) the S3 fallback's */
+    static List<ISubnet> subnetsOf(TrainingJobBlueprint job, boolean fromS3) {
+        return fromS3 ? fallbackSubnets(job) : job.getPlacement().subnets();
     }
 
     /** @return the Availability Zones of {@code subnets}, each once, in order */

@@ -24,33 +24,37 @@ final class CapacityPlanDocument {
 
     /** @return the document of {@code job}'s policy, which the caller has checked is set */
     static Map<String, Object> of(TrainingJobBlueprint job) {
-        TrainingJobSpec spec = job.getSpec();
-        List<TrainingChannel> fallbackChannels = CapacityAttempts.fallbackChannels(spec);
-        List<ISubnet> fallbackSubnets = fallbackChannels.isEmpty() ? List.of() : CapacityAttempts.fallbackSubnets(job);
-        Map<String, Object> first = new LinkedHashMap<>();
-        first.put(CapacityPlan.DATA_SOURCES, CapacityAttempts.dataSources(spec.getChannels()));
-        first.put(CapacityPlan.AVAILABILITY_ZONES, CapacityAttempts.zonesOf(job.getPlacement().subnets()));
         List<Map<String, Object>> attempts = new ArrayList<>();
-        for (CapacityAttempts.Attempt attempt : CapacityAttempts.of(spec)) {
+        for (CapacityAttempts.Attempt attempt : CapacityAttempts.of(job.getSpec())) {
             Map<String, Object> next = new LinkedHashMap<>();
             next.put(CapacityPlan.WAIT_SECONDS, attempt.waitSeconds());
             next.put(CapacityPlan.INSTANCE_TYPE, attempt.instanceType());
             next.put(CapacityPlan.FROM_S3, attempt.fromS3());
-            next.put(CapacityPlan.DATA_SOURCES,
-                    CapacityAttempts.dataSources(attempt.fromS3() ? fallbackChannels : spec.getChannels()));
-            next.put(CapacityPlan.AVAILABILITY_ZONES,
-                    CapacityAttempts.zonesOf(attempt.fromS3() ? fallbackSubnets : job.getPlacement().subnets()));
+            next.putAll(sourcesAndZones(job, attempt.fromS3()));
             attempts.add(next);
         }
         Map<String, Object> document = new LinkedHashMap<>();
-        document.put(CapacityPlan.FIRST_ATTEMPT, first);
+        document.put(CapacityPlan.FIRST_ATTEMPT, sourcesAndZones(job, false));
         document.put(CapacityPlan.ATTEMPTS, attempts);
-        if (!fallbackChannels.isEmpty()) {
+        if (CapacityAttempts.s3Fallback(job.getSpec()) != null) {
             Map<String, Object> fallback = new LinkedHashMap<>();
-            fallback.put(CapacityPlan.INPUT_DATA_CONFIG, fallbackChannels.stream().map(TrainingChannel::render).toList());
-            fallback.put(CapacityPlan.SUBNETS, fallbackSubnets.stream().map(ISubnet::getSubnetId).toList());
+            fallback.put(CapacityPlan.INPUT_DATA_CONFIG, CapacityAttempts.channelsOf(job, true).stream()
+                    .map(TrainingChannel::render).toList());
+            fallback.put(CapacityPlan.SUBNETS, CapacityAttempts.subnetsOf(job, true).stream()
+                    .map(ISubnet::getSubnetId).toList());
             document.put(CapacityPlan.S3_FALLBACK, fallback);
         }
         return document;
+    }
+
+    /**
+     * @return what an attempt reads ({@link CapacityPlan#DATA_SOURCES}) and where
+     *     ({@link CapacityPlan#AVAILABILITY_ZONES})
+     */
+    private static Map<String, Object> sourcesAndZones(TrainingJobBlueprint job, boolean fromS3) {
+        Map<String, Object> members = new LinkedHashMap<>();
+        members.put(CapacityPlan.DATA_SOURCES, CapacityAttempts.dataSources(CapacityAttempts.channelsOf(job, fromS3)));
+        members.put(CapacityPlan.AVAILABILITY_ZONES, CapacityAttempts.zonesOf(CapacityAttempts.subnetsOf(job, fromS3)));
+        return members;
     }
 }

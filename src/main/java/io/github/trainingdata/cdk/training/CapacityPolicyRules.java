@@ -37,7 +37,8 @@ final class CapacityPolicyRules {
             "capacityPolicy.steps[i].inputMode", "FAST_FILE or FILE", "library (the S3 modes that read files)");
     static final SynthRule FALLBACK_CHANNELS = SynthRule.of("CAPACITY_FALLBACK_CHANNELS", "TrainingJobDefinition",
             "capacityPolicy.steps[i]", "a job with at least one LustreChannel and vpcSubnets unset whose other channels "
-                    + "can be reached from an Availability Zone other than the data AZ (EFS: a mount target there)", "library");
+                    + "can be reached from an Availability Zone other than the data AZ (EFS: a mount target there)",
+            "library");
     static final SynthRule REQUEST_IN_PARAMETER = SynthRule.of("CAPACITY_REQUEST_IN_PARAMETER",
             "TrainingJobDefinition", "capacityPolicy",
             "unset, or a request document that fits the SSM parameter (the launcher reads it)",
@@ -167,6 +168,7 @@ final class CapacityPolicyRules {
                     "vpcSubnets unset: the fallback trains in every training subnet of the network");
         }
     }
+
     /**
      * The S3 fallback must be able to train outside the job's own Availability Zones: every channel it keeps (EFS)
      * must be reachable from another zone of the network.

@@ -28,8 +28,9 @@ import software.constructs.IDependable;
  * canonical CreateTrainingJob request, without the job name) and deploys it two ways: a Step Functions state
  * machine whose task is {@code sagemaker:createTrainingJob.sync} (each execution trains under a unique name) and
  * an SSM parameter holding the request as JSON, which {@code io.github.trainingdata.cdk.launch} turns into an
- * SDK call (with a capacity policy, a second parameter holds the policy for the launcher). When any file-system channel is present, the job runs in the training security group and in
- * subnets of the file system's Availability Zone.
+ * SDK call (with a capacity policy, a second parameter holds the policy for the launcher). When any file-system
+ * channel is present, the job runs in the training security group and in subnets of the file system's Availability
+ * Zone.
  */
 public class TrainingJobDefinition extends Construct {
     /** Most channels a job may have (20): {@link SageMakerLimits#INPUT_DATA_CONFIG}. */

@@ -314,18 +314,17 @@ final class TrainingStateMachine extends Construct {
      * (with an S3 fallback) its channels and subnets.
      */
     private Map<String, Object> attemptVariables(int index, String instanceType, boolean fromS3) {
+        List<TrainingChannel> channels = CapacityAttempts.channelsOf(job, fromS3);
+        List<ISubnet> subnets = CapacityAttempts.subnetsOf(job, fromS3);
         Map<String, Object> assign = new LinkedHashMap<>();
         assign.put(CAPACITY_ATTEMPT, index);
         assign.put(INSTANCE_TYPE, instanceType);
-        assign.put(DATA_SOURCES, CapacityAttempts.dataSources(fromS3 ? CapacityAttempts.fallbackChannels(spec)
-                : spec.getChannels()));
-        assign.put(AVAILABILITY_ZONES, CapacityAttempts.zonesOf(fromS3 ? CapacityAttempts.fallbackSubnets(job)
-                : job.getPlacement().subnets()));
+        assign.put(DATA_SOURCES, CapacityAttempts.dataSources(channels));
+        assign.put(AVAILABILITY_ZONES, CapacityAttempts.zonesOf(subnets));
         if (CapacityAttempts.s3Fallback(spec) != null) {
-            assign.put(INPUT_DATA_CONFIG, fromS3
-                    ? CapacityAttempts.fallbackChannels(spec).stream().map(TrainingChannel::render).toList()
+            assign.put(INPUT_DATA_CONFIG, fromS3 ? channels.stream().map(TrainingChannel::render).toList()
                     : job.getRequest().get("InputDataConfig"));
-            assign.put(SUBNETS, fromS3 ? CapacityAttempts.fallbackSubnets(job).stream().map(ISubnet::getSubnetId).toList()
+            assign.put(SUBNETS, fromS3 ? subnets.stream().map(ISubnet::getSubnetId).toList()
                     : ((Map<?, ?>) job.getRequest().get("VpcConfig")).get("Subnets"));
         }
         return assign;
