@@ -199,15 +199,10 @@ public class TrainingDataDashboard extends Construct {
             outcomes.add(widgets.metric(CapacityPolicy.METRIC_NAMESPACE, CapacityPolicy.ATTEMPTS_METRIC, dimensions,
                     Stats.SUM, outcome));
         }
-        MathExpression byJob = MathExpression.Builder.create()
-                .expression("SEARCH('{\"" + CapacityPolicy.METRIC_NAMESPACE + "\"," + String.join(",",
-                        CapacityPolicy.DATA_SOURCES_DIMENSION, CapacityPolicy.INSTANCE_TYPE_DIMENSION,
-                        CapacityPolicy.JOB_NAME_PREFIX_DIMENSION, CapacityPolicy.OUTCOME_DIMENSION) + "} MetricName=\""
-                        + CapacityPolicy.ATTEMPTS_METRIC + "\" " + CapacityPolicy.JOB_NAME_PREFIX_DIMENSION + "=\""
-                        + prefix + "\"', 'Sum', " + period.toSeconds() + ")")
-                .label("")
-                .period(period)
-                .build();
+        MathExpression byJob = search(CapacityPolicy.METRIC_NAMESPACE, String.join(",",
+                CapacityPolicy.DATA_SOURCES_DIMENSION, CapacityPolicy.INSTANCE_TYPE_DIMENSION,
+                CapacityPolicy.JOB_NAME_PREFIX_DIMENSION, CapacityPolicy.OUTCOME_DIMENSION), CapacityPolicy.ATTEMPTS_METRIC,
+                CapacityPolicy.JOB_NAME_PREFIX_DIMENSION + "=\"" + prefix + "\"", Stats.SUM);
         dashboard.addWidgets(
                 graph("Capacity policy: jobs by outcome", 12, outcomes, List.of()),
                 graph("Capacity policy: jobs by instance type, data sources and outcome", 12, List.of(byJob),
@@ -225,9 +220,18 @@ public class TrainingDataDashboard extends Construct {
      * CloudWatch with its host.
      */
     private MathExpression jobInstances(String prefix, String metricName, String statistic) {
+        return search(TRAINING_JOBS_NAMESPACE, HOST, metricName, HOST + "=" + prefix, statistic);
+    }
+
+    /**
+     * A CloudWatch {@code SEARCH} over the metrics {@code metricName} of {@code namespace} with exactly
+     * {@code dimensions} (comma-separated) that match {@code filter}, one line per metric, each labelled by CloudWatch.
+     */
+    private MathExpression search(String namespace, String dimensions, String metricName, String filter,
+            String statistic) {
         return MathExpression.Builder.create()
-                .expression("SEARCH('{\"" + TRAINING_JOBS_NAMESPACE + "\"," + HOST + "} MetricName=\"" + metricName
-                        + "\" " + HOST + "=" + prefix + "', '" + statistic + "', " + period.toSeconds() + ")")
+                .expression("SEARCH('{\"" + namespace + "\"," + dimensions + "} MetricName=\"" + metricName + "\" "
+                        + filter + "', '" + statistic + "', " + period.toSeconds() + ")")
                 .label("") // aws-cdk-lib's way to render no label (else the expression labels every line)
                 .period(period)
                 .build();
