@@ -1,12 +1,10 @@
 package io.github.trainingdata.cdk;
 
-import com.dashjoin.jsonata.Jsonata;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -104,7 +102,7 @@ public final class JsonataAslSimulator {
     }
 
     private final Map<String, Object> definition;
-    private final Map<String, Jsonata> compiled = new HashMap<>();
+    private final JsonataTemplates templates = new JsonataTemplates();
 
     /** @param definition the state machine's definition, as plain Java values ({@link Json#value}) */
     public JsonataAslSimulator(Map<String, Object> definition) {
@@ -398,62 +396,8 @@ public final class JsonataAslSimulator {
         }
     }
 
-    /** Evaluates every {@code "{% ... %}"} string of a JSON template; undefined object fields are dropped. */
     private Object template(Object template, Map<String, Object> states, Map<String, Object> variables) {
-        if (template instanceof String text && text.startsWith("{%") && text.endsWith("%}")) {
-            return evaluate(text.substring(2, text.length() - 2).trim(), states, variables);
-        }
-        if (template instanceof List<?> list) {
-            List<Object> out = new ArrayList<>();
-            for (Object item : list) {
-                out.add(template(item, states, variables));
-            }
-            return out;
-        }
-        if (template instanceof Map<?, ?> map) {
-            Map<String, Object> out = new LinkedHashMap<>();
-            map.forEach((key, value) -> {
-                Object evaluated = template(value, states, variables);
-                if (evaluated != null) {
-                    out.put((String) key, evaluated);
-                }
-            });
-            return out;
-        }
-        return template;
-    }
-
-    private Object evaluate(String expression, Map<String, Object> states, Map<String, Object> variables) {
-        try {
-            Jsonata jsonata = compiled.computeIfAbsent(expression, Jsonata::jsonata);
-            Jsonata.Frame frame = jsonata.createFrame();
-            variables.forEach(frame::bind);
-            frame.bind("states", states);
-            return normalize(jsonata.evaluate(null, frame));
-        } catch (RuntimeException e) {
-            throw new AssertionError("States.QueryEvaluationError: " + expression + ": " + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * @param value a JSONata result
-     * @return it as a JSON value: whole doubles as longs, sequences as lists
-     */
-    public static Object normalize(Object value) {
-        if (value instanceof Double d && d == Math.rint(d) && !d.isInfinite() && Math.abs(d) < 1e15) {
-            return d.longValue();
-        }
-        if (value instanceof List<?> list) {
-            List<Object> out = new ArrayList<>();
-            list.forEach(item -> out.add(normalize(item)));
-            return out;
-        }
-        if (value instanceof Map<?, ?> map) {
-            Map<String, Object> out = new LinkedHashMap<>();
-            map.forEach((k, v) -> out.put(String.valueOf(k), normalize(v)));
-            return out;
-        }
-        return value;
+        return templates.evaluate(template, states, variables);
     }
 
     /** A state's outcome: the next state and the output, or how the execution ended. */

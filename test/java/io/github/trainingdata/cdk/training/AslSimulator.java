@@ -1,13 +1,12 @@
 package io.github.trainingdata.cdk.training;
 
-import com.dashjoin.jsonata.Jsonata;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.trainingdata.cdk.Intrinsics;
 import io.github.trainingdata.cdk.Json;
-import io.github.trainingdata.cdk.JsonataAslSimulator;
+import io.github.trainingdata.cdk.JsonataTemplates;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -74,6 +73,7 @@ final class AslSimulator {
 
     private final JsonNode states;
     private final String startAt;
+    private final JsonataTemplates templates = new JsonataTemplates();
 
     AslSimulator(JsonNode asl) {
         this.states = asl.get("States");
@@ -277,43 +277,17 @@ final class AslSimulator {
     }
 
     /**
-     * Evaluates every {@code "{% ... %}"} string of a JSONata template with {@code com.dashjoin:jsonata}, the
-     * variables and {@code $states}; undefined fields are dropped.
+     * Evaluates a JSONata state's template ({@link JsonataTemplates}) with the variables and {@code $states}; undefined
+     * fields are dropped.
      */
     private JsonNode jsonata(JsonNode template, Map<String, Object> states, Context context) {
         if (template == null) {
             return null;
         }
-        if (template.isTextual() && template.asText().startsWith("{%") && template.asText().endsWith("%}")) {
-            String text = template.asText();
-            String expression = text.substring(2, text.length() - 2).trim();
-            try {
-                Jsonata compiled = Jsonata.jsonata(expression);
-                Jsonata.Frame frame = compiled.createFrame();
-                context.variables.forEach((key, value) -> frame.bind(key, JSON.convertValue(value, Object.class)));
-                frame.bind("states", states);
-                Object value = compiled.evaluate(null, frame);
-                return value == null ? null : JSON.valueToTree(JsonataAslSimulator.normalize(value));
-            } catch (RuntimeException e) {
-                throw new AssertionError("States.QueryEvaluationError: " + expression + ": " + e.getMessage(), e);
-            }
-        }
-        if (template.isArray()) {
-            List<JsonNode> items = new ArrayList<>();
-            template.forEach(t -> items.add(jsonata(t, states, context)));
-            return JSON.valueToTree(items);
-        }
-        if (template.isObject()) {
-            ObjectNode out = JsonNodeFactory.instance.objectNode();
-            template.fields().forEachRemaining(e -> {
-                JsonNode value = jsonata(e.getValue(), states, context);
-                if (value != null) {
-                    out.set(e.getKey(), value);
-                }
-            });
-            return out;
-        }
-        return template;
+        Map<String, Object> variables = new LinkedHashMap<>();
+        context.variables.forEach((key, value) -> variables.put(key, JSON.convertValue(value, Object.class)));
+        Object value = templates.evaluate(JSON.convertValue(template, Object.class), states, variables);
+        return value == null ? null : JSON.valueToTree(value);
     }
 
     private static String next(JsonNode state) {
