@@ -24,11 +24,12 @@ command per line and answers one JSON line:
 
 A command that fails answers ``{"commandError": MESSAGE}``. End of input stops the server.
 
-moto 5.2.1's Step Functions interpreter has three gaps that the training state machines meet; each is closed
+moto 5.2.1's Step Functions interpreter has four gaps that the training state machines meet; each is closed
 here, narrowly, with the behaviour the Step Functions documentation describes (see the functions below):
 workflow variables (it evaluates ``$name`` references through a JSONata engine it does not ship), the Assign of
-a Choice rule (it evaluates it against the rule's boolean instead of the state input), and AWS SDK integrations
-of APIs whose members are camelCase (it sends PascalCase parameters unchanged and returns camelCase results).
+a Choice rule (it evaluates it against the rule's boolean instead of the state input), AWS SDK integrations
+of APIs whose members are camelCase (it sends PascalCase parameters unchanged and returns camelCase results), and
+the service part of their error names (it keeps ``ssm`` where Step Functions reports ``Ssm``).
 """
 import datetime
 import json
@@ -194,6 +195,16 @@ def timestamps_as_text(node):
             timestamps_as_text(value)
 
 
+# The Step Functions guide ("AWS SDK service integrations"): an SDK integration's error is ServiceName.ErrorName, "Both
+# the service name and error name are in PascalCase" (e.g. Ssm.ParameterNotFoundException). moto 5.2.1 knows the
+# PascalCase name of dynamodb and sfn only and keeps every other service's lower-case name.
+SERVICE_ERROR_NAMES = {"dynamodb": "DynamoDb", "sfn": "Sfn", "sagemaker": "SageMaker"}
+
+
+def service_error_name_in_pascal_case(service_name):
+    return SERVICE_ERROR_NAMES.get(service_name.lower(), service_name[:1].upper() + service_name[1:])
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -220,6 +231,7 @@ def patch_moto():
     ChoiceRule._eval_body = choice_rule_assigning_from_the_state_input
     StateTaskServiceAwsSdk._normalise_parameters = sdk_parameters_as_the_api_names_them
     StateTaskServiceAwsSdk._normalise_response = sdk_result_in_pascal_case
+    StateTaskServiceAwsSdk._normalise_service_error_name = staticmethod(service_error_name_in_pascal_case)
 
 
 def answer(command, sfn):

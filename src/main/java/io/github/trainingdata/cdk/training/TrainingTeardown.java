@@ -69,7 +69,9 @@ final class TrainingTeardown {
         properties.put("JobNamePrefix", job.getJobNamePrefix());
         properties.put("SecurityGroupIds", placement.securityGroups().stream().map(ISecurityGroup::getSecurityGroupId)
                 .toList());
-        properties.put("SubnetIds", placement.subnets().stream().map(ISubnet::getSubnetId).toList());
+        // Subnets read at run time (a cache of another stack) are not known here: the wait looks in every subnet.
+        properties.put("SubnetIds", job.getBinding().bindsSubnets() ? List.of()
+                : placement.subnets().stream().map(ISubnet::getSubnetId).toList());
         CustomResource resource = CustomResource.Builder.create(scope, "Teardown")
                 .serviceToken(provider.provider.getServiceToken())
                 .resourceType(RESOURCE_TYPE)

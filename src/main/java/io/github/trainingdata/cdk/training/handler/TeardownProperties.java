@@ -11,7 +11,7 @@ import java.util.Map;
  * @param stateMachineArn  the definition's state machine
  * @param jobNamePrefix    the prefix of the definition's job names
  * @param securityGroupIds the job's security groups, the network's training group first (empty outside a VPC)
- * @param subnetIds        the job's subnets (empty outside a VPC)
+ * @param subnetIds        the job's subnets (empty outside a VPC, or when they are read at run time: any subnet)
  */
 record TeardownProperties(String stateMachineArn, String jobNamePrefix, List<String> securityGroupIds,
         List<String> subnetIds) {
@@ -41,9 +41,9 @@ record TeardownProperties(String stateMachineArn, String jobNamePrefix, List<Str
         }
         List<String> groups = ids(properties, SECURITY_GROUP_IDS);
         List<String> subnets = ids(properties, SUBNET_IDS);
-        if (groups.isEmpty() != subnets.isEmpty()) {
-            throw new IllegalArgumentException("ResourceProperties." + SECURITY_GROUP_IDS + " and " + SUBNET_IDS
-                    + " must be both empty (a job outside a VPC) or both set");
+        if (groups.isEmpty() && !subnets.isEmpty()) {
+            throw new IllegalArgumentException("ResourceProperties." + SECURITY_GROUP_IDS + " must be set with "
+                    + SUBNET_IDS + " (both empty: a job outside a VPC; groups alone: jobs in subnets read at run time)");
         }
         return new TeardownProperties(text, (String) prefix, groups, subnets);
     }
@@ -62,6 +62,6 @@ record TeardownProperties(String stateMachineArn, String jobNamePrefix, List<Str
 
     /** @return whether the jobs run in a VPC (and so hold network interfaces there) */
     boolean inVpc() {
-        return !subnetIds.isEmpty();
+        return !securityGroupIds.isEmpty();
     }
 }
