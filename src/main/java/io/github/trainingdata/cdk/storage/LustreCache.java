@@ -147,9 +147,9 @@ public class LustreCache extends Construct implements IConnectable, TrainingData
                 + "read the new one when their next execution starts): the deployment type (LustreConfiguration."
                 + "DeploymentType)" + (spec.persistent() ? ", the throughput tier (LustreConfiguration."
                 + "PerUnitStorageThroughput: CloudFormation's resource specification marks it as replacing, although "
-                + "the FSx API changes it in place)" : "") + ", the Lustre version (FileSystemTypeVersion), the key at "
-                + "rest (KmsKeyId), the security group (SecurityGroupIds) and the network's data subnet or Availability "
-                + "Zone (SubnetIds)");
+                + "the FSx API changes it in place)" : "") + ", the key at rest (KmsKeyId), the security group "
+                + "(SecurityGroupIds) and the network's data subnet or Availability Zone (SubnetIds); a Lustre version "
+                + "upgrade (FileSystemTypeVersion) is in place where the Region's CloudFormation schema allows it");
         this.fileSystemId = fileSystem.getRef();
         this.mountName = fileSystem.getAttrLustreMountName();
         this.dnsName = fileSystem.getAttrDnsName();
