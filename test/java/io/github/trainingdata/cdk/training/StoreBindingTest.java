@@ -126,6 +126,48 @@ class StoreBindingTest {
     }
 
     @Test
+    void aRequestTooLargeForItsParameterCannotReadACacheOfAnotherStack() {
+        LustreCache cache = cache("Lustre");
+        Stack team = new Stack(app, "Team", env("us-east-1"));
+        Map<String, String> environment = new java.util.TreeMap<>();
+        for (int i = 0; i < 20; i++) {
+            environment.put("VARIABLE_" + i, "x".repeat(512));
+        }
+        assertRule("TRAINING_STORE_REQUEST_IN_PARAMETER", () -> new TrainingJobDefinition(team, "Training",
+                TrainingJobDefinitionProps.builder()
+                        .trainingImage(TrainingImage.fromUri(TrainingFixture.IMAGE))
+                        .instanceType("ml.m5.xlarge")
+                        .outputBucket(bucket)
+                        .environment(environment)
+                        .channels(List.of(LustreChannel.builder("train").cache(cache).path("train").build()))
+                        .build()), "Team/Training", "channels[0].cache",
+                "Data/Lustre (another stack's) for a request document of up to 11510 bytes", "a cache of this stack, "
+                        + "or a request document that fits the SSM parameter (8192 bytes): the state machine reads the "
+                        + "cache at run time, so the SDK launcher reads the parameter's request");
+    }
+
+    @Test
+    void underStrongOrUnsetReferencesACacheReadFromAnotherStackWarnsAboutTheUpgrade() {
+        Map<String, Object> context = TestApps.context();
+        context.remove("@aws-cdk/core:defaultCrossStackReferences");
+        App unset = new App(software.amazon.awscdk.AppProps.builder().context(context).build());
+        Stack dataStack = new Stack(unset, "Data", env("us-east-1"));
+        TrainingDataBucket output = new TrainingDataBucket(dataStack, "Bucket", TrainingDataBucketProps.builder()
+                .bucket(Bucket.fromBucketName(dataStack, "Existing", "team-datasets")).build());
+        LustreCache cache = new LustreCache(dataStack, "Lustre", LustreCacheProps.builder()
+                .network(new TrainingNetwork(dataStack, "Network"))
+                .datasets(List.of(LustreDataset.builder("imagenet").dataBucket(output).build())).build());
+        define(new Stack(unset, "Team", env("us-east-1")), cache, output);
+        software.amazon.awscdk.assertions.Annotations.fromStack(dataStack).hasWarning("/Data/Lustre",
+                Match.stringLikeRegexp(".*is unset, which aws-cdk-lib treats as strong.*set it to \"both\" and run "
+                        + "cdk deploy --all.*"));
+
+        define(new Stack(app, "Team", env("us-east-1")), cache("Lustre"), bucket);
+        software.amazon.awscdk.assertions.Annotations.fromStack(data).hasNoWarning("/Data/Lustre",
+                Match.stringLikeRegexp(".*cdk deploy --all.*"));
+    }
+
+    @Test
     void twoStoresCannotPublishUnderOneName() {
         cache("Lustre-A").publication();
         LustreCache second = cache("Lustre A");

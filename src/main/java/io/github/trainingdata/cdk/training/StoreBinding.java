@@ -40,6 +40,11 @@ final class StoreBinding {
             "a cache of another stack in the definition's account and Region, where its publication (an SSM "
                     + "parameter) can be read by name",
             "SSM API reference, GetParameter (a parameter is read by name, in the caller's account and Region)");
+    static final SynthRule REQUEST_IN_PARAMETER = SynthRule.of("TRAINING_STORE_REQUEST_IN_PARAMETER",
+            "TrainingJobDefinition", "channels[].cache",
+            "a cache of another stack only with a request document that fits the SSM parameter (8192 bytes)",
+            "library (the state machine renders a bound request at run time, so the SDK launcher reads the "
+                    + "parameter's)");
     /** The error of an execution whose store's parameter does not exist. */
     static final String NOT_PUBLISHED = "DataStoreNotPublished";
     /** The error of an execution whose store's document lacks a value a job needs, or has a malformed one. */
@@ -135,6 +140,22 @@ final class StoreBinding {
             }
         }
         return false;
+    }
+
+    /**
+     * A bound request is rendered by the state machine at run time, so the SDK launcher cannot read it from the state
+     * machine's definition: it must fit the SSM parameter.
+     */
+    void checkRequestInParameter(IConstruct definition, long bound) {
+        if (!stores.isEmpty()) {
+            int channel = byChannel.keySet().iterator().next();
+            throw ConfigurationError.of(REQUEST_IN_PARAMETER, definition, "channels[" + channel + "].cache",
+                    stores.get(0).cache().getNode().getPath() + " (another stack's) for a request document of up to "
+                            + (bound >= RequestDocumentBound.UNBOUNDED ? "an unknown number of" : Long.toString(bound))
+                            + " bytes", "a cache of this stack, or a request document that fits the SSM parameter ("
+                            + TrainingJobDefinition.MAX_PARAMETER_DOCUMENT_BYTES + " bytes): the state machine reads "
+                            + "the cache at run time, so the SDK launcher reads the parameter's request");
+        }
     }
 
     /** @return whether no channel is bound at run time */
