@@ -3,7 +3,6 @@ package io.github.trainingdata.cdk.training;
 import io.github.trainingdata.cdk.internal.HandlerProvider;
 import io.github.trainingdata.cdk.internal.WildcardFindings;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
-import io.github.trainingdata.cdk.training.handler.TrainingTeardownHandler;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -37,8 +36,8 @@ import software.constructs.IConstruct;
  * <p>The handler is told every subnet the definition's jobs may run in (the job's own and, with a capacity policy's S3
  * fallback, the fallback's in other zones: {@link CapacityAttempts#subnetsOf}), since a job holds network interfaces in
  * the subnet it was placed in, and how long a job of the definition may live ({@code JobLifetimeSeconds}: its longest
- * run or spot wait, its keep-alive and {@link TrainingTeardownHandler#START_AND_STOP_MARGIN}), so that each look lists
- * only jobs created since; omitted when a duration is a token (the handler then assumes SageMaker's longest).
+ * run or spot wait, its keep-alive and {@link #START_AND_STOP_MARGIN_SECONDS}), so that each look lists only jobs created
+ * since; omitted when a duration is a token (the handler then assumes SageMaker's longest).
  *
  * <p>CloudFormation deletes a resource before what it depends on, so the custom resource depends on what a stopping
  * job still holds or needs when it is in the same stack: the state machine (with its role, whose policy lets Step
@@ -56,6 +55,12 @@ final class TrainingTeardown {
     static final String RESOURCE_TYPE = "Custom::TrainingTeardown";
     static final String HANDLER_CLASS = "io.github.trainingdata.cdk.training.handler.TrainingTeardownHandler";
     static final String PROVIDER_ID = "TrainingTeardown";
+    /**
+     * What a job's lifetime allows beyond its stopping condition and keep-alive: its start (provisioning) and its stop,
+     * which no AWS text bounds (UNVERIFIED how long they take; a day is far more than either is seen to take). The
+     * handler assumes the same day for a resource that states no lifetime.
+     */
+    static final long START_AND_STOP_MARGIN_SECONDS = 86_400;
 
     private TrainingTeardown() {
     }
@@ -132,7 +137,7 @@ final class TrainingTeardown {
             }
             keepAlive = spec.getKeepAlivePeriod().toSeconds().longValue();
         }
-        return run + keepAlive + TrainingTeardownHandler.START_AND_STOP_MARGIN.toSeconds();
+        return run + keepAlive + START_AND_STOP_MARGIN_SECONDS;
     }
 
     /** What a stopping job holds or needs, wherever it lives. */

@@ -26,11 +26,10 @@ record TeardownProperties(String stateMachineArn, String jobNamePrefix, List<Str
     static final String JOB_LIFETIME_SECONDS = "JobLifetimeSeconds";
     /**
      * The lifetime assumed when a resource does not state it (one created by an earlier release): SageMaker's longest
-     * runtime (28 days, SageMaker developer guide, StoppingCondition), its longest keep-alive (21,600 s, API model)
-     * and {@link TrainingTeardownHandler#START_AND_STOP_MARGIN}.
+     * runtime ("The maximum value is 28 days", API model, StoppingCondition), its longest keep-alive (21,600 s, API model)
+     * and the day {@code TrainingTeardown} allows for a job's start and stop.
      */
-    static final Duration LONGEST_LIFETIME = Duration.ofDays(28).plusSeconds(21_600)
-            .plus(TrainingTeardownHandler.START_AND_STOP_MARGIN);
+    static final Duration LONGEST_LIFETIME = Duration.ofDays(28).plusSeconds(21_600).plusDays(1);
 
     /**
      * Reads and checks the properties.

@@ -35,11 +35,6 @@ public final class TrainingTeardownHandler {
      * last look.
      */
     public static final Duration GIVE_UP_AFTER = Duration.ofMinutes(50);
-    /**
-     * What a job's lifetime allows beyond its stopping condition and keep-alive: its start (provisioning) and its stop,
-     * which no AWS text bounds (UNVERIFIED how long they take; a day is far more than either is seen to take).
-     */
-    public static final Duration START_AND_STOP_MARGIN = Duration.ofDays(1);
     /** An invocation starts no call with less time left: one call with its retries, plus a margin to answer. */
     static final Duration CALL_RESERVE = SdkCalls.API_CALL_TIMEOUT.plusSeconds(5);
     private static final Map<String, Object> NOT_COMPLETE = Map.of("IsComplete", false);
