@@ -20,7 +20,8 @@ import software.amazon.awssdk.services.fsx.model.FileSystemNotFoundException;
 /**
  * Lambda handler of the data repository association custom resource ({@code Custom::DataRepositoryAssociation},
  * aws-cdk-lib Provider framework, onEvent + isComplete): one association that links {@value #FILE_SYSTEM_PATH} of
- * the file system {@value #FILE_SYSTEM_ID} to the S3 location {@value #DATA_REPOSITORY_PATH}.
+ * the file system {@value #FILE_SYSTEM_ID} to the S3 location {@value #DATA_REPOSITORY_PATH}. The same functions
+ * serve the cache's {@value TaskGuard#RESOURCE_TYPE} ({@link TaskGuard}), told apart by the event's ResourceType.
  *
  * <p>Unlike {@code AWS::FSx::DataRepositoryAssociation}, whose paths are create-only (a change creates the new
  * association before deleting the old one, which FSx refuses on the same directory or S3 location), the physical
@@ -30,21 +31,27 @@ import software.amazon.awssdk.services.fsx.model.FileSystemNotFoundException;
  * every call to FSx happens in isComplete, one step per call, so each step sees FSx's current state:
  * <ol>
  * <li>list the file system's associations;</li>
- * <li>delete what is in the way: this resource's associations that link anything else (with the files of the old
- *     location, so they do not stay mixed in; an exporting one keeps its files, which S3 may not have yet), and
- *     any other association on the same or an overlapping directory or S3 location (an earlier version's
- *     {@code AWS::FSx::DataRepositoryAssociation}, or another dataset's before a swap), keeping the files when it
- *     links the very same directory and location; wait until they are gone;</li>
- * <li>create the association (tagged {@value FsxAssociations#OWNER_TAG} = physical id and
- *     {@value FsxAssociations#REQUEST_TAG} = request id, idempotent per request), wait until AVAILABLE;</li>
+ * <li>refuse, before deleting anything, what FSx would refuse beside another resource's association (the same or an
+ *     overlapping directory, the same S3 location; a nested S3 location, which the library refuses at synth): an
+ *     association this resource did not create (tag
+ *     {@value FsxAssociations#OWNER_TAG} = physical id) is never deleted, whatever its paths; and refuse to re-create
+ *     an association at {@code /} ({@link #ROOT});</li>
+ * <li>delete this resource's associations that link anything else, or that FSx marked FAILED: first their imports
+ *     are cancelled and an exporting one exports ({@link AssociationTasks}); a moved one goes with the files of the
+ *     old location, so they do not stay mixed in, an exporting or FAILED one keeps them; wait until they are gone;</li>
+ * <li>create the association (tagged with its owner and {@value FsxAssociations#REQUEST_TAG} = request id,
+ *     idempotent per request), wait until it leaves CREATING;</li>
  * <li>change the chunk size and the automatic import and export events in place, one per update, as AWS's own
- *     resource handler does.</li>
+ *     resource handler does, also on a MISCONFIGURED association.</li>
  * </ol>
- * An association this request created that ends FAILED or MISCONFIGURED fails the request with FSx's failure
- * details and what to do; one left so by an earlier deploy is replaced. Delete removes this resource's
- * associations (keeping their files: the file system is being deleted, or the dataset was removed) and waits until
- * they are gone; a missing association or file system means done. Throttling, 5xx answers and timeouts mean "not
- * complete yet".
+ * Like AWS's own handler, a Create succeeds only with an AVAILABLE association, an Update also with a MISCONFIGURED
+ * one: it still serves the linked data, FSx only cannot import or export automatically until the cause is fixed, and
+ * it "automatically returns to the Available state within 15 minutes" after that (FSx for Lustre guide, data
+ * repository association lifecycle). So neither an update nor its rollback fails on a cause the deploy cannot fix;
+ * the handler logs FSx's details. FAILED ("cannot recover") fails the request that created it and is replaced by the
+ * next one. Delete cancels the association's imports, exports an exporting one, then removes it keeping its files
+ * (the file system is being deleted, or the dataset was removed) and waits until it is gone; a missing association
+ * or file system means done. Throttling, 5xx answers and timeouts mean "not complete yet".
  */
 public final class DataRepositoryAssociationHandler {
     /** ResourceProperties key: the file system's id. */
@@ -69,10 +76,17 @@ public final class DataRepositoryAssociationHandler {
     private static final Set<DataRepositoryLifecycle> IN_PROGRESS = Set.of(DataRepositoryLifecycle.CREATING,
             DataRepositoryLifecycle.UPDATING, DataRepositoryLifecycle.DELETING,
             DataRepositoryLifecycle.UNKNOWN_TO_SDK_VERSION);
-    private static final Set<DataRepositoryLifecycle> BROKEN = Set.of(DataRepositoryLifecycle.FAILED,
-            DataRepositoryLifecycle.MISCONFIGURED);
+    /**
+     * The file-system path FSx allows "only for the first data repository associated with a file system" (FSx API
+     * reference, CreateDataRepositoryAssociation, FileSystemPath). Whether a file system whose association at
+     * {@code /} was deleted may link {@code /} again is not documented, so the handler never deletes an association
+     * to create one at {@code /}: it fails before deleting anything, whichever the answer.
+     */
+    static final String ROOT = "/";
 
     private final FsxAssociations associations;
+    private final AssociationTasks tasks;
+    private final TaskGuard guard;
 
     /** The handler Lambda instantiates: an FSx client for the function's Region and role. */
     public DataRepositoryAssociationHandler() {
@@ -86,6 +100,8 @@ public final class DataRepositoryAssociationHandler {
      */
     public DataRepositoryAssociationHandler(FSxClient fsx) {
         this.associations = new FsxAssociations(fsx);
+        this.tasks = new AssociationTasks(associations);
+        this.guard = new TaskGuard(tasks);
     }
 
     /**
@@ -98,8 +114,10 @@ public final class DataRepositoryAssociationHandler {
      */
     public Map<String, Object> onEvent(Map<String, Object> event, Context context) {
         String requestType = string(event, "RequestType");
+        boolean isGuard = TaskGuard.RESOURCE_TYPE.equals(event.get("ResourceType"));
         String physicalId = switch (requestType) {
-            case "Create", "Update" -> physicalId(DesiredAssociation.from(map(event, "ResourceProperties")),
+            case "Create", "Update" -> isGuard ? TaskGuard.physicalId(map(event, "ResourceProperties"))
+                    : physicalId(DesiredAssociation.from(map(event, "ResourceProperties")),
                     string(event, "LogicalResourceId"));
             case "Delete" -> string(event, "PhysicalResourceId");
             default -> throw new IllegalArgumentException("Unknown RequestType '" + requestType + "'");
@@ -122,12 +140,16 @@ public final class DataRepositoryAssociationHandler {
     public Map<String, Object> isComplete(Map<String, Object> event, Context context) {
         LambdaLogger log = context.getLogger();
         String physicalId = string(event, "PhysicalResourceId");
+        String requestType = string(event, "RequestType");
         try {
-            if (string(event, "RequestType").equals("Delete")) {
-                return remove(physicalId, log);
+            if (TaskGuard.RESOURCE_TYPE.equals(event.get("ResourceType"))) {
+                return guard.isComplete(requestType, physicalId, log);
+            }
+            if (requestType.equals("Delete")) {
+                return remove(physicalId, string(event, "RequestId"), log);
             }
             return ensure(DesiredAssociation.from(map(event, "ResourceProperties")), physicalId,
-                    string(event, "RequestId"), log);
+                    string(event, "RequestId"), requestType.equals("Update"), log);
         } catch (SdkException e) {
             if (!SdkCalls.isTransient(e)) {
                 throw e;
@@ -142,7 +164,8 @@ public final class DataRepositoryAssociationHandler {
         return desired.fileSystemId() + ":" + logicalId;
     }
 
-    private Map<String, Object> ensure(DesiredAssociation desired, String owner, String requestId, LambdaLogger log) {
+    private Map<String, Object> ensure(DesiredAssociation desired, String owner, String requestId, boolean update,
+            LambdaLogger log) {
         List<DataRepositoryAssociation> all;
         try {
             all = associations.list(desired.fileSystemId());
@@ -152,32 +175,78 @@ public final class DataRepositoryAssociationHandler {
         }
         DataRepositoryAssociation current = all.stream().filter(a -> ownedBy(a, owner) && desired.linksTheSame(a)
                 && a.lifecycle() != DataRepositoryLifecycle.DELETING).findFirst().orElse(null);
-        if (current != null && BROKEN.contains(current.lifecycle())
-                && !requestId.equals(FsxAssociations.tag(current, FsxAssociations.REQUEST_TAG))) {
-            log.log(describe(current) + " was left " + current.lifecycleAsString() + " by an earlier deploy: replacing it");
-            current = null;
+        boolean replacing = current != null && current.lifecycle() == DataRepositoryLifecycle.FAILED
+                && !requestId.equals(FsxAssociations.tag(current, FsxAssociations.REQUEST_TAG));
+        if (replacing) {
+            log.log(describe(current) + " was left FAILED by an earlier deploy: replacing it");
         }
-        DataRepositoryAssociation kept = current;
-        List<DataRepositoryAssociation> inTheWay = all.stream()
-                .filter(a -> a != kept && (ownedBy(a, owner) || desired.collidesWith(a))).toList();
+        DataRepositoryAssociation kept = replacing ? null : current;
+        List<DataRepositoryAssociation> others = all.stream().filter(a -> !ownedBy(a, owner)
+                && desired.collidesWith(a)).toList();
+        if (!others.isEmpty()) {
+            return blocked(desired, others, log);
+        }
+        List<DataRepositoryAssociation> inTheWay = all.stream().filter(a -> a != kept && ownedBy(a, owner)).toList();
         if (!inTheWay.isEmpty()) {
-            clear(inTheWay, a -> !desired.linksTheSame(a) && !exports(a), log);
+            if (desired.fileSystemPath().equals(ROOT)) {
+                throw new IllegalStateException(rootRecreated(desired, inTheWay.get(0)));
+            }
+            clear(inTheWay, a -> !desired.linksTheSame(a) && !AssociationTasks.exports(a), owner, requestId, log);
             return NOT_COMPLETE;
         }
-        if (current == null) {
+        if (kept == null) {
             DataRepositoryAssociation created = associations.create(desired, owner, requestId);
             log.log("Creating " + describe(created) + " (metadata import on create: " + desired.importOnCreate() + ")");
             return NOT_COMPLETE;
         }
-        return settle(current, desired, log);
+        return settle(kept, desired, update, log);
     }
 
-    /** Waits for the association to become AVAILABLE with every setting asked for. */
-    private Map<String, Object> settle(DataRepositoryAssociation current, DesiredAssociation desired, LambdaLogger log) {
-        if (BROKEN.contains(current.lifecycle())) {
+    /**
+     * Another resource's (or a hand-made) association is on the same or an overlapping directory, or on the same S3
+     * location: wait while it is being deleted, else fail before deleting anything (it is never deleted here).
+     */
+    private Map<String, Object> blocked(DesiredAssociation desired, List<DataRepositoryAssociation> others,
+            LambdaLogger log) {
+        DataRepositoryAssociation live = others.stream().filter(a -> a.lifecycle() != DataRepositoryLifecycle.DELETING)
+                .findFirst().orElse(null);
+        if (live == null) {
+            log.log("Waiting until " + describe(others.get(0)) + owner(others.get(0)) + " is gone");
+            return NOT_COMPLETE;
+        }
+        throw new IllegalStateException("Cannot link " + desired.fileSystemPath() + " to " + desired.dataRepositoryPath()
+                + " on " + desired.fileSystemId() + ": " + describe(live) + owner(live) + " is on the same or an "
+                + "overlapping directory, or on the same or a nested S3 location. FSx refuses the first two (\"Each data repository "
+                + "association must have a unique Amazon FSx file system directory and a unique S3 bucket or prefix\", "
+                + "\"two data repository associations cannot have overlapping file system paths\": FSx API reference, "
+                + "CreateDataRepositoryAssociation); nested S3 prefixes the library refuses at synth (DATASET_LOCATION_NESTING). "
+                + "Nothing was deleted: an association is deleted only by the resource "
+                + "that created it. If another dataset of the cache had this directory or location before this deploy "
+                + "(a swap), move one dataset away in one deploy and the other in the next; an association made by hand "
+                + "must be deleted by hand.");
+    }
+
+    /** Why an association at {@code /} is not re-created: FSx allows {@code /} only for the first association. */
+    private static String rootRecreated(DesiredAssociation desired, DataRepositoryAssociation existing) {
+        return "Cannot link / of " + desired.fileSystemId() + " to " + desired.dataRepositoryPath() + " in place of "
+                + describe(existing) + ": FSx allows '/' \"only ... for the first data repository associated with a "
+                + "file system\" (FSx API reference, CreateDataRepositoryAssociation, FileSystemPath), and whether it "
+                + "allows it again after that association is deleted is not documented. Nothing was deleted. To link "
+                + "another S3 location at the root, replace the cache (a new file system; e.g. deploy it under another "
+                + "construct id), or give the dataset a fileSystemPath below '/'.";
+    }
+
+    /**
+     * Waits for the association to become AVAILABLE (an Update: or MISCONFIGURED) with every setting asked for.
+     */
+    private Map<String, Object> settle(DataRepositoryAssociation current, DesiredAssociation desired, boolean update,
+            LambdaLogger log) {
+        DataRepositoryLifecycle lifecycle = current.lifecycle();
+        boolean misconfigured = lifecycle == DataRepositoryLifecycle.MISCONFIGURED;
+        if (lifecycle == DataRepositoryLifecycle.FAILED || (misconfigured && !update)) {
             throw new IllegalStateException(failure(current));
         }
-        if (current.lifecycle() != DataRepositoryLifecycle.AVAILABLE) {
+        if (lifecycle != DataRepositoryLifecycle.AVAILABLE && !misconfigured) {
             log.log(describe(current) + ": waiting");
             return NOT_COMPLETE;
         }
@@ -192,6 +261,10 @@ public final class DataRepositoryAssociationHandler {
             log.log("Updating " + describe(current) + ": " + change.get().what());
             return NOT_COMPLETE;
         }
+        if (misconfigured) {
+            log.log(failure(current) + " The update goes on: a MISCONFIGURED association still links the data, and "
+                    + "FSx makes it AVAILABLE again within 15 minutes of the cause being fixed.");
+        }
         log.log(describe(current) + ": complete");
         Map<String, Object> data = new LinkedHashMap<>();
         data.put(ASSOCIATION_ID, current.associationId());
@@ -201,7 +274,7 @@ public final class DataRepositoryAssociationHandler {
         return response;
     }
 
-    private Map<String, Object> remove(String owner, LambdaLogger log) {
+    private Map<String, Object> remove(String owner, String requestId, LambdaLogger log) {
         String fileSystemId = owner.startsWith("fs-") && owner.contains(":") ? owner.substring(0, owner.indexOf(':'))
                 : null;
         if (fileSystemId == null) {
@@ -211,30 +284,33 @@ public final class DataRepositoryAssociationHandler {
         List<DataRepositoryAssociation> ours;
         try {
             ours = associations.list(fileSystemId).stream().filter(a -> ownedBy(a, owner)).toList();
+            if (ours.isEmpty()) {
+                log.log("No association of " + owner + " is left on " + fileSystemId);
+                return Map.of("IsComplete", true);
+            }
+            clear(ours, a -> false, owner, requestId, log);
         } catch (FileSystemNotFoundException e) {
             log.log("File system " + fileSystemId + " is gone, and its associations with it");
             return Map.of("IsComplete", true);
         }
-        if (ours.isEmpty()) {
-            log.log("No association of " + owner + " is left on " + fileSystemId);
-            return Map.of("IsComplete", true);
-        }
-        clear(ours, a -> false, log);
         return NOT_COMPLETE;
     }
 
     /**
-     * Deletes each association that is not busy (creating, updating or being deleted already); the busy ones are
-     * waited for.
+     * Deletes each association that is not busy (creating, updating or being deleted already) once no task of it
+     * runs any more ({@link AssociationTasks#readyToDelete}); the busy ones are waited for.
      */
     private void clear(List<DataRepositoryAssociation> doomed, Predicate<DataRepositoryAssociation> deleteData,
-            LambdaLogger log) {
+            String owner, String requestId, LambdaLogger log) {
         for (DataRepositoryAssociation association : doomed) {
             if (IN_PROGRESS.contains(association.lifecycle())) {
                 log.log(describe(association) + ": waiting before it can be deleted or until it is gone");
                 continue;
             }
-            boolean withData = deleteData.test(association);
+            if (!tasks.readyToDelete(association, owner, requestId, log)) {
+                continue;
+            }
+            boolean withData = deleteData.test(association) && association.lifecycle() != DataRepositoryLifecycle.FAILED;
             if (associations.delete(association, withData)) {
                 log.log("Deleting " + describe(association) + (withData ? " with" : " keeping") + " its files on the "
                         + "file system" + owner(association));
@@ -246,15 +322,10 @@ public final class DataRepositoryAssociationHandler {
         return owner.equals(FsxAssociations.tag(association, FsxAssociations.OWNER_TAG));
     }
 
-    private static boolean exports(DataRepositoryAssociation association) {
-        return association.s3() != null && association.s3().autoExportPolicy() != null
-                && !association.s3().autoExportPolicy().events().isEmpty();
-    }
-
     private static String owner(DataRepositoryAssociation association) {
         String owner = FsxAssociations.tag(association, FsxAssociations.OWNER_TAG);
         return owner != null ? " (of " + owner + ")"
-                : " (not made by this custom resource: e.g. an earlier version's AWS::FSx::DataRepositoryAssociation)";
+                : " (not made by this library's custom resource: e.g. made by hand)";
     }
 
     private static String describe(DataRepositoryAssociation association) {
@@ -270,12 +341,13 @@ public final class DataRepositoryAssociationHandler {
                 ? "FSx marks an association FAILED when it cannot recover it, for example when the S3 bucket or the "
                 + "linked directory was deleted. Check that the bucket exists and that FSx may read it (its bucket "
                 + "policy and, with SSE-KMS, the key policy for the AWSServiceRoleForFSxS3Access_* roles), then deploy "
-                + "again: the next deploy replaces the failed association."
+                + "again: the next deploy replaces the failed association (keeping its files)."
                 : "FSx cannot import from or export to the bucket automatically until this is corrected: most often FSx "
                 + "lacks permission on the bucket or its KMS key, another event notification of the bucket uses "
                 + "s3:ObjectCreated:* or s3:ObjectRemoved:*, or FSx's own notification on the bucket was removed or "
-                + "changed (FSx for Lustre guide, 'Troubleshooting a misconfigured linked S3 bucket'). Correct it, then "
-                + "deploy again: the next deploy replaces the association.";
+                + "changed (FSx for Lustre guide, 'Troubleshooting a misconfigured linked S3 bucket'). It still links the "
+                + "data, and FSx makes it AVAILABLE again within 15 minutes of the cause being fixed; a first deploy "
+                + "fails on it (as AWS::FSx::DataRepositoryAssociation does), an update does not.";
         return describe(association) + " on " + association.fileSystemId() + ": " + details + ". " + advice;
     }
 
