@@ -224,9 +224,9 @@ public class LustreCache extends Construct implements IConnectable, TrainingData
         if (exports()) {
             Annotations.of(this).addWarningV2("@trainingdata/storage:retainedCacheReplacement", getNode().getPath()
                     + ": this cache exports to S3 and is retained, also when an update replaces it (a new subnet or AZ, "
-                    + "security group or Lustre version): the old file system then stays, linked to the same S3 "
-                    + "locations and exporting to them beside the new one. After such an update, delete the old file "
-                    + "system (its id is in the stack's events) once its exports are done");
+                    + "security group or Lustre version): the old file system then stays; in the update's cleanup its "
+                    + "associations export their directories and are unlinked (their files stay on it). After such an "
+                    + "update, delete the old file system (its id is in the stack's events)");
         }
     }
 
