@@ -22,6 +22,7 @@ import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.fsx.FSxClient;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The handler against a loopback FSx ({@link FakeFsx}) with the real SDK client configured as in Lambda: each test
@@ -38,6 +39,8 @@ class DataRepositoryAssociationHandlerTest {
 
     private AwsJsonEmulator emulator;
     private FakeFsx fsx;
+    private FakeS3Listing s3;
+    private S3Client s3Client;
     private FSxClient client;
     private DataRepositoryAssociationHandler handler;
     private RecordingContext context;
@@ -48,7 +51,9 @@ class DataRepositoryAssociationHandlerTest {
         emulator = new AwsJsonEmulator();
         fsx = new FakeFsx(emulator, FS);
         client = emulator.connect(FsxAssociations.clientBuilder());
-        handler = new DataRepositoryAssociationHandler(client);
+        s3 = new FakeS3Listing();
+        s3Client = s3.client();
+        handler = new DataRepositoryAssociationHandler(client, s3Client);
         context = new RecordingContext();
     }
 
@@ -57,6 +62,8 @@ class DataRepositoryAssociationHandlerTest {
         extraClients.forEach(FSxClient::close);
         client.close();
         emulator.close();
+        s3Client.close();
+        s3.close();
     }
 
     private static Map<String, Object> properties(String path, String repository) {
@@ -238,6 +245,46 @@ class DataRepositoryAssociationHandlerTest {
         assertEquals(List.of("/datasets/imagenet"), fsx.associations().stream().map(a -> a.path).toList());
         assertEquals(Map.of("AssociationId", after.id), result.get("Data"));
         assertEquals("req-move", after.tags.get("cdk-training-data:request"));
+    }
+
+    @Test
+    void aMoveThatCannotFinishInTheHourFailsBeforeItDeletesAnything() {
+        created();
+        FakeFsx.Association before = fsx.associations().get(0);
+        FakeFsx.Task importing = fsx.seedTask(FS, before.id, "IMPORT_METADATA_FROM_REPOSITORY", "EXECUTING");
+        s3.holds(BUCKET + "imagenet/", 100_001);
+        int calls = emulator.calls().size();
+
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> deploy(update("req-move", properties("/datasets/imagenet", BUCKET + "imagenet/"), imagenet())));
+
+        assertEquals("Cannot move association " + before.id + " (/imagenet <-> " + BUCKET + "imagenet/, AVAILABLE) to "
+                + "/datasets/imagenet <-> " + BUCKET + "imagenet/ in place: " + BUCKET + "imagenet/ holds more than "
+                + "100000 objects, and a move deletes the old directory's files (a rollback the new one's) within the "
+                + "custom resource's hour, at a rate FSx does not document. Nothing was deleted. Move it in two deploys: "
+                + "add the dataset under a new name at the new path or location and deploy, then remove the old dataset "
+                + "and deploy (a removed dataset's association is deleted keeping its files).", e.getMessage());
+        assertEquals(List.of("DescribeDataRepositoryAssociations"), targets().subList(calls, targets().size()),
+                "nothing cancelled, deleted or created");
+        assertEquals(List.of(before), fsx.associations());
+        assertEquals("EXECUTING", importing.lifecycle);
+        assertEquals(101, s3.listed().size(), "stops counting past the bound: 101 pages of 1,000");
+    }
+
+    @Test
+    void aMoveCountsBothLocationsSoThatItsRollbackFitsToo() {
+        created();
+        s3.holds(BUCKET + "imagenet-v2/", 250_000);
+
+        assertThrows(IllegalStateException.class,
+                () -> deploy(update("req-move", properties("/imagenet", BUCKET + "imagenet-v2/"), imagenet())));
+        assertEquals(List.of(), fsx.deleted());
+
+        s3.holds(BUCKET + "imagenet-v2/", 99_999);
+        deploy(update("req-move-2", properties("/imagenet", BUCKET + "imagenet-v2/"), imagenet()));
+        assertEquals(List.of(BUCKET + "imagenet-v2/"), fsx.associations().stream().map(a -> a.repository).toList());
+        assertTrue(context.lines().contains(BUCKET + "imagenet-v2/ holds 99999 objects (at most 100000 move in place)"),
+                context.lines().toString());
     }
 
     @Test
@@ -629,7 +676,7 @@ class DataRepositoryAssociationHandlerTest {
         FSxClient impatient = emulator.connect(FsxAssociations.clientBuilder().overrideConfiguration(
                 ClientOverrideConfiguration.builder().retryStrategy(AwsRetryStrategy.doNotRetry()).build()));
         extraClients.add(impatient);
-        return new DataRepositoryAssociationHandler(impatient);
+        return new DataRepositoryAssociationHandler(impatient, s3Client);
     }
 
     @Test

@@ -16,6 +16,7 @@ import software.amazon.awssdk.services.fsx.model.DataRepositoryAssociation;
 import software.amazon.awssdk.services.fsx.model.DataRepositoryAssociationNotFoundException;
 import software.amazon.awssdk.services.fsx.model.DataRepositoryLifecycle;
 import software.amazon.awssdk.services.fsx.model.FileSystemNotFoundException;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Lambda handler of the data repository association custom resource ({@code Custom::DataRepositoryAssociation},
@@ -84,22 +85,33 @@ public final class DataRepositoryAssociationHandler {
      */
     static final String ROOT = "/";
 
+    /**
+     * The most objects a moved dataset's old and new S3 locations may each hold for the move to happen in place: the
+     * old directory's files are deleted with its association, and a rollback would delete the new one's. FSx documents
+     * no rate for deleting a directory's files, and a custom resource has at most an hour (ServiceTimeout 1 to 3600
+     * s), so this is the library's bound, not an AWS figure: a larger move fails before anything is deleted.
+     */
+    static final long MAX_MOVE_OBJECTS = 100_000;
+
     private final FsxAssociations associations;
+    private final LocationObjects objects;
     private final AssociationTasks tasks;
     private final TaskGuard guard;
 
-    /** The handler Lambda instantiates: an FSx client for the function's Region and role. */
+    /** The handler Lambda instantiates: FSx and S3 clients for the function's Region and role. */
     public DataRepositoryAssociationHandler() {
-        this(FsxAssociations.clientBuilder().build());
+        this(FsxAssociations.clientBuilder().build(), LocationObjects.clientBuilder().build());
     }
 
     /**
-     * A handler with its client supplied.
+     * A handler with its clients supplied.
      *
-     * @param fsx lists, creates, updates and deletes associations
+     * @param fsx lists, creates, updates and deletes associations; lists, cancels and starts their tasks
+     * @param s3  counts the objects of a moved dataset's locations
      */
-    public DataRepositoryAssociationHandler(FSxClient fsx) {
+    public DataRepositoryAssociationHandler(FSxClient fsx, S3Client s3) {
         this.associations = new FsxAssociations(fsx);
+        this.objects = new LocationObjects(s3);
         this.tasks = new AssociationTasks(associations);
         this.guard = new TaskGuard(tasks);
     }
@@ -191,7 +203,14 @@ public final class DataRepositoryAssociationHandler {
             if (desired.fileSystemPath().equals(ROOT)) {
                 throw new IllegalStateException(rootRecreated(desired, inTheWay.get(0)));
             }
-            clear(inTheWay, a -> !desired.linksTheSame(a) && !AssociationTasks.exports(a), owner, requestId, log);
+            Predicate<DataRepositoryAssociation> moved = a -> !desired.linksTheSame(a) && !AssociationTasks.exports(a)
+                    && a.lifecycle() != DataRepositoryLifecycle.FAILED;
+            for (DataRepositoryAssociation association : inTheWay) {
+                if (moved.test(association) && association.lifecycle() != DataRepositoryLifecycle.DELETING) {
+                    checkMoveFits(desired, association, log);
+                }
+            }
+            clear(inTheWay, moved, owner, requestId, log);
             return NOT_COMPLETE;
         }
         if (kept == null) {
@@ -224,6 +243,37 @@ public final class DataRepositoryAssociationHandler {
                 + "that created it. If another dataset of the cache had this directory or location before this deploy "
                 + "(a swap), move one dataset away in one deploy and the other in the next; an association made by hand "
                 + "must be deleted by hand.");
+    }
+
+    /**
+     * Fails, before anything is deleted, a move whose old or new location holds more than {@value #MAX_MOVE_OBJECTS}
+     * objects: deleting the old directory's files (and, in a rollback, the new one's) might not end within the custom
+     * resource's hour, after the link and its files were gone.
+     */
+    private void checkMoveFits(DesiredAssociation desired, DataRepositoryAssociation old, LambdaLogger log) {
+        for (String location : List.of(old.dataRepositoryPath(), desired.dataRepositoryPath())) {
+            long count;
+            try {
+                count = objects.countUpTo(location, MAX_MOVE_OBJECTS);
+            } catch (SdkException e) {
+                if (SdkCalls.isTransient(e)) {
+                    throw e;
+                }
+                throw new IllegalStateException("Cannot count the objects of " + location + " to tell whether moving "
+                        + describe(old) + " to " + desired.fileSystemPath() + " <-> " + desired.dataRepositoryPath()
+                        + " fits in the custom resource's hour (" + e.getMessage() + "). Nothing was deleted.", e);
+            }
+            if (count > MAX_MOVE_OBJECTS) {
+                throw new IllegalStateException("Cannot move " + describe(old) + " to " + desired.fileSystemPath()
+                        + " <-> " + desired.dataRepositoryPath() + " in place: " + location + " holds more than "
+                        + MAX_MOVE_OBJECTS + " objects, and a move deletes the old directory's files (a rollback the new "
+                        + "one's) within the custom resource's hour, at a rate FSx does not document. Nothing was "
+                        + "deleted. Move it in two deploys: add the dataset under a new name at the new path or location "
+                        + "and deploy, then remove the old dataset and deploy (a removed dataset's association is deleted "
+                        + "keeping its files).");
+            }
+            log.log(location + " holds " + count + " objects (at most " + MAX_MOVE_OBJECTS + " move in place)");
+        }
     }
 
     /** Why an association at {@code /} is not re-created: FSx allows {@code /} only for the first association. */
