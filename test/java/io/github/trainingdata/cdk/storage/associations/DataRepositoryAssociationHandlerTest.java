@@ -637,6 +637,28 @@ class DataRepositoryAssociationHandlerTest {
     }
 
     @Test
+    void aNinthAssociationIsNotCreatedTheRequestSaysHowToReachItInTwoDeploys() {
+        for (int i = 1; i <= 8; i++) {
+            fsx.seed(FS, "/shard" + i, BUCKET + "shards/" + i + "/", Map.of("cdk-training-data:association",
+                    FS + ":LustreAssociationsshard" + i));
+        }
+
+        IllegalStateException e = assertThrows(IllegalStateException.class, this::created);
+
+        assertTrue(e.getMessage().startsWith("Cannot link /imagenet to " + BUCKET + "imagenet/: file system " + FS
+                + " has 8 data repository associations already"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("at 8 datasets, remove one in one deploy and add the other in the next, or "
+                + "move a dataset in place (change its prefix or fileSystemPath, keep its name)."), e.getMessage());
+        assertFalse(targets().contains("CreateDataRepositoryAssociation"));
+        fsx.associations().get(7).lifecycle = "DELETING";
+        Map<String, Object> waiting = event("Create", "req-create-2", imagenet());
+        waiting.putAll(handler.onEvent(waiting, context));
+        assertEquals(Map.of("IsComplete", false), handler.isComplete(waiting, context), "one is going: wait");
+        fsx.tick();
+        assertEquals(Map.of("IsComplete", false), handler.isComplete(waiting, context), "created");
+    }
+
+    @Test
     void pagesThroughEveryAssociationOfTheFileSystem() {
         for (String name : List.of("a", "b", "c", "d", "e")) {
             fsx.seed(FS, "/" + name, BUCKET + name + "/", Map.of());

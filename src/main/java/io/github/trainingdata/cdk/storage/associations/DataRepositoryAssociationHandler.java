@@ -92,6 +92,8 @@ public final class DataRepositoryAssociationHandler {
      * s), so this is the library's bound, not an AWS figure: a larger move fails before anything is deleted.
      */
     static final long MAX_MOVE_OBJECTS = 100_000;
+    /** "You can have a maximum of 8 data repository associations on a file system" (CreateDataRepositoryAssociation). */
+    static final int MAX_ASSOCIATIONS = 8;
 
     private final FsxAssociations associations;
     private final LocationObjects objects;
@@ -214,6 +216,13 @@ public final class DataRepositoryAssociationHandler {
             return NOT_COMPLETE;
         }
         if (kept == null) {
+            if (all.size() >= MAX_ASSOCIATIONS) {
+                if (all.stream().anyMatch(a -> a.lifecycle() == DataRepositoryLifecycle.DELETING)) {
+                    log.log(desired.fileSystemId() + " has " + all.size() + " associations, some being deleted: waiting");
+                    return NOT_COMPLETE;
+                }
+                throw new IllegalStateException(full(desired, all));
+            }
             DataRepositoryAssociation created = associations.create(desired, owner, requestId);
             log.log("Creating " + describe(created) + " (metadata import on create: " + desired.importOnCreate() + ")");
             return NOT_COMPLETE;
@@ -274,6 +283,21 @@ public final class DataRepositoryAssociationHandler {
             }
             log.log(location + " holds " + count + " objects (at most " + MAX_MOVE_OBJECTS + " move in place)");
         }
+    }
+
+    /** Why no association is created on a file system that has FSx's 8 already. */
+    private static String full(DesiredAssociation desired, List<DataRepositoryAssociation> all) {
+        StringBuilder linked = new StringBuilder();
+        for (DataRepositoryAssociation association : all) {
+            linked.append(linked.isEmpty() ? "" : "; ").append(describe(association)).append(owner(association));
+        }
+        return "Cannot link " + desired.fileSystemPath() + " to " + desired.dataRepositoryPath() + ": file system "
+                + desired.fileSystemId() + " has " + all.size() + " data repository associations already (\"You can "
+                + "have a maximum of 8 data repository associations on a file system\", FSx API reference, "
+                + "CreateDataRepositoryAssociation): " + linked + ". CloudFormation deletes a removed dataset's "
+                + "association only in the update's cleanup phase, after it creates the new ones: at 8 datasets, remove "
+                + "one in one deploy and add the other in the next, or move a dataset in place (change its prefix or "
+                + "fileSystemPath, keep its name).";
     }
 
     /** Why an association at {@code /} is not re-created: FSx allows {@code /} only for the first association. */
