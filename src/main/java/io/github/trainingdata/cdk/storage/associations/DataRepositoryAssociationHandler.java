@@ -37,11 +37,14 @@ import software.amazon.awssdk.services.s3.S3Client;
  *     association this resource did not create (tag
  *     {@value FsxAssociations#OWNER_TAG} = physical id) is never deleted, whatever its paths; and refuse to re-create
  *     an association at {@code /} ({@link #ROOT});</li>
- * <li>delete this resource's associations that link anything else, or that FSx marked FAILED: first their imports
- *     are cancelled and an exporting one exports ({@link AssociationTasks}); a moved one goes with the files of the
- *     old location, so they do not stay mixed in, an exporting or FAILED one keeps them; wait until they are gone;</li>
+ * <li>delete this resource's associations that link anything else, or that FSx marked FAILED: a move first counts
+ *     the old and the new S3 location and fails, before anything is deleted, when either holds more than
+ *     {@value #MAX_MOVE_OBJECTS} objects; then the old association's imports are cancelled and an exporting one
+ *     exports ({@link AssociationTasks}); a moved one goes with the files of the old location, so they do not stay
+ *     mixed in, an exporting or FAILED one keeps them; wait until they are gone;</li>
  * <li>create the association (tagged with its owner and {@value FsxAssociations#REQUEST_TAG} = request id,
- *     idempotent per request), wait until it leaves CREATING;</li>
+ *     idempotent per request), unless the file system has {@value #MAX_ASSOCIATIONS} already; wait until it leaves
+ *     CREATING;</li>
  * <li>change the chunk size and the automatic import and export events in place, one per update, as AWS's own
  *     resource handler does, also on a MISCONFIGURED association.</li>
  * </ol>
