@@ -247,14 +247,14 @@ public final class DataRepositoryAssociationHandler {
         }
         throw new IllegalStateException("Cannot link " + desired.fileSystemPath() + " to " + desired.dataRepositoryPath()
                 + " on " + desired.fileSystemId() + ": " + describe(live) + owner(live) + " is on the same or an "
-                + "overlapping directory, or on the same or a nested S3 location. FSx refuses the first two (\"Each data repository "
-                + "association must have a unique Amazon FSx file system directory and a unique S3 bucket or prefix\", "
-                + "\"two data repository associations cannot have overlapping file system paths\": FSx API reference, "
-                + "CreateDataRepositoryAssociation); nested S3 prefixes the library refuses at synth (DATASET_LOCATION_NESTING). "
-                + "Nothing was deleted: an association is deleted only by the resource "
-                + "that created it. If another dataset of the cache had this directory or location before this deploy "
-                + "(a swap), move one dataset away in one deploy and the other in the next; an association made by hand "
-                + "must be deleted by hand.");
+                + "overlapping directory, or on the same or a nested S3 location. FSx refuses the first two (\"Each "
+                + "data repository association must have a unique Amazon FSx file system directory and a unique S3 "
+                + "bucket or prefix\", \"two data repository associations cannot have overlapping file system "
+                + "paths\": FSx API reference, CreateDataRepositoryAssociation); nested S3 prefixes the library refuses "
+                + "at synth (DATASET_LOCATION_NESTING). Nothing was deleted: an association is deleted only by the "
+                + "resource that created it. If another dataset of the cache had this directory or location before "
+                + "this deploy (a swap), move one dataset away in one deploy and the other in the next; an association "
+                + "made by hand must be deleted by hand.");
     }
 
     /**
