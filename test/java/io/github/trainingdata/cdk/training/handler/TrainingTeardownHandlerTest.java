@@ -244,7 +244,7 @@ class TrainingTeardownHandlerTest {
         assertEquals("ResourceProperties.SecurityGroupIds must be set with SubnetIds (both empty: a job outside a VPC; "
                 + "groups alone: jobs in subnets read at run time)", assertThrows(IllegalArgumentException.class,
                         () -> handler.onEvent(event("Create", properties), context)).getMessage());
-        properties.put("SubnetIds", SUBNETS);
+        properties.put("SecurityGroupIds", List.of(GROUP));
         properties.put("JobLifetimeSeconds", "0");
         assertEquals("ResourceProperties.JobLifetimeSeconds must be a positive whole number of seconds, got '0'",
                 assertThrows(IllegalArgumentException.class, () -> handler.onEvent(event("Create", properties), context))
