@@ -95,6 +95,29 @@ class StoreBindingTest {
     }
 
     @Test
+    void everyCapacityAttemptReadsTheBindingExceptTheS3FallbacksOwnChannels() throws Exception {
+        LustreCache cache = cache("Lustre");
+        Stack team = new Stack(app, "Team", env("us-east-1"));
+        new TrainingJobDefinition(team, "Training", TrainingJobDefinitionProps.builder()
+                .trainingImage(TrainingImage.fromUri(TrainingFixture.IMAGE))
+                .instanceType("ml.p4d.24xlarge")
+                .outputBucket(bucket)
+                .channels(List.of(LustreChannel.builder("train").cache(cache).path("train").build()))
+                .capacityPolicy(CapacityPolicy.of(List.of(
+                        CapacityStep.instanceTypes(List.of("ml.p5.48xlarge")), CapacityStep.s3Fallback())))
+                .build());
+        String template = Json.MAPPER.writeValueAsString(Template.fromStack(team).toJSON()).replace("\\\"", "\"");
+        assertTrue(template.contains("\"inputDataConfig.$\":\"$.dataStoreBinding.InputDataConfig\","
+                + "\"boundInputDataConfig.$\":\"$.dataStoreBinding.InputDataConfig\""), "the first job's");
+        assertTrue(template.contains("\"availabilityZones.$\":\"$.dataStoreBinding.AvailabilityZones\""), template);
+        assertTrue(template.contains("\"CapacityAttempt1\":{\"Type\":\"Pass\",\"Comment\":\"Capacity attempt 1: a "
+                + "new job on ml.p5.48xlarge\",\"Assign\":{"), "the next instance type");
+        assertTrue(template.contains("\"inputDataConfig.$\":\"$boundInputDataConfig\",\"subnets.$\":\"$boundSubnets\""),
+                "the next instance type reads the same cache");
+        assertTrue(template.contains("\"S3DataSource\""), "the S3 fallback reads the dataset's S3 location");
+    }
+
+    @Test
     void inItsOwnStackADefinitionReferencesTheCachePlainly() {
         LustreCache cache = cache("Lustre");
         define(data, cache, bucket);

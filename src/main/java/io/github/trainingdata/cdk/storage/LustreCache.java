@@ -436,7 +436,7 @@ public class LustreCache extends Construct implements IConnectable, TrainingData
         Object strength = getNode().tryGetContext(ReplaceableReference.CONTEXT_KEY);
         if (first && fileSystem != null && (strength == null || "strong".equals(strength))) {
             Annotations.of(this).addWarningV2("@trainingdata/storage:upgradeWithImports", getNode().getPath()
-                    + ": training stacks in other stacks read this cache at run time now. If they were deployed by "
+                    + ": definitions in other stacks read this cache at run time now. If their stacks were deployed by "
                     + "0.x under strong cross-stack references (the app's " + ReplaceableReference.CONTEXT_KEY
                     + " is " + (strength == null ? "unset, which aws-cdk-lib treats as strong" : "strong")
                     + "), they import the cache's id and mount name, which upgrading replaces: CloudFormation then "

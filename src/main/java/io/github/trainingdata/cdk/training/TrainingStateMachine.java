@@ -292,16 +292,12 @@ final class TrainingStateMachine extends Construct {
         if (!job.getBinding().isEmpty()) {
             // What the stores read at run time give, for this job and (as bound*) for the capacity policy's attempts.
             String binding = "$." + StoreBinding.BINDING + ".";
-            assign.remove(INPUT_DATA_CONFIG);
-            assign.put(INPUT_DATA_CONFIG + ".$", binding + "InputDataConfig");
-            assign.put(bound(INPUT_DATA_CONFIG) + ".$", binding + "InputDataConfig");
+            boolean attempts = spec.getCapacityPolicy() != null;
+            assignBound(assign, INPUT_DATA_CONFIG, binding + "InputDataConfig", attempts);
             if (job.getBinding().bindsSubnets()) {
-                assign.remove(SUBNETS);
-                assign.put(SUBNETS + ".$", binding + "Subnets");
-                assign.put(bound(SUBNETS) + ".$", binding + "Subnets");
-                if (assign.remove(AVAILABILITY_ZONES) != null) {
-                    assign.put(AVAILABILITY_ZONES + ".$", binding + "AvailabilityZones");
-                    assign.put(bound(AVAILABILITY_ZONES) + ".$", binding + "AvailabilityZones");
+                assignBound(assign, SUBNETS, binding + "Subnets", attempts);
+                if (attempts) {
+                    assignBound(assign, AVAILABILITY_ZONES, binding + "AvailabilityZones", true);
                 }
             }
         }
@@ -534,6 +530,15 @@ final class TrainingStateMachine extends Construct {
         failed.put("Cause", "{% $string({'CapacityAttempts': $" + CAPACITY_ATTEMPTS + ", 'Cause': $substring($string("
                 + "$states.input." + TRAIN_ERROR + ".Cause), 0, " + MAX_FAILED_CAUSE + ")}) %}");
         return failed;
+    }
+
+    /** Assigns {@code variable} (and, for later capacity attempts, its bound copy) from {@code path} of the input. */
+    private static void assignBound(Map<String, Object> assign, String variable, String path, boolean attempts) {
+        assign.remove(variable);
+        assign.put(variable + ".$", path);
+        if (attempts) {
+            assign.put(bound(variable) + ".$", path);
+        }
     }
 
     /** @return {@code members} with {@code member} taken from {@code variable} at run time, in its place */
