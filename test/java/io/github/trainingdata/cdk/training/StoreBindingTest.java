@@ -128,6 +128,18 @@ class StoreBindingTest {
     }
 
     @Test
+    void aCacheInANestedStackOfTheDefinitionsStackIsReferencedPlainly() {
+        software.amazon.awscdk.NestedStack nested = new software.amazon.awscdk.NestedStack(data, "Storage");
+        LustreCache cache = new LustreCache(nested, "Lustre", LustreCacheProps.builder().network(network)
+                .datasets(List.of(LustreDataset.builder("imagenet").dataBucket(bucket).prefix("imagenet").build()))
+                .build());
+        define(data, cache, bucket);
+        assertFalse(AslSimulator.trainingStateMachines(Template.fromStack(data)).toString().contains("ReadDataStore"),
+                "the nested stack deploys with its parent: nothing to read at run time");
+        assertEquals(null, cache.getNode().tryFindChild("Publication"));
+    }
+
+    @Test
     void aCacheInAnotherRegionIsPublishedNowhereTheDefinitionCanReadIt() {
         LustreCache cache = cache("Lustre");
         Stack team = new Stack(app, "Team", env("us-west-2"));

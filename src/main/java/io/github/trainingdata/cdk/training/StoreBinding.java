@@ -91,8 +91,9 @@ final class StoreBinding {
         Map<Integer, BoundStore> byChannel = new LinkedHashMap<>();
         List<TrainingChannel> channels = spec.getChannels();
         for (int i = 0; i < channels.size(); i++) {
-            if (!(channels.get(i) instanceof LustreChannel lustre) || Stack.of(lustre.getCache()) == own) {
-                continue;
+            if (!(channels.get(i) instanceof LustreChannel lustre)
+                    || deployed(Stack.of(lustre.getCache())) == deployed(own)) {
+                continue; // one deployment: a nested stack gets its parent's values in the same update
             }
             LustreCache cache = lustre.getCache();
             BoundStore bound = stores.stream().filter(s -> s.cache() == cache).findFirst().orElse(null);
@@ -110,6 +111,15 @@ final class StoreBinding {
         boolean defaultSubnets = placement.network() != null && spec.getVpcSubnets() == null
                 && Stack.of(placement.network()) != own;
         return new StoreBinding(List.copyOf(stores), byChannel, defaultSubnets ? stores.get(0) : null);
+    }
+
+    /** @return the stack CloudFormation deploys {@code stack} with: itself, or a nested stack's top-level parent */
+    private static Stack deployed(Stack stack) {
+        Stack top = stack;
+        while (top.getNestedStackParent() != null) {
+            top = top.getNestedStackParent();
+        }
+        return top;
     }
 
     private static void checkReachable(IConstruct definition, Stack own, Stack theirs, int index, LustreCache cache) {
@@ -195,8 +205,8 @@ final class StoreBinding {
     }
 
     /** A FileSystemDataSource channel, each of id and path either literal or (the {@code .$} form) a state path. */
-    private static Map<String, Object> fileSystemChannel(LustreChannel channel, String id, String idPath, String directory,
-            String directoryPath) {
+    private static Map<String, Object> fileSystemChannel(LustreChannel channel, String id, String idPath,
+            String directory, String directoryPath) {
         Map<String, Object> fs = new LinkedHashMap<>();
         fs.put(id != null ? "FileSystemId" : "FileSystemId.$", id != null ? id : idPath);
         fs.put("FileSystemAccessMode", channel.getAccessMode().apiValue());
