@@ -92,6 +92,15 @@ class PlatformCompositionTest {
     }
 
     @Test
+    void theDataStackPublishesTheCacheOnceItsWarmUpIsTheCurrentOne() {
+        String pointer = data.getLogicalId((CfnElement) ((IConstruct) data.getPreload().getCurrentExecutionParameter())
+                .getNode().getDefaultChild());
+        dataTemplate.hasResource("AWS::SSM::Parameter", Map.of(
+                "Properties", Match.objectLike(Map.of("Name", "/training-data/stores/TrainingDataShared.Lustre")),
+                "DependsOn", List.of(pointer)));
+    }
+
+    @Test
     void theTeamRoleIsGrantedWhatItsChannelsNeed() {
         Template.fromStack(teams.get(0)).hasResourceProperties("AWS::IAM::Policy", Map.of(
                 "Roles", List.of("team-sagemaker-execution"),

@@ -32,6 +32,7 @@ import software.amazon.awscdk.services.fsx.LustreDataCompressionType;
 import software.amazon.awscdk.services.kms.IKey;
 import software.constructs.Construct;
 import software.constructs.IConstruct;
+import software.constructs.IDependable;
 
 /**
  * An FSx for Lustre file system (SCRATCH_2 by default, or PERSISTENT_2 at a throughput tier; Lustre 2.15) in the
@@ -72,6 +73,7 @@ public class LustreCache extends Construct implements IConnectable, TrainingData
     private final Connections connections;
     private final CfnFileSystem fileSystem;
     private final List<CustomResource> associations = new ArrayList<>();
+    private final List<IDependable> publishedAfter = new ArrayList<>();
     private CustomResource taskGuard;
     private final String fileSystemId;
     private final String mountName;
@@ -431,8 +433,11 @@ public class LustreCache extends Construct implements IConnectable, TrainingData
         document.put("DnsName", dnsName);
         document.put("AvailabilityZone", availabilityZone);
         document.put(StorePublication.SUBNETS, List.of(network.getDataSubnet().getSubnetId()));
-        boolean first = getNode().tryFindChild("Publication") == null;
+        boolean first = StorePublication.existing(this) == null;
         StorePublication publication = StorePublication.of(this, document);
+        if (first) {
+            publishedAfter.forEach(publication::publishAfter);
+        }
         Object strength = getNode().tryGetContext(ReplaceableReference.CONTEXT_KEY);
         if (first && fileSystem != null && (strength == null || "strong".equals(strength))) {
             Annotations.of(this).addWarningV2("@trainingdata/storage:upgradeWithImports", getNode().getPath()
@@ -444,6 +449,20 @@ public class LustreCache extends Construct implements IConnectable, TrainingData
                     + "deploy --all (CHANGELOG, Upgrading); then acknowledge this warning");
         }
         return publication;
+    }
+
+    /**
+     * Publishes the cache (when it is read from another stack) only after {@code first}: a {@code LustrePreload} calls
+     * this, so that a replaced cache reaches training once its warm-up is current.
+     *
+     * @param first what must be deployed before the publication
+     */
+    public void publishAfter(IDependable first) {
+        publishedAfter.add(first);
+        StorePublication publication = StorePublication.existing(this);
+        if (publication != null) {
+            publication.publishAfter(first);
+        }
     }
 
     /** @return whether this construct adopted an existing file system */

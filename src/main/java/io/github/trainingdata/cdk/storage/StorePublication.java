@@ -21,6 +21,11 @@ import software.constructs.IConstruct;
  * replacement of the store (a new file system id, mount name, Availability Zone or data subnet) changes only this
  * parameter's value, never a value another stack imports or reads at deploy time.
  *
+ * <p>The publication is the store's sibling ({@code <store id>Publication}), not its child, so that it can be updated
+ * after what must come first ({@link #publishAfter}: the cache's preload), while the preload still depends on
+ * everything under the cache: a replaced cache is published once its warm-up has started (or, when the deploy waits
+ * for it, finished), and no execution reads it cold.
+ *
  * <p>The trade-off: a wrong or missing value now fails at run time (the execution or launch names the store and
  * the parameter) instead of at deploy.
  */
@@ -40,14 +45,14 @@ public final class StorePublication extends Construct {
             "a name no other store of the app publishes under (construct paths map to names with '/' as '.' and "
                     + "characters outside [A-Za-z0-9_.-] as '-')",
             "library (one SSM parameter per name: a second one with the same name fails the deploy)");
-    private static final String ID = "Publication";
+    private static final String ID_SUFFIX = "Publication";
 
     private final IConstruct store;
     private final String parameterName;
     private final StringParameter parameter;
 
     private StorePublication(Construct store, String parameterName, Map<String, Object> document) {
-        super(store, ID);
+        super((Construct) store.getNode().getScope(), idOf(store));
         this.store = store;
         this.parameterName = parameterName;
         this.parameter = StringParameter.Builder.create(this, "Resource")
@@ -64,7 +69,8 @@ public final class StorePublication extends Construct {
      * @throws ConfigurationError when another store of the app already publishes under the same name
      */
     static StorePublication of(Construct store, Map<String, Object> document) {
-        if (store.getNode().tryFindChild(ID) instanceof StorePublication existing) {
+        StorePublication existing = existing(store);
+        if (existing != null) {
             return existing;
         }
         String name = nameOf(store);
@@ -76,6 +82,26 @@ public final class StorePublication extends Construct {
             }
         }
         return new StorePublication(store, name, new LinkedHashMap<>(document));
+    }
+
+    /** @return the publication of {@code store}, or null before its first use */
+    static StorePublication existing(IConstruct store) {
+        return store.getNode().getScope().getNode().tryFindChild(idOf(store)) instanceof StorePublication found
+                ? found : null;
+    }
+
+    private static String idOf(IConstruct store) {
+        return store.getNode().getId() + ID_SUFFIX;
+    }
+
+    /**
+     * Updates the parameter only after {@code first} (for a Lustre cache: its preload, so that training reads a
+     * replaced cache once its warm-up is current).
+     *
+     * @param first what must be deployed before the parameter
+     */
+    public void publishAfter(software.constructs.IDependable first) {
+        parameter.getNode().addDependency(first);
     }
 
     /** @return the parameter name {@code store} publishes under: its construct path, '/' as '.', made SSM-safe */
