@@ -19,6 +19,7 @@ import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreCacheProps;
 import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.LustreDeploymentType;
+import io.github.trainingdata.cdk.storage.LustreMetadataMode;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import io.github.trainingdata.cdk.storage.StoreAccess;
@@ -108,7 +109,7 @@ class TrainingDataDashboardTest {
         LustreCache cache = new LustreCache(stack, "Lustre", LustreCacheProps.builder().network(network)
                 .datasets(List.of(LustreDataset.builder("imagenet").dataBucket(data).build()))
                 .deploymentType(LustreDeploymentType.PERSISTENT_2).perUnitStorageThroughput(1000).storageCapacityGiB(4800)
-                .build());
+                .metadataMode(LustreMetadataMode.AUTOMATIC).build());
         new TrainingDataDashboard(stack, "Dashboard", TrainingDataDashboardProps.builder()
                 .stores(List.of(cache)).build());
         JsonNode body = body(stack);

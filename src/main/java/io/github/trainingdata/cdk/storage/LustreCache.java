@@ -37,7 +37,7 @@ import software.constructs.IConstruct;
  * an {@code FSxLustre} channel and read at hundreds of MB/s per TiB instead of copying from S3.
  *
  * <p>PERSISTENT_2 ({@link LustreDeploymentType}) adds a throughput tier of 125–1000 MB/s per TiB, a metadata
- * configuration (AUTOMATIC unless IOPS are given; on Lustre 2.15), encryption at rest with the data layer's key (the
+ * configuration (on Lustre 2.15; its mode always stated, {@link LustreMetadataMode}), encryption at rest with the data layer's key (the
  * first dataset's bucket key, when it has one) and no automatic backups: FSx takes no backups of a file system linked to
  * S3, where the data's durable copy is.
  *
