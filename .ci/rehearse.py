@@ -25,7 +25,9 @@ It fails on (unless acknowledged in the config, per change, stack, resource and 
 stateful-replaced / stateful-deleted, lustre-replaced, association-collision, association-limit, shrink (a
 property that may only grow, e.g. a file system's capacity or its metadata IOPS), fixed-at-creation (a property
 added or removed that only a new resource takes, e.g. a Lustre metadata configuration), notifications-rewritten (a bucket's
-NotificationConfiguration changes), metadata-automatic (a Lustre metadata configuration switched from
+NotificationConfiguration changes), rollback-undeletable (a bucket the change creates that its rollback would delete:
+S3 refuses while any object version is in it, so a failed deploy ends in ROLLBACK_FAILED; a failed first create is
+the change from no stacks to the app), metadata-automatic (a Lustre metadata configuration switched from
 USER_PROVISIONED to AUTOMATIC, which FSx rejects when the provisioned IOPS exceed AUTOMATIC's for the capacity),
 export-changed, stale-stack-output, rewarm-missing, rewarm-unexpected, no-change (a catalogue change that changed no
 template). A catalogue change may list "expectedFindings": kinds it must report (a change the library cannot make
@@ -692,9 +694,28 @@ def property_at(resource, path):
     return value
 
 
+def emptied_buckets(resources):
+    """Buckets that aws-cdk-lib's autoDeleteObjects empties before CloudFormation deletes them."""
+    return {r.get("Properties", {}).get("BucketName", {}).get("Ref") for r in resources.values()
+            if r["Type"] == "Custom::S3AutoDeleteObjects" and isinstance(r.get("Properties", {}).get("BucketName"), dict)}
+
+
 def stack_findings(diff, schemas, stateful_types, grow_only, fixed_at_creation):
     findings = []
+    emptied = emptied_buckets(diff.after.resources) if diff.after else set()
     for logical, state in diff.states.items():
+        if state == "added" and diff.after.resources[logical]["Type"] == "AWS::S3::Bucket":
+            policy = diff.after.resources[logical].get("DeletionPolicy", "Delete")
+            if policy != "Retain" and logical not in emptied:
+                findings.append(Finding("rollback-undeletable", diff.name, logical, f"a bucket created with "
+                                        f"DeletionPolicy {policy}: if the deploy fails and rolls back, CloudFormation "
+                                        "deletes it ('If the stack operation that created the resource is rolled "
+                                        "back, CloudFormation deletes the resource', DeletionPolicy "
+                                        "RetainExceptOnCreate), and S3 deletes a bucket only after 'All objects "
+                                        "(including all object versions and delete markers)' are deleted (S3 API, "
+                                        "DeleteBucket): once an object arrived (an upload, an access log), the "
+                                        "rollback ends in ROLLBACK_FAILED. Retain it, or empty it first "
+                                        "(autoDeleteObjects)"))
         if state == "updated":
             before, after = diff.before.resources[logical], diff.after.resources[logical]
             for prop in grow_only.get(after["Type"], {}).get("properties", []):

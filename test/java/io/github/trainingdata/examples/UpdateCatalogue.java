@@ -112,6 +112,11 @@ public final class UpdateCatalogue {
                 }
                 entries.add(entry);
             }
+            // A failed first deploy: CloudFormation deletes what it created, so no bucket may be one S3 refuses to
+            // delete once an object (an upload, an access log) is in it (.ci/rehearse.py: rollback-undeletable).
+            Files.createDirectories(out.resolve(app.id()).resolve("none"));
+            entries.add(entry(app, "first-create-rolled-back", "a first deploy that fails after objects reached the "
+                    + "buckets, and rolls back", "none", "base", true, true));
             if (!Files.isDirectory(BASELINE.resolve(app.id()))) {
                 continue;   // an example new in this release: no deployed templates to upgrade from
             }

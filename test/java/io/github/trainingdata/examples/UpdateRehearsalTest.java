@@ -129,6 +129,14 @@ class UpdateRehearsalTest {
                 .put("expectedFindings", List.of("metadata-automatic"));
         plant("expected-missing", null, Map.of("Data", PERSISTENT), Map.of("Data", PERSISTENT
                 .replace("\"Iops\": 6000", "\"Iops\": 12000"))).put("expectedFindings", List.of("metadata-automatic"));
+        plant("first-create", null, Map.of(), Map.of("Data", DATA));
+        plant("first-create-deleting-bucket", null, Map.of(), Map.of("Data", DATA
+                .replace("\"DeletionPolicy\": \"Retain\", \"UpdateReplacePolicy\": \"Retain\"",
+                        "\"DeletionPolicy\": \"RetainExceptOnCreate\", \"UpdateReplacePolicy\": \"Retain\"")));
+        plant("first-create-emptied-bucket", null, Map.of(), Map.of("Data", DATA
+                .replace("\"DeletionPolicy\": \"Retain\", \"UpdateReplacePolicy\": \"Retain\",", "")
+                .replace("\"Handler\": {", "\"Emptier\": {\"Type\": \"Custom::S3AutoDeleteObjects\", \"Properties\": "
+                        + "{\"ServiceToken\": \"" + TOKEN + "\", \"BucketName\": {\"Ref\": \"Bucket\"}}},\n\"Handler\": {")));
         plant("scratch-to-persistent", null, Map.of("Data", DATA), Map.of("Data", PERSISTENT));
         plant("key-at-rest", null, Map.of("Data", PERSISTENT), Map.of("Data", PERSISTENT.replace("key/k1", "key/k2")));
         Files.writeString(dir.resolve("catalogue.json"), Json.MAPPER.writeValueAsString(Map.of("changes", CHANGES)));
@@ -272,6 +280,15 @@ class UpdateRehearsalTest {
         assertEquals(List.of("metadata-automatic Data/Cache"), findings(expected));
         assertTrue(expected.get("findings").get(0).get("expected").asBoolean(), expected.toString());
         assertEquals(List.of("expected-missing -/-"), findings(REPORTS.get("expected-missing")));
+    }
+
+    @Test
+    void aFailedFirstCreateRollsBackOnlyWhenItsBucketsAreRetainedOrEmptiedFirst() {
+        assertEquals(List.of(), findings(REPORTS.get("first-create")), "the bucket is retained");
+        assertEquals(List.of("rollback-undeletable Data/Bucket"), findings(REPORTS.get("first-create-deleting-bucket")));
+        assertEquals(List.of(), findings(REPORTS.get("first-create-emptied-bucket")),
+                "a bucket auto-emptied before its delete (DESTROY) can be deleted");
+        assertEquals("added", states(REPORTS.get("first-create")).get("Data/Bucket"));
     }
 
     @Test

@@ -29,9 +29,13 @@ class TrainingDataBucketTest {
         new TrainingDataBucket(stack, "Data");
         Template t = Template.fromStack(stack);
 
-        // Retained when the stack is deleted, deleted when the deploy that created it rolls back.
+        // Retained when the stack is deleted, and when the deploy that created it rolls back: a versioned bucket with
+        // any object version in it (an upload, an access log) cannot be deleted, so a rollback that deleted it would
+        // end in ROLLBACK_FAILED. Both buckets.
+        assertEquals(2, t.findResources("AWS::S3::Bucket", Map.of("DeletionPolicy", "Retain",
+                "UpdateReplacePolicy", "Retain")).size());
         t.hasResource("AWS::S3::Bucket", Map.of(
-                "DeletionPolicy", "RetainExceptOnCreate",
+                "DeletionPolicy", "Retain",
                 "UpdateReplacePolicy", "Retain",
                 "Properties", Match.objectLike(Map.of(
                         "BucketEncryption", Map.of("ServerSideEncryptionConfiguration", List.of(Map.of(
@@ -60,8 +64,8 @@ class TrainingDataBucketTest {
         Template t = Template.fromStack(stack);
 
         t.hasResourceProperties("AWS::KMS::Key", Map.of("EnableKeyRotation", true));
-        // A failed first deploy must not leave a key billed every month.
-        t.hasResource("AWS::KMS::Key", Map.of("DeletionPolicy", "RetainExceptOnCreate"));
+        // The key follows the bucket: a bucket kept after a failed first deploy must keep its objects readable.
+        t.hasResource("AWS::KMS::Key", Map.of("DeletionPolicy", "Retain", "UpdateReplacePolicy", "Retain"));
         t.hasResourceProperties("AWS::S3::Bucket", Map.of("BucketEncryption", Map.of(
                 "ServerSideEncryptionConfiguration", List.of(Map.of(
                         "BucketKeyEnabled", true,
@@ -177,6 +181,18 @@ class TrainingDataBucketTest {
                 "Test/Data", "encryption", "set together with bucket",
                 "either an existing bucket or settings for a new one, not both (new-bucket settings given: "
                         + "encryption, removalPolicy)");
+    }
+
+    @Test
+    void rejectsARemovalPolicyWhoseRollbackCannotComplete() {
+        Stack stack = TestApps.stack();
+        assertRule("BUCKET_REMOVAL_POLICY", () -> new TrainingDataBucket(stack, "Data", TrainingDataBucketProps
+                .builder().removalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE).build()), "Test/Data",
+                "removalPolicy", "RETAIN_ON_UPDATE_OR_DELETE", "RETAIN (kept, also when the deploy that created it "
+                        + "rolls back) or DESTROY (emptied and deleted with the stack): RetainExceptOnCreate deletes "
+                        + "the bucket when its creating deploy rolls back, which fails once it holds any object version "
+                        + "(S3 deletes a bucket only when every version is gone), leaving the stack in ROLLBACK_FAILED; "
+                        + "a bucket takes no snapshot");
     }
 
     @Test
