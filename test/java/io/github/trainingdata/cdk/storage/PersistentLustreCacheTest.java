@@ -195,6 +195,15 @@ class PersistentLustreCacheTest {
     }
 
     @Test
+    void aRejectedDeployTimeValueIsNamedAsSuchNeverAsTheNumberThatEncodesIt() {
+        CfnParameter tier = CfnParameter.Builder.create(stack, "Tier").type("Number").build();
+        assertRule("LUSTRE_TIER_SCRATCH", () -> new LustreCache(stack, "Lustre", props()
+                .perUnitStorageThroughput(tier.getValueAsNumber()).build()), "Test/Lustre", "perUnitStorageThroughput",
+                "<deploy-time number>", "unset with SCRATCH_2, whose throughput comes with its capacity (200 MB/s per "
+                        + "TiB); a throughput tier needs deploymentType PERSISTENT_2");
+    }
+
+    @Test
     void requiresATierWithPersistent2() {
         assertRule("LUSTRE_TIER_REQUIRED", () -> new LustreCache(stack, "Lustre", props().deploymentType(LustreDeploymentType.PERSISTENT_2)
                 .build()), "Test/Lustre", "perUnitStorageThroughput", null, "125, 250, 500 or 1000 MB/s per TiB with "

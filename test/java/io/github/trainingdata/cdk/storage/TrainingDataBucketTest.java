@@ -10,6 +10,7 @@ import io.github.trainingdata.cdk.TestApps;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.CfnParameter;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
@@ -210,7 +211,30 @@ class TrainingDataBucketTest {
         assertRule("BUCKET_NONCURRENT_EXPIRATION", () -> new TrainingDataBucket(TestApps.stack(),
                 "Data", TrainingDataBucketProps.builder().noncurrentVersionExpiration(Duration.hours(12)).build()),
                 "Test/Data", "noncurrentVersionExpiration", "12 hours",
-                "a whole number of days, at least 1 (S3 lifecycle rules count whole days)");
+                "a whole number of days, at least 1 (S3 lifecycle rules count whole days; a deploy-time value given "
+                        + "as Duration.days(...))");
+    }
+
+    @Test
+    void aNoncurrentExpirationAwsCdkLibCannotConvertIsRefusedAndDeployTimeDaysAreKept() {
+        Stack stack = TestApps.stack();
+        Number hours = CfnParameter.Builder.create(stack, "Hours").type("Number").build()
+                .getValueAsNumber();
+        assertRule("BUCKET_NONCURRENT_EXPIRATION", () -> new TrainingDataBucket(stack, "Data", TrainingDataBucketProps
+                .builder().noncurrentVersionExpiration(Duration.hours(hours)).build()), "Test/Data",
+                "noncurrentVersionExpiration", "<token> hours", "a whole number of days, at least 1 (S3 lifecycle "
+                        + "rules count whole days; a deploy-time value given as Duration.days(...))");
+        assertRule("BUCKET_NONCURRENT_EXPIRATION", () -> new TrainingDataBucket(stack, "Other", TrainingDataBucketProps
+                .builder().noncurrentVersionExpiration(Duration.millis(86_400_000.5)).build()), "Test/Other",
+                "noncurrentVersionExpiration", "1 day 0.5 millis", "a whole number of days, at least 1 (S3 lifecycle "
+                        + "rules count whole days; a deploy-time value given as Duration.days(...))");
+        Number days = CfnParameter.Builder.create(stack, "Days").type("Number").build()
+                .getValueAsNumber();
+        new TrainingDataBucket(stack, "Kept", TrainingDataBucketProps.builder()
+                .noncurrentVersionExpiration(Duration.days(days)).build());
+        Template.fromStack(stack).hasResourceProperties("AWS::S3::Bucket", Match.objectLike(Map.of(
+                "LifecycleConfiguration", Map.of("Rules", List.of(Match.objectLike(Map.of(
+                        "NoncurrentVersionExpiration", Map.of("NoncurrentDays", Map.of("Ref", "Days")))))))));
     }
 
     @Test

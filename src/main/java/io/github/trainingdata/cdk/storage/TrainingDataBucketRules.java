@@ -2,6 +2,7 @@ package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.SynthRule;
+import io.github.trainingdata.cdk.internal.DurationSeconds;
 import io.github.trainingdata.cdk.internal.KeyPrefix;
 import java.util.Set;
 import software.amazon.awscdk.Duration;
@@ -72,10 +73,15 @@ final class TrainingDataBucketRules {
                     + "holds any object version (S3 deletes a bucket only when every version is gone), leaving the "
                     + "stack in ROLLBACK_FAILED; a bucket takes no snapshot");
         }
-        long millis = noncurrent.toMilliseconds().longValue();
+        if (noncurrent.isUnresolved() && "days".equals(noncurrent.unitLabel())) {
+            return;   // a deploy-time number of days: the lifecycle rule renders it as NoncurrentDays
+        }
+        Long seconds = DurationSeconds.literal(noncurrent);
+        long millis = seconds == null ? -1 : seconds * 1000;
         if (millis < DAY_MILLIS || millis % DAY_MILLIS != 0) {
             throw ConfigurationError.of(NONCURRENT_EXPIRATION, scope, "noncurrentVersionExpiration",
-                    noncurrent.toHumanString(), "a whole number of days, at least 1 (S3 lifecycle rules count whole days)");
+                    noncurrent.toHumanString(), "a whole number of days, at least 1 (S3 lifecycle rules count whole days; "
+                    + "a deploy-time value given as Duration.days(...))");
         }
     }
 }
