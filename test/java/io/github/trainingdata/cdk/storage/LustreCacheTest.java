@@ -253,6 +253,15 @@ class LustreCacheTest {
     }
 
     @Test
+    void rejectsASnapshotRemovalPolicy() {
+        // aws-cdk-lib's own error ("AWS::FSx::FileSystem does not support snapshot removal policy") names no construct.
+        assertRule("LUSTRE_REMOVAL_POLICY", () -> new LustreCache(stack, "Lustre", props()
+                .removalPolicy(RemovalPolicy.SNAPSHOT).build()), "Test/Lustre", "removalPolicy", "SNAPSHOT", "DESTROY, "
+                        + "RETAIN or RETAIN_ON_UPDATE_OR_DELETE: CloudFormation takes no snapshot of an FSx file system, "
+                        + "nor of the security group, subnet and VPC a retained cache keeps");
+    }
+
+    @Test
     void rejectsCapacityTogetherWithDatasetSize() {
         assertRule("LUSTRE_CAPACITY_OR_DATASET_SIZE", () -> new LustreCache(stack, "Lustre", props().storageCapacityGiB(2400).datasetSizeBytes(1L).build()),
                 "Test/Lustre", "storageCapacityGiB", 2400,

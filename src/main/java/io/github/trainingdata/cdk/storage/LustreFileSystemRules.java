@@ -6,6 +6,7 @@ import io.github.trainingdata.cdk.performance.Sizing;
 import io.github.trainingdata.cdk.limits.FsxLimits;
 import java.util.Set;
 import software.amazon.awscdk.Annotations;
+import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Token;
 import software.constructs.IConstruct;
 
@@ -58,6 +59,10 @@ final class LustreFileSystemRules {
             "metadataIops",
             "none with AUTOMATIC; required with USER_PROVISIONED",
             "FSx API model (botocore fsx/2018-03-01), CreateFileSystemLustreMetadataConfiguration (Iops)");
+    static final SynthRule REMOVAL_POLICY = SynthRule.of("LUSTRE_REMOVAL_POLICY", "LustreCache", "removalPolicy",
+            "DESTROY, RETAIN or RETAIN_ON_UPDATE_OR_DELETE (no SNAPSHOT)",
+            "CloudFormation DeletionPolicy (Snapshot only for resource types that take snapshots, e.g. "
+                    + "AWS::EC2::Volume, AWS::RDS::DBInstance)");
     static final SynthRule CAPACITY_OR_DATASET_SIZE = SynthRule.of("LUSTRE_CAPACITY_OR_DATASET_SIZE", "LustreCache",
             "storageCapacityGiB",
             "either storageCapacityGiB or datasetSizeBytes, not both",
@@ -110,6 +115,11 @@ final class LustreFileSystemRules {
         Number iops = props.getMetadataIops();
         checkMetadataIops(iops, type, version);
         LustreMetadataMode mode = metadataMode(props.getMetadataMode(), iops, type, version);
+        if (props.getRemovalPolicy() == RemovalPolicy.SNAPSHOT) {
+            throw ConfigurationError.of(REMOVAL_POLICY, scope, "removalPolicy", RemovalPolicy.SNAPSHOT, "DESTROY, "
+                    + "RETAIN or RETAIN_ON_UPDATE_OR_DELETE: CloudFormation takes no snapshot of an FSx file system, "
+                    + "nor of the security group, subnet and VPC a retained cache keeps");
+        }
         String maintenance = props.getWeeklyMaintenanceStartTime();
         if (maintenance != null && !Token.isUnresolved(maintenance)
                 && !FsxLimits.WEEKLY_MAINTENANCE_START_TIME.accepts(maintenance)) {
