@@ -190,8 +190,10 @@ public final class LustreCacheProps {
         }
 
         /**
-         * What happens to the file system (and its associations) when the stack is deleted. Unless it is DESTROY,
-         * its security group and, when the network created them, the data subnet and VPC get the same policy.
+         * What happens to the file system (and its associations) when the stack is deleted: DESTROY, RETAIN or
+         * RETAIN_ON_UPDATE_OR_DELETE (SNAPSHOT is refused: CloudFormation takes no snapshot of an FSx file system).
+         * Unless it is DESTROY, its security group with its Lustre rules from itself and, when the network created
+         * them, the data subnet and VPC get the same policy.
          *
          * @default {@link RemovalPolicy#DESTROY} (S3 holds the data), or {@link RemovalPolicy#RETAIN_ON_UPDATE_OR_DELETE}
          *     when any dataset exports to S3 (kept when the stack is deleted, deleted when its creating deploy rolls back)
