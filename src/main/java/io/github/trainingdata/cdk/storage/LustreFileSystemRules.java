@@ -14,9 +14,9 @@ import software.constructs.IConstruct;
  * The file-system settings a {@link LustreCache} accepts ({@link FsxLimits}), resolved once into a
  * {@link LustreFileSystemSpec}: the deployment type; an SSD capacity given or derived from the dataset size; PERSISTENT_2's
  * throughput tier (required, and only with it); a metadata configuration only on PERSISTENT_2 with Lustre 2.15 (where it
- * is always set, since FSx cannot add one later), with valid metadata IOPS; a weekly maintenance window in the API's
- * format. For an adopted file system: a valid id and mount name and none of the settings only a new one takes. Tokens
- * are never rejected.
+ * is always set, since FSx cannot add one later, and its mode always stated), with valid metadata IOPS; a weekly
+ * maintenance window in the API's format; a removal policy CloudFormation can apply (no SNAPSHOT). For an adopted file
+ * system: a valid id and mount name and none of the settings only a new one takes. Tokens are never rejected.
  */
 final class LustreFileSystemRules {
     static final SynthRule NETWORK = SynthRule.of("LUSTRE_NETWORK", "LustreCache", "network",
