@@ -93,7 +93,9 @@ class TrainingStateMachineTest {
         assertEquals("ChooseCheckpoints", asl.get("StartAt").asText());
         assertEquals(List.of("ChooseCheckpoints", "FindCheckpointsToResume", "CheckCheckpointsToResume",
                 "InvalidResumeFrom", "NoCheckpointsToResume", "NameTrainingJob", "Train", "CheckTrainError",
-                "WaitToRetryTrain", "TrainRequestFailed"), stateNames(asl));
+                "WaitToRetryTrain", "DescribeTrainingJob", "CheckTrainingJob", "WaitForTrainingJob", "TrainingJobCompleted",
+                "ClassifyFailedJob", "ChooseFailure", "TrainingJobFailed", "TrainingJobStopped", "CapacityExhausted",
+                "QuotaExhausted", "RequestRefused", "TrainingJobUnreadable"), stateNames(asl));
     }
 
     @Test
@@ -188,7 +190,9 @@ class TrainingStateMachineTest {
         g.define(g.props());
         JsonNode definition = AslSimulator.definitionOf(g.stack);
         assertEquals(List.of("RejectResume", "ResumeWithoutCheckpoints", "NameTrainingJob", "Train",
-                "CheckTrainError", "WaitToRetryTrain", "TrainRequestFailed"), stateNames(definition));
+                "CheckTrainError", "WaitToRetryTrain", "DescribeTrainingJob", "CheckTrainingJob", "WaitForTrainingJob", "TrainingJobCompleted",
+                "ClassifyFailedJob", "ChooseFailure", "TrainingJobFailed", "TrainingJobStopped", "CapacityExhausted",
+                "QuotaExhausted", "RequestRefused", "TrainingJobUnreadable"), stateNames(definition));
         assertFalse(definition.at("/States/Train/Parameters").has("CheckpointConfig"));
         assertEquals("ResumeWithoutCheckpoints", run(definition, "{\"resumeFrom\": \"exec-1\"}", 1).error());
         assertEquals(TrainingStateMachine.TRAIN_STATE, run(definition, "{}", 0).endState());
