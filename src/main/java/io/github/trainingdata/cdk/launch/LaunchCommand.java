@@ -34,7 +34,8 @@ import software.amazon.awssdk.services.ssm.SsmClient;
  * <p>{@code --capacity-policy NAME} (the definition's output {@code CapacityPolicyParameterName}) runs the
  * definition's capacity policy ({@link TrainingJobLauncher#runWithCapacityPlan}): it waits for each job and, when one
  * fails for capacity, starts the next attempt; then prints one line per job on standard output, tab-separated: job
- * name, instance type, data sources, Availability Zones (comma-separated), outcome, FailureReason. Exit code 0 when
+ * name, instance type, data sources, Availability Zones (comma-separated), outcome (as the state machine records it,
+ * {@link AttemptOutcome#recorded()}), FailureReason. Exit code 0 when
  * a job completed. Credentials and, without
  * {@code --region}, the Region come from the SDK's default chains.
  */
@@ -138,7 +139,7 @@ public final class LaunchCommand {
                 options.resumeFrom().orElse(null), POLL_INTERVAL, WAIT_TIMEOUT, err::println);
         for (CapacityRunAttempt attempt : run.attempts()) {
             out.println(String.join("\t", attempt.jobName(), String.valueOf(attempt.instanceType()),
-                    attempt.dataSources(), String.join(",", attempt.availabilityZones()), attempt.outcome().name(),
+                    attempt.dataSources(), String.join(",", attempt.availabilityZones()), attempt.outcome().recorded(),
                     attempt.failureReason() == null ? "" : attempt.failureReason()));
         }
         if (run.completed()) {
