@@ -47,9 +47,15 @@ import software.constructs.Construct;
  * the input says {@code {"resumeFrom": "<execution name>"}}) and waits for its prerequisites
  * ({@link PrerequisiteWaits}).
  *
- * <p>With a {@link CapacityPolicy}, a job that fails for capacity leads to the policy's next attempt, and every job
- * that ends is recorded and counted in CloudWatch by JSONata states (the rest is JSONPath): the execution's output, or
- * its failure's cause, lists them.
+ * <p>After any error of the Train task, DescribeTrainingJob reads the job's status and FailureReason (never the
+ * task's cause): no job of that name means the request was refused; a job still running (created by a request that
+ * SageMaker answered with an error) is followed to its end. Every Fail state reports one of {@link TrainingErrors},
+ * never a {@code States.} name, with a JSON cause carrying the task's error and cause.
+ *
+ * <p>With a {@link CapacityPolicy}, a job that fails for capacity leads to the policy's next attempt, a request
+ * refused for a quota to the next attempt on another instance type, and every attempt that ends is recorded and
+ * counted in CloudWatch by JSONata states (the rest is JSONPath, but the Fail states): the execution's output, or its
+ * failure's cause, lists them.
  */
 final class TrainingStateMachine extends Construct {
     static final String TRAIN_STATE = "Train";
