@@ -15,7 +15,7 @@ command per line and answers one JSON line:
   of an existing name is refused with ResourceInUse, as SageMaker does.
 - ``{"cmd": "record-only", "stateMachineArn": ARN}``: executions of this state machine are recorded, RUNNING,
   but not interpreted (for the JSONata preload state machine: moto 5.2.1 cannot evaluate JSONata). StopExecution
-  aborts them; ``script-execution`` gives them any other status.
+  aborts them; ``script-execution`` gives them any other status; their history is their start (no state ran).
 - ``{"cmd": "script-execution", "arn": ARN, "statuses": [S, ...], "output": JSON}``: the next DescribeExecution
   calls of execution ARN (also those a state machine makes) report these statuses in turn, then the last one;
   a SUCCEEDED one has ``output`` (optional).
@@ -256,6 +256,19 @@ def start_execution_without_copying_history(original):
     return start_execution
 
 
+def history_of_a_recorded_execution(original):
+    """An execution of a record-only state machine was never interpreted: moto 5.2.1's interpreting backend has no
+    history for it and fails (a 500). It answers what Step Functions records for an execution no state has run in:
+    its start."""
+    def get_execution_history(self, execution_arn):
+        execution = self.describe_execution(execution_arn=execution_arn)
+        if hasattr(execution, "to_history_output"):
+            return original(self, execution_arn)
+        return {"events": [{"timestamp": execution.start_date, "type": "ExecutionStarted", "id": 1,
+                            "previousEventId": 0}]}
+    return get_execution_history
+
+
 def scripted_describe_execution(original):
     def describe_execution(self, execution_arn):
         execution = original(self, execution_arn)
@@ -371,6 +384,8 @@ def patch_moto():
     StepFunctionsParserBackend.start_execution = start_execution_without_copying_history(
         StepFunctionsParserBackend.start_execution)
     StepFunctionBackend.describe_execution = scripted_describe_execution(StepFunctionBackend.describe_execution)
+    StepFunctionsParserBackend.get_execution_history = history_of_a_recorded_execution(
+        StepFunctionsParserBackend.get_execution_history)
     moto_jsonata._eval_jsonata = evaluate_variable_reference
     ChoiceRule._eval_body = choice_rule_assigning_from_the_state_input
     StateTaskServiceAwsSdk._normalise_parameters = sdk_parameters_as_the_api_names_them

@@ -573,16 +573,26 @@ def nests(a, b):
 
 def association_findings(diff, kinds, limit):
     """Two associations of one file system that exist at the same moment of the update with the same or nested
-    file-system path or S3 location; more than `limit` at one moment."""
+    file-system path or S3 location; more than `limit` at one moment; an association removed from the template but
+    retained (its DeletionPolicy), which stays on the file system and counts toward the limit for good."""
     if diff.after is None:
         return []
     deps = dependencies(diff.after)
     states = []  # (logical, generation, file system, path, location, in-place)
+    retained = []
     for logical, state in diff.states.items():
         resource = (diff.after.resources.get(logical) or diff.before.resources[logical])
         kind = kinds.get(resource["Type"])
         if not kind:
             continue
+        if state in ("deleted", "replaced"):
+            policy = diff.before.resources[logical].get(
+                "DeletionPolicy" if state == "deleted" else "UpdateReplacePolicy", "Delete")
+            if policy in RETAINING:
+                retained.append(Finding("association-retained", diff.name, logical,
+                                        f"{logical} leaves the template but is retained ({policy}): its association "
+                                        "stays on the file system, linked and counting toward FSx's "
+                                        f"{limit} per file system, and no later deploy deletes it"))
         in_place = False
         if state in ("unchanged", "updated"):
             paths = (kind["fileSystemPath"], kind["dataRepositoryPath"])
@@ -625,6 +635,7 @@ def association_findings(diff, kinds, limit):
                                         f"file system {s[2]} with the same or nested {' and '.join(clash)}: FSx "
                                         "refuses the second (a unique, non-overlapping file-system path and a unique "
                                         "S3 location per association)"))
+    findings += retained
     by_fs = {}
     for s in states:
         by_fs.setdefault(s[2], []).append(s)

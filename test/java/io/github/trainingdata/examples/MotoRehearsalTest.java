@@ -46,6 +46,7 @@ import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.assertions.Template;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.fsx.FSxClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
@@ -93,6 +94,7 @@ class MotoRehearsalTest {
     private static SsmClient ssm;
     private static S3Client s3;
     private static CloudFormationClient cloudFormation;
+    private static FSxClient fsx;
     /** Stack name to resolved template. */
     private static final Map<String, JsonNode> TEMPLATES = new LinkedHashMap<>();
     /** State machines created in moto, by ARN. */
@@ -107,6 +109,7 @@ class MotoRehearsalTest {
         ssm = moto.client(SsmClient.builder());
         s3 = moto.client(S3Client.builder().forcePathStyle(true));
         cloudFormation = moto.client(CloudFormationClient.builder());
+        fsx = moto.client(FSxClient.builder());
 
         App app = TestApps.app();
         QuickstartStack quickstart = new QuickstartStack(app, "TrainingDataQuickstart");
@@ -333,7 +336,7 @@ class MotoRehearsalTest {
         Map<String, Object> event = createEvent(stack);
         assertNotEquals("0", properties(event).get("WaitSeconds"), "the quickstart's deploy waits for the preload");
         String stateMachine = preloadStateMachine(stack);
-        PreloadHandler handler = new PreloadHandler(sfn, sageMaker, cloudFormation, Clock.systemUTC());
+        PreloadHandler handler = new PreloadHandler(sfn, sageMaker, cloudFormation, fsx, Clock.systemUTC());
         int before = executionsOf(stateMachine).size();
 
         Map<String, Object> created = handler.onEvent(event, new RecordingContext());
@@ -378,7 +381,7 @@ class MotoRehearsalTest {
         String stack = "TrainingDataShared";
         Map<String, Object> event = createEvent(stack);
         preloadStateMachine(stack);
-        PreloadHandler handler = new PreloadHandler(sfn, sageMaker, cloudFormation, Clock.systemUTC());
+        PreloadHandler handler = new PreloadHandler(sfn, sageMaker, cloudFormation, fsx, Clock.systemUTC());
         Map<String, Object> created = handler.onEvent(event, new RecordingContext());
         String executionArn = (String) ((Map<?, ?>) created.get("Data")).get(PreloadHandler.EXECUTION_ARN);
         assertEquals(ExecutionStatus.RUNNING, sfn.describeExecution(r -> r.executionArn(executionArn)).status());

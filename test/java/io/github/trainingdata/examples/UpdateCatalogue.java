@@ -5,6 +5,12 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.Snapshots;
 import io.github.trainingdata.cdk.TestApps;
+import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.storage.DataRepositoryEvent;
+import io.github.trainingdata.cdk.storage.LustreCache;
+import io.github.trainingdata.cdk.storage.LustreCacheProps;
+import io.github.trainingdata.cdk.storage.LustreDataset;
+import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.training.CapacityPolicy;
 import io.github.trainingdata.cdk.training.CapacityStep;
 import java.io.IOException;
@@ -160,6 +166,15 @@ public final class UpdateCatalogue {
                 new Change("grow-cache", "grow the PERSISTENT_2 cache (2400 -> 4800 GiB)", false,
                         s -> s.withData(d -> d.withLustreCapacityGiB(4800)))));
         throughputChanges.addAll(training("checkpoints/pretrain"));
+        // A cache at FSx's limit of 8 associations that exports (so it is retained): a removed dataset's association
+        // must leave the file system, not stay retained and count toward the 8 for good.
+        Example exporting = (app, s) -> List.of(exportingCache(app, s.data()));
+        Map<String, String> eight = new LinkedHashMap<>();
+        for (int i = 1; i <= 8; i++) {
+            eight.put("shard" + i, "shards/" + i);
+        }
+        List<Change> exportingChanges = List.of(new Change("remove-exported-dataset", "remove one of the 8 datasets of "
+                + "an exporting (retained) cache", false, s -> s.withData(d -> d.withoutDataset("shard8"))));
         return List.of(
                 new CatalogueApp("quickstart", null, quickstart, new Settings(QuickstartStack.DATA,
                         List.of(QuickstartStack.TRAINING)), quick),
@@ -170,7 +185,22 @@ public final class UpdateCatalogue {
                 new CatalogueApp("composition-weak", "weak", composition, new Settings(PlatformCompositionApp.DATA,
                         PlatformCompositionApp.TEAMS), crossing),
                 new CatalogueApp("throughput", null, throughput, new Settings(ThroughputPlatformStack.DATA,
-                        List.of(ThroughputPlatformStack.TRAINING)), throughputChanges));
+                        List.of(ThroughputPlatformStack.TRAINING)), throughputChanges),
+                new CatalogueApp("exporting-cache", null, exporting, new Settings(new DataSettings(1200, eight, null,
+                        List.of(), null, null), List.of()), exportingChanges));
+    }
+
+    /** A data stack with a SCRATCH_2 cache whose every dataset exports new, changed and deleted files. */
+    private static Stack exportingCache(App app, DataSettings data) {
+        Stack stack = new Stack(app, "TrainingDataExportingCache");
+        TrainingNetwork network = new TrainingNetwork(stack, "Network");
+        TrainingDataBucket bucket = new TrainingDataBucket(stack, "Data");
+        List<DataRepositoryEvent> all = List.of(DataRepositoryEvent.NEW, DataRepositoryEvent.CHANGED,
+                DataRepositoryEvent.DELETED);
+        new LustreCache(stack, "Cache", LustreCacheProps.builder().network(network).storageCapacityGiB(
+                data.lustreCapacityGiB()).datasets(data.datasets().entrySet().stream().map(d -> LustreDataset.builder(
+                        d.getKey()).dataBucket(bucket).prefix(d.getValue()).autoExport(all).build()).toList()).build());
+        return stack;
     }
 
     /** The data layer's routine changes (the cache grows to {@code grownGiB}; {@code dataset} moves to a prefix). */

@@ -72,7 +72,8 @@ class LustrePreloadTest {
     /** isComplete reads the worker's metrics and, on delete, stops it; only the state machine starts it. */
     private static final List<String> WATCHER_ACTIONS = List.of(
             "sagemaker:DescribeTrainingJob", "sagemaker:StopTrainingJob");
-    private static final List<String> EXECUTION_ACTIONS = List.of("states:DescribeExecution", "states:StopExecution");
+    private static final List<String> EXECUTION_ACTIONS = List.of("states:DescribeExecution",
+            "states:GetExecutionHistory", "states:StopExecution");
     private static final Map<String, Object> ONLY_FOR_SAGEMAKER =
             Map.of("StringEquals", Map.of("iam:PassedToService", "sagemaker.amazonaws.com"));
     private static final ObjectMapper JSON = Json.MAPPER;
@@ -260,10 +261,14 @@ class LustrePreloadTest {
         Map<String, Object> executions = statement(EXECUTION_ACTIONS,
                 "arn:REF(AWS::Partition):states:REF(AWS::Region):REF(AWS::AccountId):execution:GETATT(" + machine + ".Name):*");
         String prefix = f.property(of, "WorkerJobNamePrefix");
+        Map<String, Object> describeTasks = statement("fsx:DescribeDataRepositoryTasks", "*");
+        Map<String, Object> cancelTasks = statement("fsx:CancelDataRepositoryTask",
+                "arn:REF(AWS::Partition):fsx:REF(AWS::Region):REF(AWS::AccountId):task/*");
         return handler.equals("OnEvent")
                 ? List.of(statement(List.of("states:ListExecutions", "states:StartExecution"), "REF(" + machine + ")"),
-                        statement("cloudformation:DescribeStacks", "REF(AWS::StackId)"), executions)
-                : List.of(executions, watcherStatement(prefix));
+                        statement("cloudformation:DescribeStacks", "REF(AWS::StackId)"), executions, describeTasks,
+                        cancelTasks)
+                : List.of(executions, describeTasks, cancelTasks, watcherStatement(prefix));
     }
 
     private static Map<String, String> workerEnvironment(int parallelism, int batchSize) {

@@ -55,7 +55,7 @@ class DataRepositoryAssociationsTest {
 
         assertEquals(3, associations.size());
         t.hasResource("Custom::DataRepositoryAssociation", Map.of("Properties", Match.objectLike(Map.of(
-                "FileSystemPath", "/imagenet")), "DependsOn", Match.absent()));
+                "FileSystemPath", "/imagenet")), "DependsOn", List.of(logicalId(cache.getNode().findChild("TaskGuard")))));
         for (int i = 1; i < 3; i++) {
             Map<String, Object> resource = t.findResources("Custom::DataRepositoryAssociation")
                     .get(logicalId(associations.get(i)));
@@ -77,12 +77,32 @@ class DataRepositoryAssociationsTest {
     }
 
     @Test
-    void aRetainedCacheRetainsItsAssociationsSoTheyNeverRunOnStackDelete() {
+    void aRetainedCacheRetainsItsTaskGuardButNeverItsAssociations() {
         new LustreCache(stack, "Lustre", LustreCacheProps.builder().network(network).removalPolicy(RemovalPolicy.RETAIN)
                 .datasets(List.of(dataset("imagenet"), dataset("coco"))).build());
+        Template t = Template.fromStack(stack);
 
-        assertEquals(2, Template.fromStack(stack).findResources("Custom::DataRepositoryAssociation", Map.of(
-                "DeletionPolicy", "Retain", "UpdateReplacePolicy", "Retain")).size());
+        assertEquals(2, t.findResources("Custom::DataRepositoryAssociation", Map.of(
+                "DeletionPolicy", "Delete", "UpdateReplacePolicy", "Delete")).size(),
+                "a retained association would still count toward FSx's 8 per file system");
+        assertEquals(1, t.findResources("Custom::LustreTaskGuard", Map.of(
+                "DeletionPolicy", "Retain", "UpdateReplacePolicy", "Retain")).size(),
+                "a retained file system's tasks are never cancelled");
+    }
+
+    @Test
+    void theTaskGuardIsDeletedAfterEveryAssociationAndJustBeforeTheFileSystem() {
+        LustreCache cache = cache(dataset("imagenet"), dataset("coco"));
+        Template t = Template.fromStack(stack);
+        String guard = logicalId(cache.getNode().findChild("TaskGuard"));
+
+        Map<String, Object> resource = t.findResources("Custom::LustreTaskGuard").get(guard);
+        assertEquals(Map.of("ServiceToken", ((Map<?, ?>) t.findResources("Custom::DataRepositoryAssociation").values()
+                        .iterator().next().get("Properties")).get("ServiceToken"), "FileSystemId",
+                        Map.of("Ref", logicalId(cache))), resource.get("Properties"), "the same provider; the file system");
+        assertEquals(List.of(guard), t.findResources("Custom::DataRepositoryAssociation").get(
+                logicalId(cache.getAssociations().get(0))).get("DependsOn"));
+        assertEquals("Delete", resource.get("DeletionPolicy"));
     }
 
     @Test
@@ -148,11 +168,13 @@ class DataRepositoryAssociationsTest {
         String encryptedBucket = "GETATT(" + logicalId(encrypted.getBucket()) + ".Arn)";
         String teamBucket = "arn:REF(AWS::Partition):s3:::team-datasets";
         assertEquals(List.of(
-                "[fsx:DescribeDataRepositoryAssociations] on [*]",
+                "[fsx:DescribeDataRepositoryAssociations, fsx:DescribeDataRepositoryTasks] on [*]",
                 "[fsx:CreateDataRepositoryAssociation] on [" + account + "association/REF(" + fs + ")/*, " + account
                         + "file-system/REF(" + fs + ")]",
                 "[fsx:DeleteDataRepositoryAssociation, fsx:TagResource, fsx:UpdateDataRepositoryAssociation] on ["
                         + account + "association/REF(" + fs + ")/*]",
+                "[fsx:CreateDataRepositoryTask] on [" + account + "file-system/REF(" + fs + "), " + account + "task/*]",
+                "[fsx:CancelDataRepositoryTask, fsx:TagResource] on [" + account + "task/*]",
                 "[iam:AttachRolePolicy, iam:CreateServiceLinkedRole, iam:PutRolePolicy] on [arn:REF(AWS::Partition):iam::"
                         + "REF(AWS::AccountId):role/aws-service-role/s3.data-source.lustre.fsx.amazonaws.com/"
                         + "AWSServiceRoleForFSxS3Access_REF(" + fs + ")]",

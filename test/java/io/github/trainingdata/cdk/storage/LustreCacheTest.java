@@ -147,11 +147,12 @@ class LustreCacheTest {
         Template t = Template.fromStack(stack);
 
         t.hasResource("AWS::FSx::FileSystem", Map.of("DeletionPolicy", "RetainExceptOnCreate", "UpdateReplacePolicy", "Retain"));
-        t.hasResource("Custom::DataRepositoryAssociation", Map.of("DeletionPolicy", "RetainExceptOnCreate",
-                "UpdateReplacePolicy", "Retain", "Properties", Match.objectLike(Map.of(
+        t.hasResource("Custom::LustreTaskGuard", Map.of("DeletionPolicy", "RetainExceptOnCreate",
+                "UpdateReplacePolicy", "Retain"));
+        t.hasResource("Custom::DataRepositoryAssociation", Map.of("DeletionPolicy", "Delete",
+                "UpdateReplacePolicy", "Delete", "Properties", Match.objectLike(Map.of(
                         "AutoImportEvents", List.of("NEW", "CHANGED", "DELETED"),
-                        "AutoExportEvents", List.of("NEW", "CHANGED"))),
-                "DependsOn", Match.absent()));
+                        "AutoExportEvents", List.of("NEW", "CHANGED")))));
         t.hasResource("AWS::EC2::SecurityGroup", Map.of("DeletionPolicy", "RetainExceptOnCreate", "Properties",
                 Match.objectLike(Map.of("GroupDescription", "FSx for Lustre cache: Lustre traffic from itself and from training jobs"))));
         t.hasResource("AWS::EC2::Subnet", Map.of("DeletionPolicy", "RetainExceptOnCreate", "Properties",
@@ -162,8 +163,8 @@ class LustreCacheTest {
         Annotations.fromStack(stack).hasInfo("/Test/Lustre", Match.stringLikeRegexp(".*retained when the stack is "
                 + "deleted \\(it exports to S3\\), and so are its security group, the data subnet and the VPC.*"));
         Annotations.fromStack(stack).hasWarning("/Test/Lustre", Match.stringLikeRegexp(".*retained, also when an "
-                + "update replaces it .*the old file system then stays, linked to the same S3 locations and exporting to "
-                + "them beside the new one.*"));
+                + "update replaces it .*the old file system then stays; in the update's cleanup its associations export "
+                + "their directories and are unlinked.*"));
     }
 
     @Test
@@ -282,6 +283,17 @@ class LustreCacheTest {
         assertRule("DATASET_LOCATION_UNIQUE", () -> new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("a").build(),
                 dataset("b").prefix("a").build())).build()), "Test/Lustre", "datasets[1].prefix", "vision/a",
                 "an S3 location no other dataset of the cache links (FSx allows one association per S3 bucket or prefix)");
+    }
+
+    @Test
+    void rejectsNestedS3LocationsInOneBucket() {
+        assertRule("DATASET_LOCATION_NESTING", () -> new LustreCache(stack, "Lustre", props().datasets(List.of(
+                dataset("imagenet").prefix("imagenet").build(),
+                dataset("train").prefix("imagenet/train").build())).build()), "Test/Lustre", "datasets[1].prefix",
+                "vision/imagenet/train", "an S3 location that neither contains nor lies inside another dataset's in the "
+                        + "same bucket (dataset 'imagenet' links s3://team-datasets/vision/imagenet/): nested "
+                        + "locations would load the same objects into two directories and export the same keys from "
+                        + "two associations; link one of them, or give each its own prefix");
     }
 
     @Test

@@ -20,7 +20,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import io.github.trainingdata.cdk.Json;
 import software.amazon.awscdk.App;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Token;
 import software.amazon.awscdk.Environment;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
@@ -88,8 +91,45 @@ class TrainingTeardownTest {
                 "StateMachineArn", Map.of("Ref", machine),
                 "JobNamePrefix", "resnet",
                 "SecurityGroupIds", List.of(Map.of("Fn::GetAtt", List.of(group, "GroupId"))),
-                "SubnetIds", List.of(Map.of("Ref", subnet))),
+                "SubnetIds", List.of(Map.of("Ref", subnet)),
+                "JobLifetimeSeconds", 8 * 3600 + 86_400),
                 "DeletionPolicy", "Delete"));
+    }
+
+    @Test
+    void withAnS3FallbackTheTeardownLooksInEverySubnetTheFallbackMayUseToo() {
+        TrainingFixture f = new TrainingFixture();
+        f.define(f.props().channels(List.of(f.lustreChannel("train", "train")))
+                .capacityPolicy(CapacityPolicy.of(List.of(CapacityStep.s3Fallback()))));
+        Template t = Template.fromStack(f.stack);
+
+        Map<?, ?> properties = (Map<?, ?>) Intrinsics.evaluate(t.findResources(TYPE).values().iterator().next()
+                .get("Properties"));
+        Object subnets = properties.get("SubnetIds");
+        List<Object> fallback = Json.MAPPER.convertValue(AslSimulator.definitionOf(f.stack).get("States")
+                .get("CapacityAttempt1").get("Assign").get("subnets"), List.class);
+        Object own = Intrinsics.evaluate(Map.of("Ref", only(ids(t, "AWS::EC2::Subnet", "NetworkVpcDataSubnet1"))));
+        List<Object> expected = new ArrayList<>(List.of(own));
+        fallback.stream().filter(subnet -> !subnet.equals(own)).forEach(expected::add);
+        assertEquals(expected, subnets, "the job's own subnet, then the fallback's other zones");
+        assertEquals(2, expected.size(), expected.toString());
+    }
+
+    @Test
+    void theJobLifetimeIsTheLongestRunOrSpotWaitPlusTheKeepAliveAndADay() {
+        TrainingFixture f = new TrainingFixture();
+        TrainingJobSpec spot = f.define(f.props().maxRuntime(Duration.hours(2)).managedSpot(true)
+                .maxWait(Duration.hours(5))).getSpec();
+        assertEquals(5 * 3600L + 86_400, TrainingTeardown.jobLifetimeSeconds(spot));
+        TrainingFixture h = new TrainingFixture();
+        TrainingJobSpec warm = h.define(h.props().maxRuntime(Duration.hours(2)).keepAlivePeriod(Duration.minutes(30)))
+                .getSpec();
+        assertEquals(2 * 3600L + 1800 + 86_400, TrainingTeardown.jobLifetimeSeconds(warm));
+        TrainingFixture g = new TrainingFixture();
+        TrainingJobSpec tokenRuntime = g.define(g.props().maxRuntime(Duration.seconds(
+                Token.asNumber(Map.of("Ref", "MaxRuntime"))))).getSpec();
+        assertEquals(null, TrainingTeardown.jobLifetimeSeconds(tokenRuntime),
+                "a token is left to the handler, which then assumes SageMaker's longest");
     }
 
     @Test

@@ -14,7 +14,8 @@ import software.amazon.awscdk.services.stepfunctions.StateMachine;
 import software.constructs.Construct;
 
 /**
- * The preload's custom-resource provider: the Java handler (start, describe and stop executions) as aws-cdk-lib's
+ * The preload's custom-resource provider: the Java handler (start, describe and stop executions, cancel their FSx
+ * import tasks) as aws-cdk-lib's
  * Provider framework onEvent and isComplete functions ({@link HandlerProvider}), with least-privilege grants. onEvent
  * may also list its state machine's executions and describe its own stack (a rollback's Update restores an earlier
  * execution instead of starting one).
@@ -47,14 +48,25 @@ final class PreloadProvider {
         String workers = Stack.of(scope).formatArn(ArnComponents.builder().service("sagemaker")
                 .resource("training-job").resourceName(workerPrefix + "-*")
                 .arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
+        String tasks = Stack.of(scope).formatArn(ArnComponents.builder().service("fsx").resource("task")
+                .resourceName("*").arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
         for (Function function : List.of(onEvent, isComplete)) {
             WildcardFindings findings = new WildcardFindings(function.getRole());
             function.addToRolePolicy(PolicyStatement.Builder.create()
-                    .actions(List.of("states:DescribeExecution", "states:StopExecution"))
+                    .actions(List.of("states:DescribeExecution", "states:GetExecutionHistory", "states:StopExecution"))
                     .resources(List.of(executions)).build());
-            findings.add(List.of(executions), "The preload handler may describe and stop only executions of its own "
-                    + "state machine, named '" + workerPrefix + "-<8 hex of WarmKey>-<12 hex of the CloudFormation "
-                    + "request>'.");
+            findings.add(List.of(executions), "The preload handler may describe, read the history of (for the id of "
+                    + "the execution's FSx import task) and stop only executions of its own state machine, named '"
+                    + workerPrefix + "-<8 hex of WarmKey>-<12 hex of the CloudFormation request>'.");
+            // A stopped execution's import task goes on and keeps the file system from being deleted: cancel it.
+            function.addToRolePolicy(PolicyStatement.Builder.create()
+                    .actions(List.of("fsx:DescribeDataRepositoryTasks")).resources(List.of("*")).build());
+            findings.add(List.of("*"), "fsx:DescribeDataRepositoryTasks supports no resource-level permissions; it "
+                    + "reads task descriptions only.");
+            function.addToRolePolicy(PolicyStatement.Builder.create()
+                    .actions(List.of("fsx:CancelDataRepositoryTask")).resources(List.of(tasks)).build());
+            findings.add(List.of(tasks), "FSx generates a task's id when the preload execution creates it; the handler "
+                    + "cancels only the task whose id its execution's history records.");
             if (function == isComplete) {
                 function.addToRolePolicy(PolicyStatement.Builder.create()
                         .actions(List.of("sagemaker:DescribeTrainingJob", "sagemaker:StopTrainingJob"))

@@ -24,7 +24,8 @@ import software.constructs.Construct;
  * isComplete functions, outside the VPC (they call only the FSx control plane), with a traced and logged waiter.
  *
  * <p>onEvent calls nothing and gets no permission beyond its logs. isComplete may, on this file system only: list
- * its associations, create, tag, update and delete them, and, since FSx links S3 through the file system's
+ * its associations, create, tag, update and delete them; list data repository tasks, cancel them, and start and tag
+ * an export (an exporting association's, before it is deleted); and, since FSx links S3 through the file system's
  * service-linked role, what the FSx guide asks of whoever creates an association: create that role and put or
  * attach its policies (FSx for Lustre guide, "Adding permissions to use data repositories in Amazon S3"), and read
  * each dataset bucket's location and policy, list it, and get and put objects in the dataset's location, which FSx
@@ -35,7 +36,11 @@ final class AssociationProvider {
     static final String BUNDLE = "data-repository-association-handler.zip";
     /** The handler class, named as a string: synthesizing must not load it (the FSx SDK is a run-time dependency). */
     static final String HANDLER_CLASS = "io.github.trainingdata.cdk.storage.associations.DataRepositoryAssociationHandler";
-    /** An association can take over 10 minutes to create; a moved one is deleted first. Below CloudFormation's hour. */
+    /**
+     * An association can take over 10 minutes to create; a moved one is deleted first, and a deleted one first waits for
+     * its tasks (and an exporting one for its export). Below CloudFormation's hour (a custom resource's ServiceTimeout is
+     * at most 3600 s).
+     */
     static final Duration TOTAL_TIMEOUT = Duration.minutes(55);
     private static final String FSX_LINK_SERVICE = "s3.data-source.lustre.fsx.amazonaws.com";
 
@@ -61,6 +66,8 @@ final class AssociationProvider {
                 .resourceName(fileSystemId).arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
         String associations = stack.formatArn(ArnComponents.builder().service("fsx").resource("association")
                 .resourceName(fileSystemId + "/*").arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
+        String tasks = stack.formatArn(ArnComponents.builder().service("fsx").resource("task").resourceName("*")
+                .arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
         String linkRole = "arn:" + stack.getPartition() + ":iam::" + stack.getAccount() + ":role/aws-service-role/"
                 + FSX_LINK_SERVICE + "/AWSServiceRoleForFSxS3Access_" + fileSystemId;
         Set<String> buckets = new LinkedHashSet<>();
@@ -81,6 +88,16 @@ final class AssociationProvider {
                         "fsx:UpdateDataRepositoryAssociation"), List.of(associations),
                 "Associations get their ids from FSx when they are created; only those of this file system (the handler "
                         + "tags them on creation, and moves or removes them).");
+        statement(isComplete, findings, List.of("fsx:DescribeDataRepositoryTasks"), List.of("*"),
+                "DescribeDataRepositoryTasks lists a file system's or an association's tasks through filters and supports "
+                        + "no resource-level permissions; it reads descriptions only.");
+        statement(isComplete, findings, List.of("fsx:CreateDataRepositoryTask"), List.of(fileSystem, tasks),
+                "Data repository tasks get their ids from FSx when they are created; the same statement limits the export "
+                        + "an exporting association runs before it is deleted to this file system.");
+        statement(isComplete, findings, List.of("fsx:CancelDataRepositoryTask", "fsx:TagResource"), List.of(tasks),
+                "Data repository tasks get their ids from FSx when they are created: the handler cancels the tasks of "
+                        + "this file system's associations, and of the file system before it is deleted (which FSx refuses "
+                        + "while a task is pending or executing), and tags the exports it starts.");
         statement(isComplete, findings, List.of("iam:AttachRolePolicy", "iam:CreateServiceLinkedRole",
                 "iam:PutRolePolicy"), List.of(linkRole), "");
         statement(isComplete, findings, List.of("s3:GetBucketLocation", "s3:GetBucketPolicy", "s3:ListBucket"),

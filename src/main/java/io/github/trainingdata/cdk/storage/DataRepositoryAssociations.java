@@ -27,9 +27,22 @@ import software.constructs.Construct;
  * (hashicorp/terraform-provider-aws#24678, fixed there by creating them one at a time), and FSx works on one
  * association request of a file system at a time anyway (FSx for Lustre guide, "Linking your file system to an S3
  * bucket"). Each also deploys after the datasets' KMS keys of the same stack, whose policies let FSx read the bucket.
+ *
+ * <p>Before them comes the cache's {@code Custom::LustreTaskGuard} ({@code TaskGuard}), which depends on the file
+ * system: every association (and so the preload, which depends on the whole cache) depends on it, so on delete
+ * CloudFormation removes it last before the file system, and its Delete cancels the file system's remaining data
+ * repository tasks, which would block the file system's deletion. It takes the file system's removal policy. The
+ * associations themselves are never retained: a retained association still counts toward FSx's 8 per file system,
+ * so removing a dataset and adding another in one deploy would fail; instead an exporting association's Delete
+ * exports its directory first, then unlinks it keeping its files.
  */
 final class DataRepositoryAssociations {
     static final String RESOURCE_TYPE = "Custom::DataRepositoryAssociation";
+    static final String GUARD_TYPE = "Custom::LustreTaskGuard";
+
+    /** What {@link #create} made: the task guard and the associations, in dataset order. */
+    record Links(CustomResource taskGuard, List<CustomResource> associations) {
+    }
     private static final List<DataRepositoryEvent> ALL_EVENTS = List.of(DataRepositoryEvent.NEW,
             DataRepositoryEvent.CHANGED, DataRepositoryEvent.DELETED);
 
@@ -37,15 +50,22 @@ final class DataRepositoryAssociations {
     }
 
     /**
-     * Creates the provider ({@code AssociationProvider}) and one custom resource per dataset ({@code Associations/<name>})
-     * in {@code cache}.
+     * Creates the provider ({@code AssociationProvider}), the task guard ({@code TaskGuard}) and one custom resource
+     * per dataset ({@code Associations/<name>}) in {@code cache}.
      *
-     * @return the custom resources, in dataset order
+     * @return the guard and the associations, in dataset order
      */
-    static List<CustomResource> create(Construct cache, String fileSystemId, List<LustreDataset> datasets,
+    static Links create(Construct cache, String fileSystemId, List<LustreDataset> datasets,
             List<IKey> keys, IKey logsKey) {
         Provider provider = AssociationProvider.create(new Construct(cache, "AssociationProvider"), fileSystemId,
                 datasets, keys, logsKey);
+        Map<String, Object> guardProperties = new LinkedHashMap<>();
+        guardProperties.put(DataRepositoryAssociationHandler.FILE_SYSTEM_ID, fileSystemId);
+        CustomResource guard = CustomResource.Builder.create(cache, "TaskGuard")
+                .serviceToken(provider.getServiceToken())
+                .resourceType(GUARD_TYPE)
+                .properties(guardProperties)
+                .build();
         Construct scope = new Construct(cache, "Associations");
         List<CustomResource> resources = new ArrayList<>();
         for (LustreDataset dataset : datasets) {
@@ -60,12 +80,10 @@ final class DataRepositoryAssociations {
                     resource.getNode().addDependency(key);
                 }
             }
-            if (!resources.isEmpty()) {
-                resource.getNode().addDependency(resources.get(resources.size() - 1));
-            }
+            resource.getNode().addDependency(resources.isEmpty() ? guard : resources.get(resources.size() - 1));
             resources.add(resource);
         }
-        return resources;
+        return new Links(guard, resources);
     }
 
     private static Map<String, Object> properties(String fileSystemId, LustreDataset dataset) {

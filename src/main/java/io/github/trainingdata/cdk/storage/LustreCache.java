@@ -70,6 +70,7 @@ public class LustreCache extends Construct implements IConnectable, TrainingData
     private final Connections connections;
     private final CfnFileSystem fileSystem;
     private final List<CustomResource> associations = new ArrayList<>();
+    private CustomResource taskGuard;
     private final String fileSystemId;
     private final String mountName;
     private final String dnsName;
@@ -143,7 +144,10 @@ public class LustreCache extends Construct implements IConnectable, TrainingData
         this.fileSystemId = fileSystem.getRef();
         this.mountName = fileSystem.getAttrLustreMountName();
         this.dnsName = fileSystem.getAttrDnsName();
-        associations.addAll(DataRepositoryAssociations.create(this, fileSystemId, datasets, keys, getEncryptionKey()));
+        DataRepositoryAssociations.Links links = DataRepositoryAssociations.create(this, fileSystemId, datasets, keys,
+                getEncryptionKey());
+        associations.addAll(links.associations());
+        taskGuard = links.taskGuard();
         applyRemovalPolicy(props.getRemovalPolicy() != null ? props.getRemovalPolicy()
                 : exports() ? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE : RemovalPolicy.DESTROY);
     }
@@ -199,7 +203,8 @@ public class LustreCache extends Construct implements IConnectable, TrainingData
      */
     private void applyRemovalPolicy(RemovalPolicy policy) {
         fileSystem.applyRemovalPolicy(policy);
-        associations.forEach(association -> association.applyRemovalPolicy(policy));
+        // The associations are never retained (see DataRepositoryAssociations); the guard goes with the file system.
+        taskGuard.applyRemovalPolicy(policy);
         if (policy == RemovalPolicy.DESTROY) {
             return;
         }
@@ -219,9 +224,9 @@ public class LustreCache extends Construct implements IConnectable, TrainingData
         if (exports()) {
             Annotations.of(this).addWarningV2("@trainingdata/storage:retainedCacheReplacement", getNode().getPath()
                     + ": this cache exports to S3 and is retained, also when an update replaces it (a new subnet or AZ, "
-                    + "security group or Lustre version): the old file system then stays, linked to the same S3 "
-                    + "locations and exporting to them beside the new one. After such an update, delete the old file "
-                    + "system (its id is in the stack's events) once its exports are done");
+                    + "security group or Lustre version): the old file system then stays; in the update's cleanup its "
+                    + "associations export their directories and are unlinked (their files stay on it). After such an "
+                    + "update, delete the old file system (its id is in the stack's events)");
         }
     }
 

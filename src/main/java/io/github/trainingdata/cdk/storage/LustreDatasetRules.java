@@ -16,7 +16,8 @@ import software.constructs.IConstruct;
 /**
  * The data repository association rules a {@link LustreCache}'s datasets must follow (FSx API reference,
  * CreateDataRepositoryAssociation): 1 to 8 per file system, a unique file-system path and a unique S3
- * location each, file-system paths that do not nest, {@code /} only for a single association, chunk sizes
+ * location each, S3 locations that do not nest in one bucket (the library's rule: FSx documents none for nested
+ * prefixes), file-system paths that do not nest, {@code /} only for a single association, chunk sizes
  * of 1–512000 MiB ({@link FsxLimits}). Tokens are never rejected.
  */
 final class LustreDatasetRules {
@@ -30,6 +31,12 @@ final class LustreDatasetRules {
             "datasets[i].prefix",
             "an S3 location no other dataset links",
             "FSx API model (botocore fsx/2018-03-01), CreateDataRepositoryAssociation (one association per bucket or prefix)");
+    static final SynthRule LOCATION_NESTING = SynthRule.of("DATASET_LOCATION_NESTING", "LustreCache dataset",
+            "datasets[i].prefix",
+            "an S3 location that neither contains nor lies inside another dataset's in the same bucket",
+            "library: FSx asks for \"a unique S3 bucket or prefix\" per association and documents nothing on nested "
+                    + "prefixes (CreateDataRepositoryAssociation); nested locations would load the same objects twice and "
+                    + "export the same keys from two associations");
     static final SynthRule NAME_FORMAT = SynthRule.of("DATASET_NAME", "LustreCache dataset", "datasets[i].name",
             "1 to 32 of [A-Za-z0-9_-], starting with a letter or digit",
             "library (construct ids and outputs)");
@@ -77,6 +84,7 @@ final class LustreDatasetRules {
         }
         Set<String> names = new HashSet<>();
         Set<String> locations = new HashSet<>();
+        List<LustreDataset> earlier = new ArrayList<>();
         List<String> paths = new ArrayList<>();
         for (int i = 0; i < datasets.size(); i++) {
             LustreDataset dataset = datasets.get(i);
@@ -98,6 +106,8 @@ final class LustreDatasetRules {
                         field + ".prefix", dataset.getKeyPrefix(), "an S3 location no other "
                         + "dataset of the cache links (FSx allows one association per S3 bucket or prefix)");
             }
+            checkLocationNesting(field + ".prefix", dataset, earlier);
+            earlier.add(dataset);
             checkNesting(field + ".fileSystemPath", dataset.getFileSystemPath(), paths, datasets.size());
             paths.add(dataset.getFileSystemPath());
         }
@@ -156,6 +166,32 @@ final class LustreDatasetRules {
                 throw ConfigurationError.of(PATH_NESTING, scope,
                         field, path, "a file-system path that neither equals nor nests "
                         + "with another dataset's (" + other + "): FSx allows no overlapping association paths");
+            }
+        }
+    }
+
+    /**
+     * Two locations of one bucket nest when one key prefix is the other's parent (the bucket root contains every
+     * prefix). Only the same bucket token is known to be the same bucket; an unresolved prefix is not compared.
+     */
+    private void checkLocationNesting(String field, LustreDataset dataset, List<LustreDataset> earlier) {
+        String prefix = dataset.getKeyPrefix();
+        if (Token.isUnresolved(prefix)) {
+            return;
+        }
+        for (LustreDataset other : earlier) {
+            String otherPrefix = other.getKeyPrefix();
+            if (!other.getDataBucket().getBucketName().equals(dataset.getDataBucket().getBucketName())
+                    || Token.isUnresolved(otherPrefix)) {
+                continue;
+            }
+            if (prefix.isEmpty() || otherPrefix.isEmpty() || (prefix + "/").startsWith(otherPrefix + "/")
+                    || (otherPrefix + "/").startsWith(prefix + "/")) {
+                throw ConfigurationError.of(LOCATION_NESTING, scope, field, prefix, "an S3 location that neither "
+                        + "contains nor lies inside another dataset's in the same bucket (dataset '" + other.getName()
+                        + "' links " + other.getS3Uri() + "): nested locations would load the same objects into two "
+                        + "directories and export the same keys from two associations; link one of them, or give each "
+                        + "its own prefix");
             }
         }
     }

@@ -5,13 +5,17 @@ import io.github.trainingdata.cdk.internal.WildcardFindings;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.CustomResource;
+import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.Token;
 import software.amazon.awscdk.customresources.Provider;
 import software.amazon.awscdk.services.ec2.ISecurityGroup;
 import software.amazon.awscdk.services.ec2.ISubnet;
@@ -29,6 +33,12 @@ import software.constructs.IConstruct;
  * definition's prefix and their warm pools, and waits until they and their network interfaces are gone (at most
  * 50 minutes; see {@code TrainingTeardownHandler}). Create and Update do nothing.
  *
+ * <p>The handler is told every subnet the definition's jobs may run in (the job's own and, with a capacity policy's S3
+ * fallback, the fallback's in other zones: {@link CapacityAttempts#subnetsOf}), since a job holds network interfaces in
+ * the subnet it was placed in, and how long a job of the definition may live ({@code JobLifetimeSeconds}: its longest
+ * run or spot wait, its keep-alive and {@link #START_AND_STOP_MARGIN_SECONDS}), so that each look lists only jobs created
+ * since; omitted when a duration is a token (the handler then assumes SageMaker's longest).
+ *
  * <p>CloudFormation deletes a resource before what it depends on, so the custom resource depends on what a stopping
  * job still holds or needs when it is in the same stack: the state machine (with its role, whose policy lets Step
  * Functions stop the job it runs), the execution role and its policies (a stopping job still writes its output),
@@ -45,6 +55,12 @@ final class TrainingTeardown {
     static final String RESOURCE_TYPE = "Custom::TrainingTeardown";
     static final String HANDLER_CLASS = "io.github.trainingdata.cdk.training.handler.TrainingTeardownHandler";
     static final String PROVIDER_ID = "TrainingTeardown";
+    /**
+     * What a job's lifetime allows beyond its stopping condition and keep-alive: its start (provisioning) and its stop,
+     * which no AWS text bounds (UNVERIFIED how long they take; a day is far more than either is seen to take). The
+     * handler assumes the same day for a resource that states no lifetime.
+     */
+    static final long START_AND_STOP_MARGIN_SECONDS = 86_400;
 
     private TrainingTeardown() {
     }
@@ -69,7 +85,11 @@ final class TrainingTeardown {
         properties.put("JobNamePrefix", job.getJobNamePrefix());
         properties.put("SecurityGroupIds", placement.securityGroups().stream().map(ISecurityGroup::getSecurityGroupId)
                 .toList());
-        properties.put("SubnetIds", placement.subnets().stream().map(ISubnet::getSubnetId).toList());
+        properties.put("SubnetIds", subnets(job));
+        Number lifetime = jobLifetimeSeconds(job.getSpec());
+        if (lifetime != null) {
+            properties.put("JobLifetimeSeconds", lifetime);
+        }
         CustomResource resource = CustomResource.Builder.create(scope, "Teardown")
                 .serviceToken(provider.provider.getServiceToken())
                 .resourceType(RESOURCE_TYPE)
@@ -83,6 +103,41 @@ final class TrainingTeardown {
             }
         }
         return resource;
+    }
+
+    /** @return the ids of every subnet a job of the definition may run in, each once, the job's own first */
+    private static List<String> subnets(TrainingJobBlueprint job) {
+        Set<ISubnet> subnets = new LinkedHashSet<>(CapacityAttempts.subnetsOf(job, false));
+        if (job.getPlacement().network() != null && CapacityAttempts.s3Fallback(job.getSpec()) != null) {
+            subnets.addAll(CapacityAttempts.subnetsOf(job, true));
+        }
+        return subnets.stream().map(ISubnet::getSubnetId).distinct().toList();
+    }
+
+    /**
+     * @return the longest a job of {@code spec} may live after it was created, in seconds: its longest run or spot wait,
+     *     its keep-alive and the start-and-stop margin; null when one of them is a token
+     */
+    static Number jobLifetimeSeconds(TrainingJobSpec spec) {
+        List<Duration> parts = new ArrayList<>(List.of(spec.getMaxRuntime()));
+        if (spec.getMaxWait() != null) {
+            parts.add(spec.getMaxWait());
+        }
+        long run = 0;
+        for (Duration part : parts) {
+            if (Token.isUnresolved(part.toSeconds())) {
+                return null;
+            }
+            run = Math.max(run, part.toSeconds().longValue());
+        }
+        long keepAlive = 0;
+        if (spec.getKeepAlivePeriod() != null) {
+            if (Token.isUnresolved(spec.getKeepAlivePeriod().toSeconds())) {
+                return null;
+            }
+            keepAlive = spec.getKeepAlivePeriod().toSeconds().longValue();
+        }
+        return run + keepAlive + START_AND_STOP_MARGIN_SECONDS;
     }
 
     /** What a stopping job holds or needs, wherever it lives. */

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.fsx.FSxClient;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.utils.SdkAutoCloseable;
@@ -38,6 +39,9 @@ final class HandlerHarness implements AutoCloseable, AfterEachCallback {
     static final String DESCRIBE_JOB = "SageMaker.DescribeTrainingJob";
     static final String STOP_JOB = "SageMaker.StopTrainingJob";
     static final String DESCRIBE_STACKS = "cloudformation.DescribeStacks";
+    static final String HISTORY = "AWSStepFunctions.GetExecutionHistory";
+    static final String DESCRIBE_TASKS = "AWSSimbaAPIService_v20180301.DescribeDataRepositoryTasks";
+    static final String CANCEL_TASK = "AWSSimbaAPIService_v20180301.CancelDataRepositoryTask";
     static final String STACK_ID =
             "arn:aws:cloudformation:us-east-1:123456789012:stack/Training/4a1e2b30-0000-11f0-9c7a-0a1b2c3d4e5f";
     static final String LOGICAL_ID = "CachePreloadResource1A2B3C4D";
@@ -55,6 +59,7 @@ final class HandlerHarness implements AutoCloseable, AfterEachCallback {
     final SfnClient stepFunctions;
     final SageMakerClient sageMaker;
     final CloudFormationClient cloudFormation;
+    final FSxClient fsx;
     final MutableClock clock;
     final PreloadHandler handler;
     final RecordingContext context = new RecordingContext();
@@ -82,6 +87,7 @@ final class HandlerHarness implements AutoCloseable, AfterEachCallback {
         });
         emulator.on(STOP_EXECUTION, call -> Reply.ok("{\"stopDate\":" + (STARTED_EPOCH_SECONDS + 90) + "}"));
         emulator.on(STOP_JOB, call -> Reply.ok("{}"));
+        emulator.on(HISTORY, call -> Reply.ok("{\"events\":[]}"));
         emulator.on(DESCRIBE_JOB, call -> {
             List<Reply> replies = jobs.get(call.json().required("TrainingJobName").textValue());
             if (replies == null) {
@@ -93,8 +99,9 @@ final class HandlerHarness implements AutoCloseable, AfterEachCallback {
         stepFunctions = client(emulator.connect(PreloadClients.stepFunctionsClientBuilder()));
         sageMaker = client(emulator.connect(PreloadClients.sageMakerClientBuilder()));
         cloudFormation = client(emulator.connect(PreloadClients.cloudFormationClientBuilder()));
+        fsx = client(emulator.connect(PreloadClients.fsxClientBuilder()));
         clock = new MutableClock(Instant.ofEpochSecond(STARTED_EPOCH_SECONDS).plusSeconds(60));
-        handler = new PreloadHandler(stepFunctions, sageMaker, cloudFormation, clock);
+        handler = new PreloadHandler(stepFunctions, sageMaker, cloudFormation, fsx, clock);
     }
 
     private <C extends SdkAutoCloseable> C client(C client) {
@@ -121,7 +128,31 @@ final class HandlerHarness implements AutoCloseable, AfterEachCallback {
                 client(emulator.connect(PreloadClients.stepFunctionsClientBuilder().overrideConfiguration(once))),
                 client(emulator.connect(PreloadClients.sageMakerClientBuilder().overrideConfiguration(once))),
                 client(emulator.connect(PreloadClients.cloudFormationClientBuilder().overrideConfiguration(once))),
+                client(emulator.connect(PreloadClients.fsxClientBuilder().overrideConfiguration(once))),
                 clock);
+    }
+
+    /**
+     * The execution's history shows StartImport's result: CreateDataRepositoryTask returned {@code taskId} (the
+     * TaskSucceeded event Step Functions records for an AWS SDK integration).
+     */
+    void importStarted(String taskId) {
+        emulator.on(HISTORY, call -> Reply.ok("{\"events\":[{\"timestamp\":" + STARTED_EPOCH_SECONDS + ",\"type\":"
+                + "\"ExecutionStarted\",\"id\":1,\"previousEventId\":0},{\"timestamp\":" + STARTED_EPOCH_SECONDS
+                + ",\"type\":\"TaskSucceeded\",\"id\":9,\"previousEventId\":8,\"taskSucceededEventDetails\":{"
+                + "\"resourceType\":\"aws-sdk:fsx\",\"resource\":\"createDataRepositoryTask\",\"output\":"
+                + "\"{\\\"DataRepositoryTask\\\":{\\\"TaskId\\\":\\\"" + taskId + "\\\",\\\"Lifecycle\\\":"
+                + "\\\"PENDING\\\"}}\"}}]}"));
+    }
+
+    /** DescribeDataRepositoryTasks answers the task in these lifecycles in turn, then the last one. */
+    void task(String taskId, String... lifecycles) {
+        int[] next = {0};
+        emulator.on(DESCRIBE_TASKS, call -> Reply.ok("{\"DataRepositoryTasks\":[{\"TaskId\":\"" + taskId
+                + "\",\"Type\":\"IMPORT_METADATA_FROM_REPOSITORY\",\"Lifecycle\":\""
+                + lifecycles[Math.min(next[0]++, lifecycles.length - 1)] + "\",\"CreationTime\":"
+                + STARTED_EPOCH_SECONDS + ",\"FileSystemId\":\"fs-0123456789abcdef0\"}]}"));
+        emulator.on(CANCEL_TASK, call -> Reply.ok("{\"TaskId\":\"" + taskId + "\",\"Lifecycle\":\"CANCELING\"}"));
     }
 
     /** DescribeStacks reports the stack in this status. */

@@ -14,6 +14,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -143,11 +144,12 @@ class PreloadHandlerBundleTest {
     void theBundledTeardownHandlerStopsAJobAndLooksForItsNetworkInterfacesOverTheEc2QueryApi() throws Exception {
         try (URLClassLoader loader = unpackBundle()) {
             String job = "train-0f8fad5b-d9cb-469f-a165-70867728950e";
+            long created = Instant.now().minusSeconds(600).getEpochSecond();
             emulator.on("AWSStepFunctions.ListExecutions", call -> Reply.ok("{\"executions\":[]}"));
             emulator.onSequence("SageMaker.ListTrainingJobs", Reply.ok("{\"TrainingJobSummaries\":[{\"TrainingJobName\":\""
-                    + job + "\",\"TrainingJobArn\":\"arn\",\"CreationTime\":1767225600,\"TrainingJobStatus\":\"InProgress\"}]}"),
+                    + job + "\",\"TrainingJobArn\":\"arn\",\"CreationTime\":" + created + ",\"TrainingJobStatus\":\"InProgress\"}]}"),
                     Reply.ok("{\"TrainingJobSummaries\":[{\"TrainingJobName\":\"" + job + "\",\"TrainingJobArn\":\"arn\","
-                            + "\"CreationTime\":1767225600,\"TrainingJobStatus\":\"Stopped\"}]}"));
+                            + "\"CreationTime\":" + created + ",\"TrainingJobStatus\":\"Stopped\"}]}"));
             emulator.on("SageMaker.StopTrainingJob", call -> Reply.ok("{}"));
             emulator.on("ec2.DescribeNetworkInterfaces", call -> Reply.ok("<DescribeNetworkInterfacesResponse xmlns=\""
                     + "http://ec2.amazonaws.com/doc/2016-11-15/\"><networkInterfaceSet/></DescribeNetworkInterfacesResponse>"));

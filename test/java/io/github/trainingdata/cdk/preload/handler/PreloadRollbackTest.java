@@ -4,6 +4,7 @@ import static io.github.trainingdata.cdk.launch.TrainingJobDescriptions.describe
 import static io.github.trainingdata.cdk.preload.handler.HandlerHarness.DESCRIBE_EXECUTION;
 import static io.github.trainingdata.cdk.preload.handler.HandlerHarness.DESCRIBE_JOB;
 import static io.github.trainingdata.cdk.preload.handler.HandlerHarness.DESCRIBE_STACKS;
+import static io.github.trainingdata.cdk.preload.handler.HandlerHarness.HISTORY;
 import static io.github.trainingdata.cdk.preload.handler.HandlerHarness.LIST_EXECUTIONS;
 import static io.github.trainingdata.cdk.preload.handler.HandlerHarness.NAME;
 import static io.github.trainingdata.cdk.preload.handler.HandlerHarness.START;
@@ -69,7 +70,7 @@ class PreloadRollbackTest {
         Map<String, Object> result = h.handler.onEvent(rollbackUpdate(), h.context);
 
         assertEquals(started(E0, executionArn(E0), "RESTORED"), result);
-        assertEquals(List.of(DESCRIBE_STACKS, DESCRIBE_EXECUTION, STOP_EXECUTION, LIST_EXECUTIONS), h.targets(),
+        assertEquals(List.of(DESCRIBE_STACKS, DESCRIBE_EXECUTION, STOP_EXECUTION, HISTORY, LIST_EXECUTIONS), h.targets(),
                 "no StartExecution: no billed worker for the configuration being abandoned");
         assertEquals(Json.tree("{\"executionArn\": \"" + executionArn(E1) + "\", \"error\": \"PreloadRolledBack\", "
                 + "\"cause\": \"CloudFormation rolled back the update that started this warm-up\"}"),
@@ -160,7 +161,8 @@ class PreloadRollbackTest {
         Map<String, Object> delete = withPhysicalId(event("Delete", "req-cleanup", properties("k2", "3300")), E1);
         assertEquals(Map.of("PhysicalResourceId", E1), h.handler.onEvent(delete, h.context));
         assertEquals(Map.of("IsComplete", false), h.handler.isComplete(delete, h.context), "stopped again, not yet ended");
-        assertEquals(List.of(DESCRIBE_EXECUTION, STOP_EXECUTION, DESCRIBE_EXECUTION, STOP_EXECUTION), h.targets());
+        assertEquals(List.of(DESCRIBE_EXECUTION, STOP_EXECUTION, HISTORY, DESCRIBE_EXECUTION, STOP_EXECUTION),
+                h.targets(), "the stopped execution's history names no import task to cancel");
         assertTrue(h.emulator.calls(START).isEmpty() && h.emulator.calls(DESCRIBE_JOB).isEmpty());
     }
 }

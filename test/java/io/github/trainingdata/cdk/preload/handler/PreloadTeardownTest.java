@@ -1,6 +1,9 @@
 package io.github.trainingdata.cdk.preload.handler;
 
+import static io.github.trainingdata.cdk.preload.handler.HandlerHarness.CANCEL_TASK;
 import static io.github.trainingdata.cdk.preload.handler.HandlerHarness.DESCRIBE_EXECUTION;
+import static io.github.trainingdata.cdk.preload.handler.HandlerHarness.DESCRIBE_TASKS;
+import static io.github.trainingdata.cdk.preload.handler.HandlerHarness.HISTORY;
 import static io.github.trainingdata.cdk.preload.handler.HandlerHarness.DESCRIBE_JOB;
 import static io.github.trainingdata.cdk.preload.handler.HandlerHarness.NAME;
 import static io.github.trainingdata.cdk.preload.handler.HandlerHarness.STOP_EXECUTION;
@@ -44,10 +47,28 @@ class PreloadTeardownTest {
         h.emulator.on(DESCRIBE_EXECUTION, call -> Reply.ok(execution(NAME, "RUNNING", "")));
 
         assertEquals(Map.of("PhysicalResourceId", NAME), delete(NAME));
-        assertEquals(List.of(DESCRIBE_EXECUTION, STOP_EXECUTION), h.targets());
+        assertEquals(List.of(DESCRIBE_EXECUTION, STOP_EXECUTION, HISTORY), h.targets(), "no import task in its history");
         assertEquals(Json.tree("{\"executionArn\": \"" + executionArn(NAME) + "\", \"error\": \"PreloadDeleted\", "
                 + "\"cause\": \"CloudFormation deleted or replaced the preload custom resource\"}"),
                 Json.tree(h.emulator.calls(STOP_EXECUTION).get(0).body()));
+    }
+
+    @Test
+    void deleteCancelsTheStoppedExecutionsImportTaskAndWaitsUntilItIsOver() {
+        String task = "task-0123456789abcdef0";
+        h.emulator.onSequence(DESCRIBE_EXECUTION, Reply.ok(execution(NAME, "RUNNING", "")),
+                Reply.ok(execution(NAME, "ABORTED", "")));
+        h.importStarted(task);
+        h.task(task, "EXECUTING", "CANCELING", "CANCELED");
+
+        delete(NAME);
+        assertEquals(List.of(DESCRIBE_EXECUTION, STOP_EXECUTION, HISTORY, DESCRIBE_TASKS, CANCEL_TASK), h.targets());
+        assertEquals("{\"TaskId\":\"" + task + "\"}", h.emulator.calls(CANCEL_TASK).get(0).body());
+        assertEquals(Map.of("IsComplete", false), isCompleteForDelete(NAME), "CANCELING: the file system cannot go yet");
+        assertEquals(Map.of("IsComplete", true, "Data", Map.of()), isCompleteForDelete(NAME), "CANCELED, no worker");
+        assertEquals(1, h.emulator.calls(CANCEL_TASK).size());
+        assertTrue(h.context.lines().contains("Cancelled FSx import task " + task + " of preload execution "
+                + executionArn(NAME)), h.context.lines().toString());
     }
 
     @Test
@@ -84,7 +105,7 @@ class PreloadTeardownTest {
 
         assertEquals(Map.of("PhysicalResourceId", NAME), delete(NAME));
         assertEquals(Map.of("IsComplete", true, "Data", Map.of()), isCompleteForDelete(NAME));
-        assertEquals(List.of(DESCRIBE_EXECUTION, DESCRIBE_EXECUTION, DESCRIBE_JOB), h.targets());
+        assertEquals(List.of(DESCRIBE_EXECUTION, DESCRIBE_EXECUTION, HISTORY, DESCRIBE_JOB), h.targets());
     }
 
     @Test
@@ -106,7 +127,7 @@ class PreloadTeardownTest {
 
         assertEquals(Map.of("IsComplete", true, "Data", Map.of()), isCompleteForDelete(legacy),
                 "a delete never fails nor waits for what it cannot see");
-        assertEquals(List.of(DESCRIBE_EXECUTION, DESCRIBE_JOB, STOP_EXECUTION), h.targets(),
+        assertEquals(List.of(DESCRIBE_EXECUTION, HISTORY, DESCRIBE_JOB, STOP_EXECUTION), h.targets(),
                 "the execution may still run: stopped, so that Step Functions stops its job");
         String line = h.context.lines().stream().filter(l -> l.contains(legacy + " may still run")).findFirst()
                 .orElseThrow(() -> new AssertionError(h.context.lines().toString()));
@@ -121,7 +142,7 @@ class PreloadTeardownTest {
         h.job(NAME, Reply.error(400, "AccessDeniedException", "not authorized"));
 
         assertEquals(true, isCompleteForDelete(NAME).get("IsComplete"));
-        assertEquals(List.of(DESCRIBE_EXECUTION, DESCRIBE_JOB), h.targets());
+        assertEquals(List.of(DESCRIBE_EXECUTION, HISTORY, DESCRIBE_JOB), h.targets());
     }
 
     @Test

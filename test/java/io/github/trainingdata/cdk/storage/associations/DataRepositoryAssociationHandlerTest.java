@@ -22,6 +22,7 @@ import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.fsx.FSxClient;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The handler against a loopback FSx ({@link FakeFsx}) with the real SDK client configured as in Lambda: each test
@@ -38,6 +39,8 @@ class DataRepositoryAssociationHandlerTest {
 
     private AwsJsonEmulator emulator;
     private FakeFsx fsx;
+    private FakeS3Listing s3;
+    private S3Client s3Client;
     private FSxClient client;
     private DataRepositoryAssociationHandler handler;
     private RecordingContext context;
@@ -48,7 +51,9 @@ class DataRepositoryAssociationHandlerTest {
         emulator = new AwsJsonEmulator();
         fsx = new FakeFsx(emulator, FS);
         client = emulator.connect(FsxAssociations.clientBuilder());
-        handler = new DataRepositoryAssociationHandler(client);
+        s3 = new FakeS3Listing();
+        s3Client = s3.client();
+        handler = new DataRepositoryAssociationHandler(client, s3Client);
         context = new RecordingContext();
     }
 
@@ -57,6 +62,8 @@ class DataRepositoryAssociationHandlerTest {
         extraClients.forEach(FSxClient::close);
         client.close();
         emulator.close();
+        s3Client.close();
+        s3.close();
     }
 
     private static Map<String, Object> properties(String path, String repository) {
@@ -192,32 +199,36 @@ class DataRepositoryAssociationHandlerTest {
     }
 
     @Test
-    void upgradingReplacesTheEarlierVersionsAssociationOnTheSamePathKeepingItsFiles() {
-        FakeFsx.Association legacy = fsx.seed(FS, "/imagenet", BUCKET + "imagenet/", Map.of());
+    void anAssociationItDidNotCreateIsNeverDeletedTheRequestFailsNamingIt() {
+        FakeFsx.Association handMade = fsx.seed(FS, "/imagenet", BUCKET + "imagenet/", Map.of());
         FakeFsx.Association other = fsx.seed(FS, "/coco", BUCKET + "coco/", Map.of());
 
-        created();
+        IllegalStateException e = assertThrows(IllegalStateException.class, this::created);
 
-        assertEquals(List.of(legacy.id), fsx.deleted().stream().map(a -> a.id).toList());
-        assertEquals(false, legacy.deletedWithData, "same directory, same S3 location: the files stay");
-        assertEquals(List.of(other.id, fsx.associations().get(1).id), fsx.associations().stream().map(a -> a.id).toList());
-        assertEquals("/imagenet", fsx.associations().get(1).path);
-        assertEquals(List.of("DescribeDataRepositoryAssociations", "DeleteDataRepositoryAssociation",
-                "DescribeDataRepositoryAssociations", "CreateDataRepositoryAssociation",
-                "DescribeDataRepositoryAssociations"), targets());
-        assertTrue(context.lines().stream().anyMatch(l -> l.startsWith("Deleting association " + legacy.id)
-                && l.contains("keeping its files") && l.contains("an earlier version's AWS::FSx::DataRepositoryAssociation")),
-                context.lines().toString());
+        assertTrue(e.getMessage().startsWith("Cannot link /imagenet to " + BUCKET + "imagenet/ on " + FS + ": association "
+                + handMade.id + " (/imagenet <-> " + BUCKET + "imagenet/, AVAILABLE) (not made by this library's custom "
+                + "resource: e.g. made by hand) is on the same or an overlapping directory"), e.getMessage());
+        assertTrue(e.getMessage().contains("Nothing was deleted"), e.getMessage());
+        assertEquals(List.of(handMade.id, other.id), fsx.associations().stream().map(a -> a.id).toList());
+        assertFalse(targets().contains("DeleteDataRepositoryAssociation"));
+        assertFalse(targets().contains("CreateDataRepositoryAssociation"));
     }
 
     @Test
-    void anEarlierAssociationOfTheSamePathOnAnotherLocationGoesWithItsFiles() {
-        FakeFsx.Association legacy = fsx.seed(FS, "/imagenet/", BUCKET + "old/", Map.of());
+    void aSiblingDatasetOnANestedS3PrefixIsNeverDeleted() {
+        String sibling = FS + ":LustreAssociationstrain9A8B7C6D";
+        FakeFsx.Association train = fsx.seed(FS, "/imagenet-train", BUCKET + "imagenet/train/",
+                Map.of("cdk-training-data:association", sibling));
 
-        created();
+        IllegalStateException e = assertThrows(IllegalStateException.class, this::created);
 
-        assertEquals(true, legacy.deletedWithData, "another S3 location: its files would stay mixed in");
-        assertEquals(BUCKET + "imagenet/", fsx.associations().get(0).repository);
+        assertTrue(e.getMessage().contains("association " + train.id + " (/imagenet-train <-> " + BUCKET
+                + "imagenet/train/, AVAILABLE) (of " + sibling + ")"), e.getMessage());
+        assertTrue(e.getMessage().contains("nested S3 prefixes the library refuses at synth (DATASET_LOCATION_NESTING)"),
+                e.getMessage());
+        assertEquals(List.of(train.id), fsx.associations().stream().map(a -> a.id).toList(), "the sibling stays");
+        assertEquals(List.of(), fsx.deleted());
+        assertEquals(List.of("DescribeDataRepositoryAssociations"), targets());
     }
 
     @Test
@@ -234,6 +245,46 @@ class DataRepositoryAssociationHandlerTest {
         assertEquals(List.of("/datasets/imagenet"), fsx.associations().stream().map(a -> a.path).toList());
         assertEquals(Map.of("AssociationId", after.id), result.get("Data"));
         assertEquals("req-move", after.tags.get("cdk-training-data:request"));
+    }
+
+    @Test
+    void aMoveThatCannotFinishInTheHourFailsBeforeItDeletesAnything() {
+        created();
+        FakeFsx.Association before = fsx.associations().get(0);
+        FakeFsx.Task importing = fsx.seedTask(FS, before.id, "IMPORT_METADATA_FROM_REPOSITORY", "EXECUTING");
+        s3.holds(BUCKET + "imagenet/", 100_001);
+        int calls = emulator.calls().size();
+
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> deploy(update("req-move", properties("/datasets/imagenet", BUCKET + "imagenet/"), imagenet())));
+
+        assertEquals("Cannot move association " + before.id + " (/imagenet <-> " + BUCKET + "imagenet/, AVAILABLE) to "
+                + "/datasets/imagenet <-> " + BUCKET + "imagenet/ in place: " + BUCKET + "imagenet/ holds more than "
+                + "100000 objects, and a move deletes the old directory's files (a rollback the new one's) within the "
+                + "custom resource's hour, at a rate FSx does not document. Nothing was deleted. Move it in two deploys: "
+                + "add the dataset under a new name at the new path or location and deploy, then remove the old dataset "
+                + "and deploy (a removed dataset's association is deleted keeping its files).", e.getMessage());
+        assertEquals(List.of("DescribeDataRepositoryAssociations"), targets().subList(calls, targets().size()),
+                "nothing cancelled, deleted or created");
+        assertEquals(List.of(before), fsx.associations());
+        assertEquals("EXECUTING", importing.lifecycle);
+        assertEquals(101, s3.listed().size(), "stops counting past the bound: 101 pages of 1,000");
+    }
+
+    @Test
+    void aMoveCountsBothLocationsSoThatItsRollbackFitsToo() {
+        created();
+        s3.holds(BUCKET + "imagenet-v2/", 250_000);
+
+        assertThrows(IllegalStateException.class,
+                () -> deploy(update("req-move", properties("/imagenet", BUCKET + "imagenet-v2/"), imagenet())));
+        assertEquals(List.of(), fsx.deleted());
+
+        s3.holds(BUCKET + "imagenet-v2/", 99_999);
+        deploy(update("req-move-2", properties("/imagenet", BUCKET + "imagenet-v2/"), imagenet()));
+        assertEquals(List.of(BUCKET + "imagenet-v2/"), fsx.associations().stream().map(a -> a.repository).toList());
+        assertTrue(context.lines().contains(BUCKET + "imagenet-v2/ holds 99999 objects (at most 100000 move in place)"),
+                context.lines().toString());
     }
 
     @Test
@@ -392,7 +443,7 @@ class DataRepositoryAssociationHandlerTest {
                 + "cannot recover it, for example when the S3 bucket or the linked directory was deleted. Check that the "
                 + "bucket exists and that FSx may read it (its bucket policy and, with SSE-KMS, the key policy for the "
                 + "AWSServiceRoleForFSxS3Access_* roles), then deploy again: the next deploy replaces the failed "
-                + "association.", e.getMessage());
+                + "association (keeping its files).", e.getMessage());
     }
 
     @Test
@@ -419,35 +470,192 @@ class DataRepositoryAssociationHandlerTest {
     }
 
     @Test
-    void twoDatasetsSwapPathsInOneDeploy() {
-        String second = FS + ":LustreAssociationscoco5E6F7A8B";
+    void twoDatasetsSwappingPathsInOneDeployFailBeforeDeletingAnything() {
         Map<String, Object> cocoAtCoco = properties("/coco", BUCKET + "coco/");
         created();
         Map<String, Object> cocoEvent = event("Create", "req-coco", cocoAtCoco);
         cocoEvent.put("LogicalResourceId", "LustreAssociationscoco5E6F7A8B");
         deploy(cocoEvent);
-        Map<String, Object> imagenetAtCoco = properties("/coco", BUCKET + "imagenet/");
-        Map<String, Object> cocoAtImagenet = properties("/imagenet", BUCKET + "coco/");
+        List<FakeFsx.Association> before = fsx.associations();
 
-        deploy(update("req-swap-1", imagenetAtCoco, imagenet()));
-        Map<String, Object> cocoUpdate = update("req-swap-2", cocoAtImagenet, cocoAtCoco);
-        cocoUpdate.put("LogicalResourceId", "LustreAssociationscoco5E6F7A8B");
-        cocoUpdate.put("PhysicalResourceId", second);
-        deploy(cocoUpdate);
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> deploy(update("req-swap-1", properties("/coco", BUCKET + "imagenet/"), imagenet())));
 
-        Map<String, String> links = new LinkedHashMap<>();
-        fsx.associations().forEach(a -> links.put(a.path, a.repository + " " + a.tags.get("cdk-training-data:association")));
-        assertEquals(Map.of("/coco", BUCKET + "imagenet/ " + OWNER, "/imagenet", BUCKET + "coco/ " + second), links);
+        assertTrue(e.getMessage().contains("move one dataset away in one deploy and the other in the next"),
+                e.getMessage());
+        assertEquals(before, fsx.associations());
+        assertEquals(List.of(), fsx.deleted());
     }
 
     @Test
-    void anExportingAssociationInTheWayKeepsItsFiles() {
-        FakeFsx.Association exporting = fsx.seed(FS, "/imagenet", BUCKET + "old/", Map.of());
-        exporting.exportEvents = List.of("NEW", "CHANGED");
+    void anExportingAssociationExportsItsDirectoryBeforeItIsMovedAndKeepsItsFiles() {
+        Map<String, Object> exporting = imagenet();
+        exporting.put("AutoExportEvents", List.of("NEW", "CHANGED"));
+        created(exporting);
+        FakeFsx.Association before = fsx.associations().get(0);
+        Map<String, Object> moved = properties("/datasets/imagenet", BUCKET + "imagenet/");
+        moved.put("AutoExportEvents", List.of("NEW", "CHANGED"));
 
+        deploy(update("req-move", moved, exporting));
+
+        JsonNode export = bodies(FakeFsx.CREATE_TASK).get(0);
+        assertEquals("EXPORT_TO_REPOSITORY", export.get("Type").asText());
+        assertEquals("[\"imagenet\"]", export.get("Paths").toString(), "relative to the mount point");
+        assertEquals("req-move", fsx.tasks().get(0).tags.get("cdk-training-data:request"));
+        List<String> order = targets();
+        assertTrue(order.indexOf("CreateDataRepositoryTask") < order.indexOf("DeleteDataRepositoryAssociation"), order.toString());
+        assertEquals(false, before.deletedWithData, "S3 may not have all of its files");
+        assertEquals(List.of("/datasets/imagenet"), fsx.associations().stream().map(a -> a.path).toList());
+    }
+
+    @Test
+    void anImportInFlightIsCancelledAndOverBeforeTheAssociationIsDeleted() {
         created();
+        FakeFsx.Association ours = fsx.associations().get(0);
+        FakeFsx.Task importing = fsx.seedTask(FS, ours.id, "IMPORT_METADATA_FROM_REPOSITORY", "EXECUTING");
+        int before = emulator.calls().size();
 
-        assertEquals(false, exporting.deletedWithData, "S3 may not have its files yet");
+        assertEquals(true, deploy(delete("req-delete", OWNER, imagenet())).get("IsComplete"));
+
+        List<String> calls = targets().subList(before, targets().size());
+        assertEquals(List.of("DescribeDataRepositoryAssociations", "DescribeDataRepositoryTasks",
+                "CancelDataRepositoryTask", "DescribeDataRepositoryAssociations", "DescribeDataRepositoryTasks",
+                "DeleteDataRepositoryAssociation", "DescribeDataRepositoryAssociations"), calls);
+        assertEquals("CANCELED", importing.lifecycle);
+        JsonNode filters = bodies(FakeFsx.DESCRIBE_TASKS).get(0).get("Filters");
+        assertEquals("[{\"Name\":\"data-repository-association-id\",\"Values\":[\"" + ours.id + "\"]},"
+                + "{\"Name\":\"task-lifecycle\",\"Values\":[\"PENDING\",\"EXECUTING\",\"CANCELING\"]}]",
+                filters.toString());
+        assertEquals(List.of(ours.id), fsx.deleted().stream().map(a -> a.id).toList());
+    }
+
+    private Map<String, Object> guardEvent(String type, String requestId, String physicalId) {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("ServiceToken", "arn:aws:lambda:us-east-1:123456789012:function:framework-onEvent");
+        properties.put("FileSystemId", FS);
+        Map<String, Object> event = event(type, requestId, properties);
+        event.put("LogicalResourceId", "LustreTaskGuard0A1B2C3D");
+        event.put("ResourceType", "Custom::LustreTaskGuard");
+        if (physicalId != null) {
+            event.put("PhysicalResourceId", physicalId);
+        }
+        return event;
+    }
+
+    @Test
+    void theTaskGuardCancelsEveryRunningTaskOfTheFileSystemBeforeItIsDeleted() {
+        assertEquals(Map.of("IsComplete", true, "PhysicalResourceId", FS + ":tasks"),
+                deploy(guardEvent("Create", "req-create", null)));
+        assertEquals(List.of(), emulator.calls(), "a create calls nothing");
+        FakeFsx.Task preloadImport = fsx.seedTask(FS, null, "IMPORT_METADATA_FROM_REPOSITORY", "EXECUTING");
+        FakeFsx.Task export = fsx.seedTask(FS, null, "EXPORT_TO_REPOSITORY", "PENDING");
+        FakeFsx.Task done = fsx.seedTask(FS, null, "IMPORT_METADATA_FROM_REPOSITORY", "SUCCEEDED");
+        FakeFsx.Task elsewhere = fsx.seedTask("fs-0aaaaaaaaaaaaaaaa", null, "IMPORT_METADATA_FROM_REPOSITORY", "EXECUTING");
+
+        Map<String, Object> removal = guardEvent("Delete", "req-delete", FS + ":tasks");
+        assertEquals(Map.of("IsComplete", false), handler.isComplete(removal, context), "cancelling");
+        assertEquals(Map.of("IsComplete", false), handler.isComplete(removal, context), "still CANCELING");
+        fsx.tick();
+        assertEquals(Map.of("IsComplete", true), handler.isComplete(removal, context));
+
+        assertEquals(List.of(preloadImport.id, export.id),
+                bodies(FakeFsx.CANCEL_TASK).stream().map(b -> b.get("TaskId").asText()).toList());
+        assertEquals(List.of("CANCELED", "CANCELED", "SUCCEEDED", "EXECUTING"),
+                List.of(preloadImport.lifecycle, export.lifecycle, done.lifecycle, elsewhere.lifecycle));
+        assertEquals("file-system-id", bodies(FakeFsx.DESCRIBE_TASKS).get(0).at("/Filters/0/Name").asText());
+        fsx.deleteFileSystem(FS);
+        assertEquals(Map.of("IsComplete", true), handler.isComplete(removal, context), "a gone file system: done");
+    }
+
+    @Test
+    void aMisconfiguredAssociationIsUpdatedInPlaceOnAnUpdate() {
+        created();
+        FakeFsx.Association ours = fsx.associations().get(0);
+        ours.lifecycle = "MISCONFIGURED";
+        ours.failure = "The S3 event notification configuration overlaps.";
+        Map<String, Object> changed = imagenet();
+        changed.put("ImportedFileChunkSize", "2048");
+        int before = emulator.calls().size();
+
+        Map<String, Object> result = deploy(update("req-chunk", changed, imagenet()));
+
+        assertEquals(Map.of("AssociationId", ours.id), result.get("Data"));
+        assertEquals(List.of(ours), fsx.associations(), "kept, not replaced");
+        assertEquals("MISCONFIGURED", ours.lifecycle, "the cause persists");
+        assertEquals(2048, ours.chunkSizeMiB);
+        List<String> calls = targets().subList(before, targets().size());
+        assertFalse(calls.contains("DeleteDataRepositoryAssociation"), calls.toString());
+        assertFalse(calls.contains("CreateDataRepositoryAssociation"), calls.toString());
+        assertTrue(context.lines().stream().anyMatch(l -> l.contains("The S3 event notification configuration overlaps.")
+                && l.contains("The update goes on")), context.lines().toString());
+    }
+
+    @Test
+    void aMoveOntoAMisconfiguredAssociationAndItsRollbackBothComplete() {
+        created();
+        Map<String, Object> moved = properties("/imagenet", BUCKET + "imagenet-v2/");
+        fsx.nextCreateEnds("MISCONFIGURED", "FSx's event notification on the bucket was changed.");
+
+        Map<String, Object> forward = deploy(update("req-move", moved, imagenet()));
+
+        assertEquals("MISCONFIGURED", fsx.associations().get(0).lifecycle);
+        assertEquals(Map.of("AssociationId", fsx.associations().get(0).id), forward.get("Data"));
+        fsx.nextCreateEnds("MISCONFIGURED", "FSx's event notification on the bucket was changed.");
+
+        Map<String, Object> rollback = deploy(update("req-rollback", imagenet(), moved));
+
+        assertEquals(true, rollback.get("IsComplete"), "no UPDATE_ROLLBACK_FAILED");
+        assertEquals(List.of(BUCKET + "imagenet/"), fsx.associations().stream().map(a -> a.repository).toList());
+        assertEquals("MISCONFIGURED", fsx.associations().get(0).lifecycle);
+        int before = emulator.calls().size();
+        assertEquals(true, deploy(update("req-rollback-2", imagenet(), moved)).get("IsComplete"),
+                "a rollback to what is linked already changes nothing");
+        assertFalse(targets().subList(before, targets().size()).contains("DeleteDataRepositoryAssociation"));
+    }
+
+    @Test
+    void anAssociationAtTheRootIsNeverDeletedToLinkTheRootAgain() {
+        Map<String, Object> root = properties("/", BUCKET);
+        created(root);
+        FakeFsx.Association ours = fsx.associations().get(0);
+
+        IllegalStateException moved = assertThrows(IllegalStateException.class,
+                () -> deploy(update("req-move", properties("/", BUCKET + "v2/"), root)));
+        ours.lifecycle = "FAILED";
+        IllegalStateException failed = assertThrows(IllegalStateException.class,
+                () -> deploy(update("req-retry", root, root)));
+
+        for (IllegalStateException e : List.of(moved, failed)) {
+            assertTrue(e.getMessage().contains("FSx allows '/' \"only ... for the first data repository associated "
+                    + "with a file system\"") && e.getMessage().contains("Nothing was deleted"), e.getMessage());
+        }
+        assertEquals(List.of(ours), fsx.associations());
+        assertFalse(targets().contains("DeleteDataRepositoryAssociation"));
+        Map<String, Object> result = deploy(update("req-away", properties("/imagenet", BUCKET), root));
+        assertEquals("/imagenet", fsx.associations().get(0).path, "moving away from the root creates below it");
+        assertEquals(true, result.get("IsComplete"));
+    }
+
+    @Test
+    void aNinthAssociationIsNotCreatedTheRequestSaysHowToReachItInTwoDeploys() {
+        for (int i = 1; i <= 8; i++) {
+            fsx.seed(FS, "/shard" + i, BUCKET + "shards/" + i + "/", Map.of("cdk-training-data:association",
+                    FS + ":LustreAssociationsshard" + i));
+        }
+
+        IllegalStateException e = assertThrows(IllegalStateException.class, this::created);
+
+        assertTrue(e.getMessage().startsWith("Cannot link /imagenet to " + BUCKET + "imagenet/: file system " + FS
+                + " has 8 data repository associations already"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("at 8 datasets, remove one in one deploy and add the other in the next, or "
+                + "move a dataset in place (change its prefix or fileSystemPath, keep its name)."), e.getMessage());
+        assertFalse(targets().contains("CreateDataRepositoryAssociation"));
+        fsx.associations().get(7).lifecycle = "DELETING";
+        Map<String, Object> waiting = event("Create", "req-create-2", imagenet());
+        waiting.putAll(handler.onEvent(waiting, context));
+        assertEquals(Map.of("IsComplete", false), handler.isComplete(waiting, context), "one is going: wait");
+        fsx.tick();
+        assertEquals(Map.of("IsComplete", false), handler.isComplete(waiting, context), "created");
     }
 
     @Test
@@ -455,11 +663,13 @@ class DataRepositoryAssociationHandlerTest {
         for (String name : List.of("a", "b", "c", "d", "e")) {
             fsx.seed(FS, "/" + name, BUCKET + name + "/", Map.of());
         }
-        FakeFsx.Association last = fsx.seed(FS, "/imagenet", BUCKET + "imagenet/", Map.of());
+        FakeFsx.Association last = fsx.seed(FS, "/imagenet", BUCKET + "imagenet/",
+                Map.of("cdk-training-data:association", OWNER, "cdk-training-data:request", "req-earlier"));
 
-        created();
+        Map<String, Object> result = created();
 
-        assertEquals(List.of(last.id), fsx.deleted().stream().map(a -> a.id).toList());
+        assertEquals(Map.of("AssociationId", last.id), result.get("Data"), "its own association, found on page 3");
+        assertEquals(List.of(), fsx.deleted());
         assertEquals("4", bodies(FakeFsx.DESCRIBE).get(2).get("NextToken").asText());
     }
 
@@ -488,7 +698,7 @@ class DataRepositoryAssociationHandlerTest {
         FSxClient impatient = emulator.connect(FsxAssociations.clientBuilder().overrideConfiguration(
                 ClientOverrideConfiguration.builder().retryStrategy(AwsRetryStrategy.doNotRetry()).build()));
         extraClients.add(impatient);
-        return new DataRepositoryAssociationHandler(impatient);
+        return new DataRepositoryAssociationHandler(impatient, s3Client);
     }
 
     @Test

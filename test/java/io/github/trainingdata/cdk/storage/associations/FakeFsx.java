@@ -19,9 +19,12 @@ import java.util.Set;
  * them: DescribeDataRepositoryAssociations by file system (paged), CreateDataRepositoryAssociation refusing a
  * directory or S3 location that another association of the file system has or overlaps (BadRequest), a client
  * request token that makes a create idempotent, UpdateDataRepositoryAssociation only when AVAILABLE, and
- * DeleteDataRepositoryAssociation. Nothing changes state by itself: {@link #tick()} lets every association in
- * progress finish its step (CREATING and UPDATING become AVAILABLE, DELETING ones go), so a test decides what FSx
- * has done between two calls.
+ * DeleteDataRepositoryAssociation; data repository tasks: DescribeDataRepositoryTasks by file system or association
+ * and lifecycle, CreateDataRepositoryTask (an export, idempotent per client token), CancelDataRepositoryTask
+ * (PENDING or EXECUTING only, else DataRepositoryTaskEnded). Nothing changes state by itself: {@link #tick()} lets
+ * every association in progress finish its step (CREATING and UPDATING become AVAILABLE, DELETING ones go) and every
+ * task too (CANCELING becomes CANCELED, an export SUCCEEDED; a seeded import runs until cancelled), so a test
+ * decides what FSx has done between two calls.
  */
 final class FakeFsx {
     static final String PREFIX = "AWSSimbaAPIService_v20180301.";
@@ -29,6 +32,9 @@ final class FakeFsx {
     static final String CREATE = PREFIX + "CreateDataRepositoryAssociation";
     static final String UPDATE = PREFIX + "UpdateDataRepositoryAssociation";
     static final String DELETE = PREFIX + "DeleteDataRepositoryAssociation";
+    static final String DESCRIBE_TASKS = PREFIX + "DescribeDataRepositoryTasks";
+    static final String CREATE_TASK = PREFIX + "CreateDataRepositoryTask";
+    static final String CANCEL_TASK = PREFIX + "CancelDataRepositoryTask";
     /** The page size this fake uses whatever MaxResults asks, so that paging is exercised. */
     private static final int PAGE = 2;
 
@@ -45,6 +51,8 @@ final class FakeFsx {
         final Map<String, String> tags = new LinkedHashMap<>();
         String failure;
         Boolean deletedWithData;
+        /** Where an update ends: a MISCONFIGURED association stays so while its cause persists. */
+        String afterUpdate = "AVAILABLE";
 
         Association(String id, String fileSystemId, String path, String repository, String lifecycle) {
             this.id = id;
@@ -57,6 +65,27 @@ final class FakeFsx {
         }
     }
 
+    /** One data repository task as FSx keeps it. */
+    static final class Task {
+        final String id;
+        final String fileSystemId;
+        final String associationId;
+        final String type;
+        final List<String> paths = new ArrayList<>();
+        final Map<String, String> tags = new LinkedHashMap<>();
+        String lifecycle;
+
+        Task(String id, String fileSystemId, String associationId, String type, String lifecycle) {
+            this.id = id;
+            this.fileSystemId = fileSystemId;
+            this.associationId = associationId;
+            this.type = type;
+            this.lifecycle = lifecycle;
+        }
+    }
+
+    private final Map<String, Task> tasks = new LinkedHashMap<>();
+    private final Map<String, String> taskTokens = new HashMap<>();
     private final AwsJsonEmulator emulator;
     private final Set<String> fileSystems = new HashSet<>();
     private final Map<String, Association> associations = new LinkedHashMap<>();
@@ -73,6 +102,21 @@ final class FakeFsx {
         emulator.on(CREATE, call -> create(call.json()));
         emulator.on(UPDATE, call -> update(call.json()));
         emulator.on(DELETE, call -> delete(call.json()));
+        emulator.on(DESCRIBE_TASKS, call -> describeTasks(call.json()));
+        emulator.on(CREATE_TASK, call -> createTask(call.json()));
+        emulator.on(CANCEL_TASK, call -> cancelTask(call.json()));
+    }
+
+    /** A task that runs already, e.g. an association's create-time import (none when associationId is null). */
+    synchronized Task seedTask(String fileSystemId, String associationId, String type, String lifecycle) {
+        Task task = new Task(String.format("task-%017x", ++counter), fileSystemId, associationId, type, lifecycle);
+        tasks.put(task.id, task);
+        return task;
+    }
+
+    /** @return every task, in creation order */
+    synchronized List<Task> tasks() {
+        return List.copyOf(tasks.values());
     }
 
     /** Adds an association that exists already, e.g. an earlier version's, with the given tags (may be none). */
@@ -111,12 +155,19 @@ final class FakeFsx {
                     nextCreateOutcome = "AVAILABLE";
                     nextCreateFailure = null;
                 }
-                case "UPDATING" -> association.lifecycle = "AVAILABLE";
+                case "UPDATING" -> association.lifecycle = association.afterUpdate;
                 case "DELETING" -> {
                     associations.remove(association.id);
                     deleted.add(association);
                 }
                 default -> { }
+            }
+        }
+        for (Task task : tasks.values()) {
+            if (task.lifecycle.equals("CANCELING")) {
+                task.lifecycle = "CANCELED";
+            } else if (task.type.equals("EXPORT_TO_REPOSITORY") && List.of("PENDING", "EXECUTING").contains(task.lifecycle)) {
+                task.lifecycle = "SUCCEEDED";
             }
         }
     }
@@ -205,6 +256,7 @@ final class FakeFsx {
         if (request.path("S3").has("AutoExportPolicy")) {
             association.exportEvents = events(request.path("S3").path("AutoExportPolicy"));
         }
+        association.afterUpdate = association.lifecycle.equals("MISCONFIGURED") ? "MISCONFIGURED" : "AVAILABLE";
         association.lifecycle = "UPDATING";
         return Reply.ok("{\"Association\":" + json(association) + "}");
     }
@@ -218,6 +270,79 @@ final class FakeFsx {
         association.deletedWithData = request.path("DeleteDataInFileSystem").asBoolean(false);
         return Reply.ok("{\"AssociationId\":\"" + association.id + "\",\"Lifecycle\":\"DELETING\","
                 + "\"DeleteDataInFileSystem\":" + association.deletedWithData + "}");
+    }
+
+    private synchronized Reply describeTasks(JsonNode request) {
+        String fileSystemId = null;
+        String associationId = null;
+        List<String> lifecycles = null;
+        for (JsonNode filter : request.path("Filters")) {
+            List<String> values = new ArrayList<>();
+            filter.path("Values").forEach(v -> values.add(v.asText()));
+            switch (filter.path("Name").asText()) {
+                case "file-system-id" -> fileSystemId = values.get(0);
+                case "data-repository-association-id" -> associationId = values.get(0);
+                case "task-lifecycle" -> lifecycles = values;
+                default -> {
+                    return Reply.error(400, "BadRequest", "unknown filter");
+                }
+            }
+        }
+        if (fileSystemId != null && !fileSystems.contains(fileSystemId)) {
+            return Reply.error(400, "FileSystemNotFound", "File system '" + fileSystemId + "' does not exist.");
+        }
+        String fs = fileSystemId;
+        String dra = associationId;
+        List<String> states = lifecycles;
+        ObjectNode response = Json.MAPPER.createObjectNode();
+        ArrayNode page = response.putArray("DataRepositoryTasks");
+        tasks.values().stream().filter(t -> (fs == null || t.fileSystemId.equals(fs))
+                && (dra == null || dra.equals(t.associationId)) && (states == null || states.contains(t.lifecycle)))
+                .forEach(t -> page.add(json(t)));
+        return Reply.ok(response.toString());
+    }
+
+    private synchronized Reply createTask(JsonNode request) {
+        String token = request.path("ClientRequestToken").asText();
+        if (taskTokens.containsKey(token)) {
+            return Reply.ok("{\"DataRepositoryTask\":" + json(tasks.get(taskTokens.get(token))) + "}");
+        }
+        String fileSystemId = request.path("FileSystemId").asText();
+        List<String> paths = new ArrayList<>();
+        request.path("Paths").forEach(p -> paths.add(p.asText()));
+        String associationId = associations.values().stream().filter(a -> a.fileSystemId.equals(fileSystemId)
+                && paths.stream().allMatch(p -> ("/" + p + "/").startsWith(a.path.endsWith("/") ? a.path : a.path + "/")))
+                .map(a -> a.id).findFirst().orElse(null);
+        Task task = seedTask(fileSystemId, associationId, request.path("Type").asText(), "PENDING");
+        task.paths.addAll(paths);
+        request.path("Tags").forEach(t -> task.tags.put(t.get("Key").asText(), t.get("Value").asText()));
+        taskTokens.put(token, task.id);
+        return Reply.ok("{\"DataRepositoryTask\":" + json(task) + "}");
+    }
+
+    private synchronized Reply cancelTask(JsonNode request) {
+        Task task = tasks.get(request.path("TaskId").asText());
+        if (task == null) {
+            return Reply.error(400, "DataRepositoryTaskNotFound", "No such task.");
+        }
+        if (!List.of("PENDING", "EXECUTING").contains(task.lifecycle)) {
+            return Reply.error(400, "DataRepositoryTaskEnded", "The task is " + task.lifecycle + ".");
+        }
+        task.lifecycle = "CANCELING";
+        return Reply.ok("{\"TaskId\":\"" + task.id + "\",\"Lifecycle\":\"CANCELING\"}");
+    }
+
+    private static ObjectNode json(Task t) {
+        ObjectNode node = Json.MAPPER.createObjectNode();
+        node.put("TaskId", t.id);
+        node.put("Lifecycle", t.lifecycle);
+        node.put("Type", t.type);
+        node.put("CreationTime", 1_767_225_600L);
+        node.put("FileSystemId", t.fileSystemId);
+        t.paths.forEach(node.putArray("Paths")::add);
+        ArrayNode tags = node.putArray("Tags");
+        t.tags.forEach((k, v) -> tags.addObject().put("Key", k).put("Value", v));
+        return node;
     }
 
     /** Same, or one inside the other (paths compared with a trailing separator). */

@@ -50,6 +50,8 @@ class TrainingTeardownHandlerTest {
     private static final String PREFIX = "train";
     private static final String GROUP = "sg-0123456789abcdef0";
     private static final List<String> SUBNETS = List.of("subnet-0aaaaaaaaaaaaaaaa", "subnet-0bbbbbbbbbbbbbbbb");
+    /** The longest a job of the definition lives: 25 hours (as CloudFormation hands it over, a string). */
+    private static final Duration LIFETIME = Duration.ofHours(25);
     /** The delete began at 2026-01-01T00:00:00Z. */
     private static final Instant STARTED = Instant.parse("2026-01-01T00:00:00Z");
     private static final Map<String, Object> NOT_COMPLETE = Map.of("IsComplete", false);
@@ -109,6 +111,7 @@ class TrainingTeardownHandlerTest {
         properties.put("JobNamePrefix", prefix);
         properties.put("SecurityGroupIds", groups);
         properties.put("SubnetIds", subnets);
+        properties.put("JobLifetimeSeconds", Long.toString(LIFETIME.toSeconds()));
         return properties;
     }
 
@@ -167,20 +170,36 @@ class TrainingTeardownHandlerTest {
                 + (warmPool != null ? ",\"WarmPoolStatus\":{\"Status\":\"" + warmPool + "\"}" : "") + "}";
     }
 
+    /** A summary of a job created at {@code created} that has not ended. */
+    private static String created(String name, String status, Instant created) {
+        return "{\"TrainingJobName\":\"" + name + "\",\"TrainingJobArn\":\"arn:aws:sagemaker:us-east-1:123456789012:"
+                + "training-job/" + name + "\",\"CreationTime\":" + created.getEpochSecond() + ",\"TrainingJobStatus\":\""
+                + status + "\",\"LastModifiedTime\":" + created.getEpochSecond() + "}";
+    }
+
     private static String jobs(String... summaries) {
         return "{\"TrainingJobSummaries\":[" + String.join(",", summaries) + "]}";
     }
 
     private static String interfaces(String nextToken, String... ids) {
-        String items = List.of(ids).stream().map(id -> "<item><networkInterfaceId>" + id + "</networkInterfaceId>"
-                + "<subnetId>" + SUBNETS.get(0) + "</subnetId><description>network interface of a training job"
-                + "</description><interfaceType>interface</interfaceType><requesterId>AROAEXAMPLE:sagemaker"
-                + "</requesterId><requesterManaged>true</requesterManaged><status>in-use</status><groupSet><item>"
-                + "<groupId>" + GROUP + "</groupId><groupName>training</groupName></item></groupSet></item>")
-                .collect(Collectors.joining());
+        return interfaceSet(nextToken, List.of(ids).stream()
+                .map(id -> eni(id, SUBNETS.get(0), "network interface of a training job", null)).toArray(String[]::new));
+    }
+
+    /** One interface of a DescribeNetworkInterfaces answer, in the training group; {@code tag}, if given, its one tag's value. */
+    private static String eni(String id, String subnet, String description, String tag) {
+        return "<item><networkInterfaceId>" + id + "</networkInterfaceId><subnetId>" + subnet + "</subnetId>"
+                + "<description>" + description + "</description><interfaceType>interface</interfaceType>"
+                + "<requesterId>AROAEXAMPLE:sagemaker</requesterId><requesterManaged>true</requesterManaged>"
+                + "<status>in-use</status><groupSet><item><groupId>" + GROUP + "</groupId><groupName>training"
+                + "</groupName></item></groupSet>"
+                + (tag != null ? "<tagSet><item><key>job</key><value>" + tag + "</value></item></tagSet>" : "") + "</item>";
+    }
+
+    private static String interfaceSet(String nextToken, String... items) {
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<DescribeNetworkInterfacesResponse "
                 + "xmlns=\"http://ec2.amazonaws.com/doc/2016-11-15/\"><requestId>59dbff89-35bd-4eac-99ed-be587EXAMPLE"
-                + "</requestId><networkInterfaceSet>" + items + "</networkInterfaceSet>"
+                + "</requestId><networkInterfaceSet>" + String.join("", items) + "</networkInterfaceSet>"
                 + (nextToken != null ? "<nextToken>" + nextToken + "</nextToken>" : "")
                 + "</DescribeNetworkInterfacesResponse>";
     }
@@ -225,6 +244,11 @@ class TrainingTeardownHandlerTest {
         assertEquals("ResourceProperties.SecurityGroupIds and SubnetIds must be both empty (a job outside a VPC) or "
                 + "both set", assertThrows(IllegalArgumentException.class,
                         () -> handler.onEvent(event("Create", properties), context)).getMessage());
+        properties.put("SubnetIds", SUBNETS);
+        properties.put("JobLifetimeSeconds", "0");
+        assertEquals("ResourceProperties.JobLifetimeSeconds must be a positive whole number of seconds, got '0'",
+                assertThrows(IllegalArgumentException.class, () -> handler.onEvent(event("Create", properties), context))
+                        .getMessage());
         properties.put("StateMachineArn", "TrainingStateMachine");
         assertEquals("ResourceProperties.StateMachineArn must be a state machine ARN, got 'TrainingStateMachine'",
                 assertThrows(IllegalArgumentException.class, () -> handler.onEvent(event("Create", properties), context))
@@ -262,8 +286,10 @@ class TrainingTeardownHandlerTest {
         assertEquals(List.of(EXECUTION_JOB), stopped(STOP_JOB, "TrainingJobName"));
         assertEquals(Json.tree("{\"stateMachineArn\":\"" + STATE_MACHINE + "\",\"statusFilter\":\"RUNNING\",\"maxResults\":100}"),
                 Json.tree(emulator.calls(LIST_EXECUTIONS).get(0).body()));
-        assertEquals(Json.tree("{\"NameContains\":\"train\",\"MaxResults\":100,\"SortBy\":\"CreationTime\","
-                + "\"SortOrder\":\"Descending\"}"), Json.tree(emulator.calls(LIST_JOBS).get(0).body()));
+        assertEquals(Json.tree("{\"NameContains\":\"train\",\"CreationTimeAfter\":"
+                + STARTED.plusSeconds(90).minus(LIFETIME).getEpochSecond() + ",\"MaxResults\":100,"
+                + "\"SortBy\":\"CreationTime\",\"SortOrder\":\"Descending\"}"),
+                Json.tree(emulator.calls(LIST_JOBS).get(0).body()));
         assertTrue(context.lines().get(context.lines().size() - 1).startsWith("Teardown of train, waited 90 of 3000 s: "
                 + "running executions: " + executionArn("nightly-1") + ", " + executionArn("nightly-2")
                 + "; training jobs: " + EXECUTION_JOB + " (InProgress), " + LAUNCHED_JOB + " (Stopping)"),
@@ -271,7 +297,8 @@ class TrainingTeardownHandlerTest {
 
         assertEquals(NOT_COMPLETE, isComplete(), "the jobs ended, but one network interface is still held");
         assertTrue(context.lines().get(context.lines().size() - 1).endsWith("network interfaces: eni-0a1b2c3d4e5f60718 "
-                + "(in-use, type interface, requester AROAEXAMPLE:sagemaker, 'network interface of a training job')"),
+                + "(in-use, " + SUBNETS.get(0) + ", type interface, requester AROAEXAMPLE:sagemaker, 'network interface "
+                + "of a training job')"),
                 context.lines().toString());
         assertEquals(COMPLETE, isComplete());
         assertEquals(List.of(LIST_EXECUTIONS, LIST_JOBS, DESCRIBE_ENIS, LIST_EXECUTIONS, LIST_JOBS, DESCRIBE_ENIS),
@@ -355,6 +382,58 @@ class TrainingTeardownHandlerTest {
         assertEquals(COMPLETE, handler.isComplete(deleting(properties(PREFIX, List.of(), List.of())), context),
                 "outside a VPC a job holds no interface in the stack's network");
         assertEquals(List.of(), emulator.calls(DESCRIBE_ENIS));
+    }
+
+    @Test
+    void jobsAreListedNewestFirstOnlyAsFarBackAsTheDefinitionsJobsLive() {
+        String young = PREFIX + "-1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed";
+        Instant oldest = STARTED.plusSeconds(90).minus(LIFETIME);
+        emulator.onSequence(LIST_JOBS, Reply.ok("{\"TrainingJobSummaries\":["
+                + created(young, "InProgress", oldest.plusSeconds(1)) + ","
+                + created(EXECUTION_JOB, "InProgress", oldest.minusSeconds(1)) + "],\"NextToken\":\"page-2\"}"),
+                Reply.ok(jobs()));
+
+        assertEquals(NOT_COMPLETE, isComplete());
+
+        assertEquals(List.of(young), stopped(STOP_JOB, "TrainingJobName"), "a job created before the lifetime has ended");
+        assertEquals(1, emulator.calls(LIST_JOBS).size(), "older pages are not read");
+        Map<String, Object> withoutLifetime = inVpc();
+        withoutLifetime.remove("JobLifetimeSeconds");
+        handler.isComplete(deleting(withoutLifetime), context);
+        assertEquals(STARTED.plusSeconds(90).minus(TeardownProperties.LONGEST_LIFETIME).getEpochSecond(),
+                emulator.calls(LIST_JOBS).get(1).json().required("CreationTimeAfter").asLong(),
+                "a resource of an earlier release states no lifetime: SageMaker's longest is assumed");
+    }
+
+    @Test
+    void eachInterfaceIsWaitedForUnlessItNamesAnotherJob() {
+        emulator.on(LIST_JOBS, call -> Reply.ok(jobs(job(EXECUTION_JOB, "Stopped", STARTED.minusSeconds(600), null),
+                job(LAUNCHED_JOB, "Stopped", STARTED.minusSeconds(300), null))));
+        String other = eni("eni-other", SUBNETS.get(0), "Training job train-big-0f8fad5b-d9cb-469f-a165-70867728950e",
+                null);
+        String preload = eni("eni-preload", SUBNETS.get(0), "[warm-cache-1a2b3c4d-5e6f7a8b-0123456789ab]", null);
+        emulator.onSequence(DESCRIBE_ENIS, Reply.ok(interfaceSet(null,
+                eni("eni-own-zone", SUBNETS.get(0), "Training job " + EXECUTION_JOB, null),
+                eni("eni-fallback-zone", SUBNETS.get(1), "", "arn:aws:sagemaker:us-east-1:123456789012:training-job/"
+                        + LAUNCHED_JOB),
+                eni("eni-unnamed", SUBNETS.get(1), "network interface", null), other, preload)),
+                Reply.ok(interfaceSet(null, other, preload)));
+
+        assertEquals(NOT_COMPLETE, isComplete());
+        String line = context.lines().get(context.lines().size() - 1);
+        assertTrue(line.contains("network interfaces: eni-own-zone (in-use, " + SUBNETS.get(0) + ", type interface, "
+                + "requester AROAEXAMPLE:sagemaker, 'Training job " + EXECUTION_JOB + "') of " + EXECUTION_JOB
+                + ", eni-fallback-zone (in-use, " + SUBNETS.get(1) + ", type interface, requester AROAEXAMPLE:sagemaker, "
+                + "'') of " + LAUNCHED_JOB + ", eni-unnamed (in-use, " + SUBNETS.get(1)), line);
+        assertTrue(line.endsWith("other jobs' network interfaces (not waited for): eni-other (in-use, " + SUBNETS.get(0)
+                + ", type interface, requester AROAEXAMPLE:sagemaker, 'Training job train-big-0f8fad5b-d9cb-469f-a165-"
+                + "70867728950e') of train-big-0f8fad5b-d9cb-469f-a165-70867728950e, eni-preload (in-use, "
+                + SUBNETS.get(0) + ", type interface, requester AROAEXAMPLE:sagemaker, '[warm-cache-1a2b3c4d-5e6f7a8b-"
+                + "0123456789ab]') of warm-cache-1a2b3c4d-5e6f7a8b-0123456789ab"), line);
+
+        assertEquals(COMPLETE, isComplete(), "only other jobs' interfaces are left");
+        assertTrue(context.lines().get(context.lines().size() - 1).startsWith("Teardown of train: nothing left running; "
+                + "other jobs' network interfaces (not waited for): eni-other"), context.lines().toString());
     }
 
     @Test

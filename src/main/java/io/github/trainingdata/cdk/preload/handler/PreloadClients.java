@@ -5,6 +5,8 @@ import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClientBuilder;
+import software.amazon.awssdk.services.fsx.FSxClient;
+import software.amazon.awssdk.services.fsx.FSxClientBuilder;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.sagemaker.SageMakerClientBuilder;
 import software.amazon.awssdk.services.sfn.SfnClient;
@@ -21,6 +23,10 @@ final class PreloadClients {
 
     static CloudFormationClientBuilder cloudFormationClientBuilder() {
         return SdkCalls.configure(CloudFormationClient.builder());
+    }
+
+    static FSxClientBuilder fsxClientBuilder() {
+        return SdkCalls.configure(FSxClient.builder());
     }
 
     static SageMakerClientBuilder sageMakerClientBuilder() {

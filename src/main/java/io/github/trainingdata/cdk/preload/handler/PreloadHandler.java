@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.fsx.FSxClient;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.sagemaker.model.DescribeTrainingJobResponse;
 import software.amazon.awssdk.services.sagemaker.model.MetricData;
@@ -31,8 +32,8 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
  * ({@link PreloadExecution}): the resource's physical id, and the first worker's name; a retried request starts
  * nothing new. Update starts a new one only when {@code WarmKey} changed (or the physical id predates WarmKey
  * digests); during a rollback ({@link PreloadRollback}) it starts nothing and restores the execution of the
- * configuration rolled back to. Delete stops a running execution and waits until its workers have stopped; it never
- * fails.
+ * configuration rolled back to (stopping the abandoned one and cancelling its FSx import task). Delete stops a running
+ * execution, cancels its import task and waits until the task and the workers have stopped; it never fails.
  *
  * <p>isComplete, when the deploy waits, reports {@value #STATUS} ({@link PreloadStatus}) with {@value #FILES_WARMED},
  * {@value #BYTES_WARMED} and {@value #SECONDS} from the metrics of the worker the execution's output names, and
@@ -83,7 +84,8 @@ public final class PreloadHandler {
     /** The handler Lambda instantiates: clients for the function's Region and role. */
     public PreloadHandler() {
         this(PreloadClients.stepFunctionsClientBuilder().build(), PreloadClients.sageMakerClientBuilder().build(),
-                PreloadClients.cloudFormationClientBuilder().build(), Clock.systemUTC());
+                PreloadClients.cloudFormationClientBuilder().build(), PreloadClients.fsxClientBuilder().build(),
+                Clock.systemUTC());
     }
 
     /**
@@ -92,14 +94,15 @@ public final class PreloadHandler {
      * @param stepFunctions  starts, lists, describes and stops preload executions
      * @param sageMaker      describes (for its metrics) and stops the workers
      * @param cloudFormation tells whether the stack is rolling back
+     * @param fsx            describes and cancels the import task of a stopped execution
      * @param clock          measures how long the deploy has waited
      */
     public PreloadHandler(SfnClient stepFunctions, SageMakerClient sageMaker, CloudFormationClient cloudFormation,
-            Clock clock) {
+            FSxClient fsx, Clock clock) {
         this.stepFunctions = Objects.requireNonNull(stepFunctions, "stepFunctions");
         this.sageMaker = Objects.requireNonNull(sageMaker, "sageMaker");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.teardown = new PreloadTeardown(stepFunctions, sageMaker);
+        this.teardown = new PreloadTeardown(stepFunctions, sageMaker, Objects.requireNonNull(fsx, "fsx"));
         this.rollback = new PreloadRollback(Objects.requireNonNull(cloudFormation, "cloudFormation"), stepFunctions,
                 teardown);
     }

@@ -8,15 +8,17 @@ import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import io.github.trainingdata.cdk.internal.handler.CustomResourceEvent;
 import io.github.trainingdata.cdk.launch.TrainingJobNames;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.fsx.FSxClient;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.sagemaker.model.TrainingJobStatus;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
- * Stops preload executions and waits for their workers: the Delete of a preload custom resource (so that no
- * network interface is left in the VPC CloudFormation deletes next) and the execution a rollback abandons. Never
- * fails.
+ * Stops preload executions, cancels their FSx import tasks ({@link PreloadImportTask}) and waits for both and for
+ * their workers: the Delete of a preload custom resource (so that no network interface is left in the VPC
+ * CloudFormation deletes next, and no import task keeps the file system from being deleted or the next warm-up from
+ * importing) and the execution a rollback abandons. Never fails.
  *
  * <p>A worker the handler may not describe (AccessDenied: for example one named under a prefix its policy no
  * longer covers) is not "gone": the teardown says so plainly, makes sure its execution is stopped (Step Functions
@@ -25,10 +27,12 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 final class PreloadTeardown {
     private final SfnClient stepFunctions;
     private final SageMakerClient sageMaker;
+    private final PreloadImportTask importTask;
 
-    PreloadTeardown(SfnClient stepFunctions, SageMakerClient sageMaker) {
+    PreloadTeardown(SfnClient stepFunctions, SageMakerClient sageMaker, FSxClient fsx) {
         this.stepFunctions = stepFunctions;
         this.sageMaker = sageMaker;
+        this.importTask = new PreloadImportTask(stepFunctions, fsx);
     }
 
     /** Stops the deleted preload's execution if it runs (Step Functions then stops its worker). Never fails. */
@@ -40,7 +44,8 @@ final class PreloadTeardown {
     }
 
     /**
-     * Stops an execution if it runs. Never fails: an error is logged and the caller goes on.
+     * Stops an execution if it runs, and cancels its import task if that still runs. Never fails: an error is logged
+     * and the caller goes on.
      *
      * @return whether it was running and was stopped
      */
@@ -49,6 +54,7 @@ final class PreloadTeardown {
             if (stepFunctions.describeExecution(r -> r.executionArn(executionArn)).status() == ExecutionStatus.RUNNING) {
                 stepFunctions.stopExecution(r -> r.executionArn(executionArn).error(error).cause(cause));
                 log.log("Stopped preload execution " + executionArn + " (" + error + ")");
+                importTask.cancel(executionArn, log);
                 return true;
             }
             log.log("Preload execution " + executionArn + " is not running: nothing to stop");
@@ -60,9 +66,10 @@ final class PreloadTeardown {
     }
 
     /**
-     * Whether a deleted preload has ended: no running execution and no worker (of any attempt) still holding
-     * network interfaces in the VPC that CloudFormation deletes next. Stops what still runs. Never fails: transient
-     * errors mean "not yet"; a worker that may not be described is reported as unknown, not as gone.
+     * Whether a deleted preload has ended: no running execution, no import task of it pending or executing, and no
+     * worker (of any attempt) still holding network interfaces in the VPC that CloudFormation deletes next. Stops and
+     * cancels what still runs. Never fails: transient errors mean "not yet"; a worker that may not be described is
+     * reported as unknown, not as gone.
      */
     boolean deleted(CustomResourceEvent request, LambdaLogger log) {
         String arn = deletedExecutionArn(request, log);
@@ -83,6 +90,9 @@ final class PreloadTeardown {
                 return false;
             }
             log.log("Could not describe preload execution " + arn + " (ignored): " + e.getMessage());
+        }
+        if (!importTask.cancel(arn, log)) {
+            return false;
         }
         for (String worker : WorkerAttempts.names(request.physicalResourceId())) {
             WorkerState state = worker(worker, log);

@@ -16,11 +16,13 @@ import software.amazon.awssdk.services.fsx.model.DataRepositoryAssociation;
 import software.amazon.awssdk.services.fsx.model.DataRepositoryAssociationNotFoundException;
 import software.amazon.awssdk.services.fsx.model.DataRepositoryLifecycle;
 import software.amazon.awssdk.services.fsx.model.FileSystemNotFoundException;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Lambda handler of the data repository association custom resource ({@code Custom::DataRepositoryAssociation},
  * aws-cdk-lib Provider framework, onEvent + isComplete): one association that links {@value #FILE_SYSTEM_PATH} of
- * the file system {@value #FILE_SYSTEM_ID} to the S3 location {@value #DATA_REPOSITORY_PATH}.
+ * the file system {@value #FILE_SYSTEM_ID} to the S3 location {@value #DATA_REPOSITORY_PATH}. The same functions
+ * serve the cache's {@value TaskGuard#RESOURCE_TYPE} ({@link TaskGuard}), told apart by the event's ResourceType.
  *
  * <p>Unlike {@code AWS::FSx::DataRepositoryAssociation}, whose paths are create-only (a change creates the new
  * association before deleting the old one, which FSx refuses on the same directory or S3 location), the physical
@@ -30,21 +32,30 @@ import software.amazon.awssdk.services.fsx.model.FileSystemNotFoundException;
  * every call to FSx happens in isComplete, one step per call, so each step sees FSx's current state:
  * <ol>
  * <li>list the file system's associations;</li>
- * <li>delete what is in the way: this resource's associations that link anything else (with the files of the old
- *     location, so they do not stay mixed in; an exporting one keeps its files, which S3 may not have yet), and
- *     any other association on the same or an overlapping directory or S3 location (an earlier version's
- *     {@code AWS::FSx::DataRepositoryAssociation}, or another dataset's before a swap), keeping the files when it
- *     links the very same directory and location; wait until they are gone;</li>
- * <li>create the association (tagged {@value FsxAssociations#OWNER_TAG} = physical id and
- *     {@value FsxAssociations#REQUEST_TAG} = request id, idempotent per request), wait until AVAILABLE;</li>
+ * <li>refuse, before deleting anything, what FSx would refuse beside another resource's association (the same or an
+ *     overlapping directory, the same S3 location; a nested S3 location, which the library refuses at synth): an
+ *     association this resource did not create (tag
+ *     {@value FsxAssociations#OWNER_TAG} = physical id) is never deleted, whatever its paths; and refuse to re-create
+ *     an association at {@code /} ({@link #ROOT});</li>
+ * <li>delete this resource's associations that link anything else, or that FSx marked FAILED: a move first counts
+ *     the old and the new S3 location and fails, before anything is deleted, when either holds more than
+ *     {@value #MAX_MOVE_OBJECTS} objects; then the old association's imports are cancelled and an exporting one
+ *     exports ({@link AssociationTasks}); a moved one goes with the files of the old location, so they do not stay
+ *     mixed in, an exporting or FAILED one keeps them; wait until they are gone;</li>
+ * <li>create the association (tagged with its owner and {@value FsxAssociations#REQUEST_TAG} = request id,
+ *     idempotent per request), unless the file system has {@value #MAX_ASSOCIATIONS} already; wait until it leaves
+ *     CREATING;</li>
  * <li>change the chunk size and the automatic import and export events in place, one per update, as AWS's own
- *     resource handler does.</li>
+ *     resource handler does, also on a MISCONFIGURED association.</li>
  * </ol>
- * An association this request created that ends FAILED or MISCONFIGURED fails the request with FSx's failure
- * details and what to do; one left so by an earlier deploy is replaced. Delete removes this resource's
- * associations (keeping their files: the file system is being deleted, or the dataset was removed) and waits until
- * they are gone; a missing association or file system means done. Throttling, 5xx answers and timeouts mean "not
- * complete yet".
+ * Like AWS's own handler, a Create succeeds only with an AVAILABLE association, an Update also with a MISCONFIGURED
+ * one: it still serves the linked data, FSx only cannot import or export automatically until the cause is fixed, and
+ * it "automatically returns to the Available state within 15 minutes" after that (FSx for Lustre guide, data
+ * repository association lifecycle). So neither an update nor its rollback fails on a cause the deploy cannot fix;
+ * the handler logs FSx's details. FAILED ("cannot recover") fails the request that created it and is replaced by the
+ * next one. Delete cancels the association's imports, exports an exporting one, then removes it keeping its files
+ * (the file system is being deleted, or the dataset was removed) and waits until it is gone; a missing association
+ * or file system means done. Throttling, 5xx answers and timeouts mean "not complete yet".
  */
 public final class DataRepositoryAssociationHandler {
     /** ResourceProperties key: the file system's id. */
@@ -69,23 +80,45 @@ public final class DataRepositoryAssociationHandler {
     private static final Set<DataRepositoryLifecycle> IN_PROGRESS = Set.of(DataRepositoryLifecycle.CREATING,
             DataRepositoryLifecycle.UPDATING, DataRepositoryLifecycle.DELETING,
             DataRepositoryLifecycle.UNKNOWN_TO_SDK_VERSION);
-    private static final Set<DataRepositoryLifecycle> BROKEN = Set.of(DataRepositoryLifecycle.FAILED,
-            DataRepositoryLifecycle.MISCONFIGURED);
+    /**
+     * The file-system path FSx allows "only for the first data repository associated with a file system" (FSx API
+     * reference, CreateDataRepositoryAssociation, FileSystemPath). Whether a file system whose association at
+     * {@code /} was deleted may link {@code /} again is not documented, so the handler never deletes an association
+     * to create one at {@code /}: it fails before deleting anything, whichever the answer.
+     */
+    static final String ROOT = "/";
+
+    /**
+     * The most objects a moved dataset's old and new S3 locations may each hold for the move to happen in place: the
+     * old directory's files are deleted with its association, and a rollback would delete the new one's. FSx documents
+     * no rate for deleting a directory's files, and a custom resource has at most an hour (ServiceTimeout 1 to 3600
+     * s), so this is the library's bound, not an AWS figure: a larger move fails before anything is deleted.
+     */
+    static final long MAX_MOVE_OBJECTS = 100_000;
+    /** "You can have a maximum of 8 data repository associations on a file system" (CreateDataRepositoryAssociation). */
+    static final int MAX_ASSOCIATIONS = 8;
 
     private final FsxAssociations associations;
+    private final LocationObjects objects;
+    private final AssociationTasks tasks;
+    private final TaskGuard guard;
 
-    /** The handler Lambda instantiates: an FSx client for the function's Region and role. */
+    /** The handler Lambda instantiates: FSx and S3 clients for the function's Region and role. */
     public DataRepositoryAssociationHandler() {
-        this(FsxAssociations.clientBuilder().build());
+        this(FsxAssociations.clientBuilder().build(), LocationObjects.clientBuilder().build());
     }
 
     /**
-     * A handler with its client supplied.
+     * A handler with its clients supplied.
      *
-     * @param fsx lists, creates, updates and deletes associations
+     * @param fsx lists, creates, updates and deletes associations; lists, cancels and starts their tasks
+     * @param s3  counts the objects of a moved dataset's locations
      */
-    public DataRepositoryAssociationHandler(FSxClient fsx) {
+    public DataRepositoryAssociationHandler(FSxClient fsx, S3Client s3) {
         this.associations = new FsxAssociations(fsx);
+        this.objects = new LocationObjects(s3);
+        this.tasks = new AssociationTasks(associations);
+        this.guard = new TaskGuard(tasks);
     }
 
     /**
@@ -98,8 +131,10 @@ public final class DataRepositoryAssociationHandler {
      */
     public Map<String, Object> onEvent(Map<String, Object> event, Context context) {
         String requestType = string(event, "RequestType");
+        boolean isGuard = TaskGuard.RESOURCE_TYPE.equals(event.get("ResourceType"));
         String physicalId = switch (requestType) {
-            case "Create", "Update" -> physicalId(DesiredAssociation.from(map(event, "ResourceProperties")),
+            case "Create", "Update" -> isGuard ? TaskGuard.physicalId(map(event, "ResourceProperties"))
+                    : physicalId(DesiredAssociation.from(map(event, "ResourceProperties")),
                     string(event, "LogicalResourceId"));
             case "Delete" -> string(event, "PhysicalResourceId");
             default -> throw new IllegalArgumentException("Unknown RequestType '" + requestType + "'");
@@ -122,12 +157,16 @@ public final class DataRepositoryAssociationHandler {
     public Map<String, Object> isComplete(Map<String, Object> event, Context context) {
         LambdaLogger log = context.getLogger();
         String physicalId = string(event, "PhysicalResourceId");
+        String requestType = string(event, "RequestType");
         try {
-            if (string(event, "RequestType").equals("Delete")) {
-                return remove(physicalId, log);
+            if (TaskGuard.RESOURCE_TYPE.equals(event.get("ResourceType"))) {
+                return guard.isComplete(requestType, physicalId, log);
+            }
+            if (requestType.equals("Delete")) {
+                return remove(physicalId, string(event, "RequestId"), log);
             }
             return ensure(DesiredAssociation.from(map(event, "ResourceProperties")), physicalId,
-                    string(event, "RequestId"), log);
+                    string(event, "RequestId"), requestType.equals("Update"), log);
         } catch (SdkException e) {
             if (!SdkCalls.isTransient(e)) {
                 throw e;
@@ -142,7 +181,8 @@ public final class DataRepositoryAssociationHandler {
         return desired.fileSystemId() + ":" + logicalId;
     }
 
-    private Map<String, Object> ensure(DesiredAssociation desired, String owner, String requestId, LambdaLogger log) {
+    private Map<String, Object> ensure(DesiredAssociation desired, String owner, String requestId, boolean update,
+            LambdaLogger log) {
         List<DataRepositoryAssociation> all;
         try {
             all = associations.list(desired.fileSystemId());
@@ -152,32 +192,138 @@ public final class DataRepositoryAssociationHandler {
         }
         DataRepositoryAssociation current = all.stream().filter(a -> ownedBy(a, owner) && desired.linksTheSame(a)
                 && a.lifecycle() != DataRepositoryLifecycle.DELETING).findFirst().orElse(null);
-        if (current != null && BROKEN.contains(current.lifecycle())
-                && !requestId.equals(FsxAssociations.tag(current, FsxAssociations.REQUEST_TAG))) {
-            log.log(describe(current) + " was left " + current.lifecycleAsString() + " by an earlier deploy: replacing it");
-            current = null;
+        boolean replacing = current != null && current.lifecycle() == DataRepositoryLifecycle.FAILED
+                && !requestId.equals(FsxAssociations.tag(current, FsxAssociations.REQUEST_TAG));
+        if (replacing) {
+            log.log(describe(current) + " was left FAILED by an earlier deploy: replacing it");
         }
-        DataRepositoryAssociation kept = current;
-        List<DataRepositoryAssociation> inTheWay = all.stream()
-                .filter(a -> a != kept && (ownedBy(a, owner) || desired.collidesWith(a))).toList();
+        DataRepositoryAssociation kept = replacing ? null : current;
+        List<DataRepositoryAssociation> others = all.stream().filter(a -> !ownedBy(a, owner)
+                && desired.collidesWith(a)).toList();
+        if (!others.isEmpty()) {
+            return blocked(desired, others, log);
+        }
+        List<DataRepositoryAssociation> inTheWay = all.stream().filter(a -> a != kept && ownedBy(a, owner)).toList();
         if (!inTheWay.isEmpty()) {
-            clear(inTheWay, a -> !desired.linksTheSame(a) && !exports(a), log);
+            if (desired.fileSystemPath().equals(ROOT)) {
+                throw new IllegalStateException(rootRecreated(desired, inTheWay.get(0)));
+            }
+            Predicate<DataRepositoryAssociation> moved = a -> !desired.linksTheSame(a) && !AssociationTasks.exports(a)
+                    && a.lifecycle() != DataRepositoryLifecycle.FAILED;
+            for (DataRepositoryAssociation association : inTheWay) {
+                if (moved.test(association) && association.lifecycle() != DataRepositoryLifecycle.DELETING) {
+                    checkMoveFits(desired, association, log);
+                }
+            }
+            clear(inTheWay, moved, owner, requestId, log);
             return NOT_COMPLETE;
         }
-        if (current == null) {
+        if (kept == null) {
+            if (all.size() >= MAX_ASSOCIATIONS) {
+                if (all.stream().anyMatch(a -> a.lifecycle() == DataRepositoryLifecycle.DELETING)) {
+                    log.log(desired.fileSystemId() + " has " + all.size() + " associations, some being deleted: waiting");
+                    return NOT_COMPLETE;
+                }
+                throw new IllegalStateException(full(desired, all));
+            }
             DataRepositoryAssociation created = associations.create(desired, owner, requestId);
             log.log("Creating " + describe(created) + " (metadata import on create: " + desired.importOnCreate() + ")");
             return NOT_COMPLETE;
         }
-        return settle(current, desired, log);
+        return settle(kept, desired, update, log);
     }
 
-    /** Waits for the association to become AVAILABLE with every setting asked for. */
-    private Map<String, Object> settle(DataRepositoryAssociation current, DesiredAssociation desired, LambdaLogger log) {
-        if (BROKEN.contains(current.lifecycle())) {
+    /**
+     * Another resource's (or a hand-made) association is on the same or an overlapping directory, or on the same S3
+     * location: wait while it is being deleted, else fail before deleting anything (it is never deleted here).
+     */
+    private Map<String, Object> blocked(DesiredAssociation desired, List<DataRepositoryAssociation> others,
+            LambdaLogger log) {
+        DataRepositoryAssociation live = others.stream().filter(a -> a.lifecycle() != DataRepositoryLifecycle.DELETING)
+                .findFirst().orElse(null);
+        if (live == null) {
+            log.log("Waiting until " + describe(others.get(0)) + owner(others.get(0)) + " is gone");
+            return NOT_COMPLETE;
+        }
+        throw new IllegalStateException("Cannot link " + desired.fileSystemPath() + " to " + desired.dataRepositoryPath()
+                + " on " + desired.fileSystemId() + ": " + describe(live) + owner(live) + " is on the same or an "
+                + "overlapping directory, or on the same or a nested S3 location. FSx refuses the first two (\"Each "
+                + "data repository association must have a unique Amazon FSx file system directory and a unique S3 "
+                + "bucket or prefix\", \"two data repository associations cannot have overlapping file system "
+                + "paths\": FSx API reference, CreateDataRepositoryAssociation); nested S3 prefixes the library refuses "
+                + "at synth (DATASET_LOCATION_NESTING). Nothing was deleted: an association is deleted only by the "
+                + "resource that created it. If another dataset of the cache had this directory or location before "
+                + "this deploy (a swap), move one dataset away in one deploy and the other in the next; an association "
+                + "made by hand must be deleted by hand.");
+    }
+
+    /**
+     * Fails, before anything is deleted, a move whose old or new location holds more than {@value #MAX_MOVE_OBJECTS}
+     * objects: deleting the old directory's files (and, in a rollback, the new one's) might not end within the custom
+     * resource's hour, after the link and its files were gone.
+     */
+    private void checkMoveFits(DesiredAssociation desired, DataRepositoryAssociation old, LambdaLogger log) {
+        for (String location : List.of(old.dataRepositoryPath(), desired.dataRepositoryPath())) {
+            long count;
+            try {
+                count = objects.countUpTo(location, MAX_MOVE_OBJECTS);
+            } catch (SdkException e) {
+                if (SdkCalls.isTransient(e)) {
+                    throw e;
+                }
+                throw new IllegalStateException("Cannot count the objects of " + location + " to tell whether moving "
+                        + describe(old) + " to " + desired.fileSystemPath() + " <-> " + desired.dataRepositoryPath()
+                        + " fits in the custom resource's hour (" + e.getMessage() + "). Nothing was deleted.", e);
+            }
+            if (count > MAX_MOVE_OBJECTS) {
+                throw new IllegalStateException("Cannot move " + describe(old) + " to " + desired.fileSystemPath()
+                        + " <-> " + desired.dataRepositoryPath() + " in place: " + location + " holds more than "
+                        + MAX_MOVE_OBJECTS + " objects, and a move deletes the old directory's files (a rollback the new "
+                        + "one's) within the custom resource's hour, at a rate FSx does not document. Nothing was "
+                        + "deleted. Move it in two deploys: add the dataset under a new name at the new path or location "
+                        + "and deploy, then remove the old dataset and deploy (a removed dataset's association is deleted "
+                        + "keeping its files).");
+            }
+            log.log(location + " holds " + count + " objects (at most " + MAX_MOVE_OBJECTS + " move in place)");
+        }
+    }
+
+    /** Why no association is created on a file system that has FSx's 8 already. */
+    private static String full(DesiredAssociation desired, List<DataRepositoryAssociation> all) {
+        StringBuilder linked = new StringBuilder();
+        for (DataRepositoryAssociation association : all) {
+            linked.append(linked.isEmpty() ? "" : "; ").append(describe(association)).append(owner(association));
+        }
+        return "Cannot link " + desired.fileSystemPath() + " to " + desired.dataRepositoryPath() + ": file system "
+                + desired.fileSystemId() + " has " + all.size() + " data repository associations already (\"You can "
+                + "have a maximum of 8 data repository associations on a file system\", FSx API reference, "
+                + "CreateDataRepositoryAssociation): " + linked + ". CloudFormation deletes a removed dataset's "
+                + "association only in the update's cleanup phase, after it creates the new ones: at 8 datasets, remove "
+                + "one in one deploy and add the other in the next, or move a dataset in place (change its prefix or "
+                + "fileSystemPath, keep its name).";
+    }
+
+    /** Why an association at {@code /} is not re-created: FSx allows {@code /} only for the first association. */
+    private static String rootRecreated(DesiredAssociation desired, DataRepositoryAssociation existing) {
+        return "Cannot link / of " + desired.fileSystemId() + " to " + desired.dataRepositoryPath() + " in place of "
+                + describe(existing) + ": FSx allows '/' \"only ... for the first data repository associated with a "
+                + "file system\" (FSx API reference, CreateDataRepositoryAssociation, FileSystemPath), and whether it "
+                + "allows it again after that association is deleted is not documented. Nothing was deleted. To link "
+                + "another S3 location at the root, replace the cache (a new file system; e.g. deploy it under another "
+                + "construct id), or give the dataset a fileSystemPath below '/'.";
+    }
+
+    /**
+     * Waits for the association to become AVAILABLE (an Update: or MISCONFIGURED) with every setting asked for.
+     */
+    private Map<String, Object> settle(DataRepositoryAssociation current, DesiredAssociation desired, boolean update,
+            LambdaLogger log) {
+        DataRepositoryLifecycle lifecycle = current.lifecycle();
+        boolean misconfigured = lifecycle == DataRepositoryLifecycle.MISCONFIGURED;
+        if (lifecycle == DataRepositoryLifecycle.FAILED || (misconfigured && !update)) {
             throw new IllegalStateException(failure(current));
         }
-        if (current.lifecycle() != DataRepositoryLifecycle.AVAILABLE) {
+        if (lifecycle != DataRepositoryLifecycle.AVAILABLE && !misconfigured) {
             log.log(describe(current) + ": waiting");
             return NOT_COMPLETE;
         }
@@ -192,6 +338,10 @@ public final class DataRepositoryAssociationHandler {
             log.log("Updating " + describe(current) + ": " + change.get().what());
             return NOT_COMPLETE;
         }
+        if (misconfigured) {
+            log.log(failure(current) + " The update goes on: a MISCONFIGURED association still links the data, and "
+                    + "FSx makes it AVAILABLE again within 15 minutes of the cause being fixed.");
+        }
         log.log(describe(current) + ": complete");
         Map<String, Object> data = new LinkedHashMap<>();
         data.put(ASSOCIATION_ID, current.associationId());
@@ -201,7 +351,7 @@ public final class DataRepositoryAssociationHandler {
         return response;
     }
 
-    private Map<String, Object> remove(String owner, LambdaLogger log) {
+    private Map<String, Object> remove(String owner, String requestId, LambdaLogger log) {
         String fileSystemId = owner.startsWith("fs-") && owner.contains(":") ? owner.substring(0, owner.indexOf(':'))
                 : null;
         if (fileSystemId == null) {
@@ -211,30 +361,33 @@ public final class DataRepositoryAssociationHandler {
         List<DataRepositoryAssociation> ours;
         try {
             ours = associations.list(fileSystemId).stream().filter(a -> ownedBy(a, owner)).toList();
+            if (ours.isEmpty()) {
+                log.log("No association of " + owner + " is left on " + fileSystemId);
+                return Map.of("IsComplete", true);
+            }
+            clear(ours, a -> false, owner, requestId, log);
         } catch (FileSystemNotFoundException e) {
             log.log("File system " + fileSystemId + " is gone, and its associations with it");
             return Map.of("IsComplete", true);
         }
-        if (ours.isEmpty()) {
-            log.log("No association of " + owner + " is left on " + fileSystemId);
-            return Map.of("IsComplete", true);
-        }
-        clear(ours, a -> false, log);
         return NOT_COMPLETE;
     }
 
     /**
-     * Deletes each association that is not busy (creating, updating or being deleted already); the busy ones are
-     * waited for.
+     * Deletes each association that is not busy (creating, updating or being deleted already) once no task of it
+     * runs any more ({@link AssociationTasks#readyToDelete}); the busy ones are waited for.
      */
     private void clear(List<DataRepositoryAssociation> doomed, Predicate<DataRepositoryAssociation> deleteData,
-            LambdaLogger log) {
+            String owner, String requestId, LambdaLogger log) {
         for (DataRepositoryAssociation association : doomed) {
             if (IN_PROGRESS.contains(association.lifecycle())) {
                 log.log(describe(association) + ": waiting before it can be deleted or until it is gone");
                 continue;
             }
-            boolean withData = deleteData.test(association);
+            if (!tasks.readyToDelete(association, owner, requestId, log)) {
+                continue;
+            }
+            boolean withData = deleteData.test(association) && association.lifecycle() != DataRepositoryLifecycle.FAILED;
             if (associations.delete(association, withData)) {
                 log.log("Deleting " + describe(association) + (withData ? " with" : " keeping") + " its files on the "
                         + "file system" + owner(association));
@@ -246,15 +399,10 @@ public final class DataRepositoryAssociationHandler {
         return owner.equals(FsxAssociations.tag(association, FsxAssociations.OWNER_TAG));
     }
 
-    private static boolean exports(DataRepositoryAssociation association) {
-        return association.s3() != null && association.s3().autoExportPolicy() != null
-                && !association.s3().autoExportPolicy().events().isEmpty();
-    }
-
     private static String owner(DataRepositoryAssociation association) {
         String owner = FsxAssociations.tag(association, FsxAssociations.OWNER_TAG);
         return owner != null ? " (of " + owner + ")"
-                : " (not made by this custom resource: e.g. an earlier version's AWS::FSx::DataRepositoryAssociation)";
+                : " (not made by this library's custom resource: e.g. made by hand)";
     }
 
     private static String describe(DataRepositoryAssociation association) {
@@ -270,12 +418,13 @@ public final class DataRepositoryAssociationHandler {
                 ? "FSx marks an association FAILED when it cannot recover it, for example when the S3 bucket or the "
                 + "linked directory was deleted. Check that the bucket exists and that FSx may read it (its bucket "
                 + "policy and, with SSE-KMS, the key policy for the AWSServiceRoleForFSxS3Access_* roles), then deploy "
-                + "again: the next deploy replaces the failed association."
+                + "again: the next deploy replaces the failed association (keeping its files)."
                 : "FSx cannot import from or export to the bucket automatically until this is corrected: most often FSx "
                 + "lacks permission on the bucket or its KMS key, another event notification of the bucket uses "
                 + "s3:ObjectCreated:* or s3:ObjectRemoved:*, or FSx's own notification on the bucket was removed or "
-                + "changed (FSx for Lustre guide, 'Troubleshooting a misconfigured linked S3 bucket'). Correct it, then "
-                + "deploy again: the next deploy replaces the association.";
+                + "changed (FSx for Lustre guide, 'Troubleshooting a misconfigured linked S3 bucket'). It still links the "
+                + "data, and FSx makes it AVAILABLE again within 15 minutes of the cause being fixed; a first deploy "
+                + "fails on it (as AWS::FSx::DataRepositoryAssociation does), an update does not.";
         return describe(association) + " on " + association.fileSystemId() + ": " + details + ". " + advice;
     }
 

@@ -8,6 +8,14 @@ import software.amazon.awssdk.services.fsx.FSxClient;
 import software.amazon.awssdk.services.fsx.FSxClientBuilder;
 import software.amazon.awssdk.services.fsx.model.DataRepositoryAssociation;
 import software.amazon.awssdk.services.fsx.model.DataRepositoryAssociationNotFoundException;
+import software.amazon.awssdk.services.fsx.model.DataRepositoryTask;
+import software.amazon.awssdk.services.fsx.model.DataRepositoryTaskEndedException;
+import software.amazon.awssdk.services.fsx.model.DataRepositoryTaskFilter;
+import software.amazon.awssdk.services.fsx.model.DataRepositoryTaskFilterName;
+import software.amazon.awssdk.services.fsx.model.DataRepositoryTaskLifecycle;
+import software.amazon.awssdk.services.fsx.model.DataRepositoryTaskNotFoundException;
+import software.amazon.awssdk.services.fsx.model.DataRepositoryTaskType;
+import software.amazon.awssdk.services.fsx.model.DescribeDataRepositoryTasksResponse;
 import software.amazon.awssdk.services.fsx.model.DescribeDataRepositoryAssociationsResponse;
 import software.amazon.awssdk.services.fsx.model.Filter;
 import software.amazon.awssdk.services.fsx.model.FilterName;
@@ -16,7 +24,7 @@ import software.amazon.awssdk.services.fsx.model.Tag;
 
 /**
  * The FSx calls of the {@link DataRepositoryAssociationHandler}: list a file system's associations, create, update
- * and delete one, and which of FSx's errors are worth another look.
+ * and delete one; list, cancel and start (export) data repository tasks.
  */
 final class FsxAssociations {
     /** Tag of every association the handler creates: the custom resource's physical id (its owner). */
@@ -25,6 +33,9 @@ final class FsxAssociations {
     static final String REQUEST_TAG = "cdk-training-data:request";
     /** DescribeDataRepositoryAssociations' MaxResults maximum (FSx API model, LimitedMaxResults). */
     private static final int PAGE_SIZE = 25;
+    /** Task states that block a file system's deletion and that CancelDataRepositoryTask cancels. */
+    static final List<DataRepositoryTaskLifecycle> RUNNING = List.of(DataRepositoryTaskLifecycle.PENDING,
+            DataRepositoryTaskLifecycle.EXECUTING);
 
     private final FSxClient fsx;
 
@@ -111,6 +122,82 @@ final class FsxAssociations {
         } catch (DataRepositoryAssociationNotFoundException e) {
             return false;
         }
+    }
+
+    /**
+     * The data repository tasks that are not over yet (PENDING, EXECUTING or CANCELING), of one file system or of one
+     * association, every page.
+     *
+     * @param filter {@code file-system-id} or {@code data-repository-association-id}
+     * @param id     the file system's or the association's id
+     * @throws software.amazon.awssdk.services.fsx.model.FileSystemNotFoundException if the file system is gone
+     */
+    List<DataRepositoryTask> unfinishedTasks(DataRepositoryTaskFilterName filter, String id) {
+        return tasks(filter, id, List.of(DataRepositoryTaskLifecycle.PENDING, DataRepositoryTaskLifecycle.EXECUTING,
+                DataRepositoryTaskLifecycle.CANCELING));
+    }
+
+    /** Tasks of one file system or association in the given states, every page (none when FSx knows none). */
+    List<DataRepositoryTask> tasks(DataRepositoryTaskFilterName filter, String id,
+            List<DataRepositoryTaskLifecycle> lifecycles) {
+        List<DataRepositoryTask> tasks = new ArrayList<>();
+        String token = null;
+        do {
+            String page = token;
+            DescribeDataRepositoryTasksResponse response;
+            try {
+                response = fsx.describeDataRepositoryTasks(r -> r.nextToken(page).filters(
+                        DataRepositoryTaskFilter.builder().name(filter).values(id).build(),
+                        DataRepositoryTaskFilter.builder().name(DataRepositoryTaskFilterName.TASK_LIFECYCLE)
+                                .values(lifecycles.stream().map(DataRepositoryTaskLifecycle::toString).toList())
+                                .build()));
+            } catch (DataRepositoryTaskNotFoundException e) {
+                // The API lists this error for DescribeDataRepositoryTasks: filters that match none.
+                return tasks;
+            }
+            tasks.addAll(response.dataRepositoryTasks());
+            token = response.nextToken();
+        } while (token != null && !token.isEmpty());
+        return tasks;
+    }
+
+    /**
+     * Cancels a PENDING or EXECUTING task (FSx API reference, CancelDataRepositoryTask).
+     *
+     * @return false when it had ended already
+     */
+    boolean cancel(DataRepositoryTask task) {
+        try {
+            fsx.cancelDataRepositoryTask(r -> r.taskId(task.taskId()));
+            return true;
+        } catch (DataRepositoryTaskEndedException | DataRepositoryTaskNotFoundException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Starts an export of the association's directory to its S3 location, tagged with the owner and the request
+     * (idempotent per request), without a completion report.
+     */
+    DataRepositoryTask export(DataRepositoryAssociation association, String owner, String requestId) {
+        String path = association.fileSystemPath();
+        String relative = path.replaceAll("^/+", "").replaceAll("/+$", "");
+        return fsx.createDataRepositoryTask(r -> {
+            r.type(DataRepositoryTaskType.EXPORT_TO_REPOSITORY)
+                    .fileSystemId(association.fileSystemId())
+                    .report(b -> b.enabled(false))
+                    .clientRequestToken(requestToken("export-" + requestId))
+                    .tags(Tag.builder().key(OWNER_TAG).value(owner).build(),
+                            Tag.builder().key(REQUEST_TAG).value(requestId).build());
+            if (!relative.isEmpty()) {
+                r.paths(relative);
+            }
+        }).dataRepositoryTask();
+    }
+
+    /** The value of the tag {@code key} on a task, or null. */
+    static String tag(DataRepositoryTask task, String key) {
+        return task.tags().stream().filter(t -> key.equals(t.key())).map(Tag::value).findFirst().orElse(null);
     }
 
     /** The value of the tag {@code key} on the association, or null when it has none (one this handler did not create). */

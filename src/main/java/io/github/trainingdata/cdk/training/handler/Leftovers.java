@@ -12,6 +12,7 @@ final class Leftovers {
     private final List<String> jobs = new ArrayList<>();
     private final List<String> warmPools = new ArrayList<>();
     private final List<String> networkInterfaces = new ArrayList<>();
+    private final List<String> otherInterfaces = new ArrayList<>();
     private final List<String> unseen = new ArrayList<>();
     private boolean recentJob;
 
@@ -29,6 +30,11 @@ final class Leftovers {
 
     void networkInterface(String description) {
         networkInterfaces.add(description);
+    }
+
+    /** Notes an interface in the definition's subnets and group that serves another job: not waited for. */
+    void otherInterface(String description) {
+        otherInterfaces.add(description);
     }
 
     /** Notes something this look could not find out (a transient error, or no time left in this invocation). */
@@ -55,7 +61,7 @@ final class Leftovers {
         return jobsEnded() && networkInterfaces.isEmpty();
     }
 
-    /** @return one line naming everything left, for the log */
+    /** @return one line naming everything left, and the other jobs' interfaces not waited for, for the log */
     String summary() {
         List<String> parts = new ArrayList<>();
         add(parts, "running executions", executions);
@@ -63,7 +69,15 @@ final class Leftovers {
         add(parts, "warm pools", warmPools);
         add(parts, "network interfaces", networkInterfaces);
         add(parts, "not seen yet", unseen);
+        add(parts, "other jobs' network interfaces (not waited for)", otherInterfaces);
         return parts.isEmpty() ? "nothing left" : String.join("; ", parts);
+    }
+
+    /** @return "" when every interface found was waited for, else "; " and the other jobs' interfaces not waited for */
+    String notWaitedFor() {
+        List<String> parts = new ArrayList<>();
+        add(parts, "other jobs' network interfaces (not waited for)", otherInterfaces);
+        return parts.isEmpty() ? "" : "; " + parts.get(0);
     }
 
     private static void add(List<String> parts, String noun, List<String> items) {

@@ -111,13 +111,29 @@ final class NetworkInterfaces {
             Element set = child(response, "networkInterfaceSet");
             if (set != null) {
                 for (Element item : children(set, "item")) {
-                    found.add(new NetworkInterface(text(item, "networkInterfaceId"), text(item, "status"),
-                            text(item, "interfaceType"), text(item, "requesterId"), text(item, "description")));
+                    found.add(new NetworkInterface(text(item, "networkInterfaceId"), text(item, "subnetId"),
+                            text(item, "status"), text(item, "interfaceType"), text(item, "requesterId"),
+                            text(item, "description"), tagValues(item)));
                 }
             }
             token = text(response, "nextToken");
         } while (token != null && !token.isEmpty());
         return found;
+    }
+
+    /** The values of {@code <tagSet><item><key/><value/></item>…</tagSet>}, in order. */
+    private static List<String> tagValues(Element item) {
+        Element tags = child(item, "tagSet");
+        List<String> values = new ArrayList<>();
+        if (tags != null) {
+            for (Element tag : children(tags, "item")) {
+                String value = text(tag, "value");
+                if (value != null) {
+                    values.add(value);
+                }
+            }
+        }
+        return values;
     }
 
     private Element call(String form) {

@@ -27,9 +27,18 @@ import software.amazon.awssdk.services.sfn.model.StateMachineDoesNotExistExcepti
 /**
  * One look at what a deleted definition still runs, stopping what it finds: its state machine's running
  * executions, its training jobs in progress (those {@link TrainingJobNames#isStartedUnder started under its
- * prefix}), their retained warm pools; and, once all of those have ended, the network interfaces still in its
- * subnets with its security group, when one of its jobs ran within the last {@link #RECENT} (older ones are not
- * its jobs': SageMaker created them for something else).
+ * prefix}), their retained warm pools; and, once all of those have ended, the network interfaces still in any
+ * subnet its jobs may use with its training security group, when one of its jobs ran within the last
+ * {@link #RECENT} (older ones are not its jobs': SageMaker created them for something else).
+ *
+ * <p>Jobs are listed newest first and only as far back as the definition's {@link TeardownProperties#jobLifetime job
+ * lifetime}: a job created earlier has ended. The listing does not filter by status: SageMaker applies
+ * {@code StatusEquals} after it has taken a page of jobs of any status (API reference, ListTrainingJobs), so it would
+ * still page through every job ever created under the prefix, while a page of unfiltered jobs shows when to stop.
+ *
+ * <p>Each interface found is given its {@link InterfaceOwner owner}: the definition's are waited for, another job's
+ * (another definition's, a preload worker's) are logged and not waited for, and one that names no job is waited for
+ * (it may be the definition's; the wait is bounded as above).
  *
  * <p>Never throws for an AWS error: throttling, 5xx answers, timeouts and network errors leave the item
  * {@link Leftovers#unseen unseen} (the next look tries again); any other error (access denied, a job that has
@@ -109,8 +118,12 @@ final class TeardownPass {
         }
     }
 
-    /** Lists the definition's jobs (by the prefix as given and, if it has capitals, in lowercase) and acts on each. */
+    /**
+     * Lists the definition's jobs created within its lifetime (by the prefix as given and, if it has capitals, in
+     * lowercase), newest first, and acts on each; the first older job ends the listing.
+     */
     private void stopJobs() {
+        Instant oldest = now.minus(properties.jobLifetime());
         Set<String> seen = new LinkedHashSet<>();
         String prefix = properties.jobNamePrefix();
         String lower = prefix.toLowerCase(Locale.ROOT);
@@ -124,18 +137,24 @@ final class TeardownPass {
                 String page = token;
                 ListTrainingJobsResponse response;
                 try {
-                    response = sageMaker.listTrainingJobs(r -> r.nameContains(contains).maxResults(PAGE_SIZE)
-                            .sortBy(SortBy.CREATION_TIME).sortOrder(SortOrder.DESCENDING).nextToken(page));
+                    response = sageMaker.listTrainingJobs(r -> r.nameContains(contains).creationTimeAfter(oldest)
+                            .maxResults(PAGE_SIZE).sortBy(SortBy.CREATION_TIME).sortOrder(SortOrder.DESCENDING)
+                            .nextToken(page));
                 } catch (SdkException e) {
-                    failed(e, "list the training jobs named '" + contains + "…'", "training jobs");
+                    failed(e, "list the training jobs named '" + contains + "…' created since " + oldest,
+                            "training jobs");
                     return;
                 }
+                token = response.nextToken();
                 for (TrainingJobSummary job : response.trainingJobSummaries()) {
+                    if (job.creationTime() != null && job.creationTime().isBefore(oldest)) {
+                        token = null;
+                        break;
+                    }
                     if (TrainingJobNames.isStartedUnder(job.trainingJobName(), prefix) && seen.add(job.trainingJobName())) {
                         settle(job);
                     }
                 }
-                token = response.nextToken();
             } while (token != null);
         }
     }
@@ -192,7 +211,12 @@ final class TeardownPass {
         String group = properties.securityGroupIds().get(0);
         try {
             for (NetworkInterface eni : networkInterfaces.holding(group, properties.subnetIds())) {
-                left.networkInterface(eni.toString());
+                InterfaceOwner owner = InterfaceOwner.of(eni, properties.jobNamePrefix());
+                switch (owner.kind()) {
+                    case DEFINITION -> left.networkInterface(eni + " of " + owner.job());
+                    case OTHER_JOB -> left.otherInterface(eni + " of " + owner.job());
+                    case UNKNOWN -> left.networkInterface(eni.toString());
+                }
             }
         } catch (SdkException e) {
             failed(e, "describe the network interfaces with security group " + group + " in subnets "

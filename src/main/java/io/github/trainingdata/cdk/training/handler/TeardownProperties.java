@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.training.handler;
 
 import io.github.trainingdata.cdk.launch.TrainingJobNames;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -11,14 +12,24 @@ import java.util.Map;
  * @param stateMachineArn  the definition's state machine
  * @param jobNamePrefix    the prefix of the definition's job names
  * @param securityGroupIds the job's security groups, the network's training group first (empty outside a VPC)
- * @param subnetIds        the job's subnets (empty outside a VPC)
+ * @param subnetIds        every subnet the definition's jobs may run in: the job's own and, with a capacity policy's S3
+ *                         fallback, the fallback's (empty outside a VPC)
+ * @param jobLifetime      the longest a job of the definition may run or keep its warm pool after it was created: a
+ *                         job created longer ago has ended and released its pool
  */
 record TeardownProperties(String stateMachineArn, String jobNamePrefix, List<String> securityGroupIds,
-        List<String> subnetIds) {
+        List<String> subnetIds, Duration jobLifetime) {
     static final String STATE_MACHINE_ARN = "StateMachineArn";
     static final String JOB_NAME_PREFIX = "JobNamePrefix";
     static final String SECURITY_GROUP_IDS = "SecurityGroupIds";
     static final String SUBNET_IDS = "SubnetIds";
+    static final String JOB_LIFETIME_SECONDS = "JobLifetimeSeconds";
+    /**
+     * The lifetime assumed when a resource does not state it (one created by an earlier release): SageMaker's longest
+     * runtime ("The maximum value is 28 days", API model, StoppingCondition), its longest keep-alive (21,600 s, API model)
+     * and the day {@code TrainingTeardown} allows for a job's start and stop.
+     */
+    static final Duration LONGEST_LIFETIME = Duration.ofDays(28).plusSeconds(21_600).plusDays(1);
 
     /**
      * Reads and checks the properties.
@@ -45,7 +56,21 @@ record TeardownProperties(String stateMachineArn, String jobNamePrefix, List<Str
             throw new IllegalArgumentException("ResourceProperties." + SECURITY_GROUP_IDS + " and " + SUBNET_IDS
                     + " must be both empty (a job outside a VPC) or both set");
         }
-        return new TeardownProperties(text, (String) prefix, groups, subnets);
+        return new TeardownProperties(text, (String) prefix, groups, subnets, lifetime(properties));
+    }
+
+    /** CloudFormation hands a custom resource's numbers over as strings: either is read. */
+    private static Duration lifetime(Map<?, ?> properties) {
+        Object value = properties.get(JOB_LIFETIME_SECONDS);
+        if (value == null) {
+            return LONGEST_LIFETIME;
+        }
+        String text = String.valueOf(value);
+        if (!text.matches("[1-9][0-9]{0,11}")) {
+            throw new IllegalArgumentException("ResourceProperties." + JOB_LIFETIME_SECONDS
+                    + " must be a positive whole number of seconds, got '" + value + "'");
+        }
+        return Duration.ofSeconds(Long.parseLong(text));
     }
 
     private static List<String> ids(Map<?, ?> properties, String name) {

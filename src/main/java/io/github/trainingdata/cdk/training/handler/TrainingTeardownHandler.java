@@ -21,7 +21,8 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * resource, and so stop running training, during a routine update). Delete stops what the definition started and
  * waits until it has ended: each isComplete takes one {@link TeardownPass look} (stop the state machine's running
  * executions, stop the jobs in progress started under the definition's prefix, release their warm pools; once none
- * runs, wait for the network interfaces in its subnets with its security group), and is complete when nothing is
+ * runs, wait for its jobs' network interfaces in every subnet they may use, telling them from other jobs' in the same
+ * security group by the job they name, see {@link InterfaceOwner}), and is complete when nothing is
  * left, or {@link #GIVE_UP_AFTER} after the delete began (then it logs what is left: CloudFormation goes on, and
  * may fail to delete what is still held). A delete never fails: throttling, 5xx answers and timeouts mean "not
  * complete yet"; other errors are logged and not waited for.
@@ -112,7 +113,7 @@ public final class TrainingTeardownHandler {
         Leftovers left = new TeardownPass(stepFunctions, sageMaker, networkInterfaces, properties,
                 () -> context.getRemainingTimeInMillis() > CALL_RESERVE.toMillis(), log, now).run();
         if (left.none()) {
-            log.log("Teardown of " + properties.jobNamePrefix() + ": nothing left running");
+            log.log("Teardown of " + properties.jobNamePrefix() + ": nothing left running" + left.notWaitedFor());
             return Map.of("IsComplete", true);
         }
         Duration waited = waited(request, now);

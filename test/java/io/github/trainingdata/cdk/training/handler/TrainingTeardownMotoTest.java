@@ -1,0 +1,167 @@
+package io.github.trainingdata.cdk.training.handler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.trainingdata.cdk.MotoServer;
+import io.github.trainingdata.cdk.preload.handler.RecordingContext;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sagemaker.SageMakerClient;
+import software.amazon.awssdk.services.sagemaker.model.TrainingInputMode;
+import software.amazon.awssdk.services.sfn.SfnClient;
+
+/**
+ * The teardown handler against moto, an independent implementation of SageMaker, EC2 and Step Functions: a delete
+ * while the definition's jobs ran in two zones (the job's own subnet and, after a capacity policy's S3 fallback,
+ * another zone's), next to a second definition's job in the same training security group.
+ *
+ * <p>Emulated here, because moto's SageMaker creates no network interfaces (and its jobs are {@code Completed} as
+ * soon as they are created): each job's interface is created in moto's EC2 as SageMaker places it, in the subnet the
+ * job ran in with the job's security group (VpcConfig), and with the job's name in its description or, for one, the
+ * job's ARN in a tag value. That SageMaker writes the job's name there is UNVERIFIED (no AWS text says what it
+ * writes); {@code TrainingTeardownHandlerTest} covers interfaces that name no job. Skipped without Python and moto,
+ * except under {@code CI=true}.
+ */
+class TrainingTeardownMotoTest {
+    private static final String PREFIX = "train";
+    private static final String OWN_ZONE_JOB = PREFIX + "-0f8fad5b-d9cb-469f-a165-70867728950e";
+    private static final String FALLBACK_JOB = PREFIX + "-1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed";
+    private static final String OTHER_DEFINITIONS_JOB = "train-big-7c9e6679-7425-40de-944b-e07fc1f90ae7";
+    private static final String STATE_MACHINE = "arn:aws:states:us-east-1:123456789012:stateMachine:Training";
+    private static MotoServer moto;
+    private static String group;
+    private static String ownSubnet;
+    private static String fallbackSubnet;
+    private static String ownZoneInterface;
+    private static String fallbackInterface;
+    private static String otherInterface;
+
+    @BeforeAll
+    static void createJobsAndTheirInterfaces() throws IOException, InterruptedException {
+        moto = MotoServer.start();
+        String vpc = id(ec2("CreateVpc", Map.of("CidrBlock", "10.0.0.0/16")), "vpcId");
+        ownSubnet = id(ec2("CreateSubnet", Map.of("VpcId", vpc, "CidrBlock", "10.0.1.0/24",
+                "AvailabilityZone", "us-east-1a")), "subnetId");
+        fallbackSubnet = id(ec2("CreateSubnet", Map.of("VpcId", vpc, "CidrBlock", "10.0.2.0/24",
+                "AvailabilityZone", "us-east-1b")), "subnetId");
+        group = id(ec2("CreateSecurityGroup", Map.of("VpcId", vpc, "GroupName", "training",
+                "GroupDescription", "training")), "groupId");
+        try (SageMakerClient sageMaker = moto.client(SageMakerClient.builder())) {
+            for (String job : List.of(OWN_ZONE_JOB, FALLBACK_JOB, OTHER_DEFINITIONS_JOB)) {
+                String subnet = job.equals(FALLBACK_JOB) ? fallbackSubnet : ownSubnet;
+                sageMaker.createTrainingJob(r -> r.trainingJobName(job)
+                        .algorithmSpecification(a -> a.trainingImage("123456789012.dkr.ecr.us-east-1.amazonaws.com/t:1")
+                                .trainingInputMode(TrainingInputMode.FILE))
+                        .roleArn("arn:aws:iam::123456789012:role/training")
+                        .outputDataConfig(o -> o.s3OutputPath("s3://output/models"))
+                        .resourceConfig(c -> c.instanceType("ml.m5.xlarge").instanceCount(1).volumeSizeInGB(10))
+                        .stoppingCondition(s -> s.maxRuntimeInSeconds(3600))
+                        .vpcConfig(v -> v.subnets(subnet).securityGroupIds(group)));
+            }
+        }
+        ownZoneInterface = jobInterface(ownSubnet, Map.of("Description", "SageMaker training job " + OWN_ZONE_JOB));
+        fallbackInterface = jobInterface(fallbackSubnet, Map.of("TagSpecification.1.ResourceType", "network-interface",
+                "TagSpecification.1.Tag.1.Key", "training-job", "TagSpecification.1.Tag.1.Value",
+                "arn:aws:sagemaker:us-east-1:123456789012:training-job/" + FALLBACK_JOB));
+        otherInterface = jobInterface(ownSubnet, Map.of("Description", "SageMaker training job " + OTHER_DEFINITIONS_JOB));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (moto != null) {
+            moto.close();
+        }
+    }
+
+    /** An interface as SageMaker places a job's: in its subnet, with its security group. */
+    private static String jobInterface(String subnet, Map<String, String> attributes)
+            throws IOException, InterruptedException {
+        Map<String, String> parameters = new LinkedHashMap<>(Map.of("SubnetId", subnet, "SecurityGroupId.1", group));
+        parameters.putAll(attributes);
+        return id(ec2("CreateNetworkInterface", parameters), "networkInterfaceId");
+    }
+
+    /** One EC2 Query call to moto, which reads the service and Region from the credential scope, not the signature. */
+    private static String ec2(String action, Map<String, String> parameters) throws IOException, InterruptedException {
+        Map<String, String> form = new LinkedHashMap<>(Map.of("Action", action, "Version", NetworkInterfaces.API_VERSION));
+        form.putAll(parameters);
+        String body = form.entrySet().stream().map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
+                + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8)).collect(Collectors.joining("&"));
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(moto.endpoint())
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Authorization", "AWS4-HMAC-SHA256 Credential=AKIDTESTTESTTESTTEST/20260101/us-east-1/ec2/"
+                        + "aws4_request, SignedHeaders=host, Signature=0")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        return response.body();
+    }
+
+    private static String id(String xml, String element) {
+        Matcher m = Pattern.compile("<" + element + ">([^<]+)</" + element + ">").matcher(xml);
+        if (!m.find()) {
+            throw new AssertionError(element + " not in " + xml.replace("\n", " "));
+        }
+        return m.group(1);
+    }
+
+    @Test
+    void aDeleteWaitsForItsJobsInterfacesInBothZonesAndNotForAnotherDefinitionsInTheSameGroup()
+            throws IOException, InterruptedException {
+        NetworkInterfaces enis = new NetworkInterfaces(UrlConnectionHttpClient.create(),
+                StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDTESTTESTTESTTEST", "fake-secret-key")),
+                Region.US_EAST_1, moto.endpoint());
+        RecordingContext context = new RecordingContext();
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("StateMachineArn", STATE_MACHINE);
+        properties.put("JobNamePrefix", PREFIX);
+        properties.put("SecurityGroupIds", List.of(group));
+        properties.put("SubnetIds", List.of(ownSubnet, fallbackSubnet));
+        properties.put("JobLifetimeSeconds", "93600");
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("RequestType", "Delete");
+        event.put("PhysicalResourceId", "TrainingTeardown-teardown");
+        event.put("ResourceProperties", properties);
+        event.put("Data", Map.of(TrainingTeardownHandler.STARTED, Long.toString(Instant.now().getEpochSecond())));
+
+        try (SfnClient sfn = moto.client(SfnClient.builder());
+                SageMakerClient sageMaker = moto.client(SageMakerClient.builder())) {
+            TrainingTeardownHandler handler = new TrainingTeardownHandler(sfn, sageMaker, enis, Clock.systemUTC());
+
+            assertEquals(Map.of("IsComplete", false), handler.isComplete(event, context));
+            String line = context.lines().get(context.lines().size() - 1);
+            assertTrue(line.contains("network interfaces: " + ownZoneInterface + " (available, " + ownSubnet), line);
+            assertTrue(line.contains(") of " + OWN_ZONE_JOB + ", " + fallbackInterface + " (available, " + fallbackSubnet), line);
+            assertTrue(line.endsWith("other jobs' network interfaces (not waited for): " + otherInterface
+                    + " (available, " + ownSubnet + ", type interface, requester AIDAIT2UOQQY3AUEMOTO, 'SageMaker training "
+                    + "job " + OTHER_DEFINITIONS_JOB + "') of " + OTHER_DEFINITIONS_JOB), line);
+
+            ec2("DeleteNetworkInterface", Map.of("NetworkInterfaceId", ownZoneInterface));
+            ec2("DeleteNetworkInterface", Map.of("NetworkInterfaceId", fallbackInterface));
+
+            assertEquals(Map.of("IsComplete", true), handler.isComplete(event, context),
+                    "the other definition's interface, still in the group and subnet, does not hold the delete");
+            assertEquals(List.of(otherInterface), enis.holding(group, List.of(ownSubnet, fallbackSubnet)).stream()
+                    .map(NetworkInterface::id).toList());
+        }
+    }
+}
