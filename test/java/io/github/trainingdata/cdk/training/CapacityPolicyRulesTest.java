@@ -25,6 +25,15 @@ class CapacityPolicyRulesTest {
     }
 
     @Test
+    void rejectsAPolicyForAManagedSpotJob() {
+        assertRule("CAPACITY_NOT_MANAGED_SPOT", () -> f.define(f.props().channels(List.of(f.lustreChannel("train",
+                "train"))).managedSpot(true).capacityPolicy(CapacityPolicy.of(List.of(CapacityStep.s3Fallback())))),
+                PATH, "capacityPolicy", "set with managedSpot true", "unset when managedSpot is true: a managed Spot "
+                + "job short of capacity waits for Spot capacity until MaxWaitTimeInSeconds instead of failing with "
+                + "CapacityError, so the policy would never move on");
+    }
+
+    @Test
     void rejectsAWaitShorterThanASecond() {
         assertRule("CAPACITY_WAIT", () -> define(List.of(CapacityStep.waitAndRetry(Duration.millis(500), 1))), PATH,
                 "capacityPolicy.steps[0].wait", "500 millis", "a literal whole number of seconds, at least 1 second");

@@ -37,6 +37,11 @@ final class CapacityPolicyRules {
             "capacityPolicy.steps[i]", "a job with at least one LustreChannel and vpcSubnets unset whose other channels "
                     + "can be reached from an Availability Zone other than the data AZ (EFS: a mount target there)",
             "library");
+    static final SynthRule NOT_MANAGED_SPOT = SynthRule.of("CAPACITY_NOT_MANAGED_SPOT", "TrainingJobDefinition",
+            "capacityPolicy", "unset when managedSpot is true",
+            "SageMaker API reference, StoppingCondition.MaxWaitTimeInSeconds (a managed Spot job's wait for Spot capacity "
+                    + "counts against it; SageMaker ends a job that has not completed by then); library (a policy acts "
+                    + "on CapacityError failures only)");
     static final SynthRule REQUEST_IN_PARAMETER = SynthRule.of("CAPACITY_REQUEST_IN_PARAMETER",
             "TrainingJobDefinition", "capacityPolicy",
             "unset, or a request document that fits the SSM parameter (the launcher reads it)",
@@ -54,6 +59,11 @@ final class CapacityPolicyRules {
         CapacityPolicy policy = spec.getCapacityPolicy();
         if (policy == null) {
             return;
+        }
+        if (spec.isManagedSpot()) {
+            throw ConfigurationError.of(NOT_MANAGED_SPOT, scope, "capacityPolicy", "set with managedSpot true",
+                    "unset when managedSpot is true: a managed Spot job short of capacity waits for Spot capacity until "
+                    + "MaxWaitTimeInSeconds instead of failing with CapacityError, so the policy would never move on");
         }
         List<CapacityStep> steps = policy.getSteps();
         if (steps.isEmpty()) {
