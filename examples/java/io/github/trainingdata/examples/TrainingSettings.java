@@ -75,10 +75,13 @@ public record TrainingSettings(String name, String jobNamePrefix, String dataset
                 managedSpot, checkpointPrefix, keepAlive, roleArn, capacityPolicy);
     }
 
-    /** @return these settings on spot capacity, with checkpoints under the prefix (spot jobs resume from them) */
+    /**
+     * @return these settings on spot capacity, with checkpoints under the prefix (spot jobs resume from them), and
+     *     without a capacity policy (a managed-spot job waits for capacity instead: rule CAPACITY_NOT_MANAGED_SPOT)
+     */
     public TrainingSettings withSpot(String checkpoints) {
         return new TrainingSettings(name, jobNamePrefix, dataset, imageTag, instanceType, instanceCount,
-                hyperParameters, true, checkpoints, keepAlive, roleArn, capacityPolicy);
+                hyperParameters, true, checkpoints, keepAlive, roleArn, null);
     }
 
     /** @return these settings with a warm pool kept alive for the period */

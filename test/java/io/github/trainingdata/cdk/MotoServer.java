@@ -29,13 +29,16 @@ import software.amazon.awssdk.regions.Region;
  * statuses, await an execution, list the CreateTrainingJob requests received and their problems against
  * botocore's SageMaker model.
  *
- * <p>Tests using it are skipped when Python 3 with moto, boto3, botocore and cfn-lint is absent, except when
- * the environment variable {@code CI} is {@code true}: there they fail.
+ * <p>Tests using it are skipped when Python 3 with moto, boto3, botocore and cfn-lint, or jsonata in
+ * {@code .ci/node_modules} (moto evaluates JSONata with it), is absent, except when the environment variable
+ * {@code CI} is {@code true}: there they fail.
  */
 public final class MotoServer implements AutoCloseable {
     private static final ObjectMapper JSON = Json.MAPPER;
     private static final Path SCRIPT = Path.of(".ci", "moto_rehearsal.py");
     private static final Path LOG = Path.of("target", "moto-rehearsal.log");
+    /** jsonata, which evaluates the state machines' JSONata for moto ({@code .ci/jsonata-eval.js}). */
+    private static final Path JSONATA = Path.of(".ci", "node_modules", "jsonata");
 
     private final Process process;
     private final Writer commands;
@@ -61,6 +64,14 @@ public final class MotoServer implements AutoCloseable {
      */
     public static MotoServer start() {
         PythonTools.require("moto, boto3, botocore, cfnlint, regex", "the rehearsal in moto");
+        if (!Files.isDirectory(JSONATA)) {
+            String message = "the rehearsal in moto evaluates JSONata with jsonata from " + JSONATA
+                    + ": npm ci --prefix .ci (.ci/validate does)";
+            if ("true".equals(System.getenv("CI"))) {
+                org.junit.jupiter.api.Assertions.fail("CI=true needs " + message);
+            }
+            org.junit.jupiter.api.Assumptions.abort("skipped: " + message);
+        }
         try {
             Files.createDirectories(LOG.getParent());
             Process process = new ProcessBuilder("python3", SCRIPT.toString())

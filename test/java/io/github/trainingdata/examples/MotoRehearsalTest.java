@@ -66,12 +66,16 @@ import software.amazon.awssdk.services.ssm.model.ParameterType;
  * <p>Each training state machine is taken from the synthesized template, its DefinitionString resolved with
  * realistic deploy-time values ({@code .ci/cfn_resolve.py}). Two changes, and only these, make it run in moto:
  * the optimised {@code arn:aws:states:::sagemaker:createTrainingJob.sync} becomes its request-response form
- * {@code ...:createTrainingJob} (moto does not emulate .sync), and every Wait state waits 0 seconds (moto honours
+ * {@code ...:createTrainingJob} (moto does not emulate .sync; the rehearsal makes that task end as .sync does, with
+ * the job's description, or States.TaskFailed for a job that failed), and every Wait state waits 0 seconds (moto honours
  * {@code Seconds}, so the prerequisite poll's minute would make the test slow; the loop is the same). Retry
- * intervals are kept. {@code .ci/moto_rehearsal.py} closes three gaps of moto's interpreter (workflow variables,
- * a Choice rule's Assign, camelCase AWS SDK integrations) as the Step Functions guide describes them.
+ * intervals are kept. {@code .ci/moto_rehearsal.py} closes the gaps of moto's interpreter (workflow variables and
+ * JSONata, evaluated by jsonata; a Choice rule's Assign; camelCase AWS SDK integrations and their error names; the
+ * optimised SageMaker integration's error names) as the Step Functions guide describes them; FailurePathsMotoTest
+ * runs the training state machines through failures.
  *
- * <p>The preload state machine is JSONata, which moto cannot evaluate: it is created in moto from its synthesized
+ * <p>The preload state machine is JSONata throughout; moto's interpreter evaluates it, but the preload's S3, FSx and
+ * worker calls are not emulated here: it is created in moto from its synthesized
  * definition, but its executions are only recorded (RUNNING until stopped) and the tests script the status they
  * report. Its custom-resource handler runs for real against moto's Step Functions and SageMaker.
  *
@@ -575,7 +579,7 @@ class MotoRehearsalTest {
             return;
         }
         JsonNode machine = resourcesOfType(TEMPLATES.get(stack), "AWS::StepFunctions::StateMachine").stream()
-                .filter(m -> m.get("Properties").get("DefinitionString").asText().contains("\"QueryLanguage\":\"JSONata\""))
+                .filter(MotoRehearsalTest::isPreload)
                 .findFirst().orElseThrow();
         String created = sfn.createStateMachine(r -> r.name(arn.substring(arn.lastIndexOf(':') + 1)).roleArn(ROLE)
                 .definition(machine.get("Properties").get("DefinitionString").asText())).stateMachineArn();
@@ -609,7 +613,7 @@ class MotoRehearsalTest {
     @SuppressWarnings("unchecked")
     private static ObjectNode workerRequest(String stack, String executionName, JsonNode input) {
         JsonNode machine = resourcesOfType(TEMPLATES.get(stack), "AWS::StepFunctions::StateMachine").stream()
-                .filter(m -> m.get("Properties").get("DefinitionString").asText().contains("\"QueryLanguage\":\"JSONata\""))
+                .filter(MotoRehearsalTest::isPreload)
                 .findFirst().orElseThrow();
         Map<String, Object> definition = (Map<String, Object>) Json.value(machine.get("Properties").get("DefinitionString")
                 .asText());
@@ -631,6 +635,12 @@ class MotoRehearsalTest {
         assertEquals("SUCCEEDED", run.status(), run.toString());
         assertEquals(1, sent.size());
         return JSON.valueToTree(sent.get(0));
+    }
+
+    /** The preload's state machine is JSONata throughout; the training state machine's Fail states are JSONata too. */
+    private static boolean isPreload(JsonNode machine) {
+        String definition = machine.get("Properties").get("DefinitionString").asText();
+        return definition.contains("\"QueryLanguage\":\"JSONata\"") && !definition.contains("\"NameTrainingJob\"");
     }
 
     private static List<ExecutionListItem> executionsOf(String stateMachineArn) {

@@ -128,7 +128,19 @@ class LaunchCommandTest {
         int exit = command.run(new String[] {"--parameter", "/p", "--job-name-prefix", "nightly", "--wait"});
 
         assertEquals(LaunchCommand.EXIT_FAILED, exit);
+        assertTrue(text(err).contains(TrainingErrors.TRAINING_JOB_FAILED + ": Training job "), text(err));
         assertTrue(text(err).contains("failed: AlgorithmError: exit code 3"), text(err));
+    }
+
+    @Test
+    void aRefusedRequestExitsWithRequestRefused() {
+        emulator.on(TrainingJobLauncherTest.CREATE, call -> Reply.error(400, "ValidationException", "bad volume"));
+        emulator.on(TrainingJobLauncherTest.DESCRIBE, call -> Reply.error(400, "ValidationException", "not found"));
+
+        int exit = command.run(new String[] {"--parameter", "/p", "--job-name-prefix", "nightly"});
+
+        assertEquals(LaunchCommand.EXIT_FAILED, exit);
+        assertTrue(text(err).startsWith(TrainingErrors.REQUEST_REFUSED + ": bad volume"), text(err));
     }
 
     /** Parameter {@code /p} holds the realistic document, any other the capacity plan for it. */
@@ -158,13 +170,13 @@ class LaunchCommandTest {
         List<String> jobs = emulator.calls(TrainingJobLauncherTest.CREATE).stream()
                 .map(call -> call.json().required("TrainingJobName").textValue()).toList();
         assertEquals(List.of(
-                jobs.get(0) + "\tml.g5.2xlarge\tS3+FSxLustre+EFS\tus-east-1a\tCAPACITY_ERROR\t"
+                jobs.get(0) + "\tml.g5.2xlarge\tS3+FSxLustre+EFS\tus-east-1a\tCapacityError\t"
                         + TrainingJobLauncherCapacityTest.CAPACITY,
-                jobs.get(1) + "\tml.g5.2xlarge\tS3+FSxLustre+EFS\tus-east-1a\tCAPACITY_ERROR\t"
+                jobs.get(1) + "\tml.g5.2xlarge\tS3+FSxLustre+EFS\tus-east-1a\tCapacityError\t"
                         + TrainingJobLauncherCapacityTest.CAPACITY,
-                jobs.get(2) + "\tml.g5.4xlarge\tS3+FSxLustre+EFS\tus-east-1a\tCAPACITY_ERROR\t"
+                jobs.get(2) + "\tml.g5.4xlarge\tS3+FSxLustre+EFS\tus-east-1a\tCapacityError\t"
                         + TrainingJobLauncherCapacityTest.CAPACITY,
-                jobs.get(3) + "\tml.g5.4xlarge\tS3+EFS\tus-east-1a,us-east-1b\tCOMPLETED\t"), lines);
+                jobs.get(3) + "\tml.g5.4xlarge\tS3+EFS\tus-east-1a,us-east-1b\tCompleted\t"), lines);
         assertEquals(List.of(java.time.Duration.ofSeconds(600)), sleeps);
         assertEquals(List.of("/p", "/p/capacity"), emulator.calls(DeployedTrainingJobDefinitionTest.GET_PARAMETER)
                 .stream().map(call -> call.json().required("Name").textValue()).sorted().toList());
@@ -180,8 +192,10 @@ class LaunchCommandTest {
             "/p/capacity"});
 
         assertEquals(LaunchCommand.EXIT_FAILED, exit);
-        assertTrue(text(out).strip().endsWith("\tFAILED\tAlgorithmError: exit code 3"), text(out));
+        assertTrue(text(out).strip().endsWith("\tFailed\tAlgorithmError: exit code 3"), text(out));
         assertEquals(1, emulator.calls(TrainingJobLauncherTest.CREATE).size());
+        assertTrue(text(err).strip().endsWith(TrainingErrors.TRAINING_JOB_FAILED + ": AlgorithmError: exit code 3"),
+                text(err));
     }
 
     @ParameterizedTest

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -204,12 +205,64 @@ class TrainingJobLauncherCapacityTest {
     }
 
     @Test
-    void aQuotaStillInUseAfterEveryRetryEndsTheRunWithSageMakersError() throws Exception {
+    void aQuotaStillInUseOnEveryInstanceTypeEndsTheRunWithQuotaExhausted() throws Exception {
         emulator.on(TrainingJobLauncherTest.CREATE, call -> Reply.error(400, "ResourceLimitExceeded", "quota"));
 
-        assertThrows(ResourceLimitExceededException.class, () -> run(TrainingJobLauncherTest.realisticDocument()));
-        assertEquals(TrainingJobLauncher.QUOTA_RETRIES + 1, requests().size());
+        CapacityRun run = run(TrainingJobLauncherTest.realisticDocument());
+
+        assertFalse(run.completed());
+        assertEquals(Optional.of(TrainingErrors.QUOTA_EXHAUSTED), run.error());
+        assertEquals(List.of(AttemptOutcome.QUOTA_EXCEEDED, AttemptOutcome.QUOTA_EXCEEDED),
+                run.attempts().stream().map(CapacityRunAttempt::outcome).toList());
+        assertEquals(List.of("ml.g5.2xlarge", "ml.g5.4xlarge"),
+                run.attempts().stream().map(CapacityRunAttempt::instanceType).toList(),
+                "the waits and retries on the same instance type are skipped");
+        assertEquals(2 * (TrainingJobLauncher.QUOTA_RETRIES + 1), requests().size());
         assertEquals(Duration.ofMinutes(15), sleeps.get(sleeps.size() - 1), "waits never grow past 15 minutes");
+        assertTrue(emulator.calls(TrainingJobLauncherTest.DESCRIBE).isEmpty(), "a quota refusal is no job");
+    }
+
+    @Test
+    void aQuotaRefusalMovesOnToTheNextInstanceTypeAndIsRecorded() throws Exception {
+        emulator.on(TrainingJobLauncherTest.CREATE, call -> call.json().required("ResourceConfig")
+                .required("InstanceType").textValue().equals("ml.g5.4xlarge")
+                ? Reply.ok("{\"TrainingJobArn\":\"arn\"}") : Reply.error(400, "ResourceLimitExceeded", "quota"));
+        jobsEnd("Completed", "Completed", "Completed", "Completed", "Completed", "Completed", "Completed", "Completed",
+                "Completed", "Completed");
+
+        CapacityRun run = run(TrainingJobLauncherTest.realisticDocument());
+
+        assertTrue(run.completed());
+        assertEquals(List.of(AttemptOutcome.QUOTA_EXCEEDED, AttemptOutcome.COMPLETED),
+                run.attempts().stream().map(CapacityRunAttempt::outcome).toList());
+        assertEquals("quota", run.attempts().get(0).failureReason());
+    }
+
+    @Test
+    void aRefusedRequestEndsTheRunWithoutARecord() throws Exception {
+        emulator.on(TrainingJobLauncherTest.CREATE, call -> Reply.error(400, "ValidationException", "bad request"));
+        emulator.on(TrainingJobLauncherTest.DESCRIBE, call -> Reply.error(400, "ValidationException",
+                "Requested resource not found"));
+
+        CapacityRun run = run(TrainingJobLauncherTest.realisticDocument());
+
+        assertEquals(Optional.of(TrainingErrors.REQUEST_REFUSED), run.error());
+        assertEquals(List.of(), run.attempts(), "no job was recorded");
+        assertTrue(run.cause().orElseThrow().contains("bad request"));
+    }
+
+    @Test
+    void aJobCreatedByARequestAnsweredWithAnErrorIsFollowed() throws Exception {
+        emulator.onSequence(TrainingJobLauncherTest.CREATE, Reply.error(400, "ResourceInUse", "a job with this name "
+                + "already exists"));
+        jobsEnd("Completed");
+
+        CapacityRun run = run(TrainingJobLauncherTest.realisticDocument());
+
+        assertTrue(run.completed(), progress.toString());
+        assertEquals(List.of(AttemptOutcome.COMPLETED), run.attempts().stream().map(CapacityRunAttempt::outcome)
+                .toList());
+        assertEquals(1, requests().size());
     }
 
     @Test

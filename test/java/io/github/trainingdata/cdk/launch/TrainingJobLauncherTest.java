@@ -19,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
+import software.amazon.awssdk.services.sagemaker.model.ResourceInUseException;
 import software.amazon.awssdk.services.sagemaker.model.DescribeTrainingJobResponse;
 import software.amazon.awssdk.services.sagemaker.model.TrainingJobStatus;
 
@@ -138,6 +139,26 @@ class TrainingJobLauncherTest {
         launcher.resume(document, "resnet", "a".repeat(80));
         launcher.resume(document, "resnet", "nightly/2026-03-03.run_1");
         assertEquals(2, emulator.calls(CREATE).size());
+    }
+
+    @Test
+    void startAdoptsItsOwnJobWhenARetriedCreateMeetsResourceInUse() throws IOException {
+        emulator.on(CREATE, call -> Reply.error(400, "ResourceInUse", "a training job with this name already exists"));
+        emulator.on(DESCRIBE, call -> Reply.ok(describe(call.json().required("TrainingJobName")
+                .textValue(), "InProgress", "Starting")));
+
+        String job = launcher.start(realisticDocument(), "resnet");
+
+        assertEquals(job, emulator.calls(DESCRIBE).get(0).json().required("TrainingJobName").textValue());
+    }
+
+    @Test
+    void startRethrowsResourceInUseWhenNoJobHasItsName() throws IOException {
+        String document = realisticDocument();
+        emulator.on(CREATE, call -> Reply.error(400, "ResourceInUse", "in use"));
+        emulator.on(DESCRIBE, call -> Reply.error(400, "ValidationException", "Requested resource not found"));
+
+        assertThrows(ResourceInUseException.class, () -> launcher.start(document, "resnet"));
     }
 
     @Test

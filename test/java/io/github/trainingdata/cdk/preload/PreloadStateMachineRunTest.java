@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.github.trainingdata.cdk.Intrinsics;
 import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.JsonataAslSimulator;
@@ -326,8 +327,12 @@ class PreloadStateMachineRunTest {
         Run run = run(script);
 
         assertEquals("FAILED", run.status());
-        assertEquals("States.TaskFailed", run.error());
-        assertTrue(run.cause().startsWith("Worker " + NAME + " (attempt 1 of at most 6): {"), run.cause());
+        assertEquals(PreloadStateMachine.WORKER_FAILED, run.error(), "never the reserved States.TaskFailed");
+        JsonNode cause = Json.read(run.cause());
+        assertEquals(NAME, cause.get("Worker").asText());
+        assertEquals(1, cause.get("Attempt").asInt());
+        assertEquals(6, cause.get("MaxAttempts").asInt());
+        assertEquals("States.TaskFailed", cause.get("Error").asText(), "the worker's own error, in the cause");
         assertTrue(run.cause().contains(reason), run.cause());
         assertEquals(1, run.calls("createTrainingJob.sync").size());
     }
@@ -339,7 +344,8 @@ class PreloadStateMachineRunTest {
                 + "detected (Service: AmazonSageMaker; Status Code: 400; Error Code: ValidationException)"));
         Run run = run(script);
 
-        assertEquals("SageMaker.AmazonSageMakerException", run.error());
+        assertEquals(PreloadStateMachine.WORKER_FAILED, run.error());
+        assertEquals("SageMaker.AmazonSageMakerException", Json.read(run.cause()).get("Error").asText());
         assertEquals(1, run.calls("createTrainingJob.sync").size());
     }
 
@@ -353,7 +359,9 @@ class PreloadStateMachineRunTest {
         assertEquals("FAILED", run.status());
         assertEquals(WorkerAttempts.MAX_ATTEMPTS, run.calls("createTrainingJob.sync").size());
         assertEquals(List.of(60L, 120L, 240L, 480L, 600L), run.waits().subList(run.waits().size() - 5, run.waits().size()));
-        assertTrue(run.cause().startsWith("Worker " + NAME + "-6 (attempt 6 of at most 6): "), run.cause());
+        assertEquals(PreloadStateMachine.WORKER_FAILED, run.error());
+        assertEquals(NAME + "-6", Json.read(run.cause()).get("Worker").asText());
+        assertEquals(6, Json.read(run.cause()).get("Attempt").asInt());
     }
 
     @Test

@@ -155,18 +155,9 @@ class CapacityPolicyParameterTest {
             }
         }
 
-        List<String> left = new ArrayList<>(List.of(CAPACITY, CAPACITY, CAPACITY, CAPACITY, CAPACITY));
         AslSimulator.Run execution = new AslSimulator(AslSimulator.definitionOf(f.stack)).run("exec-1",
-                Json.MAPPER.createObjectNode(), (resource, parameters, now) -> {
-                    if (resource.endsWith(":putMetricData")) {
-                        return Json.MAPPER.createObjectNode();
-                    }
-                    if (!left.isEmpty()) {
-                        throw new AslSimulator.TaskError("States.TaskFailed",
-                                "{\"TrainingJobStatus\":\"Failed\",\"FailureReason\":\"" + left.remove(0) + "\"}");
-                    }
-                    return Json.MAPPER.valueToTree(Map.of("TrainingJobStatus", "Completed"));
-                }, false);
+                Json.MAPPER.createObjectNode(), CapacityPolicyTest.sageMaker(java.util.Collections.nCopies(failures,
+                        CAPACITY), false), false);
         List<Object> executed = new ArrayList<>();
         for (AslSimulator.Call call : execution.calls()) {
             if (call.resource().endsWith(":createTrainingJob.sync")) {

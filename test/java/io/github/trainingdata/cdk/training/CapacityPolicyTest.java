@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.trainingdata.cdk.Json;
+import io.github.trainingdata.cdk.launch.TrainingErrors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,18 +43,37 @@ class CapacityPolicyTest {
         asl = AslSimulator.definitionOf(f.stack);
     }
 
-    /** Runs an execution whose jobs fail with {@code failures} (Step Functions error, cause) in turn, then succeed. */
+    /**
+     * Runs an execution whose jobs fail in turn, then complete: each fails the Train task with {@code States.TaskFailed}
+     * and a cause that says nothing; DescribeTrainingJob answers with the job's description, {@code causes}' JSON (a
+     * string that is no JSON: a failed job with that FailureReason).
+     */
     private AslSimulator.Run run(List<String> causes) {
-        List<String> left = new ArrayList<>(causes);
-        return new AslSimulator(asl).run("exec-1", Json.MAPPER.createObjectNode(), (resource, parameters, now) -> {
+        return new AslSimulator(asl).run("exec-1", Json.MAPPER.createObjectNode(), sageMaker(causes, false), false);
+    }
+
+    /** SageMaker, as {@link #run} describes it; CloudWatch answers, or (failing) refuses every count. */
+    static AslSimulator.Tasks sageMaker(List<String> descriptions, boolean countsFail) {
+        List<String> left = new ArrayList<>(descriptions);
+        JsonNode[] current = {null};
+        return (resource, parameters, now) -> {
             if (resource.endsWith(":putMetricData")) {
+                if (countsFail) {
+                    throw new AslSimulator.TaskError("CloudWatch.CloudWatchException", "AccessDenied");
+                }
                 return Json.MAPPER.createObjectNode();
             }
+            if (resource.endsWith(":describeTrainingJob")) {
+                return current[0];
+            }
             if (!left.isEmpty()) {
-                throw new AslSimulator.TaskError("States.TaskFailed", left.remove(0));
+                String description = left.remove(0);
+                current[0] = description.startsWith("{") ? Json.read(description) : Json.MAPPER.valueToTree(Map.of(
+                        "TrainingJobStatus", "Failed", "FailureReason", description));
+                throw new AslSimulator.TaskError("States.TaskFailed", "the .sync cause, never read");
             }
             return Json.MAPPER.valueToTree(Map.of("TrainingJobStatus", "Completed"));
-        }, false);
+        };
     }
 
     /** @return the CreateTrainingJob calls, in order */
@@ -126,33 +146,30 @@ class CapacityPolicyTest {
         assertEquals(6, cause.get("CapacityAttempts").size());
         assertEquals(List.of(0, 1, 2, 3, 4, 5), java.util.stream.StreamSupport.stream(cause.get("CapacityAttempts")
                 .spliterator(), false).map(a -> a.get("Attempt").asInt()).toList());
-        assertEquals(CAPACITY, cause.get("Cause").asText());
+        assertEquals("the .sync cause, never read", cause.get("Cause").asText());
+        assertEquals(Json.read(CAPACITY).get("FailureReason").asText(), cause.get("FailureReason").asText());
     }
 
     @Test
-    void aCauseThatIsNotAJobDescriptionIsRecordedCutTo512Characters() {
-        String cause = "x".repeat(3000);
-        AslSimulator.Run run = run(List.of(cause));
+    void aLongFailureReasonIsRecordedCutTo512Characters() {
+        AslSimulator.Run run = run(List.of("x".repeat(3000)));
         JsonNode attempt = Json.read(run.cause()).get("CapacityAttempts").get(0);
         assertEquals("Failed", attempt.get("Outcome").asText());
         assertEquals("x".repeat(512), attempt.get("FailureReason").asText());
     }
 
     @Test
-    void aDescriptionCutShortNeverFailsTheRecordAndIsNotTakenForCapacity() {
-        String cut = "{\"TrainingJobStatus\":\"Failed\",\"FailureReason\":\"CapacityError: Unable to provision req";
-        AslSimulator.Run run = run(List.of(cut));
-        assertEquals("TrainingFailed", run.endState(), "a reason that cannot be read is not retried");
-        JsonNode attempt = Json.read(run.cause()).get("CapacityAttempts").get(0);
-        assertEquals(cut, attempt.get("FailureReason").asText());
-        assertEquals("Failed", attempt.get("Outcome").asText());
+    void aStoppedJobIsRecordedAsStoppedAndNotRetried() {
+        AslSimulator.Run run = run(List.of("{\"TrainingJobStatus\":\"Stopped\"}"));
+        assertEquals(TrainingErrors.TRAINING_JOB_STOPPED, run.error());
+        assertEquals(List.of(CapacityPolicy.STOPPED), countedOutcomes(run));
     }
 
     @Test
     void aFailedScriptWhoseMessageMentionsACapacityErrorIsNotRetried() {
         AslSimulator.Run run = run(List.of("{\"TrainingJobStatus\":\"Failed\",\"FailureReason\":\"AlgorithmError: "
                 + "could not read /data/CapacityError.txt\"}"));
-        assertEquals("TrainingFailed", run.endState());
+        assertEquals(TrainingErrors.TRAINING_JOB_FAILED, run.error());
         assertEquals(1, jobs(run).size());
         assertEquals("Failed", Json.read(run.cause()).get("CapacityAttempts").get(0).get("Outcome").asText());
     }
@@ -162,7 +179,7 @@ class CapacityPolicyTest {
         String cause = "{\"HyperParameters\":{\"note\":\"\\\"FailureReason\\\": CapacityError\"},\"TrainingJobStatus\":"
                 + "\"Failed\",\"FailureReason\":\"AlgorithmError: ExecuteUserScriptError\"}";
         AslSimulator.Run run = run(List.of(cause));
-        assertEquals("TrainingFailed", run.endState());
+        assertEquals(TrainingErrors.TRAINING_JOB_FAILED, run.error());
         assertEquals(1, jobs(run).size(), "not retried");
         assertEquals("AlgorithmError: ExecuteUserScriptError", Json.read(run.cause()).get("CapacityAttempts").get(0)
                 .get("FailureReason").asText());
@@ -170,17 +187,8 @@ class CapacityPolicyTest {
 
     @Test
     void aFailureToCountNeverFailsTheTraining() {
-        List<String> left = new ArrayList<>(List.of(CAPACITY));
         AslSimulator.Run run = new AslSimulator(asl).run("exec-1", Json.MAPPER.createObjectNode(),
-                (resource, parameters, now) -> {
-                    if (resource.endsWith(":putMetricData")) {
-                        throw new AslSimulator.TaskError("CloudWatch.CloudWatchException", "AccessDenied");
-                    }
-                    if (!left.isEmpty()) {
-                        throw new AslSimulator.TaskError("States.TaskFailed", left.remove(0));
-                    }
-                    return Json.MAPPER.valueToTree(Map.of("TrainingJobStatus", "Completed"));
-                }, false);
+                sageMaker(List.of(CAPACITY), true), false);
         assertEquals(null, run.error(), run.toString());
         assertEquals(2, run.output().get("CapacityAttempts").size());
     }
@@ -221,15 +229,15 @@ class CapacityPolicyTest {
     @Test
     void aCapacityErrorAfterTheLastAttemptFailsWithTheJobsCause() {
         AslSimulator.Run run = run(List.of(CAPACITY, CAPACITY, CAPACITY, CAPACITY, CAPACITY, CAPACITY));
-        assertEquals("TrainingFailed", run.endState());
-        assertEquals("States.TaskFailed", run.error());
+        assertEquals(TrainingErrors.CAPACITY_EXHAUSTED, run.error());
+        assertEquals("States.TaskFailed", Json.read(run.cause()).get("Error").asText(), "the job's error, in the cause");
         assertEquals(6, jobs(run).size());
     }
 
     @Test
     void aUserErrorIsNotRetried() {
         AslSimulator.Run run = run(List.of(ALGORITHM));
-        assertEquals("TrainingFailed", run.endState());
+        assertEquals(TrainingErrors.TRAINING_JOB_FAILED, run.error());
         assertEquals(1, jobs(run).size());
         assertEquals(List.of(), run.waits());
     }
@@ -252,17 +260,12 @@ class CapacityPolicyTest {
         TrainingFixture g = new TrainingFixture();
         g.define(g.props().channels(List.of(g.lustreChannel("train", "train"))).capacityPolicy(CapacityPolicy.of(
                 List.of(CapacityStep.waitAndRetry(Duration.seconds(1), CapacityPolicy.MAX_ATTEMPTS)))));
-        String longest = "{\"HyperParameters\":{\"notes\":\"" + "n".repeat(8000) + "\"},\"FailureReason\":\"CapacityError: "
+        String longest = "{\"TrainingJobStatus\":\"Failed\",\"HyperParameters\":{\"notes\":\"" + "n".repeat(8000) + "\"},\"FailureReason\":\"CapacityError: "
                 + "\\\"".repeat(500) + "\"}";
-        List<String> left = new ArrayList<>(java.util.Collections.nCopies(CapacityPolicy.MAX_ATTEMPTS + 1, longest));
         AslSimulator.Run run = new AslSimulator(AslSimulator.definitionOf(g.stack)).run("exec-1",
-                Json.MAPPER.createObjectNode(), (resource, parameters, now) -> {
-                    if (resource.endsWith(":createTrainingJob.sync") && !left.isEmpty()) {
-                        throw new AslSimulator.TaskError("States.TaskFailed", left.remove(0));
-                    }
-                    return Json.MAPPER.createObjectNode();
-                }, true);
-        assertEquals("TrainingFailed", run.endState());
+                Json.MAPPER.createObjectNode(), sageMaker(java.util.Collections.nCopies(CapacityPolicy.MAX_ATTEMPTS + 1,
+                        longest), false), true);
+        assertEquals(TrainingErrors.CAPACITY_EXHAUSTED, run.error());
         assertEquals(CapacityPolicy.MAX_ATTEMPTS + 1, Json.read(run.cause()).get("CapacityAttempts").size());
         assertTrue(run.events() < 25_000 / 4, run.events() + " history events of 25,000 (Step Functions' limit)");
         assertTrue(run.cause().length() < 32_768, run.cause().length() + " characters of cause, at most 32,768");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.trainingdata.cdk.Json;
+import io.github.trainingdata.cdk.launch.TrainingErrors;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -34,20 +35,36 @@ class TrainRetryTest {
         asl = AslSimulator.definitionOf(f.stack);
     }
 
-    /** Runs an execution whose CreateTrainingJob calls fail with {@code errors} (error, cause) in turn, then succeed. */
+    /**
+     * Runs an execution whose CreateTrainingJob calls fail with {@code errors} (error, cause) in turn, then succeed;
+     * DescribeTrainingJob finds a failed job only after a {@code States.TaskFailed} (a job that ran), else none.
+     */
     private AslSimulator.Run run(List<String[]> errors) {
         Deque<String[]> left = new ArrayDeque<>(errors);
+        String[] last = {null};
         return new AslSimulator(asl).run("exec-1", Json.MAPPER.createObjectNode(), (resource, parameters, now) -> {
+            if (resource.endsWith(":describeTrainingJob")) {
+                if ("States.TaskFailed".equals(last[0])) {
+                    return Json.MAPPER.valueToTree(Map.of("TrainingJobStatus", "Failed", "FailureReason",
+                            "AlgorithmError: ExecuteUserScriptError"));
+                }
+                throw new AslSimulator.TaskError("SageMaker.ValidationException", "Requested resource not found");
+            }
             String[] error = left.poll();
             if (error != null) {
+                last[0] = error[0];
                 throw new AslSimulator.TaskError(error[0], error[1]);
             }
             return Json.MAPPER.valueToTree(Map.of("TrainingJobStatus", "Completed"));
         }, false);
     }
 
+    private static List<AslSimulator.Call> creates(AslSimulator.Run run) {
+        return run.calls().stream().filter(c -> c.resource().endsWith(":createTrainingJob.sync")).toList();
+    }
+
     private static List<String> jobNames(AslSimulator.Run run) {
-        return run.calls().stream().map(c -> c.parameters().get("TrainingJobName").asText()).distinct().toList();
+        return creates(run).stream().map(c -> c.parameters().get("TrainingJobName").asText()).distinct().toList();
     }
 
     @Test
@@ -60,7 +77,7 @@ class TrainRetryTest {
         AslSimulator.Run run = run(List.of(new String[] {"SageMaker.ResourceLimitExceededException", ACCOUNT_QUOTA},
                 new String[] {"SageMaker.ResourceLimitExceededException", ACCOUNT_QUOTA}));
         assertNull(run.error(), run.toString());
-        assertEquals(3, run.calls().size());
+        assertEquals(3, creates(run).size());
         assertEquals(List.of("resnet-00000000-0000-4000-8000-000000000000"), jobNames(run));
     }
 
@@ -68,8 +85,10 @@ class TrainRetryTest {
     void givesUpOnAQuotaThatStaysUsedUp() {
         String[] quota = {"SageMaker.ResourceLimitExceededException", ACCOUNT_QUOTA};
         AslSimulator.Run run = run(List.of(quota, quota, quota, quota, quota, quota, quota, quota, quota));
-        assertEquals("SageMaker.ResourceLimitExceededException", run.error());
-        assertEquals(1 + TrainingStateMachine.QUOTA_RETRIES, run.calls().size());
+        assertEquals(TrainingErrors.QUOTA_EXHAUSTED, run.error());
+        assertEquals("SageMaker.ResourceLimitExceededException", Json.read(run.cause()).get("Error").asText());
+        assertEquals(1 + TrainingStateMachine.QUOTA_RETRIES, creates(run).size());
+        assertEquals(creates(run).size(), run.calls().size(), "a quota refusal is no job to look for");
     }
 
     @Test
@@ -86,25 +105,28 @@ class TrainRetryTest {
     void stopsRetryingTransientErrorsAfterTheBound() {
         String[] throttled = {"SageMaker.AmazonSageMakerException", THROTTLED};
         AslSimulator.Run run = run(List.of(throttled, throttled, throttled, throttled, throttled, throttled, throttled));
-        assertEquals("TrainRequestFailed", run.endState());
-        assertEquals("SageMaker.AmazonSageMakerException", run.error());
+        assertEquals(TrainingErrors.REQUEST_REFUSED, run.error(), "no job of that name: refused");
+        assertEquals("SageMaker.AmazonSageMakerException", Json.read(run.cause()).get("Error").asText());
         assertEquals(List.of(10L, 20L, 40L, 80L, 160L), run.waits());
-        assertEquals(1 + TrainingStateMachine.TRANSIENT_RETRIES, run.calls().size());
+        assertEquals(1 + TrainingStateMachine.TRANSIENT_RETRIES, creates(run).size());
     }
 
     @Test
     void neverRetriesAUserError() {
         AslSimulator.Run run = run(List.<String[]>of(new String[] {"SageMaker.AmazonSageMakerException", INVALID}));
-        assertEquals("TrainRequestFailed", run.endState());
-        assertEquals("SageMaker.AmazonSageMakerException", run.error());
-        assertEquals(1, run.calls().size());
+        assertEquals(TrainingErrors.REQUEST_REFUSED, run.error());
+        assertEquals(INVALID, Json.read(run.cause()).get("Cause").asText());
+        assertEquals(1, creates(run).size());
         assertEquals(List.of(), run.waits());
     }
 
     @Test
     void aFailedJobIsNotRetried() {
         AslSimulator.Run run = run(List.<String[]>of(new String[] {"States.TaskFailed", "{\"TrainingJobStatus\":\"Failed\"}"}));
-        assertEquals("States.TaskFailed", run.error());
-        assertEquals(1, run.calls().size());
+        assertEquals(TrainingErrors.TRAINING_JOB_FAILED, run.error());
+        JsonNode cause = Json.read(run.cause());
+        assertEquals("States.TaskFailed", cause.get("Error").asText(), "the task's own error, in the cause");
+        assertEquals("AlgorithmError: ExecuteUserScriptError", cause.get("FailureReason").asText(), "from SageMaker");
+        assertEquals(1, creates(run).size());
     }
 }

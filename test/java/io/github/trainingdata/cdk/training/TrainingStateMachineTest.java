@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.trainingdata.cdk.Intrinsics;
 import io.github.trainingdata.cdk.Json;
+import io.github.trainingdata.cdk.launch.TrainingErrors;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import java.util.ArrayList;
@@ -93,7 +94,9 @@ class TrainingStateMachineTest {
         assertEquals("ChooseCheckpoints", asl.get("StartAt").asText());
         assertEquals(List.of("ChooseCheckpoints", "FindCheckpointsToResume", "CheckCheckpointsToResume",
                 "InvalidResumeFrom", "NoCheckpointsToResume", "NameTrainingJob", "Train", "CheckTrainError",
-                "WaitToRetryTrain", "TrainRequestFailed"), stateNames(asl));
+                "WaitToRetryTrain", "DescribeTrainingJob", "CheckTrainingJob", "WaitForTrainingJob", "TrainingJobCompleted",
+                "ClassifyFailedJob", "ChooseFailure", "TrainingJobFailed", "TrainingJobStopped", "CapacityExhausted",
+                "QuotaExhausted", "RequestRefused", "TrainingJobUnreadable"), stateNames(asl));
     }
 
     @Test
@@ -188,7 +191,9 @@ class TrainingStateMachineTest {
         g.define(g.props());
         JsonNode definition = AslSimulator.definitionOf(g.stack);
         assertEquals(List.of("RejectResume", "ResumeWithoutCheckpoints", "NameTrainingJob", "Train",
-                "CheckTrainError", "WaitToRetryTrain", "TrainRequestFailed"), stateNames(definition));
+                "CheckTrainError", "WaitToRetryTrain", "DescribeTrainingJob", "CheckTrainingJob", "WaitForTrainingJob", "TrainingJobCompleted",
+                "ClassifyFailedJob", "ChooseFailure", "TrainingJobFailed", "TrainingJobStopped", "CapacityExhausted",
+                "QuotaExhausted", "RequestRefused", "TrainingJobUnreadable"), stateNames(definition));
         assertFalse(definition.at("/States/Train/Parameters").has("CheckpointConfig"));
         assertEquals("ResumeWithoutCheckpoints", run(definition, "{\"resumeFrom\": \"exec-1\"}", 1).error());
         assertEquals(TrainingStateMachine.TRAIN_STATE, run(definition, "{}", 0).endState());
@@ -215,5 +220,25 @@ class TrainingStateMachineTest {
         Map<String, Object> properties = (Map<String, Object>) parameter.get("Properties");
         assertEquals("Intelligent-Tiering", properties.get("Tier"));
         assertSameJson(expectedRequest(), JSON.readTree(Intrinsics.string(properties.get("Value"))));
+    }
+    @Test
+    void noFailStateReportsAReservedErrorAndEveryTrainingErrorHasOne() {
+        TrainingFixture g = new TrainingFixture();
+        g.define(g.props().channels(List.of(g.lustreChannel("train", "train"))).capacityPolicy(CapacityPolicy.of(
+                List.of(CapacityStep.instanceTypes(List.of("ml.m5.2xlarge"))))));
+        java.util.Set<String> errors = new java.util.TreeSet<>();
+        for (JsonNode definition : List.of(asl, AslSimulator.definitionOf(g.stack))) {
+            definition.get("States").forEach(state -> {
+                if ("Fail".equals(state.get("Type").asText())) {
+                    String error = state.path("Error").asText();
+                    assertFalse(error.startsWith("States.") || error.startsWith("{%") || state.has("ErrorPath"),
+                            "a Fail state reports its own error, not a States. one nor one it is given: " + state);
+                    errors.add(error);
+                }
+            });
+        }
+        java.util.Set<String> expected = new java.util.TreeSet<>(TrainingErrors.ALL);
+        expected.remove(TrainingErrors.TRAINING_JOB_STILL_RUNNING); // the launcher's only
+        assertTrue(errors.containsAll(expected), errors.toString());
     }
 }

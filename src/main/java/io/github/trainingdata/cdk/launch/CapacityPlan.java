@@ -124,6 +124,24 @@ public final class CapacityPlan {
                 attempts, channels, subnets);
     }
 
+    /**
+     * Where a policy goes on after SageMaker refused attempt {@code index} for a quota (ResourceLimitExceeded, after
+     * every retry): the next attempt on another instance type, since the attempts on the same type would meet the same
+     * quota. The training state machine and the launcher both decide with it.
+     *
+     * @param instanceTypes the instance type of every attempt, the first job's first
+     * @param index         the refused attempt (0 for the first job)
+     * @return the index of the next attempt whose instance type differs, or -1 when there is none
+     */
+    public static int nextAfterQuota(List<String> instanceTypes, int index) {
+        for (int next = index + 1; next < instanceTypes.size(); next++) {
+            if (!instanceTypes.get(next).equals(instanceTypes.get(index))) {
+                return next;
+            }
+        }
+        return -1;
+    }
+
     /** @return the kinds of data source the first job reads, e.g. {@code FSxLustre+S3} */
     public String firstDataSources() {
         return firstDataSources;

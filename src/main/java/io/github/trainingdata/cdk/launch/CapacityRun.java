@@ -5,22 +5,46 @@ import java.util.Optional;
 import software.amazon.awssdk.services.sagemaker.model.DescribeTrainingJobResponse;
 
 /**
- * What {@link TrainingJobLauncher#runWithCapacityPlan} did: every job it started, in order, and the final
- * description of the one that completed, if any.
+ * What {@link TrainingJobLauncher#runWithCapacityPlan} did: every attempt, in order, and the final description of the
+ * job that completed, or the error ({@link TrainingErrors}) and cause the run ended with.
  */
 public final class CapacityRun {
     private final List<CapacityRunAttempt> attempts;
     private final DescribeTrainingJobResponse completedJob;
+    private final String error;
+    private final String cause;
 
-    CapacityRun(List<CapacityRunAttempt> attempts, DescribeTrainingJobResponse completedJob) {
+    CapacityRun(List<CapacityRunAttempt> attempts, DescribeTrainingJobResponse completedJob, String error,
+            String cause) {
         this.attempts = List.copyOf(attempts);
         this.completedJob = completedJob;
+        this.error = error;
+        this.cause = cause;
     }
 
     /**
-     * Every job started, in order.
+     * The error the run ended with, the same as the training state machine's for the same end.
      *
-     * @return the attempts (at least one)
+     * @return one of {@link TrainingErrors}, or empty when a job completed
+     */
+    public Optional<String> error() {
+        return Optional.ofNullable(error);
+    }
+
+    /**
+     * Why: the last job's FailureReason, or SageMaker's message for a refused request.
+     *
+     * @return the cause, or empty when a job completed
+     */
+    public Optional<String> cause() {
+        return Optional.ofNullable(cause);
+    }
+
+    /**
+     * Every attempt, in order: each job started, and each request refused for a quota after every retry; a request
+     * refused otherwise is not one.
+     *
+     * @return the attempts (empty when the first request was refused)
      */
     public List<CapacityRunAttempt> attempts() {
         return attempts;

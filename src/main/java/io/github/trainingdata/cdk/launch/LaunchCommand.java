@@ -11,6 +11,8 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
+import software.amazon.awssdk.services.sagemaker.model.ResourceLimitExceededException;
+import software.amazon.awssdk.services.sagemaker.model.SageMakerException;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.ssm.SsmClient;
 
@@ -24,12 +26,16 @@ import software.amazon.awssdk.services.ssm.SsmClient;
  * Each job syncs its own checkpoint prefix ({@code <checkpointPrefix>/<job name>/}); {@code --resume-from RUN}
  * starts it on the checkpoints of an earlier job or state-machine execution instead.
  * Prints the job name on standard output, progress on standard error. Exit codes: 0 started (or, with
- * {@code --wait}, completed), 1 the launch or the job failed, 2 bad flags.
+ * {@code --wait}, completed), 1 the launch or the job failed, 2 bad flags. A failure's last line on standard error
+ * starts with the training state machine's error for the same end ({@link TrainingErrors}) and a colon: a refused
+ * request {@code TrainingData.RequestRefused}, a quota {@code TrainingData.QuotaExhausted}, a job that did not
+ * complete its own.
  *
  * <p>{@code --capacity-policy NAME} (the definition's output {@code CapacityPolicyParameterName}) runs the
  * definition's capacity policy ({@link TrainingJobLauncher#runWithCapacityPlan}): it waits for each job and, when one
  * fails for capacity, starts the next attempt; then prints one line per job on standard output, tab-separated: job
- * name, instance type, data sources, Availability Zones (comma-separated), outcome, FailureReason. Exit code 0 when
+ * name, instance type, data sources, Availability Zones (comma-separated), outcome (as the state machine records it,
+ * {@link AttemptOutcome#recorded()}), FailureReason. Exit code 0 when
  * a job completed. Credentials and, without
  * {@code --region}, the Region come from the SDK's default chains.
  */
@@ -106,7 +112,16 @@ public final class LaunchCommand {
                 launcher.waitForCompletion(jobName, POLL_INTERVAL, WAIT_TIMEOUT, err::println);
             }
             return EXIT_OK;
-        } catch (IllegalArgumentException | TrainingJobNotCompletedException | SdkException e) {
+        } catch (TrainingJobNotCompletedException e) {
+            err.println(e.error() + ": " + e.getMessage());
+            return EXIT_FAILED;
+        } catch (ResourceLimitExceededException e) {
+            err.println(TrainingErrors.QUOTA_EXHAUSTED + ": " + e.getMessage());
+            return EXIT_FAILED;
+        } catch (SageMakerException e) {
+            err.println(TrainingErrors.REQUEST_REFUSED + ": " + e.getMessage());
+            return EXIT_FAILED;
+        } catch (IllegalArgumentException | SdkException e) {
             err.println(e.getMessage());
             return EXIT_FAILED;
         } catch (InterruptedException e) {
@@ -124,10 +139,14 @@ public final class LaunchCommand {
                 options.resumeFrom().orElse(null), POLL_INTERVAL, WAIT_TIMEOUT, err::println);
         for (CapacityRunAttempt attempt : run.attempts()) {
             out.println(String.join("\t", attempt.jobName(), String.valueOf(attempt.instanceType()),
-                    attempt.dataSources(), String.join(",", attempt.availabilityZones()), attempt.outcome().name(),
+                    attempt.dataSources(), String.join(",", attempt.availabilityZones()), attempt.outcome().recorded(),
                     attempt.failureReason() == null ? "" : attempt.failureReason()));
         }
-        return run.completed() ? EXIT_OK : EXIT_FAILED;
+        if (run.completed()) {
+            return EXIT_OK;
+        }
+        err.println(run.error().orElseThrow() + ": " + run.cause().orElse(""));
+        return EXIT_FAILED;
     }
 
     private record Options(String parameter, String jobNamePrefix, Optional<String> resumeFrom,

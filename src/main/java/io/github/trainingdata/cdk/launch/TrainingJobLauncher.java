@@ -15,7 +15,9 @@ import software.amazon.awssdk.services.sagemaker.model.CheckpointConfig;
 import software.amazon.awssdk.services.sagemaker.model.CreateTrainingJobRequest;
 import software.amazon.awssdk.services.sagemaker.model.DescribeTrainingJobResponse;
 import software.amazon.awssdk.services.sagemaker.model.ResourceConfig;
+import software.amazon.awssdk.services.sagemaker.model.ResourceInUseException;
 import software.amazon.awssdk.services.sagemaker.model.ResourceLimitExceededException;
+import software.amazon.awssdk.services.sagemaker.model.SageMakerException;
 import software.amazon.awssdk.services.sagemaker.model.TrainingJobStatus;
 
 /**
@@ -99,8 +101,32 @@ public final class TrainingJobLauncher {
 
     private String launch(String documentJson, String jobNamePrefix, String resumeFrom) {
         String jobName = TrainingJobNames.timestamped(jobNamePrefix, clock.instant(), random);
-        sageMaker.createTrainingJob(withCheckpoints(TrainingJobRequestJson.toRequest(documentJson, jobName), resumeFrom));
+        CreateTrainingJobRequest request = withCheckpoints(TrainingJobRequestJson.toRequest(documentJson, jobName),
+                resumeFrom);
+        try {
+            sageMaker.createTrainingJob(request);
+        } catch (ResourceInUseException e) {
+            if (!exists(jobName)) {
+                throw e;
+            }
+        }
         return jobName;
+    }
+
+    /**
+     * Whether a job of this name exists: after a create answered with an error (the SDK client retried a request
+     * SageMaker had carried out, or refused it), the job is adopted when it exists; else the request was refused.
+     */
+    private boolean exists(String jobName) {
+        try {
+            sageMaker.describeTrainingJob(r -> r.trainingJobName(jobName));
+            return true;
+        } catch (SageMakerException e) {
+            if (e.statusCode() == 400) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     /**
@@ -127,9 +153,16 @@ public final class TrainingJobLauncher {
      * Unable to provision requested ML compute capacity...} and {@code EC2InsufficientCapacityError: ...} do), goes on
      * to the plan's next attempt: waits its {@code WaitSeconds}, then starts a new job
      * ({@code <prefix>-<yyyyMMdd-HHmmss>-<4 hex>}) of the same request with the attempt's instance type and, for an
-     * attempt from S3, the fallback's {@code InputDataConfig} and {@code VpcConfig.Subnets}. Every attempt syncs the first job's checkpoint prefix (or
-     * {@code resumeFrom}'s), so a later attempt resumes what an earlier one saved. Any other failure, a stop, a job
-     * still running after {@code timeout}, or a capacity failure of the last attempt ends the run.
+     * attempt from S3, the fallback's {@code InputDataConfig} and {@code VpcConfig.Subnets}. Every attempt syncs the
+     * first job's checkpoint prefix (or {@code resumeFrom}'s), so a later attempt resumes what an earlier one saved.
+     *
+     * <p>As the training state machine does: a request refused for a quota (ResourceLimitExceeded) is asked again
+     * {@link #QUOTA_RETRIES} times, then recorded as {@link AttemptOutcome#QUOTA_EXCEEDED} and the run goes on with the
+     * next attempt on another instance type ({@link CapacityPlan#nextAfterQuota}); a request answered with an error
+     * for which a job of that name exists (ResourceInUse after the SDK client's retry of a request SageMaker carried
+     * out) follows that job; any other refusal ends the run with {@link TrainingErrors#REQUEST_REFUSED} and is not
+     * recorded. Any other failure, a stop, a job still running after {@code timeout}, or a capacity failure of the
+     * last attempt ends the run with the error {@link CapacityRun#error()} names.
      *
      * @param documentJson  the CreateTrainingJob request document, without {@code TrainingJobName}
      * @param plan          the definition's capacity plan
@@ -138,7 +171,7 @@ public final class TrainingJobLauncher {
      * @param pollInterval  time between polls of a job, positive
      * @param timeout       how long to wait for each job at most
      * @param progress      receives a line when an attempt starts or ends and when a job's status changes
-     * @return every job started, with its outcome, and the completed job's final description
+     * @return every attempt, with its outcome, the completed job's final description, or the error the run ended with
      * @throws IllegalArgumentException for a bad prefix, run name, document, or a plan reading S3 for a document
      *                                  without a {@code VpcConfig}, before any job starts
      * @throws InterruptedException     if interrupted while waiting
@@ -157,14 +190,19 @@ public final class TrainingJobLauncher {
                     + "has no VpcConfig: is the plan of another definition?");
         }
         int total = plan.attempts().size() + 1;
+        List<String> instanceTypes = new ArrayList<>();
+        instanceTypes.add(first.resourceConfig() == null ? "" : first.resourceConfig().instanceTypeAsString());
+        plan.attempts().forEach(a -> instanceTypes.add(a.instanceType()));
         List<CapacityRunAttempt> attempts = new ArrayList<>();
-        CreateTrainingJobRequest request = first;
-        String dataSources = plan.firstDataSources();
-        List<String> zones = plan.firstAvailabilityZones();
-        for (int index = 0; ; index++) {
+        int index = 0;
+        boolean afterQuota = false;
+        while (true) {
+            CreateTrainingJobRequest request = first;
+            String dataSources = plan.firstDataSources();
+            List<String> zones = plan.firstAvailabilityZones();
             if (index > 0) {
                 CapacityPlanAttempt next = plan.attempts().get(index - 1);
-                if (next.waitSeconds() > 0) {
+                if (next.waitSeconds() > 0 && !afterQuota) {
                     progress.accept("Waiting " + next.waitSeconds() + " s for capacity before attempt " + (index + 1));
                     sleeper.sleep(Duration.ofSeconds(next.waitSeconds()));
                 }
@@ -176,40 +214,83 @@ public final class TrainingJobLauncher {
             String instanceType = request.resourceConfig() == null ? null : request.resourceConfig().instanceTypeAsString();
             progress.accept("Attempt " + (index + 1) + " of " + total + ": " + jobName + " on " + instanceType
                     + " reading " + dataSources + " in " + String.join(", ", zones));
-            createWaitingForQuota(request, progress);
+            SageMakerException refused = createWaitingForQuota(request, progress);
+            if (refused instanceof ResourceLimitExceededException) {
+                String reason = refused.awsErrorDetails().errorMessage();
+                attempts.add(new CapacityRunAttempt(jobName, instanceType, dataSources, zones,
+                        AttemptOutcome.QUOTA_EXCEEDED, reason));
+                progress.accept("Attempt " + (index + 1) + " of " + total + ": " + jobName + " "
+                        + AttemptOutcome.QUOTA_EXCEEDED + ": " + reason);
+                index = CapacityPlan.nextAfterQuota(instanceTypes, index);
+                afterQuota = true;
+                if (index < 0) {
+                    return new CapacityRun(attempts, null, TrainingErrors.QUOTA_EXHAUSTED, reason);
+                }
+                continue;
+            }
+            if (refused != null) {
+                progress.accept("Attempt " + (index + 1) + " of " + total + ": SageMaker refused " + jobName + ": "
+                        + refused.getMessage());
+                return new CapacityRun(attempts, null, TrainingErrors.REQUEST_REFUSED, refused.getMessage());
+            }
             DescribeTrainingJobResponse job = awaitEnd(jobName, pollInterval, timeout, progress);
             AttemptOutcome outcome = outcomeOf(job);
             attempts.add(new CapacityRunAttempt(jobName, instanceType, dataSources, zones, outcome, job.failureReason()));
             progress.accept("Attempt " + (index + 1) + " of " + total + ": " + jobName + " " + outcome
                     + (job.failureReason() != null ? ": " + job.failureReason() : ""));
             if (outcome == AttemptOutcome.COMPLETED) {
-                return new CapacityRun(attempts, job);
+                return new CapacityRun(attempts, job, null, null);
             }
             if (outcome != AttemptOutcome.CAPACITY_ERROR || index + 1 == total) {
-                return new CapacityRun(attempts, null);
+                return new CapacityRun(attempts, null, errorOf(outcome), job.failureReason() != null
+                        ? job.failureReason() : jobName + ": " + state(job));
             }
+            index++;
+            afterQuota = false;
         }
+    }
+
+    /** The error a run or a wait ends with when its last job ended with {@code outcome}. */
+    static String errorOf(AttemptOutcome outcome) {
+        return switch (outcome) {
+            case CAPACITY_ERROR -> TrainingErrors.CAPACITY_EXHAUSTED;
+            case FAILED -> TrainingErrors.TRAINING_JOB_FAILED;
+            case STOPPED -> TrainingErrors.TRAINING_JOB_STOPPED;
+            case QUOTA_EXCEEDED -> TrainingErrors.QUOTA_EXHAUSTED;
+            case STILL_RUNNING -> TrainingErrors.TRAINING_JOB_STILL_RUNNING;
+            case COMPLETED -> throw new IllegalArgumentException("a completed job ends no run with an error");
+        };
     }
 
     /**
      * Creates the job; while SageMaker refuses it because a quota is in use, waits and asks again, at most
-     * {@link #QUOTA_RETRIES} times (the SDK client itself retries throttling and 5xx answers).
+     * {@link #QUOTA_RETRIES} times (the SDK client itself retries throttling and 5xx answers). After any other error,
+     * a job of that name that exists is the one this request created (adopted); else the request was refused.
+     *
+     * @return null when the job exists, else SageMaker's refusal (a ResourceLimitExceeded after every retry)
      */
-    private void createWaitingForQuota(CreateTrainingJobRequest request, Consumer<String> progress)
+    private SageMakerException createWaitingForQuota(CreateTrainingJobRequest request, Consumer<String> progress)
             throws InterruptedException {
         Duration wait = FIRST_QUOTA_WAIT;
         for (int retry = 0; ; retry++) {
             try {
                 sageMaker.createTrainingJob(request);
-                return;
+                return null;
             } catch (ResourceLimitExceededException e) {
                 if (retry == QUOTA_RETRIES) {
-                    throw e;
+                    return e;
                 }
                 progress.accept("A quota is in use (" + e.awsErrorDetails().errorMessage() + "): asking again for "
                         + request.trainingJobName() + " in " + wait.toSeconds() + " s");
                 sleeper.sleep(wait);
                 wait = wait.multipliedBy(2).compareTo(MAX_QUOTA_WAIT) < 0 ? wait.multipliedBy(2) : MAX_QUOTA_WAIT;
+            } catch (SageMakerException e) {
+                if (exists(request.trainingJobName())) {
+                    progress.accept(request.trainingJobName() + " exists although SageMaker answered "
+                            + e.awsErrorDetails().errorCode() + ": following it");
+                    return null;
+                }
+                return e;
             }
         }
     }
@@ -265,7 +346,8 @@ public final class TrainingJobLauncher {
      * @param progress     receives a line each time the status or secondary status changes
      * @return the final description of the completed job
      * @throws TrainingJobNotCompletedException if the job failed (with SageMaker's FailureReason), was stopped,
-     *                                          or is still running at the timeout
+     *                                          or is still running at the timeout; its {@code error()} is the
+     *                                          training state machine's error for that end ({@link TrainingErrors})
      * @throws InterruptedException             if interrupted while waiting
      */
     public DescribeTrainingJobResponse waitForCompletion(String jobName, Duration pollInterval, Duration timeout,
@@ -278,12 +360,14 @@ public final class TrainingJobLauncher {
                 return job;
             case FAILED, CAPACITY_ERROR:
                 throw new TrainingJobNotCompletedException(jobName, job.trainingJobStatusAsString(),
-                        "Training job " + jobName + " failed: " + job.failureReason());
+                        errorOf(outcomeOf(job)), "Training job " + jobName + " failed: " + job.failureReason());
             case STOPPED:
                 throw new TrainingJobNotCompletedException(jobName, job.trainingJobStatusAsString(),
-                        "Training job " + jobName + " was stopped before it completed");
+                        TrainingErrors.TRAINING_JOB_STOPPED, "Training job " + jobName + " was stopped before it "
+                        + "completed");
             default:
                 throw new TrainingJobNotCompletedException(jobName, job.trainingJobStatusAsString(),
+                        TrainingErrors.TRAINING_JOB_STILL_RUNNING,
                         "Training job " + jobName + " did not end within " + timeout + " (last status " + state(job)
                                 + "); it is still running: stop it with StopTrainingJob if it is not wanted");
         }

@@ -6,11 +6,22 @@ public final class TrainingJobNotCompletedException extends RuntimeException {
 
     private final String jobName;
     private final String status;
+    private final String error;
 
-    TrainingJobNotCompletedException(String jobName, String status, String message) {
+    TrainingJobNotCompletedException(String jobName, String status, String error, String message) {
         super(message);
         this.jobName = jobName;
         this.status = status;
+        this.error = error;
+    }
+
+    /**
+     * The error the training state machine ends with for the same end ({@link TrainingErrors}).
+     *
+     * @return e.g. {@code TrainingData.CapacityExhausted}
+     */
+    public String error() {
+        return error;
     }
 
     /**

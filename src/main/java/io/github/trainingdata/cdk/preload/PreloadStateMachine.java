@@ -104,6 +104,13 @@ final class PreloadStateMachine extends Construct {
             + " /ThrottlingException|Rate exceeded|ResourceLimitExceeded|Could not assume role|InternalServerError"
             + "|ServiceUnavailable/)))";
 
+    /**
+     * The error of an execution whose last worker failed (never the worker's own error, which may be a reserved
+     * {@code States.} name); the cause is JSON: the worker's name, its attempt, the most attempts, and the worker's
+     * error and cause.
+     */
+    static final String WORKER_FAILED = "TrainingData.PreloadWorkerFailed";
+
     private final StateMachine stateMachine;
 
     PreloadStateMachine(Construct scope, String id, TrainingJobBlueprint worker, String fileSystemId,
@@ -256,9 +263,9 @@ final class PreloadStateMachine extends Construct {
                 + MAX_BACKOFF.toSeconds() + "])) %}");
         backoff.put("Next", "Warm");
         states.put("WaitToRetryWorker", backoff);
-        states.put("WorkerFailed", fail("{% $workerFailure.Error %}", "{% 'Worker ' & " + WORKER_NAME
-                + " & ' (attempt ' & $attempt & ' of at most " + WorkerAttempts.MAX_ATTEMPTS + "): ' & "
-                + orEmpty("$workerFailure.Cause") + " %}"));
+        states.put("WorkerFailed", fail(WORKER_FAILED, "{% $string({'Worker': " + WORKER_NAME + ", 'Attempt': $attempt, "
+                + "'MaxAttempts': " + WorkerAttempts.MAX_ATTEMPTS + ", 'Error': $workerFailure.Error, 'Cause': "
+                + orEmpty("$workerFailure.Cause") + "}) %}"));
 
         Map<String, Object> asl = new LinkedHashMap<>();
         asl.put("Comment", "Lustre preload " + getNode().getScope().getNode().getPath() + ": check each data location, "

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.training;
 
+import io.github.trainingdata.cdk.launch.AttemptOutcome;
 import java.util.List;
 
 /**
@@ -21,7 +22,10 @@ public final class CapacityPolicy {
     public static final String ATTEMPTS_METRIC = "Attempts";
     /** The dimension that names the definition: its job-name prefix. */
     public static final String JOB_NAME_PREFIX_DIMENSION = "JobNamePrefix";
-    /** The dimension that says how the job ended: {@value #COMPLETED}, {@value #CAPACITY_ERROR} or {@value #FAILED}. */
+    /**
+     * The dimension that says how the attempt ended: {@value #COMPLETED}, {@value #CAPACITY_ERROR}, {@value #FAILED},
+     * {@value #STOPPED} or {@value #QUOTA_EXCEEDED}.
+     */
     public static final String OUTCOME_DIMENSION = "Outcome";
     /** The dimension with the job's instance type. */
     public static final String INSTANCE_TYPE_DIMENSION = "InstanceType";
@@ -29,12 +33,22 @@ public final class CapacityPolicy {
     public static final String DATA_SOURCES_DIMENSION = "DataSources";
     /** The outcome of a job that completed. */
     public static final String COMPLETED = "Completed";
-    /** The outcome of a job SageMaker could not provision instances for (its FailureReason has "CapacityError"). */
+    /**
+     * The outcome of a job SageMaker could not provision instances for (its FailureReason, read with
+     * DescribeTrainingJob, starts with "CapacityError" or "EC2InsufficientCapacityError").
+     */
     public static final String CAPACITY_ERROR = "CapacityError";
     /** The outcome of a job that failed for any other reason. */
     public static final String FAILED = "Failed";
-    /** Every outcome of a job, in the order the dashboard shows them. */
-    public static final List<String> OUTCOMES = List.of(COMPLETED, CAPACITY_ERROR, FAILED);
+    /** The outcome of a job that was stopped before it completed. */
+    public static final String STOPPED = "Stopped";
+    /**
+     * The outcome of a request SageMaker refused for a quota (ResourceLimitExceeded) after every retry: no job of that
+     * name exists; the policy goes on with its next attempt on another instance type.
+     */
+    public static final String QUOTA_EXCEEDED = "QuotaExceeded";
+    /** Every outcome of an attempt, in the order the dashboard shows them; the launcher's {@link AttemptOutcome}s. */
+    public static final List<String> OUTCOMES = List.of(COMPLETED, CAPACITY_ERROR, FAILED, STOPPED, QUOTA_EXCEEDED);
 
     private final List<CapacityStep> steps;
 

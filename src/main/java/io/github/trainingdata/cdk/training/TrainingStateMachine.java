@@ -11,6 +11,7 @@ import static io.github.trainingdata.cdk.training.AslStates.variable;
 
 import io.github.trainingdata.cdk.internal.WildcardFindings;
 import io.github.trainingdata.cdk.launch.CapacityPlan;
+import io.github.trainingdata.cdk.launch.TrainingErrors;
 import io.github.trainingdata.cdk.internal.LogGroups;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -46,9 +47,15 @@ import software.constructs.Construct;
  * the input says {@code {"resumeFrom": "<execution name>"}}) and waits for its prerequisites
  * ({@link PrerequisiteWaits}).
  *
- * <p>With a {@link CapacityPolicy}, a job that fails for capacity leads to the policy's next attempt, and every job
- * that ends is recorded and counted in CloudWatch by JSONata states (the rest is JSONPath): the execution's output, or
- * its failure's cause, lists them.
+ * <p>After any error of the Train task, DescribeTrainingJob reads the job's status and FailureReason (never the
+ * task's cause): no job of that name means the request was refused; a job still running (created by a request that
+ * SageMaker answered with an error) is followed to its end. Every Fail state reports one of {@link TrainingErrors},
+ * never a {@code States.} name, with a JSON cause carrying the task's error and cause.
+ *
+ * <p>With a {@link CapacityPolicy}, a job that fails for capacity leads to the policy's next attempt, a request
+ * refused for a quota to the next attempt on another instance type, and every attempt that ends is recorded and
+ * counted in CloudWatch by JSONata states (the rest is JSONPath, but the Fail states): the execution's output, or its
+ * failure's cause, lists them.
  */
 final class TrainingStateMachine extends Construct {
     static final String TRAIN_STATE = "Train";
@@ -56,7 +63,6 @@ final class TrainingStateMachine extends Construct {
     static final String NAME_JOB_STATE = "NameTrainingJob";
     static final String CHECK_TRAIN_ERROR = "CheckTrainError";
     static final String WAIT_TO_RETRY_TRAIN = "WaitToRetryTrain";
-    static final String TRAIN_REQUEST_FAILED = "TrainRequestFailed";
     /**
      * The Step Functions error of a CreateTrainingJob call that SageMaker refused because a quota is used up; its
      * own retrier waits for the quota to free up. Name as the Step Functions developer guide's training-job example
@@ -69,6 +75,13 @@ final class TrainingStateMachine extends Construct {
      */
     static final String SAGEMAKER_EXCEPTION = "SageMaker.AmazonSageMakerException";
     /**
+     * What DescribeTrainingJob (an AWS SDK integration: {@code SageMaker.<error>Exception}) raises for a name with no
+     * job: the API reference names ResourceNotFound, the service has answered ValidationException ("Requested resource
+     * not found"). Either means the request was refused: no job to record.
+     */
+    static final List<String> JOB_NOT_FOUND = List.of("SageMaker.ResourceNotFoundException",
+            "SageMaker.ValidationException");
+    /**
      * The causes of a {@link #SAGEMAKER_EXCEPTION} that are retried: the SDK's message ends {@code (Service:
      * AmazonSageMaker; Status Code: <n>; Error Code: <code>; Request ID: ...)}; throttling and 5xx are transient.
      */
@@ -80,19 +93,37 @@ final class TrainingStateMachine extends Construct {
     static final int QUOTA_RETRIES = 8;
     static final int QUOTA_RETRY_INTERVAL_SECONDS = 60;
     static final int QUOTA_RETRY_MAX_DELAY_SECONDS = 900;
+    /** Reads the job's status and FailureReason after any error of the Train task, or while following a job. */
+    static final String DESCRIBE_JOB = "DescribeTrainingJob";
+    static final String CHECK_JOB = "CheckTrainingJob";
+    static final String WAIT_FOR_JOB = "WaitForTrainingJob";
+    static final String JOB_COMPLETED = "TrainingJobCompleted";
+    /** Polls of a job the execution follows (adopted after ResourceInUse) start 1 minute apart and double. */
+    static final int FIRST_JOB_POLL_SECONDS = 60;
+    /** The polls stop doubling at twice this (32 minutes): a 28-day job then takes about 1,300 polls. */
+    static final int JOB_POLL_DOUBLING_BELOW = 1800;
+    static final String CLASSIFY_FAILED_JOB = "ClassifyFailedJob";
+    static final String CHOOSE_FAILURE = "ChooseFailure";
     static final String CHECK_CAPACITY_ERROR = "CheckCapacityError";
-    static final String TRAINING_FAILED = "TrainingFailed";
     static final String RECORD_FAILED_JOB = "RecordFailedJob";
+    static final String RECORD_REFUSED_REQUEST = "RecordRefusedRequest";
     static final String COUNT_FAILED_JOB = "CountFailedJob";
     static final String RECORD_COMPLETED_JOB = "RecordCompletedJob";
     static final String COUNT_COMPLETED_JOB = "CountCompletedJob";
     static final String REPORT_ATTEMPTS = "ReportCapacityAttempts";
+    /** The Fail states, named after their errors ({@link TrainingErrors}). */
+    static final String TRAINING_JOB_FAILED = "TrainingJobFailed";
+    static final String TRAINING_JOB_STOPPED = "TrainingJobStopped";
+    static final String CAPACITY_EXHAUSTED = "CapacityExhausted";
+    static final String QUOTA_EXHAUSTED = "QuotaExhausted";
+    static final String REQUEST_REFUSED = "RequestRefused";
+    static final String TRAINING_JOB_UNREADABLE = "TrainingJobUnreadable";
     /**
      * The longest failure reason an attempt's record keeps (SageMaker's has up to 1,024): with the cause cut to
      * {@value #MAX_FAILED_CAUSE}, the largest policy's failure cause stays below Step Functions' 32,768 characters.
      */
     static final int MAX_RECORDED_REASON = 512;
-    /** The longest part of the last job's cause that a failed execution's cause keeps. */
+    /** The longest part of the Train task's error cause that a failed execution's cause keeps. */
     static final int MAX_FAILED_CAUSE = 4096;
     private static final String CAPACITY_ATTEMPT = "capacityAttempt";
     private static final String CAPACITY_ATTEMPTS = "capacityAttempts";
@@ -106,16 +137,20 @@ final class TrainingStateMachine extends Construct {
 
     private static final String TRAIN_RETRIES = "trainRetries";
     private static final String TRAIN_RETRY_WAIT = "trainRetryWaitSeconds";
+    private static final String JOB_POLL = "trainingJobPollSeconds";
     private static final String TRAIN_ERROR = "trainError";
+    /** Where the state input keeps the job's description (DescribeTrainingJob's answer). */
+    private static final String TRAINING_JOB = "trainingJob";
+    private static final String DESCRIBE_ERROR = "describeError";
     /**
-     * A JSONata expression for the failed job's reason: the FailureReason member of its description (the .sync
-     * task's cause), found by a regular expression (JSON escapes kept), so that a cause that is not such a document,
-     * or is cut short, cannot fail the state; else the whole cause. A value that merely contains the text is not taken
-     * for it, since JSON escapes the value's quotes. (In the character class the backslash comes first: JSONata's
-     * lexer takes a bracket right after a backslash for an escaped one.)
+     * A JSONata expression for how a job that ended without completing ended: {@value CapacityPolicy#STOPPED},
+     * {@value CapacityPolicy#CAPACITY_ERROR} when the FailureReason DescribeTrainingJob returned starts as
+     * {@link CapacityPlan#CAPACITY_FAILURE} says, else {@value CapacityPolicy#FAILED}.
      */
-    static final String FAILURE_REASON = "($c := $string($states.input." + TRAIN_ERROR + ".Cause); $m := $match($c, "
-            + "/\"FailureReason\"\\s*:\\s*\"((?:[^\\\\\"]|\\\\.)*)\"/); $exists($m) ? $m[0].groups[0] : $c)";
+    static final String ENDED_JOB_OUTCOME = "($states.input." + TRAINING_JOB + ".TrainingJobStatus = 'Stopped' ? '"
+            + CapacityPolicy.STOPPED + "' : ($exists($states.input." + TRAINING_JOB + ".FailureReason) and $contains("
+            + "$states.input." + TRAINING_JOB + ".FailureReason, /^" + CapacityPlan.CAPACITY_FAILURE + "/) ? '"
+            + CapacityPolicy.CAPACITY_ERROR + "' : '" + CapacityPolicy.FAILED + "'))";
     /** The execution input field that names an earlier execution whose checkpoints to resume from. */
     private static final String RESUME_FROM = "resumeFrom";
     private static final String CHECKPOINT_RUN = "checkpointRun";
@@ -270,11 +305,49 @@ final class TrainingStateMachine extends Construct {
         wait.put("SecondsPath", "$" + TRAIN_RETRY_WAIT);
         wait.put("Next", TRAIN_STATE);
         states.put(WAIT_TO_RETRY_TRAIN, wait);
-        states.put(TRAIN_REQUEST_FAILED, failWithTrainError(
-                "SageMaker refused the request for a reason a retry cannot fix (or kept failing)"));
-        if (spec.getCapacityPolicy() != null) {
+        states.put(DESCRIBE_JOB, describeJob());
+        states.put(CHECK_JOB, checkJob());
+        Map<String, Object> poll = new LinkedHashMap<>();
+        poll.put("Type", "Wait");
+        poll.put("Comment", "Follow the job: it ran on after an error of the request that created it");
+        poll.put("SecondsPath", "$" + JOB_POLL);
+        poll.put("Next", DESCRIBE_JOB);
+        states.put(WAIT_FOR_JOB, poll);
+        Map<String, Object> completed = new LinkedHashMap<>();
+        completed.put("Type", "Pass");
+        completed.put("Comment", "The job completed: its description, as the Train task's own output");
+        completed.put("OutputPath", "$." + TRAINING_JOB);
+        if (spec.getCapacityPolicy() == null) {
+            completed.put("End", true);
+        } else {
+            completed.put("Next", RECORD_COMPLETED_JOB);
+        }
+        states.put(JOB_COMPLETED, completed);
+        if (spec.getCapacityPolicy() == null) {
+            Map<String, Object> classify = new LinkedHashMap<>();
+            classify.put("Type", "Pass");
+            classify.put("QueryLanguage", "JSONata");
+            classify.put("Comment", "How the job ended, from its FailureReason");
+            classify.put("Assign", Map.of(ATTEMPT_OUTCOME, "{% " + ENDED_JOB_OUTCOME + " %}"));
+            classify.put("Next", CHOOSE_FAILURE);
+            states.put(CLASSIFY_FAILED_JOB, classify);
+        } else {
             capacityStates(states);
         }
+        states.put(CHOOSE_FAILURE, chooseFailure());
+        states.put(TRAINING_JOB_FAILED, failWith(TrainingErrors.TRAINING_JOB_FAILED, FailureDetail.JOB,
+                "The job failed for another reason than capacity"));
+        states.put(TRAINING_JOB_STOPPED, failWith(TrainingErrors.TRAINING_JOB_STOPPED, FailureDetail.JOB,
+                "The job was stopped before it completed"));
+        states.put(CAPACITY_EXHAUSTED, failWith(TrainingErrors.CAPACITY_EXHAUSTED, FailureDetail.JOB, spec.getCapacityPolicy()
+                == null ? "SageMaker could not provision the job's instances" : "Every capacity attempt failed"));
+        states.put(QUOTA_EXHAUSTED, failWith(TrainingErrors.QUOTA_EXHAUSTED, FailureDetail.NONE, "SageMaker refused the request "
+                + "for a quota after every retry" + (spec.getCapacityPolicy() == null ? ""
+                : ", and no later attempt uses another instance type")));
+        states.put(REQUEST_REFUSED, failWith(TrainingErrors.REQUEST_REFUSED, FailureDetail.DESCRIBE_ERROR,
+                "SageMaker refused the request and no job of that name exists"));
+        states.put(TRAINING_JOB_UNREADABLE, failWith(TrainingErrors.TRAINING_JOB_UNREADABLE, FailureDetail.DESCRIBE_ERROR,
+                "DescribeTrainingJob kept failing: the job may still run"));
         Map<String, Object> asl = new LinkedHashMap<>();
         asl.put("Comment", comment);
         asl.put("StartAt", start);
@@ -311,8 +384,9 @@ final class TrainingStateMachine extends Construct {
     }
 
     /**
-     * Throttling and 5xx answers are retried with doubling waits, at most {@link #TRANSIENT_RETRIES} times; any other
-     * SageMaker error (ValidationException, ResourceInUse, AccessDenied, ...) fails the execution at once.
+     * Throttling and 5xx answers are retried with doubling waits, at most {@link #TRANSIENT_RETRIES} times; after any
+     * other SageMaker error (ValidationException, AccessDenied, ...), or the last retry, DescribeTrainingJob tells a
+     * refused request (no job: {@value #REQUEST_REFUSED}) from one SageMaker carried out (a job to follow).
      */
     private Map<String, Object> checkTrainError() {
         List<Map<String, Object>> causes = TRANSIENT_CAUSES.stream()
@@ -327,9 +401,10 @@ final class TrainingStateMachine extends Construct {
         retry.put("Assign", assign);
         Map<String, Object> check = new LinkedHashMap<>();
         check.put("Type", "Choice");
-        check.put("Comment", "Retry a throttled or failed (5xx) request; fail at once on any other SageMaker error");
+        check.put("Comment", "Retry a throttled or failed (5xx) request; else look for the job: a refused request "
+                + "has none, a request that SageMaker carried out although it answered an error has one");
         check.put("Choices", List.of(retry));
-        check.put("Default", TRAIN_REQUEST_FAILED);
+        check.put("Default", DESCRIBE_JOB);
         return check;
     }
 
@@ -379,11 +454,17 @@ final class TrainingStateMachine extends Construct {
     }
 
     /**
-     * A job that failed for capacity goes on to the policy's next attempt (after its wait), as a new job; any other
-     * failure, or one after the last attempt, fails the execution with the job's error and cause.
+     * A job that failed for capacity goes on to the policy's next attempt (after its wait), as a new job; a request
+     * refused for a quota after every retry goes on to the next attempt on another instance type
+     * ({@link CapacityPlan#nextAfterQuota}); any other end, or one after the last attempt, fails the execution.
      */
     private void capacityStates(Map<String, Object> states) {
         List<CapacityAttempts.Attempt> attempts = CapacityAttempts.of(spec);
+        List<String> instanceTypes = new ArrayList<>();
+        instanceTypes.add(spec.getInstanceType());
+        attempts.forEach(attempt -> instanceTypes.add(attempt.instanceType()));
+        List<String> firstStates = new ArrayList<>();
+        firstStates.add(null);
         List<Map<String, Object>> choices = new ArrayList<>();
         for (int i = 1; i <= attempts.size(); i++) {
             CapacityAttempts.Attempt attempt = attempts.get(i - 1);
@@ -398,13 +479,8 @@ final class TrainingStateMachine extends Construct {
                 wait.put("Next", pass);
                 states.put(first, wait);
             }
-            Map<String, Object> previous = new LinkedHashMap<>();
-            previous.put("Variable", "$" + CAPACITY_ATTEMPT);
-            previous.put("NumericEquals", i - 1);
-            Map<String, Object> forCapacity = new LinkedHashMap<>();
-            forCapacity.put("Variable", "$" + ATTEMPT_OUTCOME);
-            forCapacity.put("StringEquals", CapacityPolicy.CAPACITY_ERROR);
-            choices.add(rule(and(List.of(forCapacity, previous)), first));
+            firstStates.add(first);
+            choices.add(rule(and(List.of(outcomeIs(CapacityPolicy.CAPACITY_ERROR), attemptIs(i - 1))), first));
             Map<String, Object> assign = newJobVariables();
             assign.putAll(attemptVariables(i, attempt.instanceType(), attempt.fromS3()));
             Map<String, Object> next = new LinkedHashMap<>();
@@ -415,18 +491,28 @@ final class TrainingStateMachine extends Construct {
             next.put("Next", TRAIN_STATE);
             states.put(pass, next);
         }
+        for (int i = 0; i < attempts.size(); i++) {
+            int next = CapacityPlan.nextAfterQuota(instanceTypes, i);
+            if (next > 0) {
+                choices.add(rule(and(List.of(outcomeIs(CapacityPolicy.QUOTA_EXCEEDED), attemptIs(i))),
+                        firstStates.get(next)));
+            }
+        }
         Map<String, Object> check = new LinkedHashMap<>();
         check.put("Type", "Choice");
-        check.put("Comment", "A job that failed for capacity goes on to the capacity policy's next attempt");
+        check.put("Comment", "A job that failed for capacity goes on to the capacity policy's next attempt, a request "
+                + "refused for a quota to the next attempt on another instance type");
         check.put("Choices", choices);
-        check.put("Default", TRAINING_FAILED);
+        check.put("Default", CHOOSE_FAILURE);
         states.put(CHECK_CAPACITY_ERROR, check);
-        String failedOutcome = "($contains(" + FAILURE_REASON + ", /^" + CapacityPlan.CAPACITY_FAILURE + "/) ? '"
-                + CapacityPolicy.CAPACITY_ERROR + "' : '" + CapacityPolicy.FAILED + "')";
-        states.put(RECORD_FAILED_JOB, recordJob(failedOutcome, true, COUNT_FAILED_JOB));
+        states.put(RECORD_FAILED_JOB, recordJob(ENDED_JOB_OUTCOME, "$states.input." + TRAINING_JOB + ".FailureReason",
+                COUNT_FAILED_JOB, "Record the job that just ended in the execution's list of jobs"));
+        states.put(RECORD_REFUSED_REQUEST, recordJob("'" + CapacityPolicy.QUOTA_EXCEEDED + "'", "$string($states.input."
+                + TRAIN_ERROR + ".Cause)", COUNT_FAILED_JOB, "Record the request SageMaker refused for a quota after "
+                + "every retry (no job of that name exists)"));
         states.put(COUNT_FAILED_JOB, countJob(CHECK_CAPACITY_ERROR));
-        states.put(RECORD_COMPLETED_JOB, recordJob("'" + CapacityPolicy.COMPLETED + "'", false,
-                COUNT_COMPLETED_JOB));
+        states.put(RECORD_COMPLETED_JOB, recordJob("'" + CapacityPolicy.COMPLETED + "'", null, COUNT_COMPLETED_JOB,
+                "Record the job that completed in the execution's list of jobs"));
         states.put(COUNT_COMPLETED_JOB, countJob(REPORT_ATTEMPTS));
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("Type", "Pass");
@@ -435,21 +521,98 @@ final class TrainingStateMachine extends Construct {
         report.put("Output", "{% $merge([$states.input, {'CapacityAttempts': $" + CAPACITY_ATTEMPTS + "}]) %}");
         report.put("End", true);
         states.put(REPORT_ATTEMPTS, report);
-        states.put(TRAINING_FAILED, failWithTrainError(
-                "The job failed for another reason than capacity, or every capacity attempt failed"));
+    }
+
+    private static Map<String, Object> outcomeIs(String outcome) {
+        Map<String, Object> condition = new LinkedHashMap<>();
+        condition.put("Variable", "$" + ATTEMPT_OUTCOME);
+        condition.put("StringEquals", outcome);
+        return condition;
+    }
+
+    private static Map<String, Object> attemptIs(int index) {
+        Map<String, Object> condition = new LinkedHashMap<>();
+        condition.put("Variable", "$" + CAPACITY_ATTEMPT);
+        condition.put("NumericEquals", index);
+        return condition;
+    }
+
+    /** The Fail state for how the last attempt ended. */
+    private static Map<String, Object> chooseFailure() {
+        Map<String, Object> choose = new LinkedHashMap<>();
+        choose.put("Type", "Choice");
+        choose.put("Comment", "Fail with the error that says how the last attempt ended");
+        choose.put("Choices", List.of(rule(outcomeIs(CapacityPolicy.CAPACITY_ERROR), CAPACITY_EXHAUSTED),
+                rule(outcomeIs(CapacityPolicy.QUOTA_EXCEEDED), QUOTA_EXHAUSTED),
+                rule(outcomeIs(CapacityPolicy.STOPPED), TRAINING_JOB_STOPPED)));
+        choose.put("Default", TRAINING_JOB_FAILED);
+        return choose;
     }
 
     /**
-     * A JSONata Pass state that appends the job that just ended to the list of the execution's jobs: number, name,
-     * instance type, data sources, Availability Zones, outcome and (failed) its {@link #FAILURE_REASON}, at most
+     * DescribeTrainingJob of the execution's job after any error of the Train task: the job's status and
+     * FailureReason come from SageMaker, never from the error's cause. A name with no job means the request was
+     * refused; transient errors of the call are retried.
+     */
+    private Map<String, Object> describeJob() {
+        Map<String, Object> notFound = new LinkedHashMap<>();
+        notFound.put("ErrorEquals", JOB_NOT_FOUND);
+        notFound.put("MaxAttempts", 0);
+        Map<String, Object> refused = new LinkedHashMap<>();
+        refused.put("ErrorEquals", JOB_NOT_FOUND);
+        refused.put("ResultPath", "$." + DESCRIBE_ERROR);
+        refused.put("Next", REQUEST_REFUSED);
+        Map<String, Object> unreadable = new LinkedHashMap<>();
+        unreadable.put("ErrorEquals", List.of("States.ALL"));
+        unreadable.put("ResultPath", "$." + DESCRIBE_ERROR);
+        unreadable.put("Next", TRAINING_JOB_UNREADABLE);
+        Map<String, Object> describe = new LinkedHashMap<>();
+        describe.put("Type", "Task");
+        describe.put("Comment", "Read the job's status and FailureReason; no job of that name: the request was refused");
+        describe.put("Resource", "arn:" + Stack.of(this).getPartition() + ":states:::aws-sdk:sagemaker:describeTrainingJob");
+        describe.put("Parameters", Map.of("TrainingJobName.$", "$" + TRAINING_JOB_NAME));
+        describe.put("ResultPath", "$." + TRAINING_JOB);
+        describe.put("TimeoutSeconds", AslStates.CALL_TIMEOUT_SECONDS);
+        describe.put("Retry", List.of(notFound, transientErrors()));
+        describe.put("Catch", List.of(refused, unreadable));
+        describe.put("Next", CHECK_JOB);
+        return describe;
+    }
+
+    /**
+     * A job that completed succeeds as the Train task does; one that failed or was stopped is classified (and, with a
+     * policy, recorded); one still running is followed, the polls doubling from {@value #FIRST_JOB_POLL_SECONDS} s.
+     */
+    private Map<String, Object> checkJob() {
+        String ended = spec.getCapacityPolicy() == null ? CLASSIFY_FAILED_JOB : RECORD_FAILED_JOB;
+        Map<String, Object> pollSooner = new LinkedHashMap<>();
+        pollSooner.put("Variable", "$" + JOB_POLL);
+        pollSooner.put("NumericLessThan", JOB_POLL_DOUBLING_BELOW);
+        Map<String, Object> doubling = rule(pollSooner, WAIT_FOR_JOB);
+        doubling.put("Assign", Map.of(JOB_POLL + ".$", "States.MathAdd($" + JOB_POLL + ", $" + JOB_POLL + ")"));
+        Map<String, Object> check = new LinkedHashMap<>();
+        check.put("Type", "Choice");
+        check.put("Comment", "Completed, Failed or Stopped: the job ended; InProgress or Stopping: follow it");
+        check.put("Choices", List.of(rule(variable(TRAINING_JOB + ".TrainingJobStatus", "StringEquals", "Completed"),
+                        JOB_COMPLETED),
+                rule(variable(TRAINING_JOB + ".TrainingJobStatus", "StringEquals", "Failed"), ended),
+                rule(variable(TRAINING_JOB + ".TrainingJobStatus", "StringEquals", "Stopped"), ended),
+                doubling));
+        check.put("Default", WAIT_FOR_JOB);
+        return check;
+    }
+
+    /**
+     * A JSONata Pass state that appends the attempt that just ended to the list of the execution's attempts: number,
+     * name, instance type, data sources, Availability Zones, outcome and (unless it completed) the reason, at most
      * {@value #MAX_RECORDED_REASON} characters. It also sets the outcome that {@code CheckCapacityError} reads.
      */
-    private static Map<String, Object> recordJob(String outcome, boolean failed, String next) {
+    private static Map<String, Object> recordJob(String outcome, String reason, String next, String comment) {
         String record = "{'Attempt': $" + CAPACITY_ATTEMPT + ", 'TrainingJobName': $" + TRAINING_JOB_NAME
                 + ", 'InstanceType': $" + INSTANCE_TYPE + ", 'DataSources': $" + DATA_SOURCES
                 + ", 'AvailabilityZones': $" + AVAILABILITY_ZONES + ", 'Outcome': " + outcome;
-        if (failed) {
-            record += ", 'FailureReason': $substring(" + FAILURE_REASON + ", 0, " + MAX_RECORDED_REASON + ")";
+        if (reason != null) {
+            record += ", 'FailureReason': $substring(" + reason + ", 0, " + MAX_RECORDED_REASON + ")";
         }
         record += "}";
         Map<String, Object> assign = new LinkedHashMap<>();
@@ -458,7 +621,7 @@ final class TrainingStateMachine extends Construct {
         Map<String, Object> pass = new LinkedHashMap<>();
         pass.put("Type", "Pass");
         pass.put("QueryLanguage", "JSONata");
-        pass.put("Comment", "Record the job that just ended in the execution's list of jobs");
+        pass.put("Comment", comment);
         pass.put("Assign", assign);
         pass.put("Next", next);
         return pass;
@@ -513,22 +676,40 @@ final class TrainingStateMachine extends Construct {
     }
 
     /**
-     * A Fail state that ends the execution with the error and cause the Train task's catcher kept; with a capacity
-     * policy, the cause is a JSON object {@code {"CapacityAttempts": [...], "Cause": <that cause>}}.
+     * A JSONata Fail state with our own {@code error} (never a {@code States.} name, which the States Language
+     * reserves) and a JSON cause: the job's name, the Train task's error and cause (at most {@value #MAX_FAILED_CAUSE}
+     * characters), the job's status and FailureReason or DescribeTrainingJob's error as {@code detail} says, and with
+     * a policy its attempts.
      */
-    private Map<String, Object> failWithTrainError(String comment) {
+    /** What a failed execution's cause adds to the Train task's error. */
+    private enum FailureDetail {
+        /** The job's status and FailureReason (DescribeTrainingJob's answer). */
+        JOB,
+        /** DescribeTrainingJob's own error. */
+        DESCRIBE_ERROR,
+        /** Nothing. */
+        NONE
+    }
+
+    private Map<String, Object> failWith(String error, FailureDetail detail, String comment) {
+        String cause = "'TrainingJobName': $" + TRAINING_JOB_NAME + ", 'Error': $states.input." + TRAIN_ERROR
+                + ".Error, 'Cause': $substring($string($states.input." + TRAIN_ERROR + ".Cause), 0, " + MAX_FAILED_CAUSE
+                + ")";
+        if (detail == FailureDetail.JOB) {
+            cause += ", 'TrainingJobStatus': $states.input." + TRAINING_JOB + ".TrainingJobStatus, 'FailureReason': "
+                    + "$states.input." + TRAINING_JOB + ".FailureReason";
+        } else if (detail == FailureDetail.DESCRIBE_ERROR) {
+            cause += ", 'DescribeError': $states.input." + DESCRIBE_ERROR;
+        }
+        if (spec.getCapacityPolicy() != null) {
+            cause += ", 'CapacityAttempts': $" + CAPACITY_ATTEMPTS;
+        }
         Map<String, Object> failed = new LinkedHashMap<>();
         failed.put("Type", "Fail");
-        failed.put("Comment", comment);
-        if (spec.getCapacityPolicy() == null) {
-            failed.put("ErrorPath", "$." + TRAIN_ERROR + ".Error");
-            failed.put("CausePath", "$." + TRAIN_ERROR + ".Cause");
-            return failed;
-        }
         failed.put("QueryLanguage", "JSONata");
-        failed.put("Error", "{% $states.input." + TRAIN_ERROR + ".Error %}");
-        failed.put("Cause", "{% $string({'CapacityAttempts': $" + CAPACITY_ATTEMPTS + ", 'Cause': $substring($string("
-                + "$states.input." + TRAIN_ERROR + ".Cause), 0, " + MAX_FAILED_CAUSE + ")}) %}");
+        failed.put("Comment", comment);
+        failed.put("Error", error);
+        failed.put("Cause", "{% $string({" + cause + "}) %}");
         return failed;
     }
 
@@ -565,6 +746,7 @@ final class TrainingStateMachine extends Construct {
         assign.put(TRAINING_JOB_NAME + ".$", "States.Format('" + job.getJobNamePrefix() + "-{}', States.UUID())");
         assign.put(TRAIN_RETRIES, 0);
         assign.put(TRAIN_RETRY_WAIT, FIRST_TRANSIENT_WAIT_SECONDS / 2);
+        assign.put(JOB_POLL, FIRST_JOB_POLL_SECONDS / 2);
         return assign;
     }
 
@@ -603,19 +785,24 @@ final class TrainingStateMachine extends Construct {
         quota.put("MaxDelaySeconds", QUOTA_RETRY_MAX_DELAY_SECONDS);
         quota.put("JitterStrategy", "FULL");
         train.put("Retry", List.of(quota));
+        Map<String, Object> overQuota = new LinkedHashMap<>();
+        overQuota.put("ErrorEquals", List.of(RESOURCE_LIMIT_EXCEEDED));
+        overQuota.put("ResultPath", "$." + TRAIN_ERROR);
+        overQuota.put("Next", spec.getCapacityPolicy() == null ? QUOTA_EXHAUSTED : RECORD_REFUSED_REQUEST);
         Map<String, Object> rejected = new LinkedHashMap<>();
         rejected.put("ErrorEquals", List.of(SAGEMAKER_EXCEPTION));
         rejected.put("ResultPath", "$." + TRAIN_ERROR);
         rejected.put("Next", CHECK_TRAIN_ERROR);
+        // A job that ran and failed (States.TaskFailed), and every other refusal whatever its name (ResourceInUse,
+        // ResourceNotFound, ...): DescribeTrainingJob tells them apart.
+        Map<String, Object> other = new LinkedHashMap<>();
+        other.put("ErrorEquals", List.of("States.ALL"));
+        other.put("ResultPath", "$." + TRAIN_ERROR);
+        other.put("Next", DESCRIBE_JOB);
+        train.put("Catch", List.of(overQuota, rejected, other));
         if (spec.getCapacityPolicy() == null) {
-            train.put("Catch", List.of(rejected));
             train.put("End", true);
         } else {
-            Map<String, Object> failed = new LinkedHashMap<>();
-            failed.put("ErrorEquals", List.of("States.TaskFailed"));
-            failed.put("ResultPath", "$." + TRAIN_ERROR);
-            failed.put("Next", RECORD_FAILED_JOB);
-            train.put("Catch", List.of(rejected, failed));
             capacityVariablesIn(parameters);
             train.put("Next", RECORD_COMPLETED_JOB);
         }
