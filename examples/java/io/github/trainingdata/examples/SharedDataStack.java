@@ -9,6 +9,7 @@ import io.github.trainingdata.cdk.storage.EfsStoreProps;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreCacheProps;
 import io.github.trainingdata.cdk.storage.LustreDeploymentType;
+import io.github.trainingdata.cdk.storage.LustreMetadataMode;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import io.github.trainingdata.cdk.training.TrainingImage;
@@ -78,6 +79,7 @@ public class SharedDataStack extends Stack {
                 .deploymentType(data.lustrePerUnitStorageThroughput() == null ? null
                         : LustreDeploymentType.PERSISTENT_2)
                 .perUnitStorageThroughput(data.lustrePerUnitStorageThroughput())
+                .metadataMode(data.lustrePerUnitStorageThroughput() == null ? null : LustreMetadataMode.AUTOMATIC)
                 .build());
         features = new EfsStore(this, "Features", EfsStoreProps.builder()
                 .network(network)
