@@ -509,6 +509,26 @@ class DataRepositoryAssociationHandlerTest {
     }
 
     @Test
+    void anExportingAssociationIsDeletedAfterItsExportAlsoWhenFsxListsTheExportOnlyUnderTheFileSystem() {
+        Map<String, Object> exporting = imagenet();
+        exporting.put("AutoExportEvents", List.of("NEW", "CHANGED"));
+        created(exporting);
+        FakeFsx.Association ours = fsx.associations().get(0);
+        fsx.listCreatedTasksByFileSystemOnly();
+
+        assertEquals(true, deploy(delete("req-delete", OWNER, exporting)).get("IsComplete"));
+
+        assertEquals(1, fsx.tasks().size(), "one export: " + context.lines());
+        FakeFsx.Task export = fsx.tasks().get(0);
+        assertEquals(List.of("EXPORT_TO_REPOSITORY", "SUCCEEDED"), List.of(export.type, export.lifecycle));
+        List<String> order = targets();
+        assertTrue(order.indexOf("CreateDataRepositoryTask") < order.indexOf("DeleteDataRepositoryAssociation"),
+                order.toString());
+        assertEquals(List.of(ours.id), fsx.deleted().stream().map(a -> a.id).toList());
+        assertEquals(false, ours.deletedWithData);
+    }
+
+    @Test
     void anImportInFlightIsCancelledAndOverBeforeTheAssociationIsDeleted() {
         created();
         FakeFsx.Association ours = fsx.associations().get(0);

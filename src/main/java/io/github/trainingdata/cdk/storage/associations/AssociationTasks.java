@@ -22,6 +22,13 @@ import software.amazon.awssdk.services.fsx.model.DataRepositoryTaskType;
  * </ul>
  */
 final class AssociationTasks {
+    /** The states a task ends in. */
+    private static final List<DataRepositoryTaskLifecycle> FINISHED = List.of(DataRepositoryTaskLifecycle.SUCCEEDED,
+            DataRepositoryTaskLifecycle.FAILED, DataRepositoryTaskLifecycle.CANCELED);
+    private static final List<DataRepositoryTaskLifecycle> EVERY_LIFECYCLE = List.of(DataRepositoryTaskLifecycle.PENDING,
+            DataRepositoryTaskLifecycle.EXECUTING, DataRepositoryTaskLifecycle.CANCELING,
+            DataRepositoryTaskLifecycle.SUCCEEDED, DataRepositoryTaskLifecycle.FAILED,
+            DataRepositoryTaskLifecycle.CANCELED);
     private final FsxAssociations fsx;
 
     AssociationTasks(FsxAssociations fsx) {
@@ -54,10 +61,17 @@ final class AssociationTasks {
         if (waiting || !exports(association)) {
             return !waiting;
         }
-        List<DataRepositoryTask> ours = fsx.tasks(DataRepositoryTaskFilterName.DATA_REPOSITORY_ASSOCIATION_ID,
-                association.associationId(), List.of(DataRepositoryTaskLifecycle.SUCCEEDED,
-                        DataRepositoryTaskLifecycle.FAILED, DataRepositoryTaskLifecycle.CANCELED)).stream()
-                .filter(t -> requestId.equals(FsxAssociations.tag(t, FsxAssociations.REQUEST_TAG))).toList();
+        // Looked up among the file system's tasks by its tags and path: whether FSx also lists a task created with the
+        // file system's id and paths under the association those paths lie in is not documented.
+        String path = relative(association.fileSystemPath());
+        List<DataRepositoryTask> ours = fsx.tasks(DataRepositoryTaskFilterName.FILE_SYSTEM_ID,
+                association.fileSystemId(), EVERY_LIFECYCLE).stream()
+                .filter(t -> t.type() == DataRepositoryTaskType.EXPORT_TO_REPOSITORY
+                        && owner.equals(FsxAssociations.tag(t, FsxAssociations.OWNER_TAG))
+                        && requestId.equals(FsxAssociations.tag(t, FsxAssociations.REQUEST_TAG))
+                        && t.paths().stream().map(AssociationTasks::relative).toList()
+                        .equals(path.isEmpty() ? List.of() : List.of(path)))
+                .toList();
         if (ours.isEmpty()) {
             DataRepositoryTask export = fsx.export(association, owner, requestId);
             log.log("Exporting " + association.fileSystemPath() + " to " + association.dataRepositoryPath() + " ("
@@ -65,6 +79,11 @@ final class AssociationTasks {
             return false;
         }
         DataRepositoryTask export = ours.get(0);
+        if (!FINISHED.contains(export.lifecycle())) {
+            log.log("Waiting for " + describe(export) + " of association " + association.associationId()
+                    + " before deleting it");
+            return false;
+        }
         if (export.lifecycle() != DataRepositoryTaskLifecycle.SUCCEEDED) {
             log.log(describe(export) + ": " + (export.failureDetails() != null ? export.failureDetails().message() : "")
                     + ". The association is deleted keeping its files on the file system, where what was not "
@@ -96,6 +115,11 @@ final class AssociationTasks {
     static boolean exports(DataRepositoryAssociation association) {
         return association.s3() != null && association.s3().autoExportPolicy() != null
                 && !association.s3().autoExportPolicy().events().isEmpty();
+    }
+
+    /** A file-system path as an export names it: relative to the mount point, without a trailing slash. */
+    static String relative(String path) {
+        return path.replaceAll("^/+", "").replaceAll("/+$", "");
     }
 
     private static String describe(DataRepositoryTask task) {

@@ -180,8 +180,7 @@ final class FsxAssociations {
      * (idempotent per request), without a completion report.
      */
     DataRepositoryTask export(DataRepositoryAssociation association, String owner, String requestId) {
-        String path = association.fileSystemPath();
-        String relative = path.replaceAll("^/+", "").replaceAll("/+$", "");
+        String relative = AssociationTasks.relative(association.fileSystemPath());
         return fsx.createDataRepositoryTask(r -> {
             r.type(DataRepositoryTaskType.EXPORT_TO_REPOSITORY)
                     .fileSystemId(association.fileSystemId())
