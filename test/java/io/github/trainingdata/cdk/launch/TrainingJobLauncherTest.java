@@ -162,6 +162,20 @@ class TrainingJobLauncherTest {
     }
 
     @Test
+    void startDoesNotCallARequestRefusedWhenItCannotReadWhetherTheJobExists() throws IOException {
+        String document = realisticDocument();
+        emulator.on(CREATE, call -> Reply.error(400, "ResourceInUse", "in use"));
+        emulator.on(DESCRIBE, call -> Reply.error(400, "AccessDeniedException", "not authorized to perform "
+                + "sagemaker:DescribeTrainingJob"));
+
+        TrainingJobNotCompletedException e = assertThrows(TrainingJobNotCompletedException.class,
+                () -> launcher.start(document, "resnet"));
+
+        assertEquals(TrainingErrors.TRAINING_JOB_UNREADABLE, e.error());
+        assertTrue(e.getMessage().contains("may be running"), e.getMessage());
+    }
+
+    @Test
     void startRejectsABadPrefixBeforeCallingSageMaker() throws IOException {
         String document = realisticDocument();
         assertThrows(IllegalArgumentException.class, () -> launcher.start(document, "bad_prefix"));
