@@ -15,7 +15,6 @@ import software.amazon.awssdk.services.sagemaker.model.CheckpointConfig;
 import software.amazon.awssdk.services.sagemaker.model.CreateTrainingJobRequest;
 import software.amazon.awssdk.services.sagemaker.model.DescribeTrainingJobResponse;
 import software.amazon.awssdk.services.sagemaker.model.ResourceConfig;
-import software.amazon.awssdk.services.sagemaker.model.ResourceInUseException;
 import software.amazon.awssdk.services.sagemaker.model.ResourceLimitExceededException;
 import software.amazon.awssdk.services.sagemaker.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.sagemaker.model.SageMakerException;
@@ -80,8 +79,8 @@ public final class TrainingJobLauncher {
      * @return the name of the started job
      * @throws IllegalArgumentException for a bad prefix or document
      * @throws TrainingJobNotCompletedException ({@link TrainingErrors#TRAINING_JOB_UNREADABLE}) when the create was
-     *                                          answered ResourceInUse and DescribeTrainingJob could not tell whether
-     *                                          the job exists
+     *                                          answered with an error and DescribeTrainingJob could not tell whether
+     *                                          the job exists (a job that exists is adopted: its name is returned)
      */
     public String start(String documentJson, String jobNamePrefix) {
         return launch(documentJson, jobNamePrefix, null);
@@ -111,7 +110,8 @@ public final class TrainingJobLauncher {
                 resumeFrom);
         try {
             sageMaker.createTrainingJob(request);
-        } catch (ResourceInUseException e) {
+        } catch (SageMakerException e) {
+            // ResourceInUse after the client retried a request SageMaker carried out, or a 5xx answer to one it did.
             if (!exists(jobName, e)) {
                 throw e;
             }
