@@ -259,7 +259,13 @@ public final class TrainingJobLauncher {
                         + refused.getMessage());
                 return new CapacityRun(attempts, null, TrainingErrors.REQUEST_REFUSED, refused.getMessage());
             }
-            DescribeTrainingJobResponse job = awaitEnd(jobName, pollInterval, timeout, progress);
+            DescribeTrainingJobResponse job;
+            try {
+                job = awaitEnd(jobName, pollInterval, timeout, progress);
+            } catch (TrainingJobNotCompletedException e) {
+                progress.accept("Attempt " + (index + 1) + " of " + total + ": " + e.getMessage());
+                return new CapacityRun(attempts, null, e.error(), e.getMessage());
+            }
             AttemptOutcome outcome = outcomeOf(job);
             attempts.add(new CapacityRunAttempt(jobName, instanceType, dataSources, zones, outcome, job.failureReason()));
             progress.accept("Attempt " + (index + 1) + " of " + total + ": " + jobName + " " + outcome
@@ -372,7 +378,9 @@ public final class TrainingJobLauncher {
      * @param progress     receives a line each time the status or secondary status changes
      * @return the final description of the completed job
      * @throws TrainingJobNotCompletedException if the job failed (with SageMaker's FailureReason), was stopped,
-     *                                          or is still running at the timeout; its {@code error()} is the
+     *                                          is still running at the timeout, or could not be described (it may
+     *                                          still run: {@link TrainingErrors#TRAINING_JOB_UNREADABLE}); its
+     *                                          {@code error()} is the
      *                                          training state machine's error for that end ({@link TrainingErrors})
      * @throws InterruptedException             if interrupted while waiting
      */
@@ -409,14 +417,29 @@ public final class TrainingJobLauncher {
         return job.trainingJobStatusAsString() + " / " + job.secondaryStatusAsString();
     }
 
-    /** Polls DescribeTrainingJob until the job ends or {@code timeout} has passed; returns its last description. */
+    /**
+     * Polls DescribeTrainingJob until the job ends or {@code timeout} has passed; returns its last description.
+     *
+     * @throws TrainingJobNotCompletedException ({@link TrainingErrors#TRAINING_JOB_UNREADABLE}) when DescribeTrainingJob
+     *                                          fails (after the client's retries): the job may still run
+     */
     private DescribeTrainingJobResponse awaitEnd(String jobName, Duration pollInterval, Duration timeout,
             Consumer<String> progress) throws InterruptedException {
         Objects.requireNonNull(jobName, "jobName");
         Instant deadline = clock.instant().plus(timeout);
         String reported = null;
+        String lastStatus = UNKNOWN_STATUS;
         while (true) {
-            DescribeTrainingJobResponse job = sageMaker.describeTrainingJob(r -> r.trainingJobName(jobName));
+            DescribeTrainingJobResponse job;
+            try {
+                job = sageMaker.describeTrainingJob(r -> r.trainingJobName(jobName));
+            } catch (SageMakerException e) {
+                throw new TrainingJobNotCompletedException(jobName, lastStatus, TrainingErrors.TRAINING_JOB_UNREADABLE,
+                        "Could not describe training job "
+                        + jobName + " (" + e.getMessage() + "): it may still be running; look it up and stop it with "
+                        + "StopTrainingJob if it is not wanted");
+            }
+            lastStatus = job.trainingJobStatusAsString();
             String state = state(job);
             if (!state.equals(reported)) {
                 progress.accept(jobName + ": " + state);
