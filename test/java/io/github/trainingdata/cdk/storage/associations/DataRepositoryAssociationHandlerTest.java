@@ -470,6 +470,24 @@ class DataRepositoryAssociationHandlerTest {
     }
 
     @Test
+    void anExportingAssociationLeftFailedIsReplacedWithoutAnExportThroughItsBrokenLink() {
+        Map<String, Object> exporting = imagenet();
+        exporting.put("AutoExportEvents", List.of("NEW", "CHANGED"));
+        fsx.nextCreateEnds("FAILED", "The S3 bucket was deleted.");
+        assertThrows(IllegalStateException.class, () -> created(exporting));
+        FakeFsx.Association failed = fsx.associations().get(0);
+
+        deploy(update("req-retry", exporting, exporting));
+
+        assertEquals(List.of(), bodies(FakeFsx.CREATE_TASK), "FAILED is terminal (FSx API reference, "
+                + "DataRepositoryAssociation): an export through it cannot succeed, and a refused one would fail the "
+                + "update and its rollback");
+        assertEquals(List.of(failed.id), fsx.deleted().stream().map(a -> a.id).toList());
+        assertEquals(false, failed.deletedWithData);
+        assertEquals("AVAILABLE", fsx.associations().get(0).lifecycle);
+    }
+
+    @Test
     void twoDatasetsSwappingPathsInOneDeployFailBeforeDeletingAnything() {
         Map<String, Object> cocoAtCoco = properties("/coco", BUCKET + "coco/");
         created();

@@ -3,6 +3,7 @@ package io.github.trainingdata.cdk.storage.associations;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import java.util.List;
 import software.amazon.awssdk.services.fsx.model.DataRepositoryAssociation;
+import software.amazon.awssdk.services.fsx.model.DataRepositoryLifecycle;
 import software.amazon.awssdk.services.fsx.model.DataRepositoryTask;
 import software.amazon.awssdk.services.fsx.model.DataRepositoryTaskFilterName;
 import software.amazon.awssdk.services.fsx.model.DataRepositoryTaskLifecycle;
@@ -14,7 +15,8 @@ import software.amazon.awssdk.services.fsx.model.DataRepositoryTaskType;
  * states" (FSx API reference, DataRepositoryTask); CancelDataRepositoryTask cancels a PENDING or EXECUTING task.
  * <ul>
  * <li>Before an association is deleted: its imports (the create-time metadata import, an on-demand import) are
- *     cancelled and waited for until they are over; an association that exports first exports its directory (one
+ *     cancelled and waited for until they are over; an association that exports (unless FAILED, which is terminal)
+ *     first exports its directory (one
  *     {@code EXPORT_TO_REPOSITORY} task, tagged with the owner and request) and waits for that and any other
  *     export, so what S3 lacks reaches S3 before the link goes.</li>
  * <li>Before the file system is deleted ({@link TaskGuard}): every PENDING or EXECUTING task of the file system is
@@ -60,6 +62,14 @@ final class AssociationTasks {
         }
         if (waiting || !exports(association)) {
             return !waiting;
+        }
+        if (association.lifecycle() == DataRepositoryLifecycle.FAILED) {
+            // "FAILED - The data repository association is in a terminal state that cannot be recovered" (FSx API
+            // reference, DataRepositoryAssociation): an export through it cannot succeed, and a refused one would fail
+            // the request (and its rollback) with nothing deleted. Its files stay on the file system.
+            log.log("Association " + association.associationId() + " is FAILED: deleted without exporting its directory "
+                    + "first; its files stay on the file system");
+            return true;
         }
         // Looked up among the file system's tasks by its tags and path: whether FSx also lists a task created with the
         // file system's id and paths under the association those paths lie in is not documented.
