@@ -547,6 +547,24 @@ class DataRepositoryAssociationHandlerTest {
     }
 
     @Test
+    void twoExportingAssociationsOfOneResourceEachExportBeforeTheyAreDeleted() {
+        List<FakeFsx.Association> ours = new ArrayList<>();
+        for (String name : List.of("imagenet", "imagenet-old")) {
+            FakeFsx.Association association = fsx.seed(FS, "/" + name, BUCKET + name + "/",
+                    Map.of("cdk-training-data:association", OWNER));
+            association.exportEvents = List.of("NEW", "CHANGED");
+            ours.add(association);
+        }
+
+        assertEquals(true, deploy(delete("req-delete", OWNER, imagenet())).get("IsComplete"));
+
+        assertEquals(List.of(List.of("imagenet"), List.of("imagenet-old")), fsx.tasks().stream().map(t -> t.paths)
+                .toList(), "one export per association, each of its own directory");
+        assertEquals(List.of("SUCCEEDED", "SUCCEEDED"), fsx.tasks().stream().map(t -> t.lifecycle).toList());
+        assertEquals(ours.stream().map(a -> a.id).toList(), fsx.deleted().stream().map(a -> a.id).toList());
+    }
+
+    @Test
     void anImportInFlightIsCancelledAndOverBeforeTheAssociationIsDeleted() {
         created();
         FakeFsx.Association ours = fsx.associations().get(0);
