@@ -25,8 +25,14 @@ It fails on (unless acknowledged in the config, per change, stack, resource and 
 stateful-replaced / stateful-deleted, lustre-replaced, association-collision, association-limit, shrink (a
 property that may only grow, e.g. a file system's capacity or its metadata IOPS), fixed-at-creation (a property
 added or removed that only a new resource takes, e.g. a Lustre metadata configuration), notifications-rewritten (a bucket's
-NotificationConfiguration changes), export-changed, stale-stack-output, rewarm-missing, rewarm-unexpected,
-no-change (a catalogue change that changed no template).
+NotificationConfiguration changes), rollback-undeletable (a bucket the change creates that its rollback would delete:
+S3 refuses while any object version is in it, so a failed deploy ends in ROLLBACK_FAILED; a failed first create is
+the change from no stacks to the app), metadata-automatic (a Lustre metadata configuration switched from
+USER_PROVISIONED to AUTOMATIC, which FSx rejects when the provisioned IOPS exceed AUTOMATIC's for the capacity),
+export-changed, stale-stack-output, rewarm-missing, rewarm-unexpected, no-change (a catalogue change that changed no
+template). A catalogue change may list "expectedFindings": kinds it must report (a change the library cannot make
+safe, rehearsed to prove the rehearsal catches it); they are shown as expected, and a missing one fails
+(expected-missing).
 
 A re-warm is a Custom::LustrePreload whose WarmKey changes (after propagation) or that is created. A change should
 re-warm when it says so (--expect-rewarm, or "rewarm" in the catalogue) or, unsaid, when what the preload warms
@@ -699,9 +705,28 @@ def property_at(resource, path):
     return value
 
 
+def emptied_buckets(resources):
+    """Buckets that aws-cdk-lib's autoDeleteObjects empties before CloudFormation deletes them."""
+    return {r.get("Properties", {}).get("BucketName", {}).get("Ref") for r in resources.values()
+            if r["Type"] == "Custom::S3AutoDeleteObjects" and isinstance(r.get("Properties", {}).get("BucketName"), dict)}
+
+
 def stack_findings(diff, schemas, stateful_types, grow_only, fixed_at_creation):
     findings = []
+    emptied = emptied_buckets(diff.after.resources) if diff.after else set()
     for logical, state in diff.states.items():
+        if state == "added" and diff.after.resources[logical]["Type"] == "AWS::S3::Bucket":
+            policy = diff.after.resources[logical].get("DeletionPolicy", "Delete")
+            if policy != "Retain" and logical not in emptied:
+                findings.append(Finding("rollback-undeletable", diff.name, logical, f"a bucket created with "
+                                        f"DeletionPolicy {policy}: if the deploy fails and rolls back, CloudFormation "
+                                        "deletes it ('If the stack operation that created the resource is rolled "
+                                        "back, CloudFormation deletes the resource', DeletionPolicy "
+                                        "RetainExceptOnCreate), and S3 deletes a bucket only after 'All objects "
+                                        "(including all object versions and delete markers)' are deleted (S3 API, "
+                                        "DeleteBucket): once an object arrived (an upload, an access log), the "
+                                        "rollback ends in ROLLBACK_FAILED. Retain it, or empty it first "
+                                        "(autoDeleteObjects)"))
         if state == "updated":
             before, after = diff.before.resources[logical], diff.after.resources[logical]
             for prop in grow_only.get(after["Type"], {}).get("properties", []):
@@ -715,6 +740,17 @@ def stack_findings(diff, schemas, stateful_types, grow_only, fixed_at_creation):
                     findings.append(Finding("fixed-at-creation", diff.name, logical, f"{prop} is "
                                             f"{'added' if old is MISSING else 'removed'}: {after['Type']} takes or "
                                             "drops it only when the resource is created, so the update fails"))
+            mode = "LustreConfiguration/MetadataConfiguration/Mode"
+            if after["Type"] == "AWS::FSx::FileSystem" and property_at(before, mode) == "USER_PROVISIONED" \
+                    and property_at(after, mode) == "AUTOMATIC":
+                iops = property_at(before, "LustreConfiguration/MetadataConfiguration/Iops")
+                capacity = property_at(after, "StorageCapacity")
+                findings.append(Finding("metadata-automatic", diff.name, logical, "MetadataConfiguration switches "
+                                        f"from USER_PROVISIONED ({iops} IOPS) to AUTOMATIC at {capacity} GiB: 'If "
+                                        "you request to switch from USER_PROVISIONED to AUTOMATIC mode and the "
+                                        "current Metadata IOPS value is greater than the automated default, FSx for "
+                                        "Lustre rejects the request' (FSx API, UpdateFileSystemLustreMetadata"
+                                        "Configuration.Mode): grow the capacity first, or keep the IOPS"))
             if after["Type"] == "AWS::S3::Bucket" and any(path[:1] == ["NotificationConfiguration"]
                                                           for path, _ in diff.changes.get(logical, [])):
                 findings.append(Finding("notifications-rewritten", diff.name, logical, "the bucket's "
@@ -813,6 +849,17 @@ def acknowledge(report, config):
     return used
 
 
+def expect_findings(report, expected):
+    """Marks the findings of the kinds a change must report as expected; a kind it did not report is a failure."""
+    for finding in report["findings"]:
+        if finding["finding"] in expected:
+            finding["expected"] = True
+    for kind in expected:
+        if not any(f["finding"] == kind for f in report["findings"]):
+            report["findings"].append(Finding("expected-missing", "-", "-", f"the change must report {kind}, which "
+                                              "the rehearsal did not find").as_json())
+
+
 def print_table(reports, out=sys.stdout):
     header = ("change", "added", "updated", "replaced", "deleted", "custom upd.", "re-warm",
               "replaced resources (create-only property)")
@@ -839,16 +886,17 @@ def main():
     if args.catalogue:
         root = Path(args.catalogue)
         changes = json.loads((root / "catalogue.json").read_text())["changes"]
-        jobs = [(c["id"], root / c["before"], root / c["after"], c.get("rewarm"), c.get("mustChange", True))
-                for c in changes]
+        jobs = [(c["id"], root / c["before"], root / c["after"], c.get("rewarm"), c.get("mustChange", True),
+                 c.get("expectedFindings", [])) for c in changes]
     elif len(args.dirs) == 2:
-        jobs = [(args.name or args.dirs[1], Path(args.dirs[0]), Path(args.dirs[1]), args.expect_rewarm, False)]
+        jobs = [(args.name or args.dirs[1], Path(args.dirs[0]), Path(args.dirs[1]), args.expect_rewarm, False, [])]
     else:
         parser.error("give BEFORE_DIR AFTER_DIR, or --catalogue DIR")
     reports, used = [], set()
-    for change, before, after, expect, must_change in jobs:
+    for change, before, after, expect, must_change, expected in jobs:
         report = rehearse(change, before, after, config, schemas, expect, must_change)
         used |= acknowledge(report, config)
+        expect_findings(report, expected)
         reports.append(report)
     print_table(reports)
     if args.details:
@@ -856,10 +904,13 @@ def main():
             print(f"\n{r['change']}:")
             for line in r["resources"]:
                 print(f"  {line}")
-    failures = [(r["change"], f) for r in reports for f in r["findings"] if "acknowledged" not in f]
+    failures = [(r["change"], f) for r in reports for f in r["findings"]
+                if "acknowledged" not in f and "expected" not in f]
     kept = [(r["change"], f) for r in reports for f in r["findings"] if "acknowledged" in f]
     for change, f in kept:
         print(f"acknowledged: {change}: {f['stack']}/{f['resource']}: {f['finding']}: {f['acknowledged']}")
+    for change, f in [(r["change"], f) for r in reports for f in r["findings"] if "expected" in f]:
+        print(f"expected: {change}: {f['stack']}/{f['resource']}: {f['finding']}: {f['message']}")
     for i, ack in enumerate(config.get("acknowledged", [])):
         if i not in used and (not args.catalogue or ack.get("change") in {j[0] for j in jobs}):
             print(f"note: acknowledgement not needed any more: {ack}")

@@ -23,10 +23,11 @@ import software.amazon.awscdk.Duration;
  * @param importTimeout     how long the preload waits for FSx's metadata import (null: the preload's default)
  * @param lustrePerUnitStorageThroughput a PERSISTENT_2 cache's throughput tier, MB/s per TiB (null: none, or the
  *                          example's derived one)
+ * @param lustreMetadataIops a PERSISTENT_2 cache's provisioned metadata IOPS (null: AUTOMATIC, or none)
  */
 public record DataSettings(Integer lustreCapacityGiB, Map<String, String> datasets, String datasetVersion,
         List<String> efsDirectories, Duration preloadTimeout, Duration importTimeout,
-        Integer lustrePerUnitStorageThroughput) {
+        Integer lustrePerUnitStorageThroughput, Integer lustreMetadataIops) {
 
     /** Copies the collections, keeping the datasets' order. */
     public DataSettings {
@@ -37,19 +38,25 @@ public record DataSettings(Integer lustreCapacityGiB, Map<String, String> datase
     /** Settings of an example whose cache has no throughput tier (SCRATCH_2, or none). */
     public DataSettings(Integer lustreCapacityGiB, Map<String, String> datasets, String datasetVersion,
             List<String> efsDirectories, Duration preloadTimeout, Duration importTimeout) {
-        this(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout, importTimeout, null);
+        this(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout, importTimeout, null, null);
     }
 
     /** @return these settings with another PERSISTENT_2 throughput tier */
     public DataSettings withLustrePerUnitStorageThroughput(Integer tier) {
         return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout,
-                importTimeout, tier);
+                importTimeout, tier, lustreMetadataIops);
+    }
+
+    /** @return these settings with other provisioned metadata IOPS (null: none, AUTOMATIC) */
+    public DataSettings withLustreMetadataIops(Integer iops) {
+        return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout,
+                importTimeout, lustrePerUnitStorageThroughput, iops);
     }
 
     /** @return these settings with another cache capacity */
     public DataSettings withLustreCapacityGiB(Integer capacityGiB) {
         return new DataSettings(capacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout, importTimeout,
-                lustrePerUnitStorageThroughput);
+                lustrePerUnitStorageThroughput, lustreMetadataIops);
     }
 
     /** @return these settings with the dataset added, or its S3 prefix changed (its place kept) */
@@ -57,7 +64,7 @@ public record DataSettings(Integer lustreCapacityGiB, Map<String, String> datase
         Map<String, String> changed = new LinkedHashMap<>(datasets);
         changed.put(name, prefix);
         return new DataSettings(lustreCapacityGiB, changed, datasetVersion, efsDirectories, preloadTimeout,
-                importTimeout, lustrePerUnitStorageThroughput);
+                importTimeout, lustrePerUnitStorageThroughput, lustreMetadataIops);
     }
 
     /** @return these settings without the dataset */
@@ -65,13 +72,13 @@ public record DataSettings(Integer lustreCapacityGiB, Map<String, String> datase
         Map<String, String> changed = new LinkedHashMap<>(datasets);
         changed.remove(name);
         return new DataSettings(lustreCapacityGiB, changed, datasetVersion, efsDirectories, preloadTimeout,
-                importTimeout, lustrePerUnitStorageThroughput);
+                importTimeout, lustrePerUnitStorageThroughput, lustreMetadataIops);
     }
 
     /** @return these settings with another dataset version */
     public DataSettings withDatasetVersion(String version) {
         return new DataSettings(lustreCapacityGiB, datasets, version, efsDirectories, preloadTimeout, importTimeout,
-                lustrePerUnitStorageThroughput);
+                lustrePerUnitStorageThroughput, lustreMetadataIops);
     }
 
     /** @return these settings with one more EFS directory */
@@ -79,13 +86,13 @@ public record DataSettings(Integer lustreCapacityGiB, Map<String, String> datase
         List<String> changed = new ArrayList<>(efsDirectories);
         changed.add(path);
         return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, changed, preloadTimeout, importTimeout,
-                lustrePerUnitStorageThroughput);
+                lustrePerUnitStorageThroughput, lustreMetadataIops);
     }
 
     /** @return these settings with other preload time limits */
     public DataSettings withPreloadTimeouts(Duration timeout, Duration importLimit) {
         return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, timeout, importLimit,
-                lustrePerUnitStorageThroughput);
+                lustrePerUnitStorageThroughput, lustreMetadataIops);
     }
 
     /** @return the datasets as the cache's {@link LustreDataset}s on the bucket */

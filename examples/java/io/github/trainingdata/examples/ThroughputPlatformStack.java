@@ -34,8 +34,11 @@ public class ThroughputPlatformStack extends Stack {
             CapacityStep.instanceTypes(List.of("ml.p4de.24xlarge")),
             CapacityStep.s3Fallback()));
 
-    /** The data layer's settings: the advisor's capacity and PERSISTENT_2 tier, pinned. */
-    public static final DataSettings DATA = new DataSettings(2400, Map.of(), null, List.of(), null, null, 500);
+    /**
+     * The data layer's settings: the advisor's capacity and PERSISTENT_2 tier, pinned, with 12000 provisioned metadata
+     * IOPS for the 20 million small files (their opens and stats are metadata operations).
+     */
+    public static final DataSettings DATA = new DataSettings(2400, Map.of(), null, List.of(), null, null, 500, 12000);
     /** The definition's settings. */
     public static final TrainingSettings TRAINING = new TrainingSettings("Training", "pretrain", null, "latest",
             "ml.p4d.24xlarge", 8, Map.of(), false, null, null, null, CAPACITY);
@@ -72,6 +75,7 @@ public class ThroughputPlatformStack extends Stack {
                 .datasetPrefix("datasets/pretraining")
                 .lustreDeploymentType(LustreDeploymentType.PERSISTENT_2)
                 .lustrePerUnitStorageThroughput(data.lustrePerUnitStorageThroughput())
+                .lustreMetadataIops(data.lustreMetadataIops())
                 .lustreCapacityGiB(data.lustreCapacityGiB())
                 .build());
         KeyGrantFindings.acknowledge(platform.getDefinition());

@@ -40,7 +40,8 @@ class ThroughputPlatformStackTest {
                 "StorageCapacity", 2400,
                 "KmsKeyId", Map.of("Fn::GetAtt", List.of(Match.stringLikeRegexp("PlatformDataBucketKey.*"), "Arn")),
                 "LustreConfiguration", Match.objectLike(Map.of("DeploymentType", "PERSISTENT_2",
-                        "PerUnitStorageThroughput", 500, "MetadataConfiguration", Map.of("Mode", "AUTOMATIC"),
+                        "PerUnitStorageThroughput", 500, "MetadataConfiguration", Map.of("Mode", "USER_PROVISIONED",
+                                "Iops", 12000),
                         "AutomaticBackupRetentionDays", 0)))));
         template.resourceCountIs("Custom::LustrePreload", 1);
     }

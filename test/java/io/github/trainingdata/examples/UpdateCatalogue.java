@@ -74,8 +74,15 @@ public final class UpdateCatalogue {
         List<Stack> build(App app, Settings settings);
     }
 
-    /** One routine change: its id, what it does, whether it should re-warm, and how it changes the settings. */
-    private record Change(String id, String description, boolean rewarm, UnaryOperator<Settings> apply) {
+    /**
+     * One change: its id, what it does, whether it should re-warm, how it changes the settings, and the findings the
+     * rehearsal must report for it (a change the library cannot make safe; empty for a routine change).
+     */
+    private record Change(String id, String description, boolean rewarm, UnaryOperator<Settings> apply,
+            List<String> expectedFindings) {
+        Change(String id, String description, boolean rewarm, UnaryOperator<Settings> apply) {
+            this(id, description, rewarm, apply, List.of());
+        }
     }
 
     /** An example app as the catalogue runs it, with the changes that apply to it. */
@@ -104,8 +111,18 @@ public final class UpdateCatalogue {
             synth(app, app.defaults(), out.resolve(app.id()).resolve("base"));
             for (Change change : app.changes()) {
                 synth(app, change.apply().apply(app.defaults()), out.resolve(app.id()).resolve(change.id()));
-                entries.add(entry(app, change.id(), change.description(), "base", change.id(), change.rewarm(), true));
+                Map<String, Object> entry = entry(app, change.id(), change.description(), "base", change.id(),
+                        change.rewarm(), true);
+                if (!change.expectedFindings().isEmpty()) {
+                    entry.put("expectedFindings", change.expectedFindings());
+                }
+                entries.add(entry);
             }
+            // A failed first deploy: CloudFormation deletes what it created, so no bucket may be one S3 refuses to
+            // delete once an object (an upload, an access log) is in it (.ci/rehearse.py: rollback-undeletable).
+            Files.createDirectories(out.resolve(app.id()).resolve("none"));
+            entries.add(entry(app, "first-create-rolled-back", "a first deploy that fails after objects reached the "
+                    + "buckets, and rolls back", "none", "base", true, true));
             if (!Files.isDirectory(BASELINE.resolve(app.id()))) {
                 continue;   // an example new in this release: no deployed templates to upgrade from
             }
@@ -164,7 +181,12 @@ public final class UpdateCatalogue {
                 new Change("lower-tier", "lower the PERSISTENT_2 throughput tier in place (500 -> 250 MB/s per TiB)",
                         false, s -> s.withData(d -> d.withLustrePerUnitStorageThroughput(250))),
                 new Change("grow-cache", "grow the PERSISTENT_2 cache (2400 -> 4800 GiB)", false,
-                        s -> s.withData(d -> d.withLustreCapacityGiB(4800)))));
+                        s -> s.withData(d -> d.withLustreCapacityGiB(4800))),
+                // Removing the IOPS asks FSx to switch USER_PROVISIONED to AUTOMATIC (the platform states AUTOMATIC;
+                // a LustreCache refuses the removal at synth until metadataMode is stated), which FSx rejects when the
+                // provisioned IOPS exceed AUTOMATIC's for the capacity: the rehearsal must say so.
+                new Change("remove-metadata-iops", "remove the provisioned metadata IOPS (12000 -> AUTOMATIC)", false,
+                        s -> s.withData(d -> d.withLustreMetadataIops(null)), List.of("metadata-automatic"))));
         throughputChanges.addAll(training("checkpoints/pretrain"));
         // A cache at FSx's limit of 8 associations that exports (so it is retained): a removed dataset's association
         // must leave the file system, not stay retained and count toward the 8 for good.

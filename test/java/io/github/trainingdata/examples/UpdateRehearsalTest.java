@@ -122,6 +122,21 @@ class UpdateRehearsalTest {
                 .replace("\"Iops\": 6000", "\"Iops\": 3000")));
         plant("metadata-added", null, Map.of("Data", PERSISTENT.replace(", \"MetadataConfiguration\": "
                 + "{\"Mode\": \"USER_PROVISIONED\", \"Iops\": 6000}", "")), Map.of("Data", PERSISTENT));
+        String automatic = PERSISTENT.replace("{\"Mode\": \"USER_PROVISIONED\", \"Iops\": 6000}",
+                "{\"Mode\": \"AUTOMATIC\"}");
+        plant("metadata-automatic", null, Map.of("Data", PERSISTENT), Map.of("Data", automatic));
+        plant("metadata-automatic-expected", null, Map.of("Data", PERSISTENT), Map.of("Data", automatic))
+                .put("expectedFindings", List.of("metadata-automatic"));
+        plant("expected-missing", null, Map.of("Data", PERSISTENT), Map.of("Data", PERSISTENT
+                .replace("\"Iops\": 6000", "\"Iops\": 12000"))).put("expectedFindings", List.of("metadata-automatic"));
+        plant("first-create", null, Map.of(), Map.of("Data", DATA));
+        plant("first-create-deleting-bucket", null, Map.of(), Map.of("Data", DATA
+                .replace("\"DeletionPolicy\": \"Retain\", \"UpdateReplacePolicy\": \"Retain\"",
+                        "\"DeletionPolicy\": \"RetainExceptOnCreate\", \"UpdateReplacePolicy\": \"Retain\"")));
+        plant("first-create-emptied-bucket", null, Map.of(), Map.of("Data", DATA
+                .replace("\"DeletionPolicy\": \"Retain\", \"UpdateReplacePolicy\": \"Retain\",", "")
+                .replace("\"Handler\": {", "\"Emptier\": {\"Type\": \"Custom::S3AutoDeleteObjects\", \"Properties\": "
+                        + "{\"ServiceToken\": \"" + TOKEN + "\", \"BucketName\": {\"Ref\": \"Bucket\"}}},\n\"Handler\": {")));
         plant("scratch-to-persistent", null, Map.of("Data", DATA), Map.of("Data", PERSISTENT));
         plant("key-at-rest", null, Map.of("Data", PERSISTENT), Map.of("Data", PERSISTENT.replace("key/k1", "key/k2")));
         Files.writeString(dir.resolve("catalogue.json"), Json.MAPPER.writeValueAsString(Map.of("changes", CHANGES)));
@@ -251,6 +266,32 @@ class UpdateRehearsalTest {
     }
 
     @Test
+    void switchingProvisionedMetadataIopsToAutomaticFails() {
+        JsonNode report = REPORTS.get("metadata-automatic");
+        assertEquals(Map.of("Data/Cache", "updated"), states(report));
+        assertEquals(List.of("metadata-automatic Data/Cache"), findings(report));
+        assertTrue(report.get("findings").get(0).get("message").asText().contains("USER_PROVISIONED (6000 IOPS) to "
+                + "AUTOMATIC at 1200 GiB"), report.toString());
+    }
+
+    @Test
+    void anExpectedFindingPassesAndAMissingOneFails() {
+        JsonNode expected = REPORTS.get("metadata-automatic-expected");
+        assertEquals(List.of("metadata-automatic Data/Cache"), findings(expected));
+        assertTrue(expected.get("findings").get(0).get("expected").asBoolean(), expected.toString());
+        assertEquals(List.of("expected-missing -/-"), findings(REPORTS.get("expected-missing")));
+    }
+
+    @Test
+    void aFailedFirstCreateRollsBackOnlyWhenItsBucketsAreRetainedOrEmptiedFirst() {
+        assertEquals(List.of(), findings(REPORTS.get("first-create")), "the bucket is retained");
+        assertEquals(List.of("rollback-undeletable Data/Bucket"), findings(REPORTS.get("first-create-deleting-bucket")));
+        assertEquals(List.of(), findings(REPORTS.get("first-create-emptied-bucket")),
+                "a bucket auto-emptied before its delete (DESTROY) can be deleted");
+        assertEquals("added", states(REPORTS.get("first-create")).get("Data/Bucket"));
+    }
+
+    @Test
     void anotherDeploymentTypeOrKeyAtRestReplacesTheCache() {
         JsonNode switched = REPORTS.get("scratch-to-persistent");
         assertEquals("replaced", states(switched).get("Data/Cache"));
@@ -266,8 +307,12 @@ class UpdateRehearsalTest {
 
     // ------------------------------------------------------------------------------------------ helpers
 
-    /** Writes one case's before and after directories (stack name to template) and its catalogue entry. */
-    private static void plant(String name, String rewarm, Map<String, String> before, Map<String, String> after)
+    /**
+     * Writes one case's before and after directories (stack name to template) and its catalogue entry.
+     *
+     * @return the entry, for more settings
+     */
+    private static Map<String, Object> plant(String name, String rewarm, Map<String, String> before, Map<String, String> after)
             throws IOException {
         for (Map.Entry<String, Map<String, String>> side : Map.of("before", before, "after", after).entrySet()) {
             Path sideDir = Files.createDirectories(dir.resolve(name).resolve(side.getKey()));
@@ -281,6 +326,7 @@ class UpdateRehearsalTest {
         change.put("after", name + "/after");
         change.put("rewarm", rewarm);
         CHANGES.add(change);
+        return change;
     }
 
     private static int run(String... args) throws IOException, InterruptedException {

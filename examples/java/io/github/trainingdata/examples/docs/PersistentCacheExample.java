@@ -5,6 +5,7 @@ import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreCacheProps;
 import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.LustreDeploymentType;
+import io.github.trainingdata.cdk.storage.LustreMetadataMode;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import java.util.List;
@@ -25,6 +26,7 @@ public class PersistentCacheExample extends Stack {
                 .datasets(List.of(LustreDataset.builder("imagenet").dataBucket(data).build()))
                 .deploymentType(LustreDeploymentType.PERSISTENT_2)
                 .perUnitStorageThroughput(500)            // MB/s per TiB: 125, 250, 500 or 1000
+                .metadataMode(LustreMetadataMode.AUTOMATIC) // or .metadataIops(n): always stated
                 .storageCapacityGiB(2400)
                 .build());
         // end-snippet

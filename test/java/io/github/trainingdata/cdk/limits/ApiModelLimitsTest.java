@@ -72,6 +72,23 @@ class ApiModelLimitsTest {
             "        out[query] = re.sub(r'\\s+', ' ', re.sub(r'<[^>]+>', '', text))",
             "print(json.dumps(out))");
 
+    /** Prints, as JSON, the enumeration of each queried {@code service:Shape}. */
+    private static final String ENUM_READER = String.join("\n",
+            "import json, sys",
+            "try:",
+            "    import botocore",
+            "    from botocore.loaders import Loader",
+            "except ImportError:",
+            "    sys.exit(3)",
+            "versions = {'sagemaker': '2017-07-24', 'fsx': '2018-03-01'}",
+            "loader, models, out = Loader(), {}, {'botocore': botocore.__version__}",
+            "for query in json.loads(sys.argv[1]):",
+            "    service, shape = query.split(':')",
+            "    if service not in models:",
+            "        models[service] = loader.load_service_model(service, 'service-2', versions[service])['shapes']",
+            "    out[query] = models[service][shape].get('enum')",
+            "print(json.dumps(out))");
+
     @TempDir
     Path scratch;
 
@@ -183,5 +200,41 @@ class ApiModelLimitsTest {
                 + FsxLimits.METADATA_IOPS_STEP + ", and multiples of " + FsxLimits.METADATA_IOPS_STEP
                 + " up to a maximum of " + FsxLimits.METADATA_IOPS.getMax()), (String) model.get(iops));
         assertEquals(FsxLimits.METADATA_CONFIGURATION_MODES, model.get(modes));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyValueTheLibraryRendersIntoAnEnumeratedMemberIsInTheModelsEnumeration() throws Exception {
+        Map<String, List<String>> ours = new LinkedHashMap<>();
+        ours.put("sagemaker:TrainingInstanceType", SageMakerLimits.TRAINING_INSTANCE_TYPES);
+        ours.put("sagemaker:TrainingInputMode", apiValues(io.github.trainingdata.cdk.training.ChannelInputMode.values()));
+        ours.put("sagemaker:S3DataType", apiValues(io.github.trainingdata.cdk.training.S3ChannelDataType.values()));
+        ours.put("sagemaker:S3DataDistribution",
+                apiValues(io.github.trainingdata.cdk.training.S3ChannelDistribution.values()));
+        ours.put("sagemaker:CompressionType", apiValues(io.github.trainingdata.cdk.training.Compression.values()));
+        ours.put("sagemaker:RecordWrapper", apiValues(io.github.trainingdata.cdk.training.ChannelRecordWrapper.values()));
+        ours.put("sagemaker:FileSystemAccessMode",
+                apiValues(io.github.trainingdata.cdk.training.ChannelAccessMode.values()));
+        ours.put("fsx:LustreDeploymentType", apiValues(io.github.trainingdata.cdk.storage.LustreDeploymentType.values()));
+        ours.put("fsx:MetadataConfigurationMode",
+                apiValues(io.github.trainingdata.cdk.storage.LustreMetadataMode.values()));
+        ours.put("fsx:EventType", Arrays.stream(io.github.trainingdata.cdk.storage.DataRepositoryEvent.values())
+                .map(Enum::name).toList());
+        Map<String, Object> model = runReader(ENUM_READER, List.copyOf(ours.keySet()));
+        List<String> outside = new ArrayList<>();
+        ours.forEach((shape, values) -> values.stream().filter(v -> !((List<Object>) model.get(shape)).contains(v))
+                .forEach(v -> outside.add(shape + ": " + v)));
+        assertEquals(List.of(), outside, "botocore " + model.get("botocore"));
+        assertEquals(model.get("sagemaker:TrainingInstanceType"), SageMakerLimits.TRAINING_INSTANCE_TYPES,
+                "the instance types a job, a capacity step and a preload worker may name are the model's, in its order");
+    }
+
+    /** The {@code apiValue()} of each constant of one of the library's enums. */
+    private static List<String> apiValues(Enum<?>[] constants) throws ReflectiveOperationException {
+        List<String> values = new ArrayList<>();
+        for (Enum<?> constant : constants) {
+            values.add((String) constant.getClass().getMethod("apiValue").invoke(constant));
+        }
+        return values;
     }
 }

@@ -19,6 +19,7 @@ import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreCacheProps;
 import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.LustreDeploymentType;
+import io.github.trainingdata.cdk.storage.LustreMetadataMode;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import io.github.trainingdata.cdk.storage.StoreAccess;
@@ -37,6 +38,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.CfnParameter;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.assertions.Match;
@@ -108,7 +110,7 @@ class TrainingDataDashboardTest {
         LustreCache cache = new LustreCache(stack, "Lustre", LustreCacheProps.builder().network(network)
                 .datasets(List.of(LustreDataset.builder("imagenet").dataBucket(data).build()))
                 .deploymentType(LustreDeploymentType.PERSISTENT_2).perUnitStorageThroughput(1000).storageCapacityGiB(4800)
-                .build());
+                .metadataMode(LustreMetadataMode.AUTOMATIC).build());
         new TrainingDataDashboard(stack, "Dashboard", TrainingDataDashboardProps.builder()
                 .stores(List.of(cache)).build());
         JsonNode body = body(stack);
@@ -317,7 +319,22 @@ class TrainingDataDashboardTest {
                 "Dashboard", TrainingDataDashboardProps.builder().stores(List.of(efsOnly.efs))
                         .period(Duration.seconds(90)).build()),
                 "Test/Dashboard", "period", "1 minute 30 seconds",
-                "a whole number of minutes, at least 1 (these metrics are published once a minute)");
+                "a whole number of minutes, at least 1 (these metrics are published once a minute; a deploy-time value "
+                        + "given as Duration.seconds(...))");
+        Fixture other = new Fixture(false);
+        Number minutes = CfnParameter.Builder.create(other.stack, "Minutes").type("Number")
+                .build().getValueAsNumber();
+        assertRule("DASHBOARD_PERIOD", () -> new TrainingDataDashboard(other.stack,
+                "Dashboard", TrainingDataDashboardProps.builder().stores(List.of(other.efs))
+                        .period(Duration.minutes(minutes)).build()),
+                "Test/Dashboard", "period", "<token> minutes", "a whole number of minutes, at least 1 (these metrics "
+                        + "are published once a minute; a deploy-time value given as Duration.seconds(...))");
+        Fixture fractional = new Fixture(false);
+        assertRule("DASHBOARD_PERIOD", () -> new TrainingDataDashboard(fractional.stack,
+                "Dashboard", TrainingDataDashboardProps.builder().stores(List.of(fractional.efs))
+                        .period(Duration.millis(60_500)).build()),
+                "Test/Dashboard", "period", "1 minute 500 millis", "a whole number of minutes, at least 1 (these "
+                        + "metrics are published once a minute; a deploy-time value given as Duration.seconds(...))");
     }
 
     /** The quickstart's wiring, on an existing bucket; with Lustre, also a definition reading it and a preload. */

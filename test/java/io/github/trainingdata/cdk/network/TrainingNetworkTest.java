@@ -23,6 +23,7 @@ import software.amazon.awscdk.services.ec2.SubnetConfiguration;
 import software.amazon.awscdk.services.ec2.SubnetSelection;
 import software.amazon.awscdk.services.ec2.SubnetType;
 import software.amazon.awscdk.services.ec2.Vpc;
+import software.amazon.awscdk.services.ec2.VpcAttributes;
 import software.amazon.awscdk.services.kms.Key;
 
 class TrainingNetworkTest {
@@ -161,7 +162,7 @@ class TrainingNetworkTest {
                 SubnetConfiguration.builder().name("Public").subnetType(SubnetType.PUBLIC).build())).build();
         assertRule("NETWORK_PRIVATE_SUBNETS", () -> new TrainingNetwork(stack, "Network",
                 TrainingNetworkProps.builder().vpc(vpc).build()),
-                "Test/Network", "vpc", "a VPC without private subnets",
+                "Test/Network", "vpc", "Test/Public, without private subnets",
                 "a VPC with isolated or private subnets (training data never sits in public subnets), or an explicit "
                         + "vpcSubnets selection");
     }
@@ -174,8 +175,8 @@ class TrainingNetworkTest {
                 TrainingNetworkProps.builder().vpc(vpc)
                         .vpcSubnets(SubnetSelection.builder().subnetGroupName("Storage").build())
                         .build()),
-                "Test/Network", "vpcSubnets", "a selection the VPC cannot satisfy", "a selection that matches subnets of "
-                        + "the VPC (ThereSubnetGroupsName: There are no subnet groups with name 'Storage' in this VPC. "
+                "Test/Network", "vpcSubnets", "a selection Test/Platform cannot satisfy", "a selection that matches "
+                        + "subnets of Test/Platform (There are no subnet groups with name 'Storage' in this VPC. "
                         + "Available names: Public,Private)");
     }
 
@@ -188,8 +189,20 @@ class TrainingNetworkTest {
                         .vpcSubnets(SubnetSelection.builder().subnetGroupName("Private")
                                 .availabilityZones(List.of("nowhere-1a")).build())
                         .build()),
-                "Test/Network", "vpcSubnets", "a selection of no subnets",
+                "Test/Network", "vpcSubnets", "a selection of no subnets of Test/Platform",
                 "a selection that matches at least one subnet of the VPC");
+    }
+
+    @Test
+    void namesAnExistingVpcWithoutPrivateSubnetsByItsId() {
+        Stack stack = TestApps.stack();
+        IVpc vpc = Vpc.fromVpcAttributes(stack, "Existing", VpcAttributes.builder().vpcId("vpc-0123456789abcdef0")
+                .availabilityZones(List.of("us-east-1a")).publicSubnetIds(List.of("subnet-0123456789abcdef0")).build());
+        assertRule("NETWORK_PRIVATE_SUBNETS", () -> new TrainingNetwork(stack, "Network",
+                TrainingNetworkProps.builder().vpc(vpc).build()),
+                "Test/Network", "vpc", "vpc-0123456789abcdef0, without private subnets",
+                "a VPC with isolated or private subnets (training data never sits in public subnets), or an explicit "
+                        + "vpcSubnets selection");
     }
 
     // ---- the data Availability Zone -------------------------------------------------------------

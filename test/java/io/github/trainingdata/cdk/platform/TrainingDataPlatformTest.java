@@ -446,6 +446,26 @@ class TrainingDataPlatformTest {
         assertEquals(4800, lustreConfiguration(stack).get("StorageCapacity"));
         assertEquals(1000, ((Map<?, ?>) lustreConfiguration(stack).get("LustreConfiguration"))
                 .get("PerUnitStorageThroughput"));
+        assertEquals(Map.of("Mode", "AUTOMATIC"), ((Map<?, ?>) lustreConfiguration(stack).get("LustreConfiguration"))
+                .get("MetadataConfiguration"), "a PERSISTENT_2 cache's metadata mode is stated: AUTOMATIC by default");
+    }
+
+    @Test
+    void aPinnedPersistent2CacheProvisionsTheMetadataIopsGiven() {
+        Stack stack = TestApps.stack();
+        platform(stack, TrainingDataPlatformProps.builder().source(DataSourceOption.FSX_LUSTRE)
+                .trainingJob(job().instanceType("ml.p4d.24xlarge").build())
+                .lustreDeploymentType(LustreDeploymentType.PERSISTENT_2).lustrePerUnitStorageThroughput(1000)
+                .lustreMetadataIops(12000).lustreCapacityGiB(4800));
+        assertEquals(Map.of("Mode", "USER_PROVISIONED", "Iops", 12000), ((Map<?, ?>) lustreConfiguration(stack)
+                .get("LustreConfiguration")).get("MetadataConfiguration"));
+    }
+
+    @Test
+    void rejectsMetadataIopsWithoutPersistent2() {
+        assertRule("PLATFORM_LUSTRE_METADATA_IOPS", () -> platform(TestApps.stack(), TrainingDataPlatformProps.builder()
+                .profile(readHungry()).lustreMetadataIops(3000)), "Test/Platform", "lustreMetadataIops", 3000,
+                "unset unless lustreDeploymentType is PERSISTENT_2 (a metadata configuration is PERSISTENT_2's)");
     }
 
     @Test

@@ -49,7 +49,9 @@ import software.amazon.awscdk.CfnElement;
 import software.amazon.awscdk.CfnParameter;
 import software.amazon.awscdk.CfnResource;
 import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Fn;
 import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.Token;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
 import software.amazon.awscdk.services.fsx.LustreDataCompressionType;
@@ -1050,6 +1052,27 @@ class LustrePreloadTest {
             assertRule("PRELOAD_LOCATION_DISTINCT", () -> new LustrePreload(f.stack, "Preload", standalone(f)
                     .locations(f.at(f.cache, List.of("train", "val", "train"))).build()),
                     "Test/Preload", "locations[2]", "imagenet/train", "distinct directories");
+        }
+
+        @Test
+        void aTimeoutAwsCdkLibCannotConvertToWholeSecondsOrADeployTimeOneIsRefusedNamingTheField() {
+            assertRule("PRELOAD_TIMEOUT", () -> addStandalone(p -> p.timeout(Duration.millis(90_500))),
+                    "Test/Preload", "timeout", "1 minute 30 seconds", "a literal whole number of seconds "
+                            + "from 1 minute to 28 days (the preload's state machine and its estimate add it up, so it "
+                            + "cannot be a deploy-time value)");
+            assertRule("PRELOAD_TIMEOUT", () -> addStandalone(p -> p.importTimeout(Duration.minutes(
+                    Token.asNumber(Fn.importValue("Minutes"))))),
+                    "Test/Preload", "importTimeout", "<token> minutes", "a literal whole number of seconds from 1 minute "
+                            + "to 28 days (the preload's state machine and its estimate add it up, so it cannot be a "
+                            + "deploy-time value)");
+        }
+
+        @Test
+        void theWorkerTrainsOnAnInstanceTypeSageMakerOffers() {
+            assertRule("PRELOAD_WORKER_INSTANCE_TYPE", () -> addStandalone(p -> p.workerInstanceType("ml.c5.4xlarg")),
+                    "Test/Preload", "workerInstanceType", "ml.c5.4xlarg", "one of the SageMaker training instance "
+                            + "types (TrainingInstanceType, 145 values in the API model); of family c5: ml.c5.xlarge, "
+                            + "ml.c5.2xlarge, ml.c5.4xlarge, ml.c5.9xlarge, ml.c5.18xlarge");
         }
 
         @Test

@@ -177,7 +177,7 @@ class DataRepositoryAssociationsTest {
                 "[fsx:CancelDataRepositoryTask, fsx:TagResource] on [" + account + "task/*]",
                 "[iam:AttachRolePolicy, iam:CreateServiceLinkedRole, iam:PutRolePolicy] on [arn:REF(AWS::Partition):iam::"
                         + "REF(AWS::AccountId):role/aws-service-role/s3.data-source.lustre.fsx.amazonaws.com/"
-                        + "AWSServiceRoleForFSxS3Access_REF(" + fs + ")]",
+                        + "AWSServiceRoleForFSxS3Access_*]",
                 "[s3:GetBucketLocation, s3:GetBucketPolicy, s3:ListBucket] on [" + encryptedBucket + ", "
                         + teamBucket + "]",
                 "[s3:GetObject, s3:PutObject] on [" + teamBucket + "/vision/imagenet/*, " + encryptedBucket

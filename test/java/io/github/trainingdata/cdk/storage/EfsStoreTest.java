@@ -7,6 +7,7 @@ import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.assertions.Annotations;
 import software.amazon.awscdk.assertions.Match;
@@ -135,6 +136,14 @@ class EfsStoreTest {
                 props().throughputMode(ThroughputMode.ELASTIC).provisionedThroughputMibps(100).build()),
                 "Test/Efs", "provisionedThroughputMibps", "100",
                 "unset unless throughputMode is PROVISIONED (it is ELASTIC)");
+    }
+
+    @Test
+    void rejectsASnapshotRemovalPolicy() {
+        // aws-cdk-lib's own error ("AWS::EFS::FileSystem does not support snapshot removal policy") names no construct.
+        assertRule("EFS_REMOVAL_POLICY", () -> new EfsStore(stack, "Efs", props().removalPolicy(RemovalPolicy.SNAPSHOT)
+                .build()), "Test/Efs", "removalPolicy", "SNAPSHOT", "DESTROY, RETAIN or RETAIN_ON_UPDATE_OR_DELETE: "
+                        + "CloudFormation takes no snapshot of an EFS file system (use AWS Backup, on by default here)");
     }
 
     @Test

@@ -142,7 +142,7 @@ class LustreCacheTest {
 
     @Test
     void anExportingCacheIsRetainedWithItsSecurityGroupSubnetAndVpc() {
-        new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("imagenet")
+        LustreCache cache = new LustreCache(stack, "Lustre", props().datasets(List.of(dataset("imagenet")
                 .autoExport(List.of(DataRepositoryEvent.NEW, DataRepositoryEvent.CHANGED)).build())).build());
         Template t = Template.fromStack(stack);
 
@@ -160,8 +160,23 @@ class LustreCacheTest {
         t.hasResource("AWS::EC2::VPC", Map.of("DeletionPolicy", "RetainExceptOnCreate"));
         assertEquals(1, t.findResources("AWS::EC2::Subnet", Map.of("DeletionPolicy", "RetainExceptOnCreate")).size(),
                 "only the data subnet, where the file system's interfaces live");
+        // The group keeps its Lustre rules from itself (separate resources, deleted with the stack otherwise: the
+        // retained file servers could not reach each other); the rules naming the training group go with that group,
+        // which a retained rule would keep from being deleted (DependencyViolation).
+        Object self = stack.resolve(cache.getSecurityGroup().getSecurityGroupId());
+        Object training = stack.resolve(network.getTrainingSecurityGroup().getSecurityGroupId());
+        for (int port : List.of(988, 1018)) {
+            t.hasResource("AWS::EC2::SecurityGroupIngress", Map.of("DeletionPolicy", "RetainExceptOnCreate",
+                    "UpdateReplacePolicy", "Retain", "Properties", Match.objectLike(Map.of("GroupId", self,
+                            "SourceSecurityGroupId", self, "FromPort", port))));
+            t.hasResource("AWS::EC2::SecurityGroupIngress", Map.of("DeletionPolicy", Match.absent(), "Properties",
+                    Match.objectLike(Map.of("GroupId", self, "SourceSecurityGroupId", training, "FromPort", port))));
+        }
+        assertEquals(2, t.findResources("AWS::EC2::SecurityGroupIngress", Map.of("DeletionPolicy",
+                "RetainExceptOnCreate")).size(), "the two rules from itself");
         Annotations.fromStack(stack).hasInfo("/Test/Lustre", Match.stringLikeRegexp(".*retained when the stack is "
-                + "deleted \\(it exports to S3\\), and so are its security group, the data subnet and the VPC.*"));
+                + "deleted \\(it exports to S3\\), and so are its security group with its Lustre rules from itself, the "
+                + "data subnet and the VPC.*"));
         Annotations.fromStack(stack).hasWarning("/Test/Lustre", Match.stringLikeRegexp(".*retained, also when an "
                 + "update replaces it .*the old file system then stays; in the update's cleanup its associations export "
                 + "their directories and are unlinked.*"));
@@ -236,6 +251,15 @@ class LustreCacheTest {
                 Map.of("StorageCapacity", Map.of("Ref", "Capacity")));
         assertNull(cache.getStorageCapacityGiB(), "not known at synth, and never printed as a number");
         assertThrows(IllegalStateException.class, cache::getBaselineThroughputMBps);
+    }
+
+    @Test
+    void rejectsASnapshotRemovalPolicy() {
+        // aws-cdk-lib's own error ("AWS::FSx::FileSystem does not support snapshot removal policy") names no construct.
+        assertRule("LUSTRE_REMOVAL_POLICY", () -> new LustreCache(stack, "Lustre", props()
+                .removalPolicy(RemovalPolicy.SNAPSHOT).build()), "Test/Lustre", "removalPolicy", "SNAPSHOT", "DESTROY, "
+                        + "RETAIN or RETAIN_ON_UPDATE_OR_DELETE: CloudFormation takes no snapshot of an FSx file system, "
+                        + "nor of the security group, subnet and VPC a retained cache keeps");
     }
 
     @Test

@@ -34,13 +34,19 @@ class PersistentLustreCacheTest {
                 .datasets(List.of(LustreDataset.builder("imagenet").dataBucket(data).prefix("imagenet").build()));
     }
 
+    /** PERSISTENT_2 at the tier, its metadata mode not yet stated. */
     private LustreCacheProps.Builder persistent(int tier) {
         return props().deploymentType(LustreDeploymentType.PERSISTENT_2).perUnitStorageThroughput(tier);
     }
 
+    /** PERSISTENT_2 at the tier with AUTOMATIC metadata. */
+    private LustreCacheProps.Builder automatic(int tier) {
+        return persistent(tier).metadataMode(LustreMetadataMode.AUTOMATIC);
+    }
+
     @Test
     void isPersistent2AtItsTierWithAnAutomaticMetadataConfigurationAndNoBackupsOrLegacyLinks() {
-        LustreCache cache = new LustreCache(stack, "Lustre", persistent(250).storageCapacityGiB(2400).build());
+        LustreCache cache = new LustreCache(stack, "Lustre", automatic(250).storageCapacityGiB(2400).build());
         Template t = Template.fromStack(stack);
 
         t.hasResource("AWS::FSx::FileSystem", Map.of(
@@ -79,6 +85,7 @@ class PersistentLustreCacheTest {
                 .encryption(DataEncryption.KMS).build());
         new LustreCache(stack, "Lustre", LustreCacheProps.builder().network(network)
                 .deploymentType(LustreDeploymentType.PERSISTENT_2).perUnitStorageThroughput(500)
+                .metadataMode(LustreMetadataMode.AUTOMATIC)
                 .datasets(List.of(LustreDataset.builder("d").dataBucket(encrypted).build())).build());
         Template.fromStack(stack).hasResourceProperties("AWS::FSx::FileSystem", Match.objectLike(Map.of(
                 "KmsKeyId", Map.of("Fn::GetAtt", List.of(Match.stringLikeRegexp("EncryptedKey.*"), "Arn")))));
@@ -105,6 +112,7 @@ class PersistentLustreCacheTest {
                         .build())).build());
         new LustreCache(stack, "Lustre", LustreCacheProps.builder().network(network)
                 .deploymentType(LustreDeploymentType.PERSISTENT_2).perUnitStorageThroughput(125)
+                .metadataMode(LustreMetadataMode.AUTOMATIC)
                 .datasets(List.of(LustreDataset.builder("d").dataBucket(imported).build())).build());
         Template.fromStack(stack).hasResourceProperties("AWS::FSx::FileSystem", Match.objectLike(Map.of("KmsKeyId",
                 "arn:aws:kms:us-east-1:123456789012:key/0123abcd-0123-4567-89ab-0123456789ab")));
@@ -156,7 +164,7 @@ class PersistentLustreCacheTest {
 
     @Test
     void anExportingPersistentCacheIsRetainedAndAnImportingOneDeleted() {
-        new LustreCache(stack, "Exporting", persistent(250).datasets(List.of(LustreDataset.builder("out")
+        new LustreCache(stack, "Exporting", automatic(250).datasets(List.of(LustreDataset.builder("out")
                 .dataBucket(data).prefix("out").autoExport(List.of(DataRepositoryEvent.NEW)).build())).build());
         Template t = Template.fromStack(stack);
         t.hasResource("AWS::FSx::FileSystem", Map.of("DeletionPolicy", "RetainExceptOnCreate",
@@ -187,6 +195,15 @@ class PersistentLustreCacheTest {
     }
 
     @Test
+    void aRejectedDeployTimeValueIsNamedAsSuchNeverAsTheNumberThatEncodesIt() {
+        CfnParameter tier = CfnParameter.Builder.create(stack, "Tier").type("Number").build();
+        assertRule("LUSTRE_TIER_SCRATCH", () -> new LustreCache(stack, "Lustre", props()
+                .perUnitStorageThroughput(tier.getValueAsNumber()).build()), "Test/Lustre", "perUnitStorageThroughput",
+                "<deploy-time number>", "unset with SCRATCH_2, whose throughput comes with its capacity (200 MB/s per "
+                        + "TiB); a throughput tier needs deploymentType PERSISTENT_2");
+    }
+
+    @Test
     void requiresATierWithPersistent2() {
         assertRule("LUSTRE_TIER_REQUIRED", () -> new LustreCache(stack, "Lustre", props().deploymentType(LustreDeploymentType.PERSISTENT_2)
                 .build()), "Test/Lustre", "perUnitStorageThroughput", null, "125, 250, 500 or 1000 MB/s per TiB with "
@@ -205,7 +222,7 @@ class PersistentLustreCacheTest {
 
     @Test
     void rejectsACapacityOutsidePersistent2sSteps() {
-        assertRule("LUSTRE_CAPACITY", () -> new LustreCache(stack, "Lustre", persistent(250).storageCapacityGiB(3600).build()),
+        assertRule("LUSTRE_CAPACITY", () -> new LustreCache(stack, "Lustre", automatic(250).storageCapacityGiB(3600).build()),
                 "Test/Lustre", "storageCapacityGiB", 3600, "1200, 2400, or a multiple of 2400 GiB for PERSISTENT_2");
     }
 
@@ -226,6 +243,47 @@ class PersistentLustreCacheTest {
     void rejectsMetadataIopsFsxDoesNotProvision() {
         assertRule("LUSTRE_METADATA_IOPS", () -> new LustreCache(stack, "Lustre", persistent(250).metadataIops(4500).build()), "Test/Lustre",
                 "metadataIops", 4500, "1500, 3000, 6000, 12000, or a multiple of 12000 up to 192000 metadata IOPS");
+    }
+
+    @Test
+    void requiresTheMetadataModeStatedSoARemovedIopsCannotAskForAutomatic() {
+        assertRule("LUSTRE_METADATA_MODE_REQUIRED", () -> new LustreCache(stack, "Lustre", persistent(250).build()),
+                "Test/Lustre", "metadataMode", null, "stated for PERSISTENT_2 on Lustre 2.15: metadataIops "
+                        + "(USER_PROVISIONED; once deployed, keep them at least at the deployed value, FSx never lowers "
+                        + "them) or metadataMode AUTOMATIC (FSx scales them with the capacity). A deployed "
+                        + "USER_PROVISIONED file system switches to AUTOMATIC only when its IOPS do not exceed "
+                        + "AUTOMATIC's for its capacity, else FSx rejects the update: grow the capacity first");
+    }
+
+    @Test
+    void rejectsAMetadataModeWithoutAMetadataConfiguration() {
+        assertRule("LUSTRE_METADATA_MODE_SETTINGS", () -> new LustreCache(stack, "Lustre", props()
+                .metadataMode(LustreMetadataMode.AUTOMATIC).build()), "Test/Lustre", "metadataMode", "AUTOMATIC",
+                "unset with SCRATCH_2 on Lustre 2.15: a metadata configuration is PERSISTENT_2's on Lustre 2.15 only");
+        assertRule("LUSTRE_METADATA_MODE_SETTINGS", () -> new LustreCache(stack, "Other", persistent(250)
+                .lustreVersion(LustreVersion.V2_12).metadataMode(LustreMetadataMode.AUTOMATIC).build()), "Test/Other",
+                "metadataMode", "AUTOMATIC", "unset with PERSISTENT_2 on Lustre 2.12: a metadata configuration is "
+                        + "PERSISTENT_2's on Lustre 2.15 only");
+    }
+
+    @Test
+    void rejectsIopsWithAutomaticAndNoIopsWithUserProvisioned() {
+        assertRule("LUSTRE_METADATA_MODE_IOPS", () -> new LustreCache(stack, "Lustre", automatic(250).metadataIops(3000)
+                .build()), "Test/Lustre", "metadataIops", 3000, "none with metadataMode AUTOMATIC, whose IOPS FSx sets "
+                        + "from the storage capacity");
+        assertRule("LUSTRE_METADATA_MODE_IOPS", () -> new LustreCache(stack, "Other", persistent(250)
+                .metadataMode(LustreMetadataMode.USER_PROVISIONED).build()), "Test/Other", "metadataIops", null,
+                "the IOPS to provision with metadataMode USER_PROVISIONED, 1500, 3000, 6000, 12000, or a multiple of "
+                        + "12000 up to 192000");
+    }
+
+    @Test
+    void userProvisionedStatedWithItsIopsRendersThem() {
+        new LustreCache(stack, "Lustre", persistent(250).metadataMode(LustreMetadataMode.USER_PROVISIONED)
+                .metadataIops(3000).build());
+        Template.fromStack(stack).hasResourceProperties("AWS::FSx::FileSystem", Match.objectLike(Map.of(
+                "LustreConfiguration", Match.objectLike(Map.of("MetadataConfiguration",
+                        Map.of("Mode", "USER_PROVISIONED", "Iops", 3000))))));
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.github.trainingdata.cdk.TestApps;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.CfnParameter;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
@@ -29,9 +30,13 @@ class TrainingDataBucketTest {
         new TrainingDataBucket(stack, "Data");
         Template t = Template.fromStack(stack);
 
-        // Retained when the stack is deleted, deleted when the deploy that created it rolls back.
+        // Retained when the stack is deleted, and when the deploy that created it rolls back: a versioned bucket with
+        // any object version in it (an upload, an access log) cannot be deleted, so a rollback that deleted it would
+        // end in ROLLBACK_FAILED. Both buckets.
+        assertEquals(2, t.findResources("AWS::S3::Bucket", Map.of("DeletionPolicy", "Retain",
+                "UpdateReplacePolicy", "Retain")).size());
         t.hasResource("AWS::S3::Bucket", Map.of(
-                "DeletionPolicy", "RetainExceptOnCreate",
+                "DeletionPolicy", "Retain",
                 "UpdateReplacePolicy", "Retain",
                 "Properties", Match.objectLike(Map.of(
                         "BucketEncryption", Map.of("ServerSideEncryptionConfiguration", List.of(Map.of(
@@ -60,8 +65,8 @@ class TrainingDataBucketTest {
         Template t = Template.fromStack(stack);
 
         t.hasResourceProperties("AWS::KMS::Key", Map.of("EnableKeyRotation", true));
-        // A failed first deploy must not leave a key billed every month.
-        t.hasResource("AWS::KMS::Key", Map.of("DeletionPolicy", "RetainExceptOnCreate"));
+        // The key follows the bucket: a bucket kept after a failed first deploy must keep its objects readable.
+        t.hasResource("AWS::KMS::Key", Map.of("DeletionPolicy", "Retain", "UpdateReplacePolicy", "Retain"));
         t.hasResourceProperties("AWS::S3::Bucket", Map.of("BucketEncryption", Map.of(
                 "ServerSideEncryptionConfiguration", List.of(Map.of(
                         "BucketKeyEnabled", true,
@@ -180,6 +185,18 @@ class TrainingDataBucketTest {
     }
 
     @Test
+    void rejectsARemovalPolicyWhoseRollbackCannotComplete() {
+        Stack stack = TestApps.stack();
+        assertRule("BUCKET_REMOVAL_POLICY", () -> new TrainingDataBucket(stack, "Data", TrainingDataBucketProps
+                .builder().removalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE).build()), "Test/Data",
+                "removalPolicy", "RETAIN_ON_UPDATE_OR_DELETE", "RETAIN (kept, also when the deploy that created it "
+                        + "rolls back) or DESTROY (emptied and deleted with the stack): RetainExceptOnCreate deletes "
+                        + "the bucket when its creating deploy rolls back, which fails once it holds any object version "
+                        + "(S3 deletes a bucket only when every version is gone), leaving the stack in ROLLBACK_FAILED; "
+                        + "a bucket takes no snapshot");
+    }
+
+    @Test
     void rejectsAKeyWithS3ManagedEncryption() {
         Stack stack = TestApps.stack();
         assertRule("BUCKET_ENCRYPTION_KEY", () -> new TrainingDataBucket(stack, "Data",
@@ -194,7 +211,30 @@ class TrainingDataBucketTest {
         assertRule("BUCKET_NONCURRENT_EXPIRATION", () -> new TrainingDataBucket(TestApps.stack(),
                 "Data", TrainingDataBucketProps.builder().noncurrentVersionExpiration(Duration.hours(12)).build()),
                 "Test/Data", "noncurrentVersionExpiration", "12 hours",
-                "a whole number of days, at least 1 (S3 lifecycle rules count whole days)");
+                "a whole number of days, at least 1 (S3 lifecycle rules count whole days; a deploy-time value given "
+                        + "as Duration.days(...))");
+    }
+
+    @Test
+    void aNoncurrentExpirationAwsCdkLibCannotConvertIsRefusedAndDeployTimeDaysAreKept() {
+        Stack stack = TestApps.stack();
+        Number hours = CfnParameter.Builder.create(stack, "Hours").type("Number").build()
+                .getValueAsNumber();
+        assertRule("BUCKET_NONCURRENT_EXPIRATION", () -> new TrainingDataBucket(stack, "Data", TrainingDataBucketProps
+                .builder().noncurrentVersionExpiration(Duration.hours(hours)).build()), "Test/Data",
+                "noncurrentVersionExpiration", "<token> hours", "a whole number of days, at least 1 (S3 lifecycle "
+                        + "rules count whole days; a deploy-time value given as Duration.days(...))");
+        assertRule("BUCKET_NONCURRENT_EXPIRATION", () -> new TrainingDataBucket(stack, "Other", TrainingDataBucketProps
+                .builder().noncurrentVersionExpiration(Duration.millis(86_400_000.5)).build()), "Test/Other",
+                "noncurrentVersionExpiration", "1 day 0.5 millis", "a whole number of days, at least 1 (S3 lifecycle "
+                        + "rules count whole days; a deploy-time value given as Duration.days(...))");
+        Number days = CfnParameter.Builder.create(stack, "Days").type("Number").build()
+                .getValueAsNumber();
+        new TrainingDataBucket(stack, "Kept", TrainingDataBucketProps.builder()
+                .noncurrentVersionExpiration(Duration.days(days)).build());
+        Template.fromStack(stack).hasResourceProperties("AWS::S3::Bucket", Match.objectLike(Map.of(
+                "LifecycleConfiguration", Map.of("Rules", List.of(Match.objectLike(Map.of(
+                        "NoncurrentVersionExpiration", Map.of("NoncurrentDays", Map.of("Ref", "Days")))))))));
     }
 
     @Test

@@ -55,7 +55,16 @@ class CapacityPolicyRulesTest {
     void rejectsAnInstanceTypeWithoutTheMlPrefix() {
         assertRule("CAPACITY_INSTANCE_TYPES", () -> define(List.of(CapacityStep.instanceTypes(List.of("p5.48xlarge")))), PATH,
                 "capacityPolicy.steps[0].instanceTypes[0]", "p5.48xlarge",
-                "a literal SageMaker instance type ml.<family>.<size>");
+                "one of the SageMaker training instance types (TrainingInstanceType, 145 values in the API model); e.g. "
+                        + "ml.m5.xlarge, ml.g5.2xlarge, ml.p4d.24xlarge");
+    }
+
+    @Test
+    void rejectsAnInstanceTypeSageMakerDoesNotTrainOn() {
+        assertRule("CAPACITY_INSTANCE_TYPES", () -> define(List.of(CapacityStep.instanceTypes(List.of("ml.p5.96xlarge")))),
+                PATH, "capacityPolicy.steps[0].instanceTypes[0]", "ml.p5.96xlarge", "one of the SageMaker training "
+                        + "instance types (TrainingInstanceType, 145 values in the API model); of family p5: "
+                        + "ml.p5.48xlarge, ml.p5.4xlarge");
     }
 
     @Test
@@ -92,7 +101,8 @@ class CapacityPolicyRulesTest {
         assertRule("CAPACITY_FALLBACK_CHANNELS", () -> f.define(f.props().channels(List.of(f.lustreChannel("train", "train"),
                 EfsChannel.builder("features").store(oneZone).directoryPath("/features").build())).capacityPolicy(
                         CapacityPolicy.of(List.of(CapacityStep.s3Fallback())))), PATH, "capacityPolicy.steps",
-                "s3Fallback that could train only in [" + f.network().getDataAvailabilityZone() + "] (channels "
+                // The data AZ is a deploy-time value here (an environment-agnostic stack): named as one, not as text.
+                "s3Fallback that could train only in [<deploy-time value>] (channels "
                         + "'features' are reachable nowhere else)", "channels reachable from another Availability Zone "
                         + "of the network: an EFS file system of this library in Regional mode (a mount target in each "
                         + "storage subnet), not One Zone or an existing one");

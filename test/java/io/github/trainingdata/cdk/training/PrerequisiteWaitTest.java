@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.function.ToLongFunction;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.CfnParameter;
 import software.amazon.awscdk.Duration;
 
 /**
@@ -178,6 +179,15 @@ class PrerequisiteWaitTest {
         assertRule("TRAINING_MAX_WAIT_EXECUTION", () -> job.waitForTrainingJob("j", Duration.days(366)),
                 "Test/Training", "maxWait (waitForTrainingJob)", "366 days",
                 "1 minute to 365 days (a standard Step Functions execution runs for at most a year)");
+        assertRule("TRAINING_MAX_WAIT_EXECUTION", () -> job.waitForTrainingJob("j", Duration.millis(90_500)),
+                "Test/Training", "maxWait (waitForTrainingJob)", "1 minute 30 seconds", "a literal whole "
+                        + "number of seconds from 1 minute to 365 days (it sizes the waiting states, so it cannot be a "
+                        + "deploy-time value)");
+        Number hours = CfnParameter.Builder.create(job, "Hours").type("Number").build()
+                .getValueAsNumber();
+        assertRule("TRAINING_MAX_WAIT_EXECUTION", () -> job.waitForTrainingJob("j", Duration.hours(hours)),
+                "Test/Training", "maxWait (waitForTrainingJob)", "<token> hours", "a literal whole number of seconds "
+                        + "from 1 minute to 365 days (it sizes the waiting states, so it cannot be a deploy-time value)");
         job.waitForTrainingJob("j", Duration.minutes(1));
         job.waitForTrainingJob("k", Duration.days(365));
     }

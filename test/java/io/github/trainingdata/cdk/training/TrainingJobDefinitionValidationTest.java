@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.CfnParameter;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.assertions.Annotations;
 import software.amazon.awscdk.assertions.Match;
@@ -137,7 +138,34 @@ class TrainingJobDefinitionValidationTest {
     @Test
     void rejectsAnInstanceTypeWithoutTheMlPrefix() {
         assertRule("TRAINING_INSTANCE_TYPE", () -> f.define(f.props().instanceType("p3.2xlarge")),
-                "Test/Training", "instanceType", "p3.2xlarge", "a SageMaker instance type ml.<family>.<size>");
+                "Test/Training", "instanceType", "p3.2xlarge", "one of the SageMaker training instance types (TrainingInstanceType, 145 values in the API model); e.g. "
+                        + "ml.m5.xlarge, ml.g5.2xlarge, ml.p4d.24xlarge");
+    }
+
+    @Test
+    void rejectsAnInstanceTypeSageMakerDoesNotTrainOnNamingItsFamily() {
+        // ml.p4d.12xlarge has the shape of an instance type, but the API model's TrainingInstanceType lacks it.
+        assertRule("TRAINING_INSTANCE_TYPE", () -> f.define(f.props().instanceType("ml.p4d.12xlarge")),
+                "Test/Training", "instanceType", "ml.p4d.12xlarge", "one of the SageMaker training instance types "
+                        + "(TrainingInstanceType, 145 values in the API model); of family p4d: ml.p4d.24xlarge");
+    }
+
+    @Test
+    void rejectsAKeepAliveAwsCdkLibCannotConvertToSecondsNamingTheField() {
+        assertRule("TRAINING_DURATION_SECONDS", () -> f.define(f.props().keepAlivePeriod(Duration.millis(1500))),
+                "Test/Training", "keepAlivePeriod", "1 second 500 millis", "a whole number of seconds; a deploy-time "
+                        + "value must be given as Duration.seconds(...) ('1500 millis' cannot be converted into a whole "
+                        + "number of seconds.)");
+    }
+
+    @Test
+    void rejectsAKeepAliveGivenAsADeployTimeValueInMinutes() {
+        Number minutes = CfnParameter.Builder.create(f.stack, "KeepAlive").type("Number").build()
+                .getValueAsNumber();
+        assertRule("TRAINING_DURATION_SECONDS", () -> f.define(f.props().keepAlivePeriod(Duration.minutes(minutes))),
+                "Test/Training", "keepAlivePeriod", "<token> minutes", "a whole number of seconds; a deploy-time value "
+                        + "must be given as Duration.seconds(...) (Duration must be specified as 'Duration.seconds()' "
+                        + "here since its value comes from a token and cannot be converted (got Duration.minutes))");
     }
 
     @Test

@@ -1,5 +1,10 @@
 package io.github.trainingdata.cdk.limits;
 
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 /**
  * The constraints of every CreateTrainingJob member this library renders, taken from the SageMaker API model
  * ({@code sagemaker/2017-07-24}, botocore 1.43.11). A test compares each model constraint with the model;
@@ -145,6 +150,71 @@ public final class SageMakerLimits {
     /** Tag.Value: at most 256 Unicode letters, spaces, digits and {@code _.:/=+-@}. */
     public static final ApiLimit TAG_VALUE = ApiLimit.string("Tag.Value", 0L, 256L, "([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)");
 
+    /**
+     * ResourceConfig.InstanceType: the model's {@code TrainingInstanceType} enumeration, in its order (botocore
+     * 1.43.11, 145 values). A job, a capacity step and a preload worker name one of these; an instance type SageMaker
+     * added after this model is refused until the library's model is updated.
+     */
+    public static final List<String> TRAINING_INSTANCE_TYPES = List.of(
+            "ml.m4.xlarge", "ml.m4.2xlarge", "ml.m4.4xlarge", "ml.m4.10xlarge", "ml.m4.16xlarge", "ml.g4dn.xlarge",
+            "ml.g4dn.2xlarge", "ml.g4dn.4xlarge", "ml.g4dn.8xlarge", "ml.g4dn.12xlarge", "ml.g4dn.16xlarge",
+            "ml.m5.large", "ml.m5.xlarge", "ml.m5.2xlarge", "ml.m5.4xlarge", "ml.m5.12xlarge", "ml.m5.24xlarge",
+            "ml.c4.xlarge", "ml.c4.2xlarge", "ml.c4.4xlarge", "ml.c4.8xlarge", "ml.p2.xlarge", "ml.p2.8xlarge",
+            "ml.p2.16xlarge", "ml.p3.2xlarge", "ml.p3.8xlarge", "ml.p3.16xlarge", "ml.p3dn.24xlarge",
+            "ml.p4d.24xlarge", "ml.p4de.24xlarge", "ml.p5.48xlarge", "ml.p5e.48xlarge", "ml.p5en.48xlarge",
+            "ml.c5.xlarge", "ml.c5.2xlarge", "ml.c5.4xlarge", "ml.c5.9xlarge", "ml.c5.18xlarge", "ml.c5n.xlarge",
+            "ml.c5n.2xlarge", "ml.c5n.4xlarge", "ml.c5n.9xlarge", "ml.c5n.18xlarge", "ml.g5.xlarge", "ml.g5.2xlarge",
+            "ml.g5.4xlarge", "ml.g5.8xlarge", "ml.g5.16xlarge", "ml.g5.12xlarge", "ml.g5.24xlarge", "ml.g5.48xlarge",
+            "ml.g6.xlarge", "ml.g6.2xlarge", "ml.g6.4xlarge", "ml.g6.8xlarge", "ml.g6.16xlarge", "ml.g6.12xlarge",
+            "ml.g6.24xlarge", "ml.g6.48xlarge", "ml.g6e.xlarge", "ml.g6e.2xlarge", "ml.g6e.4xlarge", "ml.g6e.8xlarge",
+            "ml.g6e.16xlarge", "ml.g6e.12xlarge", "ml.g6e.24xlarge", "ml.g6e.48xlarge", "ml.trn1.2xlarge",
+            "ml.trn1.32xlarge", "ml.trn1n.32xlarge", "ml.trn2.48xlarge", "ml.m6i.large", "ml.m6i.xlarge",
+            "ml.m6i.2xlarge", "ml.m6i.4xlarge", "ml.m6i.8xlarge", "ml.m6i.12xlarge", "ml.m6i.16xlarge",
+            "ml.m6i.24xlarge", "ml.m6i.32xlarge", "ml.c6i.xlarge", "ml.c6i.2xlarge", "ml.c6i.8xlarge",
+            "ml.c6i.4xlarge", "ml.c6i.12xlarge", "ml.c6i.16xlarge", "ml.c6i.24xlarge", "ml.c6i.32xlarge",
+            "ml.r5d.large", "ml.r5d.xlarge", "ml.r5d.2xlarge", "ml.r5d.4xlarge", "ml.r5d.8xlarge", "ml.r5d.12xlarge",
+            "ml.r5d.16xlarge", "ml.r5d.24xlarge", "ml.t3.medium", "ml.t3.large", "ml.t3.xlarge", "ml.t3.2xlarge",
+            "ml.r5.large", "ml.r5.xlarge", "ml.r5.2xlarge", "ml.r5.4xlarge", "ml.r5.8xlarge", "ml.r5.12xlarge",
+            "ml.r5.16xlarge", "ml.r5.24xlarge", "ml.p6-b200.48xlarge", "ml.m7i.large", "ml.m7i.xlarge",
+            "ml.m7i.2xlarge", "ml.m7i.4xlarge", "ml.m7i.8xlarge", "ml.m7i.12xlarge", "ml.m7i.16xlarge",
+            "ml.m7i.24xlarge", "ml.m7i.48xlarge", "ml.c7i.large", "ml.c7i.xlarge", "ml.c7i.2xlarge", "ml.c7i.4xlarge",
+            "ml.c7i.8xlarge", "ml.c7i.12xlarge", "ml.c7i.16xlarge", "ml.c7i.24xlarge", "ml.c7i.48xlarge",
+            "ml.r7i.large", "ml.r7i.xlarge", "ml.r7i.2xlarge", "ml.r7i.4xlarge", "ml.r7i.8xlarge", "ml.r7i.12xlarge",
+            "ml.r7i.16xlarge", "ml.r7i.24xlarge", "ml.r7i.48xlarge", "ml.p6e-gb200.36xlarge", "ml.p5.4xlarge",
+            "ml.p6-b300.48xlarge", "ml.g7e.2xlarge", "ml.g7e.4xlarge", "ml.g7e.8xlarge", "ml.g7e.12xlarge",
+            "ml.g7e.24xlarge", "ml.g7e.48xlarge");
+    /** The TRAINING_INSTANCE_TYPES, for lookups. */
+    private static final Set<String> TRAINING_INSTANCE_TYPE_SET = Set.copyOf(TRAINING_INSTANCE_TYPES);
+    /** An instance type's family: {@code ml.<family>.<size>}. */
+    private static final Pattern FAMILY = Pattern.compile("ml\\.([a-z0-9-]+)\\.[a-z0-9]+");
+
     private SageMakerLimits() {
+    }
+
+    /**
+     * Whether SageMaker trains on an instance type.
+     *
+     * @param instanceType e.g. {@code ml.p4d.24xlarge}
+     * @return true when the model's {@code TrainingInstanceType} enumerates it
+     */
+    public static boolean isTrainingInstanceType(String instanceType) {
+        return TRAINING_INSTANCE_TYPE_SET.contains(instanceType);
+    }
+
+    /**
+     * What a message allows instead of an instance type SageMaker does not train on: the types of its family, or a
+     * few examples when the family is unknown.
+     *
+     * @param instanceType the rejected value
+     * @return e.g. {@code one of the SageMaker training instance types (TrainingInstanceType, 145 values in the API
+     *     model); of family p4d: ml.p4d.24xlarge}
+     */
+    public static String trainingInstanceTypesLike(String instanceType) {
+        Matcher family = FAMILY.matcher(instanceType == null ? "" : instanceType);
+        List<String> same = family.matches() ? TRAINING_INSTANCE_TYPES.stream()
+                .filter(t -> t.startsWith("ml." + family.group(1) + ".")).toList() : List.of();
+        return "one of the SageMaker training instance types (TrainingInstanceType, " + TRAINING_INSTANCE_TYPES.size()
+                + " values in the API model); " + (same.isEmpty() ? "e.g. ml.m5.xlarge, ml.g5.2xlarge, ml.p4d.24xlarge"
+                : "of family " + family.group(1) + ": " + String.join(", ", same));
     }
 }

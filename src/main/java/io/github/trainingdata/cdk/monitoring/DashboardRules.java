@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.monitoring;
 
 import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.internal.DurationSeconds;
 import io.github.trainingdata.cdk.SynthRule;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Token;
@@ -27,10 +28,12 @@ final class DashboardRules {
     static Duration check(IConstruct scope, TrainingDataDashboardProps props, Duration defaultPeriod) {
         Duration given = props.getPeriod();
         if (given != null) {
-            Number seconds = given.toSeconds();
-            if (!Token.isUnresolved(seconds) && (seconds.longValue() < 60 || seconds.longValue() % 60 != 0)) {
+            Number seconds = DurationSeconds.of(given);
+            if (seconds == null || !Token.isUnresolved(seconds)
+                    && (seconds.longValue() < 60 || seconds.longValue() % 60 != 0)) {
                 throw ConfigurationError.of(PERIOD, scope, "period", given.toHumanString(),
-                        "a whole number of minutes, at least 1 (these metrics are published once a minute)");
+                        "a whole number of minutes, at least 1 (these metrics are published once a minute; a "
+                        + "deploy-time value given as Duration.seconds(...))");
             }
         }
         if (props.getStores().isEmpty() && props.getPreloads().isEmpty() && props.getDefinitions().isEmpty()) {

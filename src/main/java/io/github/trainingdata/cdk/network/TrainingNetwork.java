@@ -164,13 +164,14 @@ public class TrainingNetwork extends Construct {
                 chosen = vpc.selectSubnets(onePerAz(props.getVpcSubnets()));
             } catch (RuntimeException e) {
                 throw ConfigurationError.of(TrainingNetworkRules.SUBNETS_SATISFIABLE, this,
-                        "vpcSubnets", "a selection the VPC cannot satisfy",
-                        "a selection that matches subnets of the VPC ("
-                                + String.valueOf(e.getMessage()).lines().findFirst().orElse("").strip() + ")");
+                        "vpcSubnets", "a selection " + vpcName() + " cannot satisfy",
+                        "a selection that matches subnets of " + vpcName() + " ("
+                                + String.valueOf(e.getMessage()).lines().findFirst().orElse("").strip()
+                                .replaceFirst("^[A-Za-z]+: ", "") + ")");
             }
             if (chosen.getSubnets().isEmpty()) {
                 throw ConfigurationError.of(TrainingNetworkRules.SUBNETS_NOT_EMPTY, this,
-                        "vpcSubnets", "a selection of no subnets",
+                        "vpcSubnets", "a selection of no subnets of " + vpcName(),
                         "a selection that matches at least one subnet of the VPC");
             }
             return chosen;
@@ -182,9 +183,14 @@ public class TrainingNetwork extends Construct {
                 return vpc.selectSubnets(SubnetSelection.builder().subnetType(type).onePerAz(true).build());
             }
         }
-        throw ConfigurationError.of(TrainingNetworkRules.PRIVATE_SUBNETS, this, "vpc", "a VPC without private subnets",
+        throw ConfigurationError.of(TrainingNetworkRules.PRIVATE_SUBNETS, this, "vpc", vpcName() + ", without private subnets",
                 "a VPC with isolated or private subnets (training data never sits in public subnets), "
                         + "or an explicit vpcSubnets selection");
+    }
+
+    /** @return the VPC as a message names it: its id when literal, else its construct path */
+    private String vpcName() {
+        return Token.isUnresolved(vpc.getVpcId()) ? vpc.getNode().getPath() : vpc.getVpcId();
     }
 
     private static SubnetSelection onePerAz(SubnetSelection selection) {

@@ -39,6 +39,10 @@ final class PlatformRules {
             "lustrePerUnitStorageThroughput",
             "unset unless lustreDeploymentType is PERSISTENT_2",
             "FSx API model (botocore fsx/2018-03-01), CreateFileSystem (PerUnitStorageThroughput)");
+    static final SynthRule LUSTRE_METADATA_IOPS = SynthRule.of("PLATFORM_LUSTRE_METADATA_IOPS",
+            "TrainingDataPlatform", "lustreMetadataIops",
+            "unset unless lustreDeploymentType is PERSISTENT_2",
+            "FSx API model (botocore fsx/2018-03-01), CreateFileSystem (MetadataConfiguration)");
     static final SynthRule LUSTRE_CAPACITY = SynthRule.of("PLATFORM_LUSTRE_CAPACITY", "TrainingDataPlatform",
             "lustreCapacityGiB",
             "a capacity whose usable space (about 11/12) holds the profile's data",
@@ -59,7 +63,7 @@ final class PlatformRules {
      * The props against the chosen {@code source}: the job runs in the platform's network (give an existing one as
      * the platform's {@code network}); with a Lustre cache its image also runs the preload's worker, so it must be an
      * image, not an algorithm name; a data AZ belongs to a network the platform creates; EFS needs its file system; a
-     * throughput tier is PERSISTENT_2's.
+     * throughput tier and metadata IOPS are PERSISTENT_2's.
      */
     static void check(IConstruct scope, TrainingDataPlatformProps props, TrainingJobDefinitionProps job,
             DataSourceOption source) {
@@ -92,6 +96,12 @@ final class PlatformRules {
             throw ConfigurationError.of(LUSTRE_TIER, scope,
                     "lustrePerUnitStorageThroughput", perUnit, "unset unless "
                     + "lustreDeploymentType is PERSISTENT_2 (a throughput tier is PERSISTENT_2's)");
+        }
+        Number iops = props.getLustreMetadataIops();
+        if (source == DataSourceOption.FSX_LUSTRE && iops != null
+                && props.getLustreDeploymentType() != LustreDeploymentType.PERSISTENT_2) {
+            throw ConfigurationError.of(LUSTRE_METADATA_IOPS, scope, "lustreMetadataIops", iops, "unset unless "
+                    + "lustreDeploymentType is PERSISTENT_2 (a metadata configuration is PERSISTENT_2's)");
         }
     }
 

@@ -24,6 +24,7 @@ import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreCacheProps;
 import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.LustreDeploymentType;
+import io.github.trainingdata.cdk.storage.LustreMetadataMode;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import io.github.trainingdata.cdk.storage.TrainingDataStore;
@@ -210,7 +211,8 @@ public class TrainingDataPlatform extends Construct {
         LustreCacheProps.Builder cache = LustreCacheProps.builder().network(network)
                 .datasets(List.of(LustreDataset.builder(LUSTRE_DATASET).dataBucket(dataBucket).build()));
         if (profile == null) {
-            return new LustreCache(this, "Lustre", cache.deploymentType(props.getLustreDeploymentType())
+            return new LustreCache(this, "Lustre", metadata(cache.deploymentType(props.getLustreDeploymentType()),
+                    props.getLustreDeploymentType() == LustreDeploymentType.PERSISTENT_2, props)
                     .perUnitStorageThroughput(perUnit).storageCapacityGiB(props.getLustreCapacityGiB()).build());
         }
         LustreChoice choice = recommendation.lustre();
@@ -226,9 +228,22 @@ public class TrainingDataPlatform extends Construct {
                     + "deployment type at creation, so a later profile that derives less would fail the update, and one "
                     + "that derives another type would replace the cache: once deployed, pin it with " + pins);
         }
-        return new LustreCache(this, "Lustre", cache.deploymentType(LustreDeploymentType.valueOf(tier.deploymentType()))
+        return new LustreCache(this, "Lustre", metadata(cache.deploymentType(LustreDeploymentType.valueOf(
+                tier.deploymentType())), tier.persistent(), props)
                 .perUnitStorageThroughput(tier.persistent() ? perUnitOrTier(perUnit, tier) : null)
                 .storageCapacityGiB(capacity).build());
+    }
+
+    /**
+     * A PERSISTENT_2 cache's metadata configuration, always stated: the IOPS given (USER_PROVISIONED), else AUTOMATIC.
+     */
+    private static LustreCacheProps.Builder metadata(LustreCacheProps.Builder cache, boolean persistent,
+            TrainingDataPlatformProps props) {
+        if (!persistent) {
+            return cache;
+        }
+        Number iops = props.getLustreMetadataIops();
+        return iops != null ? cache.metadataIops(iops) : cache.metadataMode(LustreMetadataMode.AUTOMATIC);
     }
 
     /**

@@ -29,6 +29,7 @@ public final class TrainingDataPlatformProps {
     private final IFileSystem efsFileSystem;
     private final LustreDeploymentType lustreDeploymentType;
     private final Number lustrePerUnitStorageThroughput;
+    private final Number lustreMetadataIops;
     private final String dataAvailabilityZone;
 
     private TrainingDataPlatformProps(Builder b) {
@@ -46,6 +47,7 @@ public final class TrainingDataPlatformProps {
         this.efsFileSystem = b.efsFileSystem;
         this.lustreDeploymentType = b.lustreDeploymentType;
         this.lustrePerUnitStorageThroughput = b.lustrePerUnitStorageThroughput;
+        this.lustreMetadataIops = b.lustreMetadataIops;
         this.dataAvailabilityZone = b.dataAvailabilityZone;
     }
 
@@ -124,6 +126,11 @@ public final class TrainingDataPlatformProps {
         return lustrePerUnitStorageThroughput;
     }
 
+    /** @return the PERSISTENT_2 cache's provisioned metadata IOPS as given, or null (AUTOMATIC) */
+    public Number getLustreMetadataIops() {
+        return lustreMetadataIops;
+    }
+
     /** @return the data Availability Zone of the platform's new network, or null */
     public String getDataAvailabilityZone() {
         return dataAvailabilityZone;
@@ -145,6 +152,7 @@ public final class TrainingDataPlatformProps {
         private IFileSystem efsFileSystem;
         private LustreDeploymentType lustreDeploymentType;
         private Number lustrePerUnitStorageThroughput;
+        private Number lustreMetadataIops;
         private String dataAvailabilityZone;
 
         private Builder() {
@@ -308,6 +316,19 @@ public final class TrainingDataPlatformProps {
          */
         public Builder lustrePerUnitStorageThroughput(Number lustrePerUnitStorageThroughput) {
             this.lustrePerUnitStorageThroughput = lustrePerUnitStorageThroughput;
+            return this;
+        }
+
+        /**
+         * For a PERSISTENT_2 cache: metadata IOPS to provision (USER_PROVISIONED; see
+         * {@code LustreCacheProps.metadataIops}). Only with {@code lustreDeploymentType(PERSISTENT_2)}. FSx only raises
+         * them: once deployed, keep this at least at the deployed value. Removing it asks FSx to switch the file system
+         * to AUTOMATIC, which it rejects when the IOPS exceed AUTOMATIC's for the capacity (grow the capacity first).
+         *
+         * @default AUTOMATIC (FSx scales the metadata IOPS with the capacity)
+         */
+        public Builder lustreMetadataIops(Number lustreMetadataIops) {
+            this.lustreMetadataIops = lustreMetadataIops;
             return this;
         }
 

@@ -2,6 +2,8 @@ package io.github.trainingdata.cdk.preload;
 
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.SynthRule;
+import io.github.trainingdata.cdk.internal.DurationSeconds;
+import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreLocation;
 import io.github.trainingdata.cdk.training.LustreChannel;
@@ -10,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Token;
 import software.constructs.IConstruct;
 
 /**
@@ -56,6 +59,10 @@ final class PreloadRules {
     static final SynthRule RANGE = SynthRule.of("PRELOAD_RANGE", "LustrePreload", "parallelism, batchSize",
             "parallelism 1 to 512, batch size 1 to 10000",
             "library");
+    static final SynthRule WORKER_INSTANCE_TYPE = SynthRule.of("PRELOAD_WORKER_INSTANCE_TYPE", "LustrePreload",
+            "workerInstanceType",
+            "one of the model's TrainingInstanceType values",
+            "SageMaker API model (botocore sagemaker/2017-07-24), ResourceConfig.InstanceType");
     static final SynthRule DEFINITION_READS_CACHE = SynthRule.of("PRELOAD_DEFINITION_READS_CACHE", "LustrePreload",
             "definition",
             "a definition with a LustreChannel on the cache",
@@ -98,7 +105,12 @@ final class PreloadRules {
     /** A time limit: the given one (1 minute to 28 days) or 12 hours. */
     static Duration timeout(IConstruct scope, String field, Duration given) {
         Duration limit = given != null ? given : Duration.hours(12);
-        long seconds = limit.toSeconds().longValue();
+        Long seconds = DurationSeconds.literal(limit);
+        if (seconds == null) {
+            throw ConfigurationError.of(TIMEOUT, scope, field, limit.toHumanString(), "a literal whole number of "
+                    + "seconds from 1 minute to 28 days (the preload's state machine and its estimate add it up, so it "
+                    + "cannot be a deploy-time value)");
+        }
         if (seconds < 60 || seconds > TrainingJobDefinition.MAX_RUNTIME.toSeconds().longValue()) {
             throw ConfigurationError.of(TIMEOUT, scope, field, limit.toHumanString(), "1 minute to 28 days");
         }
@@ -112,6 +124,14 @@ final class PreloadRules {
             throw ConfigurationError.of(RANGE, scope, field, v, min + " to " + max);
         }
         return v;
+    }
+
+    /** The worker's instance type, when given and literal, is one SageMaker trains on. */
+    static void checkWorkerInstanceType(IConstruct scope, String type) {
+        if (type != null && !Token.isUnresolved(type) && !SageMakerLimits.isTrainingInstanceType(type)) {
+            throw ConfigurationError.of(WORKER_INSTANCE_TYPE, scope, "workerInstanceType", type,
+                    SageMakerLimits.trainingInstanceTypesLike(type));
+        }
     }
 
     /** The definition reads the cache through a LustreChannel. */

@@ -61,6 +61,7 @@ final class PreloadSpec {
         this.batchSize = PreloadRules.bounded(scope, "batchSize", props.getBatchSize(), PreloadDefaults.DEFAULT_BATCH_SIZE, 1,
                 PreloadDefaults.MAX_BATCH_SIZE);
         PreloadRules.requireCounts(scope, props.getFileCount(), props.getTotalBytes());
+        PreloadRules.checkWorkerInstanceType(scope, props.getWorkerInstanceType());
         this.waitForCompletion = waitForCompletion(props);
         checkCapacity(props.getTotalBytes());
         if (definition != null) {

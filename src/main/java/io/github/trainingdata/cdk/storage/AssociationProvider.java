@@ -43,6 +43,7 @@ final class AssociationProvider {
      */
     static final Duration TOTAL_TIMEOUT = Duration.minutes(55);
     private static final String FSX_LINK_SERVICE = "s3.data-source.lustre.fsx.amazonaws.com";
+    private static final String LINK_ROLE_PREFIX = "AWSServiceRoleForFSxS3Access_";
 
     private AssociationProvider() {
     }
@@ -68,8 +69,11 @@ final class AssociationProvider {
                 .resourceName(fileSystemId + "/*").arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
         String tasks = stack.formatArn(ArnComponents.builder().service("fsx").resource("task").resourceName("*")
                 .arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
+        // The FSx guide names the role AWSServiceRoleForFSxS3Access_fs-01234567890 (an example, not a real id), so its
+        // suffix is UNVERIFIED to be exactly the file-system id: the name is matched as AWS's own policy for these
+        // roles matches it (FSxDeleteServiceLinkedRoleAccess: AWSServiceRoleForFSxS3Access_*), whatever the suffix.
         String linkRole = "arn:" + stack.getPartition() + ":iam::" + stack.getAccount() + ":role/aws-service-role/"
-                + FSX_LINK_SERVICE + "/AWSServiceRoleForFSxS3Access_" + fileSystemId;
+                + FSX_LINK_SERVICE + "/" + LINK_ROLE_PREFIX + "*";
         Set<String> buckets = new LinkedHashSet<>();
         Set<String> locations = new LinkedHashSet<>();
         for (LustreDataset dataset : datasets) {
@@ -99,7 +103,10 @@ final class AssociationProvider {
                         + "this file system's associations, and of the file system before it is deleted (which FSx refuses "
                         + "while a task is pending or executing), and tags the exports it starts.");
         statement(isComplete, findings, List.of("iam:AttachRolePolicy", "iam:CreateServiceLinkedRole",
-                "iam:PutRolePolicy"), List.of(linkRole), "");
+                "iam:PutRolePolicy"), List.of(linkRole), "FSx's S3 link role per file system, named "
+                        + LINK_ROLE_PREFIX + "<suffix> under FSx's service path (a service-linked role: FSx defines its "
+                        + "permissions); the suffix FSx gives it is matched by a wildcard, as in AWS's own "
+                        + "FSxDeleteServiceLinkedRoleAccess policy.");
         statement(isComplete, findings, List.of("s3:GetBucketLocation", "s3:GetBucketPolicy", "s3:ListBucket"),
                 List.copyOf(buckets), "");
         statement(isComplete, findings, List.of("s3:GetObject", "s3:PutObject"), List.copyOf(locations),

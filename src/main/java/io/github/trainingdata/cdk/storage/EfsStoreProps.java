@@ -178,7 +178,8 @@ public final class EfsStoreProps {
         }
 
         /**
-         * What happens to a new file system when the stack is deleted.
+         * What happens to a new file system when the stack is deleted: DESTROY, RETAIN or RETAIN_ON_UPDATE_OR_DELETE
+         * (SNAPSHOT is refused: CloudFormation takes no snapshot of an EFS file system).
          *
          * @default {@link RemovalPolicy#RETAIN_ON_UPDATE_OR_DELETE} (CloudFormation's RetainExceptOnCreate: kept when the
          *     stack is deleted, deleted when the deploy that created it rolls back)

@@ -37,6 +37,10 @@ final class EfsStoreRules {
             "provisionedThroughputMibps",
             "at least 1 MiB/s",
             "Amazon EFS API reference, ProvisionedThroughputInMibps");
+    static final SynthRule REMOVAL_POLICY = SynthRule.of("EFS_REMOVAL_POLICY", "EfsStore", "removalPolicy",
+            "DESTROY, RETAIN or RETAIN_ON_UPDATE_OR_DELETE (no SNAPSHOT)",
+            "CloudFormation DeletionPolicy (Snapshot only for resource types that take snapshots, e.g. "
+                    + "AWS::EC2::Volume, AWS::RDS::DBInstance)");
 
     private EfsStoreRules() {
     }
@@ -59,6 +63,11 @@ final class EfsStoreRules {
                     Set.of("fileSystem", "network", "createDirectories", "logsKey"));
         } else {
             checkModes(scope, oneZone, performance, throughput, mibps);
+            if (props.getRemovalPolicy() == RemovalPolicy.SNAPSHOT) {
+                throw ConfigurationError.of(REMOVAL_POLICY, scope, "removalPolicy", RemovalPolicy.SNAPSHOT,
+                        "DESTROY, RETAIN or RETAIN_ON_UPDATE_OR_DELETE: CloudFormation takes no snapshot of an EFS file "
+                        + "system (use AWS Backup, on by default here)");
+            }
         }
         return new EfsStoreSpec(existing, oneZone, !Boolean.FALSE.equals(props.getCreateDirectories()),
                 props.getLogsKey() != null ? props.getLogsKey() : props.getEncryptionKey(), performance, throughput,

@@ -19,6 +19,7 @@ import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.services.cloudwatch.IWidget;
+import software.amazon.awscdk.services.ec2.CfnSecurityGroupIngress;
 import software.amazon.awscdk.services.ec2.Connections;
 import software.amazon.awscdk.services.ec2.ConnectionsProps;
 import software.amazon.awscdk.services.ec2.IConnectable;
@@ -37,7 +38,7 @@ import software.constructs.IConstruct;
  * an {@code FSxLustre} channel and read at hundreds of MB/s per TiB instead of copying from S3.
  *
  * <p>PERSISTENT_2 ({@link LustreDeploymentType}) adds a throughput tier of 125–1000 MB/s per TiB, a metadata
- * configuration (AUTOMATIC unless IOPS are given; on Lustre 2.15), encryption at rest with the data layer's key (the
+ * configuration (on Lustre 2.15; its mode always stated, {@link LustreMetadataMode}), encryption at rest with the data layer's key (the
  * first dataset's bucket key, when it has one) and no automatic backups: FSx takes no backups of a file system linked to
  * S3, where the data's durable copy is.
  *
@@ -198,8 +199,13 @@ public class LustreCache extends Construct implements IConnectable, TrainingData
 
     /**
      * Deletes the cache with its stack (S3 holds its data), or retains it together with everything its network
-     * interfaces keep in use: its security group and, when the network created them, the data subnet and the
-     * VPC. Without them the stack's delete would end in DELETE_FAILED on the group, subnet or VPC.
+     * interfaces keep in use: its security group, the group's rules that admit Lustre traffic from itself (separate
+     * {@code AWS::EC2::SecurityGroupIngress} resources, deleted with the stack unless retained too: the retained file
+     * servers could no longer reach each other) and, when the network created them, the data subnet and the VPC.
+     * Without them the stack's delete would end in DELETE_FAILED on the group, subnet or VPC. The rules admitting the
+     * training security group are not retained: that group is deleted with the stack, and "If you attempt to delete a
+     * security group that ... is referenced by another security group in the same VPC ... the operation fails with
+     * DependencyViolation" (EC2 API reference, DeleteSecurityGroup).
      */
     private void applyRemovalPolicy(RemovalPolicy policy) {
         fileSystem.applyRemovalPolicy(policy);
@@ -218,9 +224,11 @@ public class LustreCache extends Construct implements IConnectable, TrainingData
                 resource.applyRemovalPolicy(policy);
             }
         }
+        selfIngressRules().forEach(rule -> rule.applyRemovalPolicy(policy));
         Annotations.of(this).addInfo(getNode().getPath() + ": the file system is retained when the stack is deleted ("
-                + (exports() ? "it exports to S3" : "removalPolicy") + "), and so are its security group"
-                + (network.isVpcCreated() ? ", the data subnet and the VPC" : "") + "; delete them after the file system");
+                + (exports() ? "it exports to S3" : "removalPolicy") + "), and so are its security group with its "
+                + "Lustre rules from itself" + (network.isVpcCreated() ? ", the data subnet and the VPC" : "")
+                + "; delete them after the file system (the rules admitting training jobs go with the stack)");
         if (exports()) {
             Annotations.of(this).addWarningV2("@trainingdata/storage:retainedCacheReplacement", getNode().getPath()
                     + ": this cache exports to S3 and is retained, also when an update replaces it (a new subnet or AZ, "
@@ -228,6 +236,14 @@ public class LustreCache extends Construct implements IConnectable, TrainingData
                     + "associations export their directories and are unlinked (their files stay on it). After such an "
                     + "update, delete the old file system (its id is in the stack's events)");
         }
+    }
+
+    /** @return the security group's ingress rules whose source is the group itself (the file servers' traffic) */
+    private List<CfnSecurityGroupIngress> selfIngressRules() {
+        String self = securityGroup.getSecurityGroupId();
+        return securityGroup.getNode().getChildren().stream()
+                .filter(CfnSecurityGroupIngress.class::isInstance).map(CfnSecurityGroupIngress.class::cast)
+                .filter(rule -> self.equals(rule.getSourceSecurityGroupId())).toList();
     }
 
     private boolean exports() {

@@ -18,6 +18,7 @@ public final class LustreCacheProps {
     private final LustreDeploymentType deploymentType;
     private final Number perUnitStorageThroughput;
     private final Number metadataIops;
+    private final LustreMetadataMode metadataMode;
     private final String weeklyMaintenanceStartTime;
 
     private LustreCacheProps(Builder b) {
@@ -32,6 +33,7 @@ public final class LustreCacheProps {
         this.deploymentType = b.deploymentType;
         this.perUnitStorageThroughput = b.perUnitStorageThroughput;
         this.metadataIops = b.metadataIops;
+        this.metadataMode = b.metadataMode;
         this.weeklyMaintenanceStartTime = b.weeklyMaintenanceStartTime;
     }
 
@@ -90,9 +92,14 @@ public final class LustreCacheProps {
         return perUnitStorageThroughput;
     }
 
-    /** @return PERSISTENT_2's provisioned metadata IOPS (may be a number token), or null for AUTOMATIC */
+    /** @return PERSISTENT_2's provisioned metadata IOPS (may be a number token), or null when not given */
     public Number getMetadataIops() {
         return metadataIops;
+    }
+
+    /** @return PERSISTENT_2's metadata mode as given, or null (then {@code metadataIops} states USER_PROVISIONED) */
+    public LustreMetadataMode getMetadataMode() {
+        return metadataMode;
     }
 
     /** @return the weekly maintenance window's start, {@code d:HH:MM} in UTC, or null for FSx's choice */
@@ -113,6 +120,7 @@ public final class LustreCacheProps {
         private LustreDeploymentType deploymentType;
         private Number perUnitStorageThroughput;
         private Number metadataIops;
+        private LustreMetadataMode metadataMode;
         private String weeklyMaintenanceStartTime;
 
         private Builder() {
@@ -182,8 +190,10 @@ public final class LustreCacheProps {
         }
 
         /**
-         * What happens to the file system (and its associations) when the stack is deleted. Unless it is DESTROY,
-         * its security group and, when the network created them, the data subnet and VPC get the same policy.
+         * What happens to the file system (and its associations) when the stack is deleted: DESTROY, RETAIN or
+         * RETAIN_ON_UPDATE_OR_DELETE (SNAPSHOT is refused: CloudFormation takes no snapshot of an FSx file system).
+         * Unless it is DESTROY, its security group with its Lustre rules from itself and, when the network created
+         * them, the data subnet and VPC get the same policy.
          *
          * @default {@link RemovalPolicy#DESTROY} (S3 holds the data), or {@link RemovalPolicy#RETAIN_ON_UPDATE_OR_DELETE}
          *     when any dataset exports to S3 (kept when the stack is deleted, deleted when its creating deploy rolls back)
@@ -196,8 +206,8 @@ public final class LustreCacheProps {
         /**
          * An existing file system to use instead of creating one; {@code datasets} then describe the
          * associations it already has (no new ones are created). None of the new-file-system settings
-         * (capacity, dataset size, version, compression, removal policy, deployment type, throughput tier, metadata IOPS,
-         * maintenance window) may be given.
+         * (capacity, dataset size, version, compression, removal policy, deployment type, throughput tier, metadata
+         * IOPS and mode, maintenance window) may be given.
          *
          * @default a new SCRATCH_2 file system
          */
@@ -235,15 +245,32 @@ public final class LustreCacheProps {
 
         /**
          * PERSISTENT_2 on Lustre 2.15: metadata IOPS to provision (mode {@code USER_PROVISIONED}): 1500, 3000, 6000,
-         * 12000 or a multiple of 12000 up to 192000. A PERSISTENT_2 cache on 2.15 always gets a metadata configuration,
-         * since FSx cannot add one later; without this it is {@code AUTOMATIC} (scaled with the capacity). FSx only raises
-         * provisioned IOPS (at most once every 6 hours); lowering them fails the update. Refused with SCRATCH_2 and with
-         * Lustre 2.12. May be a deploy-time number.
+         * 12000 or a multiple of 12000 up to 192000. FSx only raises provisioned IOPS (at most once every 6 hours):
+         * once deployed, keep this at least at the deployed value. Removing it does not return the file system to
+         * AUTOMATIC: a PERSISTENT_2 cache on 2.15 must then state {@link #metadataMode}, and FSx accepts AUTOMATIC on
+         * a deployed USER_PROVISIONED file system only when its IOPS do not exceed what AUTOMATIC gives its capacity
+         * (grow the capacity first). Refused with SCRATCH_2, with Lustre 2.12 and with {@code metadataMode(AUTOMATIC)}.
+         * May be a deploy-time number.
          *
-         * @default AUTOMATIC (PERSISTENT_2 on 2.15); none otherwise
+         * @default none: {@link #metadataMode} is then required with PERSISTENT_2 on 2.15
          */
         public Builder metadataIops(Number metadataIops) {
             this.metadataIops = metadataIops;
+            return this;
+        }
+
+        /**
+         * PERSISTENT_2 on Lustre 2.15: how metadata IOPS are provisioned. A PERSISTENT_2 cache on 2.15 always gets a
+         * metadata configuration (FSx cannot add one later), and its mode is always stated: {@code metadataIops}
+         * alone states USER_PROVISIONED; without them, {@link LustreMetadataMode#AUTOMATIC} must be given. So removing
+         * {@code metadataIops} fails synth instead of asking FSx to switch a USER_PROVISIONED file system to AUTOMATIC,
+         * which it rejects when the file system's IOPS exceed AUTOMATIC's for its capacity. Refused with SCRATCH_2 and
+         * with Lustre 2.12.
+         *
+         * @default USER_PROVISIONED when {@code metadataIops} is given; required otherwise (PERSISTENT_2 on 2.15)
+         */
+        public Builder metadataMode(LustreMetadataMode metadataMode) {
+            this.metadataMode = metadataMode;
             return this;
         }
 

@@ -6,6 +6,7 @@ import io.github.trainingdata.cdk.performance.Sizing;
 import io.github.trainingdata.cdk.limits.FsxLimits;
 import java.util.Set;
 import software.amazon.awscdk.Annotations;
+import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Token;
 import software.constructs.IConstruct;
 
@@ -13,9 +14,9 @@ import software.constructs.IConstruct;
  * The file-system settings a {@link LustreCache} accepts ({@link FsxLimits}), resolved once into a
  * {@link LustreFileSystemSpec}: the deployment type; an SSD capacity given or derived from the dataset size; PERSISTENT_2's
  * throughput tier (required, and only with it); a metadata configuration only on PERSISTENT_2 with Lustre 2.15 (where it
- * is always set, since FSx cannot add one later), with valid metadata IOPS; a weekly maintenance window in the API's
- * format. For an adopted file system: a valid id and mount name and none of the settings only a new one takes. Tokens
- * are never rejected.
+ * is always set, since FSx cannot add one later, and its mode always stated), with valid metadata IOPS; a weekly
+ * maintenance window in the API's format; a removal policy CloudFormation can apply (no SNAPSHOT). For an adopted file
+ * system: a valid id and mount name and none of the settings only a new one takes. Tokens are never rejected.
  */
 final class LustreFileSystemRules {
     static final SynthRule NETWORK = SynthRule.of("LUSTRE_NETWORK", "LustreCache", "network",
@@ -45,6 +46,23 @@ final class LustreFileSystemRules {
     static final SynthRule METADATA_IOPS = SynthRule.of("LUSTRE_METADATA_IOPS", "LustreCache", "metadataIops",
             "1500, 3000, 6000, 12000 or a multiple of 12000 up to 192000",
             "FSx API model (botocore fsx/2018-03-01), CreateFileSystem (MetadataConfiguration.Iops)");
+    static final SynthRule METADATA_MODE_REQUIRED = SynthRule.of("LUSTRE_METADATA_MODE_REQUIRED", "LustreCache",
+            "metadataMode",
+            "metadataIops, or metadataMode AUTOMATIC, with PERSISTENT_2 on Lustre 2.15 (stated, never defaulted)",
+            "FSx API reference, UpdateFileSystemLustreMetadataConfiguration (Mode): a switch from USER_PROVISIONED to "
+                    + "AUTOMATIC is rejected when the IOPS exceed the automatic default");
+    static final SynthRule METADATA_MODE_SETTINGS = SynthRule.of("LUSTRE_METADATA_MODE_SETTINGS", "LustreCache",
+            "metadataMode",
+            "unset unless PERSISTENT_2 on Lustre 2.15",
+            "FSx API model (botocore fsx/2018-03-01), CreateFileSystem (MetadataConfiguration)");
+    static final SynthRule METADATA_MODE_IOPS = SynthRule.of("LUSTRE_METADATA_MODE_IOPS", "LustreCache",
+            "metadataIops",
+            "none with AUTOMATIC; required with USER_PROVISIONED",
+            "FSx API model (botocore fsx/2018-03-01), CreateFileSystemLustreMetadataConfiguration (Iops)");
+    static final SynthRule REMOVAL_POLICY = SynthRule.of("LUSTRE_REMOVAL_POLICY", "LustreCache", "removalPolicy",
+            "DESTROY, RETAIN or RETAIN_ON_UPDATE_OR_DELETE (no SNAPSHOT)",
+            "CloudFormation DeletionPolicy (Snapshot only for resource types that take snapshots, e.g. "
+                    + "AWS::EC2::Volume, AWS::RDS::DBInstance)");
     static final SynthRule CAPACITY_OR_DATASET_SIZE = SynthRule.of("LUSTRE_CAPACITY_OR_DATASET_SIZE", "LustreCache",
             "storageCapacityGiB",
             "either storageCapacityGiB or datasetSizeBytes, not both",
@@ -82,7 +100,9 @@ final class LustreFileSystemRules {
 
     /**
      * Checks a new file system's settings and applies the defaults: SCRATCH_2, Lustre 2.15, the capacity given or
-     * derived (else 1200 GiB), PERSISTENT_2's tier, its metadata configuration (AUTOMATIC unless IOPS are given).
+     * derived (else 1200 GiB), PERSISTENT_2's tier, its metadata configuration (USER_PROVISIONED with the IOPS given,
+     * or the mode stated: never a default, since a default of AUTOMATIC would turn a removed {@code metadataIops} into
+     * a switch FSx rejects).
      *
      * @return the settings to render
      */
@@ -94,8 +114,12 @@ final class LustreFileSystemRules {
         Number perUnit = throughputTier(props.getPerUnitStorageThroughput(), type);
         Number iops = props.getMetadataIops();
         checkMetadataIops(iops, type, version);
-        String mode = type == LustreDeploymentType.PERSISTENT_2 && version == LustreVersion.V2_15
-                ? (iops != null ? "USER_PROVISIONED" : "AUTOMATIC") : null;
+        LustreMetadataMode mode = metadataMode(props.getMetadataMode(), iops, type, version);
+        if (props.getRemovalPolicy() == RemovalPolicy.SNAPSHOT) {
+            throw ConfigurationError.of(REMOVAL_POLICY, scope, "removalPolicy", RemovalPolicy.SNAPSHOT, "DESTROY, "
+                    + "RETAIN or RETAIN_ON_UPDATE_OR_DELETE: CloudFormation takes no snapshot of an FSx file system, "
+                    + "nor of the security group, subnet and VPC a retained cache keeps");
+        }
         String maintenance = props.getWeeklyMaintenanceStartTime();
         if (maintenance != null && !Token.isUnresolved(maintenance)
                 && !FsxLimits.WEEKLY_MAINTENANCE_START_TIME.accepts(maintenance)) {
@@ -103,7 +127,8 @@ final class LustreFileSystemRules {
                     "weeklyMaintenanceStartTime", maintenance, "d:HH:MM in UTC, d from 1 "
                     + "(Monday) to 7 (Sunday), e.g. 7:03:00 (" + FsxLimits.WEEKLY_MAINTENANCE_START_TIME.allowed() + ")");
         }
-        return new LustreFileSystemSpec(type, version, capacity, perUnit, mode, iops, maintenance);
+        return new LustreFileSystemSpec(type, version, capacity, perUnit, mode == null ? null : mode.apiValue(), iops,
+                maintenance);
     }
 
     private Number throughputTier(Number perUnit, LustreDeploymentType type) {
@@ -150,6 +175,39 @@ final class LustreFileSystemRules {
             throw ConfigurationError.of(METADATA_IOPS, scope, "metadataIops", iops, FsxLimits.SSD_METADATA_IOPS_VALUES
                     + " metadata IOPS");
         }
+    }
+
+    /**
+     * The metadata mode of a PERSISTENT_2 file system on 2.15, as stated: USER_PROVISIONED by its IOPS, or the mode
+     * given. Null for other file systems, which take none.
+     */
+    private LustreMetadataMode metadataMode(LustreMetadataMode given, Number iops, LustreDeploymentType type,
+            LustreVersion version) {
+        boolean configurable = type == LustreDeploymentType.PERSISTENT_2 && version == LustreVersion.V2_15;
+        if (!configurable) {
+            if (given != null) {
+                throw ConfigurationError.of(METADATA_MODE_SETTINGS, scope, "metadataMode", given, "unset with " + type
+                        + " on Lustre " + version.apiValue() + ": a metadata configuration is PERSISTENT_2's on "
+                        + "Lustre 2.15 only");
+            }
+            return null;
+        }
+        if (given == null && iops == null) {
+            throw ConfigurationError.of(METADATA_MODE_REQUIRED, scope, "metadataMode", null, "stated for PERSISTENT_2 "
+                    + "on Lustre 2.15: metadataIops (USER_PROVISIONED; once deployed, keep them at least at the deployed "
+                    + "value, FSx never lowers them) or metadataMode AUTOMATIC (FSx scales them with the capacity). A "
+                    + "deployed USER_PROVISIONED file system switches to AUTOMATIC only when its IOPS do not exceed "
+                    + "AUTOMATIC's for its capacity, else FSx rejects the update: grow the capacity first");
+        }
+        if (given == LustreMetadataMode.AUTOMATIC && iops != null) {
+            throw ConfigurationError.of(METADATA_MODE_IOPS, scope, "metadataIops", iops, "none with metadataMode "
+                    + "AUTOMATIC, whose IOPS FSx sets from the storage capacity");
+        }
+        if (given == LustreMetadataMode.USER_PROVISIONED && iops == null) {
+            throw ConfigurationError.of(METADATA_MODE_IOPS, scope, "metadataIops", null, "the IOPS to provision with "
+                    + "metadataMode USER_PROVISIONED, " + FsxLimits.SSD_METADATA_IOPS_VALUES);
+        }
+        return given != null ? given : LustreMetadataMode.USER_PROVISIONED;
     }
 
     /**

@@ -72,8 +72,9 @@ public class TrainingDataBucket extends Construct implements TrainingDataStore {
     private IBucket createBucket(TrainingDataBucketProps props, TrainingDataBucketSpec spec) {
         DataEncryption encryption = spec.encryption();
         Duration noncurrent = spec.noncurrentVersionExpiration();
-        // Kept when the stack is deleted, but not when the deploy that created it rolls back (RetainExceptOnCreate):
-        // a failed first deploy leaves no bucket or key behind.
+        // Kept when the stack is deleted and when the deploy that created it rolls back (Retain): a versioned bucket
+        // that holds any object version cannot be deleted, so RetainExceptOnCreate would end a failed first deploy in
+        // ROLLBACK_FAILED. The key follows the bucket: a retained bucket's objects must stay readable.
         RemovalPolicy removal = spec.removalPolicy();
         boolean destroy = removal == RemovalPolicy.DESTROY;
 

@@ -144,10 +144,14 @@ public final class TrainingDataBucketProps {
         }
 
         /**
-         * What happens to a new bucket (and a new log bucket and key) when the stack is deleted.
+         * What happens to a new bucket (and a new log bucket and key) when the stack is deleted: RETAIN or DESTROY
+         * (its objects are deleted first). RETAIN_ON_UPDATE_OR_DELETE is refused: CloudFormation deletes the bucket
+         * when the deploy that created it rolls back, and S3 deletes a bucket only once every object version in it is
+         * gone, so a first deploy that fails after any object (an upload, an access log) arrived would end in
+         * ROLLBACK_FAILED. The key follows the bucket, so that a retained bucket's objects stay readable.
          *
-         * @default {@link RemovalPolicy#RETAIN_ON_UPDATE_OR_DELETE} (CloudFormation's RetainExceptOnCreate: kept when the
-         *     stack is deleted, deleted when the deploy that created it rolls back)
+         * @default {@link RemovalPolicy#RETAIN} (kept when the stack is deleted, and when its first deploy rolls back:
+         *     delete the empty buckets and schedule the key's deletion after a failed first deploy)
          */
         public Builder removalPolicy(RemovalPolicy removalPolicy) {
             this.removalPolicy = removalPolicy;

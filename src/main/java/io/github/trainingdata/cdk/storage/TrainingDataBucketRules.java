@@ -2,6 +2,7 @@ package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.SynthRule;
+import io.github.trainingdata.cdk.internal.DurationSeconds;
 import io.github.trainingdata.cdk.internal.KeyPrefix;
 import java.util.Set;
 import software.amazon.awscdk.Duration;
@@ -11,8 +12,8 @@ import software.constructs.IConstruct;
 /**
  * The synth-time rules of {@link TrainingDataBucket}, one constant each (listed in docs/rules.md), and the
  * resolution of its props into a {@link TrainingDataBucketSpec}: a valid dataset prefix; an existing bucket without
- * new-bucket settings; for a new one, no S3-managed encryption with a KMS key and noncurrent versions expiring after
- * whole days. Event notifications are refused when the app synthesizes ({@code TrainingDataBucket}'s validation).
+ * new-bucket settings; for a new one, no S3-managed encryption with a KMS key, noncurrent versions expiring after
+ * whole days, and a removal policy whose every delete completes (RETAIN or DESTROY). Event notifications are refused when the app synthesizes ({@code TrainingDataBucket}'s validation).
  */
 final class TrainingDataBucketRules {
     private static final long DAY_MILLIS = 86_400_000L;
@@ -28,6 +29,12 @@ final class TrainingDataBucketRules {
             "event notifications",
             "none (use EventBridge rules)",
             "Amazon FSx for Lustre User Guide, automatic import (FSx owns the bucket's notification configuration)");
+
+    static final SynthRule REMOVAL_POLICY = SynthRule.of("BUCKET_REMOVAL_POLICY", "TrainingDataBucket",
+            "removalPolicy",
+            "RETAIN or DESTROY for a new bucket",
+            "CloudFormation DeletionPolicy (RetainExceptOnCreate deletes on a rolled-back create); Amazon S3 API "
+                    + "reference, DeleteBucket (every object version deleted first)");
 
     private TrainingDataBucketRules() {
     }
@@ -49,7 +56,7 @@ final class TrainingDataBucketRules {
             checkNewBucket(scope, props, encryption, noncurrent);
         }
         return new TrainingDataBucketSpec(existing, datasetPrefix, encryption, noncurrent,
-                props.getRemovalPolicy() != null ? props.getRemovalPolicy() : RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE);
+                props.getRemovalPolicy() != null ? props.getRemovalPolicy() : RemovalPolicy.RETAIN);
     }
 
     private static void checkNewBucket(IConstruct scope, TrainingDataBucketProps props, DataEncryption encryption,
@@ -58,10 +65,23 @@ final class TrainingDataBucketRules {
             throw ConfigurationError.of(ENCRYPTION_KEY, scope, "encryption", encryption,
                     "KMS when an encryptionKey is given (or leave encryption unset)");
         }
-        long millis = noncurrent.toMilliseconds().longValue();
+        RemovalPolicy removal = props.getRemovalPolicy();
+        if (removal != null && removal != RemovalPolicy.RETAIN && removal != RemovalPolicy.DESTROY) {
+            throw ConfigurationError.of(REMOVAL_POLICY, scope, "removalPolicy", removal, "RETAIN (kept, also when "
+                    + "the deploy that created it rolls back) or DESTROY (emptied and deleted with the stack): "
+                    + "RetainExceptOnCreate deletes the bucket when its creating deploy rolls back, which fails once it "
+                    + "holds any object version (S3 deletes a bucket only when every version is gone), leaving the "
+                    + "stack in ROLLBACK_FAILED; a bucket takes no snapshot");
+        }
+        if (noncurrent.isUnresolved() && "days".equals(noncurrent.unitLabel())) {
+            return;   // a deploy-time number of days: the lifecycle rule renders it as NoncurrentDays
+        }
+        Long seconds = DurationSeconds.literal(noncurrent);
+        long millis = seconds == null ? -1 : seconds * 1000;
         if (millis < DAY_MILLIS || millis % DAY_MILLIS != 0) {
             throw ConfigurationError.of(NONCURRENT_EXPIRATION, scope, "noncurrentVersionExpiration",
-                    noncurrent.toHumanString(), "a whole number of days, at least 1 (S3 lifecycle rules count whole days)");
+                    noncurrent.toHumanString(), "a whole number of days, at least 1 (S3 lifecycle rules count whole days; "
+                    + "a deploy-time value given as Duration.days(...))");
         }
     }
 }

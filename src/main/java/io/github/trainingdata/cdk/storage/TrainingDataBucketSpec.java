@@ -11,7 +11,7 @@ import software.amazon.awscdk.RemovalPolicy;
  * @param datasetPrefix the key prefix datasets live under (default {@code datasets})
  * @param encryption a new bucket's encryption (default KMS with an encryptionKey, else S3_MANAGED)
  * @param noncurrentVersionExpiration when a new bucket's noncurrent versions expire (default 30 days)
- * @param removalPolicy a new bucket's (and key's) removal policy (default RETAIN_ON_UPDATE_OR_DELETE)
+ * @param removalPolicy a new bucket's (and key's) removal policy (default RETAIN)
  */
 record TrainingDataBucketSpec(boolean existing, String datasetPrefix, DataEncryption encryption,
         Duration noncurrentVersionExpiration, RemovalPolicy removalPolicy) {

@@ -1,12 +1,12 @@
 package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.SynthRule;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.regex.Pattern;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Token;
 import software.constructs.IConstruct;
@@ -17,8 +17,6 @@ import software.constructs.IConstruct;
  * choose the state machine's states, so they must be literal.
  */
 final class CapacityPolicyRules {
-    private static final Pattern INSTANCE_TYPE = Pattern.compile("ml\\.[a-z0-9-]+\\.[a-z0-9]+");
-
     static final SynthRule STEPS = SynthRule.of("CAPACITY_STEPS", "TrainingJobDefinition", "capacityPolicy.steps",
             "at least one step, and at most " + CapacityPolicy.MAX_ATTEMPTS + " attempts in all", "library");
     static final SynthRule ONE_FALLBACK = SynthRule.of("CAPACITY_ONE_FALLBACK", "TrainingJobDefinition",
@@ -30,8 +28,8 @@ final class CapacityPolicyRules {
             "capacityPolicy.steps[i].attempts", "a literal whole number from 1 to " + CapacityPolicy.MAX_ATTEMPTS,
             "library (each attempt is a state of the state machine)");
     static final SynthRule INSTANCE_TYPES = SynthRule.of("CAPACITY_INSTANCE_TYPES", "TrainingJobDefinition",
-            "capacityPolicy.steps[i].instanceTypes", "at least one literal SageMaker instance type ml.<family>.<size>, "
-                    + "none the job or an earlier step already uses",
+            "capacityPolicy.steps[i].instanceTypes", "at least one literal instance type of the model's "
+                    + "TrainingInstanceType values, none the job or an earlier step already uses",
             "SageMaker API model (botocore sagemaker/2017-07-24), ResourceConfig.InstanceType; library");
     static final SynthRule FALLBACK_INPUT_MODE = SynthRule.of("CAPACITY_FALLBACK_INPUT_MODE", "TrainingJobDefinition",
             "capacityPolicy.steps[i].inputMode", "FAST_FILE or FILE", "library (the S3 modes that read files)");
@@ -153,9 +151,13 @@ final class CapacityPolicyRules {
         }
         for (int j = 0; j < types.size(); j++) {
             String type = types.get(j);
-            if (type == null || Token.isUnresolved(type) || !INSTANCE_TYPE.matcher(type).matches()) {
+            if (type == null || Token.isUnresolved(type)) {
                 throw ConfigurationError.of(INSTANCE_TYPES, scope, field + ".instanceTypes[" + j + "]", type,
-                        "a literal SageMaker instance type ml.<family>.<size>");
+                        "a literal instance type (each attempt's is a state of the state machine)");
+            }
+            if (!SageMakerLimits.isTrainingInstanceType(type)) {
+                throw ConfigurationError.of(INSTANCE_TYPES, scope, field + ".instanceTypes[" + j + "]", type,
+                        SageMakerLimits.trainingInstanceTypesLike(type));
             }
             if (!seen.add(type)) {
                 throw ConfigurationError.of(INSTANCE_TYPES, scope, field + ".instanceTypes[" + j + "]", type,

@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.internal.DurationSeconds;
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.launch.DeployedTrainingJobDefinition;
@@ -151,8 +152,17 @@ public class TrainingJobDefinition extends Construct {
         stateMachine.waitFor(trainingJobName, maxWaitSeconds("waitForTrainingJob", maxWait));
     }
 
+    /**
+     * The wait in seconds: literal (it sizes the waiting states), a whole number of seconds, 1 minute to 365 days;
+     * aws-cdk-lib's own conversion error (a fractional second, a deploy-time value) becomes a ConfigurationError.
+     */
     private long maxWaitSeconds(String method, Duration maxWait) {
-        long seconds = maxWait.toSeconds().longValue();
+        Long seconds = DurationSeconds.literal(maxWait);
+        if (seconds == null) {
+            throw ConfigurationError.of(TrainingJobRules.MAX_WAIT_EXECUTION, this,
+                    "maxWait (" + method + ")", maxWait.toHumanString(), "a literal whole number of seconds from 1 "
+                    + "minute to 365 days (it sizes the waiting states, so it cannot be a deploy-time value)");
+        }
         if (seconds < 60 || seconds > MAX_WAIT_LIMIT.toSeconds().longValue()) {
             throw ConfigurationError.of(TrainingJobRules.MAX_WAIT_EXECUTION, this,
                     "maxWait (" + method + ")", maxWait.toHumanString(),

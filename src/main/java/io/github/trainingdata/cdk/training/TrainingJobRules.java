@@ -44,7 +44,7 @@ final class TrainingJobRules {
             "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (ResourceConfig.InstanceType)");
     static final SynthRule INSTANCE_TYPE_FORMAT = SynthRule.of("TRAINING_INSTANCE_TYPE", "TrainingJobDefinition",
             "instanceType",
-            "ml.<family>.<size>",
+            "one of the model's TrainingInstanceType values",
             "SageMaker API model (botocore sagemaker/2017-07-24), CreateTrainingJob (ResourceConfig.InstanceType)");
     static final SynthRule VOLUME_KEY_NVME = SynthRule.of("TRAINING_VOLUME_KEY_NVME", "TrainingJobDefinition",
             "volumeKey",
@@ -78,7 +78,7 @@ final class TrainingJobRules {
             "unset with managedSpot",
             "SageMaker Developer Guide, managed warm pools");
     static final SynthRule DURATION_SECONDS = SynthRule.of("TRAINING_DURATION_SECONDS", "TrainingJobDefinition",
-            "maxRuntime, maxWait",
+            "maxRuntime, maxWait, keepAlivePeriod",
             "a whole number of seconds (a token as Duration.seconds)",
             "aws-cdk-lib Duration.toSeconds");
     static final SynthRule DURATION_LIMIT = SynthRule.of("TRAINING_DURATION_LIMIT", "TrainingJobDefinition",
@@ -211,9 +211,9 @@ final class TrainingJobRules {
                     "instanceType", null, "an instance type such as ml.p3.2xlarge");
         }
         Matcher typeMatch = INSTANCE_TYPE.matcher(type);
-        if (!Token.isUnresolved(type) && !typeMatch.matches()) {
+        if (!Token.isUnresolved(type) && !(SageMakerLimits.isTrainingInstanceType(type) && typeMatch.matches())) {
             throw ConfigurationError.of(INSTANCE_TYPE_FORMAT, scope,
-                    "instanceType", type, "a SageMaker instance type ml.<family>.<size>");
+                    "instanceType", type, SageMakerLimits.trainingInstanceTypesLike(type));
         }
         number("instanceCount", spec.getInstanceCount(), SageMakerLimits.INSTANCE_COUNT);
         number("volumeSizeGiB", spec.getVolumeSizeGiB(), SageMakerLimits.VOLUME_SIZE_IN_GB);
@@ -274,8 +274,9 @@ final class TrainingJobRules {
                     "at least maxRuntime (" + runtime.toHumanString() + ")");
         }
         Duration keepAlive = spec.getKeepAlivePeriod();
-        if (keepAlive != null && !Token.isUnresolved(keepAlive.toSeconds())
-                && !SageMakerLimits.KEEP_ALIVE_PERIOD_IN_SECONDS.acceptsNumber(keepAlive.toSeconds())) {
+        Number keepAliveSeconds = keepAlive == null ? null : wholeSeconds(scope, "keepAlivePeriod", keepAlive);
+        if (keepAliveSeconds != null && !Token.isUnresolved(keepAliveSeconds)
+                && !SageMakerLimits.KEEP_ALIVE_PERIOD_IN_SECONDS.acceptsNumber(keepAliveSeconds)) {
             throw ConfigurationError.of(KEEP_ALIVE_RANGE, scope, "keepAlivePeriod", keepAlive.toHumanString(),
                     "0 to " + SageMakerLimits.KEEP_ALIVE_PERIOD_IN_SECONDS.getMax() + " seconds (SageMaker managed warm pools)");
         }
@@ -296,18 +297,22 @@ final class TrainingJobRules {
      * ConfigurationError here.
      */
     static Number seconds(IConstruct scope, String field, Duration duration, ApiLimit limit) {
-        Number seconds;
+        Number seconds = wholeSeconds(scope, field, duration);
+        if (!Token.isUnresolved(seconds) && !limit.acceptsNumber(seconds)) {
+            throw ConfigurationError.of(DURATION_LIMIT, scope, field, duration.toHumanString(), limit.allowed());
+        }
+        return seconds;
+    }
+
+    /** The duration in whole seconds (a token for a deploy-time value in seconds), else a ConfigurationError. */
+    static Number wholeSeconds(IConstruct scope, String field, Duration duration) {
         try {
-            seconds = duration.toSeconds();
+            return duration.toSeconds();
         } catch (RuntimeException e) {
             throw ConfigurationError.of(DURATION_SECONDS, scope,
                     field, duration.toHumanString(), "a whole number of seconds; a "
                     + "deploy-time value must be given as Duration.seconds(...) (" + cdkMessage(e) + ")");
         }
-        if (!Token.isUnresolved(seconds) && !limit.acceptsNumber(seconds)) {
-            throw ConfigurationError.of(DURATION_LIMIT, scope, field, duration.toHumanString(), limit.allowed());
-        }
-        return seconds;
     }
 
     /** The first line of an aws-cdk-lib error, without its error-code prefix such as {@code ThereSubnetGroups: }. */
