@@ -115,8 +115,9 @@ class UpdateRehearsalTest {
                         + "{\"EventBridgeEnabled\": true}}}")));
         plant("shrink", null, Map.of("Data", DATA), Map.of("Data", DATA
                 .replace("\"StorageCapacity\": 1200", "\"StorageCapacity\": 1000")));
-        plant("persistent-tier", "no", Map.of("Data", PERSISTENT), Map.of("Data", PERSISTENT
-                .replace("\"PerUnitStorageThroughput\": 500", "\"PerUnitStorageThroughput\": 1000")
+        plant("persistent-tier", null, Map.of("Data", PERSISTENT), Map.of("Data", PERSISTENT
+                .replace("\"PerUnitStorageThroughput\": 500", "\"PerUnitStorageThroughput\": 1000")));
+        plant("metadata-iops-raised", "no", Map.of("Data", PERSISTENT), Map.of("Data", PERSISTENT
                 .replace("\"Iops\": 6000", "\"Iops\": 12000")));
         plant("metadata-iops-lowered", null, Map.of("Data", PERSISTENT), Map.of("Data", PERSISTENT
                 .replace("\"Iops\": 6000", "\"Iops\": 3000")));
@@ -253,10 +254,21 @@ class UpdateRehearsalTest {
     }
 
     @Test
-    void aPersistent2TierAndMoreMetadataIopsChangeInPlace() {
-        assertEquals(Map.of("Data/Cache", "updated"), states(REPORTS.get("persistent-tier")));
-        assertEquals(List.of(), findings(REPORTS.get("persistent-tier")));
-        assertEquals(false, REPORTS.get("persistent-tier").get("rewarm").asBoolean());
+    void morePersistent2MetadataIopsChangeInPlace() {
+        assertEquals(Map.of("Data/Cache", "updated"), states(REPORTS.get("metadata-iops-raised")));
+        assertEquals(List.of(), findings(REPORTS.get("metadata-iops-raised")));
+        assertEquals(false, REPORTS.get("metadata-iops-raised").get("rewarm").asBoolean());
+    }
+
+    @Test
+    void aPersistent2TierChangeReplacesTheCache() {
+        JsonNode tier = REPORTS.get("persistent-tier");
+        assertEquals("replaced", states(tier).get("Data/Cache"), "CloudFormation's resource specification replaces "
+                + "the file system for LustreConfiguration.PerUnitStorageThroughput (.ci/rehearse.json)");
+        assertTrue(findings(tier).contains("lustre-replaced Data/Cache"), findings(tier).toString());
+        assertTrue(tier.get("replacements").toString().contains("LustreConfiguration/PerUnitStorageThroughput"),
+                tier.get("replacements").toString());
+        assertTrue(tier.get("rewarm").asBoolean(), "the new file system is warmed");
     }
 
     @Test
