@@ -42,7 +42,7 @@ import software.amazon.awscdk.Stack;
 public final class SynthBenchmark {
     static final String OURS = "data layer: ours";
     static final String PLAIN = "data layer: plain";
-    /** 40 at most at 9 resources a definition (a stack may have 500); see the per-definition figures printed. */
+    /** 40 at most at 8 resources a definition (a stack may have 500); see the per-definition figures printed. */
     static final int[] DEFINITION_COUNTS = {1, 10, 40};
     /** The goals for the quickstart's resources and functions, and a definition's resources; informational only. */
     static final int QUICKSTART_GOAL = 80;
@@ -215,7 +215,7 @@ public final class SynthBenchmark {
         }
         double perDefinition = (double) (more.resources() - fewer.resources()) / added;
         System.out.printf(Locale.ROOT, "resources per added definition: %.1f (goal <= %d; %d definitions fit in "
-                + "a stack of %d beside the quickstart's data layer)%n%s%n", perDefinition, PER_DEFINITION_GOAL,
+                + "a stack of %d beside the data layer)%n%s%n", perDefinition, PER_DEFINITION_GOAL,
                 (int) ((STACK_LIMIT - (fewer.resources() - perDefinition)) / perDefinition), STACK_LIMIT, byType);
     }
 
