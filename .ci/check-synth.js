@@ -31,8 +31,12 @@ if (!efs[0].Properties.PerformanceMode || !efs[0].Properties.ThroughputMode) fai
 if (efs[0].Properties.Encrypted !== true) fail('EFS is not encrypted');
 
 for (const [name, r] of Object.entries(resources)) {
-  if (['AWS::EFS::FileSystem', 'AWS::S3::Bucket'].includes(r.Type)
-      && r.DeletionPolicy !== 'RetainExceptOnCreate') fail(`${name} (${r.Type}) is not retained (except on a failed create)`);
+  // EFS is deleted by a failed first create's rollback (it holds nothing yet); a bucket is kept even then, since S3
+  // refuses to delete one that holds any object version (the rollback would end ROLLBACK_FAILED).
+  if (r.Type === 'AWS::EFS::FileSystem' && r.DeletionPolicy !== 'RetainExceptOnCreate') {
+    fail(`${name} (${r.Type}) is not retained (except on a failed create)`);
+  }
+  if (r.Type === 'AWS::S3::Bucket' && r.DeletionPolicy !== 'Retain') fail(`${name} (${r.Type}) is not retained`);
   if (r.Type === 'AWS::S3::Bucket' && !r.Properties.BucketEncryption) fail(`${name} is not encrypted`);
   const ingress = r.Type === 'AWS::EC2::SecurityGroupIngress' ? [r.Properties]
     : r.Type === 'AWS::EC2::SecurityGroup' ? (r.Properties.SecurityGroupIngress || []) : [];

@@ -143,6 +143,33 @@ class LaunchCommandTest {
         assertTrue(text(err).startsWith(TrainingErrors.REQUEST_REFUSED + ": bad volume"), text(err));
     }
 
+    @Test
+    void aJobThatCannotBeDescribedWhileWaitingIsNotCalledARefusedRequest() {
+        emulator.on(TrainingJobLauncherTest.DESCRIBE, call -> Reply.error(400, "AccessDeniedException",
+                "not authorized to perform sagemaker:DescribeTrainingJob"));
+
+        int exit = command.run(new String[] {"--parameter", "/p", "--job-name-prefix", "nightly", "--wait"});
+
+        assertEquals(LaunchCommand.EXIT_FAILED, exit);
+        String job = text(out).strip();
+        assertTrue(text(err).startsWith(TrainingErrors.TRAINING_JOB_UNREADABLE + ": "), text(err));
+        assertTrue(text(err).contains(job) && text(err).contains("not authorized"), text(err));
+    }
+
+    @Test
+    void aCapacityRunWhoseJobCannotBeDescribedEndsUnreadable() throws IOException {
+        deployWithCapacityPolicy();
+        emulator.on(TrainingJobLauncherTest.DESCRIBE, call -> Reply.error(400, "AccessDeniedException",
+                "not authorized to perform sagemaker:DescribeTrainingJob"));
+
+        int exit = command.run(new String[] {"--parameter", "/p", "--job-name-prefix", "nightly", "--capacity-policy",
+            "/p/capacity"});
+
+        assertEquals(LaunchCommand.EXIT_FAILED, exit);
+        assertTrue(text(err).strip().lines().reduce((a, b) -> b).orElseThrow()
+                .startsWith(TrainingErrors.TRAINING_JOB_UNREADABLE + ": "), text(err));
+    }
+
     /** Parameter {@code /p} holds the realistic document, any other the capacity plan for it. */
     private void deployWithCapacityPolicy() throws IOException {
         String document = TrainingJobLauncherTest.realisticDocument();

@@ -252,6 +252,19 @@ class TrainingJobLauncherCapacityTest {
     }
 
     @Test
+    void aRequestWhoseJobCannotBeLookedUpIsNotCalledRefused() throws Exception {
+        emulator.on(TrainingJobLauncherTest.CREATE, call -> Reply.error(400, "ValidationException", "bad request"));
+        emulator.on(TrainingJobLauncherTest.DESCRIBE, call -> Reply.error(400, "AccessDeniedException",
+                "not authorized to perform sagemaker:DescribeTrainingJob"));
+
+        CapacityRun run = run(TrainingJobLauncherTest.realisticDocument());
+
+        assertEquals(Optional.of(TrainingErrors.TRAINING_JOB_UNREADABLE), run.error(), "the job may be running");
+        assertEquals(List.of(), run.attempts());
+        assertTrue(run.cause().orElseThrow().contains("not authorized"), run.cause().orElseThrow());
+    }
+
+    @Test
     void aJobCreatedByARequestAnsweredWithAnErrorIsFollowed() throws Exception {
         emulator.onSequence(TrainingJobLauncherTest.CREATE, Reply.error(400, "ResourceInUse", "a job with this name "
                 + "already exists"));

@@ -153,12 +153,39 @@ class TrainingJobLauncherTest {
     }
 
     @Test
+    void startAdoptsItsOwnJobWhenTheLastAnswerToItsCreateIsAServerError() throws IOException {
+        emulator.on(CREATE, call -> Reply.error(500, "InternalFailure", "an internal error occurred"));
+        emulator.on(DESCRIBE, call -> Reply.ok(describe(call.json().required("TrainingJobName")
+                .textValue(), "InProgress", "Starting")));
+
+        String job = launcher.start(realisticDocument(), "resnet");
+
+        assertEquals(job, emulator.calls(DESCRIBE).get(0).json().required("TrainingJobName").textValue(),
+                "SageMaker may have carried out a request it answered with an error: the job is followed, as a plan run "
+                + "and the state machine do");
+    }
+
+    @Test
     void startRethrowsResourceInUseWhenNoJobHasItsName() throws IOException {
         String document = realisticDocument();
         emulator.on(CREATE, call -> Reply.error(400, "ResourceInUse", "in use"));
         emulator.on(DESCRIBE, call -> Reply.error(400, "ValidationException", "Requested resource not found"));
 
         assertThrows(ResourceInUseException.class, () -> launcher.start(document, "resnet"));
+    }
+
+    @Test
+    void startDoesNotCallARequestRefusedWhenItCannotReadWhetherTheJobExists() throws IOException {
+        String document = realisticDocument();
+        emulator.on(CREATE, call -> Reply.error(400, "ResourceInUse", "in use"));
+        emulator.on(DESCRIBE, call -> Reply.error(400, "AccessDeniedException", "not authorized to perform "
+                + "sagemaker:DescribeTrainingJob"));
+
+        TrainingJobNotCompletedException e = assertThrows(TrainingJobNotCompletedException.class,
+                () -> launcher.start(document, "resnet"));
+
+        assertEquals(TrainingErrors.TRAINING_JOB_UNREADABLE, e.error());
+        assertTrue(e.getMessage().contains("may be running"), e.getMessage());
     }
 
     @Test

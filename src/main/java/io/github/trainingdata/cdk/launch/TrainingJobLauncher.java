@@ -15,8 +15,8 @@ import software.amazon.awssdk.services.sagemaker.model.CheckpointConfig;
 import software.amazon.awssdk.services.sagemaker.model.CreateTrainingJobRequest;
 import software.amazon.awssdk.services.sagemaker.model.DescribeTrainingJobResponse;
 import software.amazon.awssdk.services.sagemaker.model.ResourceConfig;
-import software.amazon.awssdk.services.sagemaker.model.ResourceInUseException;
 import software.amazon.awssdk.services.sagemaker.model.ResourceLimitExceededException;
+import software.amazon.awssdk.services.sagemaker.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.sagemaker.model.SageMakerException;
 import software.amazon.awssdk.services.sagemaker.model.TrainingJobStatus;
 
@@ -34,6 +34,8 @@ public final class TrainingJobLauncher {
     static final int QUOTA_RETRIES = 8;
     static final Duration FIRST_QUOTA_WAIT = Duration.ofMinutes(1);
     static final Duration MAX_QUOTA_WAIT = Duration.ofMinutes(15);
+    /** The status a {@link TrainingJobNotCompletedException} names when the job could not be described. */
+    static final String UNKNOWN_STATUS = "Unknown";
     /** A FailureReason of a job SageMaker could not place: {@link CapacityPlan#CAPACITY_FAILURE}. */
     private static final Pattern CAPACITY_FAILURE = Pattern.compile("^" + CapacityPlan.CAPACITY_FAILURE);
 
@@ -76,6 +78,9 @@ public final class TrainingJobLauncher {
      *                      {@link TrainingJobNames#requireValidPrefix(String)}
      * @return the name of the started job
      * @throws IllegalArgumentException for a bad prefix or document
+     * @throws TrainingJobNotCompletedException ({@link TrainingErrors#TRAINING_JOB_UNREADABLE}) when the create was
+     *                                          answered with an error and DescribeTrainingJob could not tell whether
+     *                                          the job exists (a job that exists is adopted: its name is returned)
      */
     public String start(String documentJson, String jobNamePrefix) {
         return launch(documentJson, jobNamePrefix, null);
@@ -105,8 +110,9 @@ public final class TrainingJobLauncher {
                 resumeFrom);
         try {
             sageMaker.createTrainingJob(request);
-        } catch (ResourceInUseException e) {
-            if (!exists(jobName)) {
+        } catch (SageMakerException e) {
+            // ResourceInUse after the client retried a request SageMaker carried out, or a 5xx answer to one it did.
+            if (!exists(jobName, e)) {
                 throw e;
             }
         }
@@ -115,18 +121,32 @@ public final class TrainingJobLauncher {
 
     /**
      * Whether a job of this name exists: after a create answered with an error (the SDK client retried a request
-     * SageMaker had carried out, or refused it), the job is adopted when it exists; else the request was refused.
+     * SageMaker had carried out, or refused it), the job is adopted when it exists; else the request was refused. Only
+     * DescribeTrainingJob's "no such job" (ResourceNotFound, or ValidationException "Requested resource not found", as
+     * the training state machine reads it) means none; any other error (access denied, throttling after the client's
+     * retries) tells nothing, and the job may be running.
+     *
+     * @throws TrainingJobNotCompletedException ({@link TrainingErrors#TRAINING_JOB_UNREADABLE}) when it cannot be told
      */
-    private boolean exists(String jobName) {
+    private boolean exists(String jobName, SageMakerException createError) {
         try {
             sageMaker.describeTrainingJob(r -> r.trainingJobName(jobName));
             return true;
+        } catch (ResourceNotFoundException e) {
+            return false;
         } catch (SageMakerException e) {
-            if (e.statusCode() == 400) {
+            if (e.awsErrorDetails() != null && "ValidationException".equals(e.awsErrorDetails().errorCode())) {
                 return false;
             }
-            throw e;
+            throw new TrainingJobNotCompletedException(jobName, UNKNOWN_STATUS, TrainingErrors.TRAINING_JOB_UNREADABLE,
+                    "SageMaker answered the create of training job " + jobName + " with " + errorCode(createError)
+                    + ", and DescribeTrainingJob failed (" + e.getMessage() + "): the job may be running; look it up "
+                    + "and stop it with StopTrainingJob if it is not wanted");
         }
+    }
+
+    private static String errorCode(SageMakerException e) {
+        return e.awsErrorDetails() != null ? e.awsErrorDetails().errorCode() : e.getMessage();
     }
 
     /**
@@ -214,7 +234,13 @@ public final class TrainingJobLauncher {
             String instanceType = request.resourceConfig() == null ? null : request.resourceConfig().instanceTypeAsString();
             progress.accept("Attempt " + (index + 1) + " of " + total + ": " + jobName + " on " + instanceType
                     + " reading " + dataSources + " in " + String.join(", ", zones));
-            SageMakerException refused = createWaitingForQuota(request, progress);
+            SageMakerException refused;
+            try {
+                refused = createWaitingForQuota(request, progress);
+            } catch (TrainingJobNotCompletedException e) {
+                progress.accept("Attempt " + (index + 1) + " of " + total + ": " + e.getMessage());
+                return new CapacityRun(attempts, null, e.error(), e.getMessage());
+            }
             if (refused instanceof ResourceLimitExceededException) {
                 String reason = refused.awsErrorDetails().errorMessage();
                 attempts.add(new CapacityRunAttempt(jobName, instanceType, dataSources, zones,
@@ -233,7 +259,13 @@ public final class TrainingJobLauncher {
                         + refused.getMessage());
                 return new CapacityRun(attempts, null, TrainingErrors.REQUEST_REFUSED, refused.getMessage());
             }
-            DescribeTrainingJobResponse job = awaitEnd(jobName, pollInterval, timeout, progress);
+            DescribeTrainingJobResponse job;
+            try {
+                job = awaitEnd(jobName, pollInterval, timeout, progress);
+            } catch (TrainingJobNotCompletedException e) {
+                progress.accept("Attempt " + (index + 1) + " of " + total + ": " + e.getMessage());
+                return new CapacityRun(attempts, null, e.error(), e.getMessage());
+            }
             AttemptOutcome outcome = outcomeOf(job);
             attempts.add(new CapacityRunAttempt(jobName, instanceType, dataSources, zones, outcome, job.failureReason()));
             progress.accept("Attempt " + (index + 1) + " of " + total + ": " + jobName + " " + outcome
@@ -285,7 +317,7 @@ public final class TrainingJobLauncher {
                 sleeper.sleep(wait);
                 wait = wait.multipliedBy(2).compareTo(MAX_QUOTA_WAIT) < 0 ? wait.multipliedBy(2) : MAX_QUOTA_WAIT;
             } catch (SageMakerException e) {
-                if (exists(request.trainingJobName())) {
+                if (exists(request.trainingJobName(), e)) {
                     progress.accept(request.trainingJobName() + " exists although SageMaker answered "
                             + e.awsErrorDetails().errorCode() + ": following it");
                     return null;
@@ -346,7 +378,9 @@ public final class TrainingJobLauncher {
      * @param progress     receives a line each time the status or secondary status changes
      * @return the final description of the completed job
      * @throws TrainingJobNotCompletedException if the job failed (with SageMaker's FailureReason), was stopped,
-     *                                          or is still running at the timeout; its {@code error()} is the
+     *                                          is still running at the timeout, or could not be described (it may
+     *                                          still run: {@link TrainingErrors#TRAINING_JOB_UNREADABLE}); its
+     *                                          {@code error()} is the
      *                                          training state machine's error for that end ({@link TrainingErrors})
      * @throws InterruptedException             if interrupted while waiting
      */
@@ -383,14 +417,29 @@ public final class TrainingJobLauncher {
         return job.trainingJobStatusAsString() + " / " + job.secondaryStatusAsString();
     }
 
-    /** Polls DescribeTrainingJob until the job ends or {@code timeout} has passed; returns its last description. */
+    /**
+     * Polls DescribeTrainingJob until the job ends or {@code timeout} has passed; returns its last description.
+     *
+     * @throws TrainingJobNotCompletedException ({@link TrainingErrors#TRAINING_JOB_UNREADABLE}) when DescribeTrainingJob
+     *                                          fails (after the client's retries): the job may still run
+     */
     private DescribeTrainingJobResponse awaitEnd(String jobName, Duration pollInterval, Duration timeout,
             Consumer<String> progress) throws InterruptedException {
         Objects.requireNonNull(jobName, "jobName");
         Instant deadline = clock.instant().plus(timeout);
         String reported = null;
+        String lastStatus = UNKNOWN_STATUS;
         while (true) {
-            DescribeTrainingJobResponse job = sageMaker.describeTrainingJob(r -> r.trainingJobName(jobName));
+            DescribeTrainingJobResponse job;
+            try {
+                job = sageMaker.describeTrainingJob(r -> r.trainingJobName(jobName));
+            } catch (SageMakerException e) {
+                throw new TrainingJobNotCompletedException(jobName, lastStatus, TrainingErrors.TRAINING_JOB_UNREADABLE,
+                        "Could not describe training job "
+                        + jobName + " (" + e.getMessage() + "): it may still be running; look it up and stop it with "
+                        + "StopTrainingJob if it is not wanted");
+            }
+            lastStatus = job.trainingJobStatusAsString();
             String state = state(job);
             if (!state.equals(reported)) {
                 progress.accept(jobName + ": " + state);

@@ -1,6 +1,9 @@
 package io.github.trainingdata.cdk.launch;
 
-/** A training job that ended without completing (Failed or Stopped), or did not finish in time. */
+/**
+ * A training job that ended without completing (Failed or Stopped), did not finish in time, or could not be described
+ * after its create was answered with an error (it may be running).
+ */
 public final class TrainingJobNotCompletedException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
@@ -36,7 +39,8 @@ public final class TrainingJobNotCompletedException extends RuntimeException {
     /**
      * The job's last seen {@code TrainingJobStatus}.
      *
-     * @return {@code Failed}, {@code Stopped}, or the status it still had at the timeout
+     * @return {@code Failed}, {@code Stopped}, the status it still had at the timeout, or {@code Unknown} when it
+     *         could not be described ({@link TrainingErrors#TRAINING_JOB_UNREADABLE})
      */
     public String status() {
         return status;

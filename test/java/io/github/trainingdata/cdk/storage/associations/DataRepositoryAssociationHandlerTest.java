@@ -470,6 +470,24 @@ class DataRepositoryAssociationHandlerTest {
     }
 
     @Test
+    void anExportingAssociationLeftFailedIsReplacedWithoutAnExportThroughItsBrokenLink() {
+        Map<String, Object> exporting = imagenet();
+        exporting.put("AutoExportEvents", List.of("NEW", "CHANGED"));
+        fsx.nextCreateEnds("FAILED", "The S3 bucket was deleted.");
+        assertThrows(IllegalStateException.class, () -> created(exporting));
+        FakeFsx.Association failed = fsx.associations().get(0);
+
+        deploy(update("req-retry", exporting, exporting));
+
+        assertEquals(List.of(), bodies(FakeFsx.CREATE_TASK), "FAILED is terminal (FSx API reference, "
+                + "DataRepositoryAssociation): an export through it cannot succeed, and a refused one would fail the "
+                + "update and its rollback");
+        assertEquals(List.of(failed.id), fsx.deleted().stream().map(a -> a.id).toList());
+        assertEquals(false, failed.deletedWithData);
+        assertEquals("AVAILABLE", fsx.associations().get(0).lifecycle);
+    }
+
+    @Test
     void twoDatasetsSwappingPathsInOneDeployFailBeforeDeletingAnything() {
         Map<String, Object> cocoAtCoco = properties("/coco", BUCKET + "coco/");
         created();
@@ -506,6 +524,44 @@ class DataRepositoryAssociationHandlerTest {
         assertTrue(order.indexOf("CreateDataRepositoryTask") < order.indexOf("DeleteDataRepositoryAssociation"), order.toString());
         assertEquals(false, before.deletedWithData, "S3 may not have all of its files");
         assertEquals(List.of("/datasets/imagenet"), fsx.associations().stream().map(a -> a.path).toList());
+    }
+
+    @Test
+    void anExportingAssociationIsDeletedAfterItsExportAlsoWhenFsxListsTheExportOnlyUnderTheFileSystem() {
+        Map<String, Object> exporting = imagenet();
+        exporting.put("AutoExportEvents", List.of("NEW", "CHANGED"));
+        created(exporting);
+        FakeFsx.Association ours = fsx.associations().get(0);
+        fsx.listCreatedTasksByFileSystemOnly();
+
+        assertEquals(true, deploy(delete("req-delete", OWNER, exporting)).get("IsComplete"));
+
+        assertEquals(1, fsx.tasks().size(), "one export: " + context.lines());
+        FakeFsx.Task export = fsx.tasks().get(0);
+        assertEquals(List.of("EXPORT_TO_REPOSITORY", "SUCCEEDED"), List.of(export.type, export.lifecycle));
+        List<String> order = targets();
+        assertTrue(order.indexOf("CreateDataRepositoryTask") < order.indexOf("DeleteDataRepositoryAssociation"),
+                order.toString());
+        assertEquals(List.of(ours.id), fsx.deleted().stream().map(a -> a.id).toList());
+        assertEquals(false, ours.deletedWithData);
+    }
+
+    @Test
+    void twoExportingAssociationsOfOneResourceEachExportBeforeTheyAreDeleted() {
+        List<FakeFsx.Association> ours = new ArrayList<>();
+        for (String name : List.of("imagenet", "imagenet-old")) {
+            FakeFsx.Association association = fsx.seed(FS, "/" + name, BUCKET + name + "/",
+                    Map.of("cdk-training-data:association", OWNER));
+            association.exportEvents = List.of("NEW", "CHANGED");
+            ours.add(association);
+        }
+
+        assertEquals(true, deploy(delete("req-delete", OWNER, imagenet())).get("IsComplete"));
+
+        assertEquals(List.of(List.of("imagenet"), List.of("imagenet-old")), fsx.tasks().stream().map(t -> t.paths)
+                .toList(), "one export per association, each of its own directory");
+        assertEquals(List.of("SUCCEEDED", "SUCCEEDED"), fsx.tasks().stream().map(t -> t.lifecycle).toList());
+        assertEquals(ours.stream().map(a -> a.id).toList(), fsx.deleted().stream().map(a -> a.id).toList());
     }
 
     @Test

@@ -91,6 +91,11 @@ final class FakeFsx {
     private final Map<String, Association> associations = new LinkedHashMap<>();
     private final Map<String, String> tokens = new HashMap<>();
     private final List<Association> deleted = new ArrayList<>();
+    /**
+     * Whether a task created with a file system's id and paths is listed under the association those paths lie in
+     * (filter {@code data-repository-association-id}); the FSx API reference does not say, so tests try both.
+     */
+    private boolean tasksListedByAssociation = true;
     private String nextCreateOutcome = "AVAILABLE";
     private String nextCreateFailure;
     private int counter;
@@ -132,6 +137,11 @@ final class FakeFsx {
     synchronized void nextCreateEnds(String lifecycle, String failure) {
         nextCreateOutcome = lifecycle;
         nextCreateFailure = failure;
+    }
+
+    /** Tasks created from now on are not listed under any association, only under their file system. */
+    synchronized void listCreatedTasksByFileSystemOnly() {
+        tasksListedByAssociation = false;
     }
 
     /** A new file system (a replaced cache). */
@@ -310,7 +320,8 @@ final class FakeFsx {
         String fileSystemId = request.path("FileSystemId").asText();
         List<String> paths = new ArrayList<>();
         request.path("Paths").forEach(p -> paths.add(p.asText()));
-        String associationId = associations.values().stream().filter(a -> a.fileSystemId.equals(fileSystemId)
+        String associationId = !tasksListedByAssociation ? null : associations.values().stream()
+                .filter(a -> a.fileSystemId.equals(fileSystemId)
                 && paths.stream().allMatch(p -> ("/" + p + "/").startsWith(a.path.endsWith("/") ? a.path : a.path + "/")))
                 .map(a -> a.id).findFirst().orElse(null);
         Task task = seedTask(fileSystemId, associationId, request.path("Type").asText(), "PENDING");

@@ -3,6 +3,7 @@ package io.github.trainingdata.cdk.storage.associations;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import java.util.List;
 import software.amazon.awssdk.services.fsx.model.DataRepositoryAssociation;
+import software.amazon.awssdk.services.fsx.model.DataRepositoryLifecycle;
 import software.amazon.awssdk.services.fsx.model.DataRepositoryTask;
 import software.amazon.awssdk.services.fsx.model.DataRepositoryTaskFilterName;
 import software.amazon.awssdk.services.fsx.model.DataRepositoryTaskLifecycle;
@@ -14,7 +15,8 @@ import software.amazon.awssdk.services.fsx.model.DataRepositoryTaskType;
  * states" (FSx API reference, DataRepositoryTask); CancelDataRepositoryTask cancels a PENDING or EXECUTING task.
  * <ul>
  * <li>Before an association is deleted: its imports (the create-time metadata import, an on-demand import) are
- *     cancelled and waited for until they are over; an association that exports first exports its directory (one
+ *     cancelled and waited for until they are over; an association that exports (unless FAILED, which is terminal)
+ *     first exports its directory (one
  *     {@code EXPORT_TO_REPOSITORY} task, tagged with the owner and request) and waits for that and any other
  *     export, so what S3 lacks reaches S3 before the link goes.</li>
  * <li>Before the file system is deleted ({@link TaskGuard}): every PENDING or EXECUTING task of the file system is
@@ -22,6 +24,13 @@ import software.amazon.awssdk.services.fsx.model.DataRepositoryTaskType;
  * </ul>
  */
 final class AssociationTasks {
+    /** The states a task ends in. */
+    private static final List<DataRepositoryTaskLifecycle> FINISHED = List.of(DataRepositoryTaskLifecycle.SUCCEEDED,
+            DataRepositoryTaskLifecycle.FAILED, DataRepositoryTaskLifecycle.CANCELED);
+    private static final List<DataRepositoryTaskLifecycle> EVERY_LIFECYCLE = List.of(DataRepositoryTaskLifecycle.PENDING,
+            DataRepositoryTaskLifecycle.EXECUTING, DataRepositoryTaskLifecycle.CANCELING,
+            DataRepositoryTaskLifecycle.SUCCEEDED, DataRepositoryTaskLifecycle.FAILED,
+            DataRepositoryTaskLifecycle.CANCELED);
     private final FsxAssociations fsx;
 
     AssociationTasks(FsxAssociations fsx) {
@@ -54,10 +63,25 @@ final class AssociationTasks {
         if (waiting || !exports(association)) {
             return !waiting;
         }
-        List<DataRepositoryTask> ours = fsx.tasks(DataRepositoryTaskFilterName.DATA_REPOSITORY_ASSOCIATION_ID,
-                association.associationId(), List.of(DataRepositoryTaskLifecycle.SUCCEEDED,
-                        DataRepositoryTaskLifecycle.FAILED, DataRepositoryTaskLifecycle.CANCELED)).stream()
-                .filter(t -> requestId.equals(FsxAssociations.tag(t, FsxAssociations.REQUEST_TAG))).toList();
+        if (association.lifecycle() == DataRepositoryLifecycle.FAILED) {
+            // "FAILED - The data repository association is in a terminal state that cannot be recovered" (FSx API
+            // reference, DataRepositoryAssociation): an export through it cannot succeed, and a refused one would fail
+            // the request (and its rollback) with nothing deleted. Its files stay on the file system.
+            log.log("Association " + association.associationId() + " is FAILED: deleted without exporting its directory "
+                    + "first; its files stay on the file system");
+            return true;
+        }
+        // Looked up among the file system's tasks by its tags and path: whether FSx also lists a task created with the
+        // file system's id and paths under the association those paths lie in is not documented.
+        String path = relative(association.fileSystemPath());
+        List<DataRepositoryTask> ours = fsx.tasks(DataRepositoryTaskFilterName.FILE_SYSTEM_ID,
+                association.fileSystemId(), EVERY_LIFECYCLE).stream()
+                .filter(t -> t.type() == DataRepositoryTaskType.EXPORT_TO_REPOSITORY
+                        && owner.equals(FsxAssociations.tag(t, FsxAssociations.OWNER_TAG))
+                        && requestId.equals(FsxAssociations.tag(t, FsxAssociations.REQUEST_TAG))
+                        && t.paths().stream().map(AssociationTasks::relative).toList()
+                        .equals(path.isEmpty() ? List.of() : List.of(path)))
+                .toList();
         if (ours.isEmpty()) {
             DataRepositoryTask export = fsx.export(association, owner, requestId);
             log.log("Exporting " + association.fileSystemPath() + " to " + association.dataRepositoryPath() + " ("
@@ -65,6 +89,11 @@ final class AssociationTasks {
             return false;
         }
         DataRepositoryTask export = ours.get(0);
+        if (!FINISHED.contains(export.lifecycle())) {
+            log.log("Waiting for " + describe(export) + " of association " + association.associationId()
+                    + " before deleting it");
+            return false;
+        }
         if (export.lifecycle() != DataRepositoryTaskLifecycle.SUCCEEDED) {
             log.log(describe(export) + ": " + (export.failureDetails() != null ? export.failureDetails().message() : "")
                     + ". The association is deleted keeping its files on the file system, where what was not "
@@ -96,6 +125,11 @@ final class AssociationTasks {
     static boolean exports(DataRepositoryAssociation association) {
         return association.s3() != null && association.s3().autoExportPolicy() != null
                 && !association.s3().autoExportPolicy().events().isEmpty();
+    }
+
+    /** A file-system path as an export names it: relative to the mount point, without a trailing slash. */
+    static String relative(String path) {
+        return path.replaceAll("^/+", "").replaceAll("/+$", "");
     }
 
     private static String describe(DataRepositoryTask task) {

@@ -177,16 +177,16 @@ final class FsxAssociations {
 
     /**
      * Starts an export of the association's directory to its S3 location, tagged with the owner and the request
-     * (idempotent per request), without a completion report.
+     * (idempotent per association and request: {@code <association id>-<request id>}, at most 23 + 1 + 36 of the
+     * token's 63 characters for a CloudFormation request id), without a completion report.
      */
     DataRepositoryTask export(DataRepositoryAssociation association, String owner, String requestId) {
-        String path = association.fileSystemPath();
-        String relative = path.replaceAll("^/+", "").replaceAll("/+$", "");
+        String relative = AssociationTasks.relative(association.fileSystemPath());
         return fsx.createDataRepositoryTask(r -> {
             r.type(DataRepositoryTaskType.EXPORT_TO_REPOSITORY)
                     .fileSystemId(association.fileSystemId())
                     .report(b -> b.enabled(false))
-                    .clientRequestToken(requestToken("export-" + requestId))
+                    .clientRequestToken(requestToken(association.associationId() + "-" + requestId))
                     .tags(Tag.builder().key(OWNER_TAG).value(owner).build(),
                             Tag.builder().key(REQUEST_TAG).value(requestId).build());
             if (!relative.isEmpty()) {
