@@ -36,7 +36,8 @@ variables and JSONata (it evaluates them through a JSONata engine it does not sh
 evaluated here, any other expression by jsonata, the reference implementation, from .ci/node_modules), the Assign
 of a Choice rule (it evaluates it against the rule's boolean instead of the state input), AWS SDK integrations of
 APIs whose members are camelCase (it sends PascalCase parameters unchanged and returns camelCase results) and
-their error names (``sagemaker.sagemakerException`` instead of ``SageMaker.<code>Exception``), and the optimised
+their error names (``sagemaker.sagemakerException`` instead of ``SageMaker.<code>Exception``, ``ssm.`` instead of
+``Ssm.``), and the optimised
 SageMaker integration (it forwards createTrainingJob but names every error States.Runtime).
 
 The tests run ``createTrainingJob.sync`` as ``createTrainingJob`` (moto has no .sync); the rehearsal makes that task
@@ -391,6 +392,8 @@ def patch_moto():
     StateTaskServiceAwsSdk._normalise_parameters = sdk_parameters_as_the_api_names_them
     StateTaskServiceAwsSdk._normalise_response = sdk_result_in_pascal_case
     state_task_service_aws_sdk._SERVICE_ERROR_NAMES["sagemaker"] = "SageMaker"
+    # "Both the service name and error name are in PascalCase" (Step Functions guide, AWS SDK integrations): Ssm.
+    state_task_service_aws_sdk._SERVICE_ERROR_NAMES["ssm"] = "Ssm"
     StateTaskServiceAwsSdk._normalise_exception_name = sdk_error_named_by_its_code(
         StateTaskServiceAwsSdk._normalise_exception_name)
     StateTaskServiceUnsupported._eval_service_task = sagemaker_task_as_sync(StateTaskServiceUnsupported._eval_service_task)

@@ -7,7 +7,8 @@
    @wmfs/statelint, each given the definition as the config's "asl" section says (statelint predates JSONata
    and workflow variables).
 4. The API models: every CreateTrainingJob request the templates define (each JSONPath state machine's task,
-   evaluated for one realistic execution, once per capacity attempt when a policy sets the instance type; the SSM request document) and every request of a preload's JSONata state
+   evaluated for one realistic execution, once per capacity attempt when a policy sets the instance type; the SSM request document; what a
+   definition reads of a store of another stack at run time, from the store's publication as the templates deploy it) and every request of a preload's JSONata state
    machine (run by jsonata-run.js with the input its custom resource starts it with, every location holding data,
    and the first one holding none: the worker in the Warm state, FSx's import task, the S3 listings) validates against
    botocore's model, with realistic values in place of deploy-time tokens (cfn_resolve.py).
@@ -34,6 +35,9 @@ CREATE_TRAINING_JOB = re.compile(r"^arn:aws[a-z-]*:states:::sagemaker:createTrai
 CONTROL = re.compile(r"\[(CT\.[A-Z0-9]+\.PR\.\d+)\]")
 EXECUTION_NAME = "a1b2c3d4-e5f6-4789-8abc-def012345678"
 LAUNCH_NAME_SUFFIX = "-20261122-041503-a1b2"
+# A store's publication (StorePublication) and the request document's placeholders for its members (DataStoreBindings).
+PUBLICATION_PREFIX = "/training-data/stores/"
+PLACEHOLDER = re.compile(r"\{\{DataStore:([A-Za-z0-9_./-]+):([A-Za-z]+)}}")
 
 
 class Report:
@@ -210,10 +214,12 @@ class Evaluator:
 
     VARIABLE = re.compile(r"^\$([A-Za-z_][A-Za-z0-9_]*)$")
 
-    def __init__(self, definition):
+    def __init__(self, definition, publications=None):
         self.uuids = (str(uuid.UUID(hashlib.sha256(f"uuid-{i}".encode()).hexdigest()[:32], version=4))
                       for i in range(1000))
         self.variables = {}
+        self.data = {}
+        self.read_stores(definition, publications or {})
         for name, expression in assignments(definition):
             if name not in self.variables:
                 try:
@@ -221,10 +227,32 @@ class Evaluator:
                 except ValueError:
                     pass  # assigned from the input (e.g. resumeFrom): another assignment gives the fresh run's
 
+    def read_stores(self, definition, publications):
+        """The state input after a bound definition read its stores (ReadDataStore<n>, each publication as deployed)
+        and rendered its channels and subnets from them (BindDataStores)."""
+        states = definition.get("States", {})
+        for name, state in states.items():
+            if name.startswith("ReadDataStore"):
+                parameter = state["Parameters"]["Name"]
+                if parameter not in publications:
+                    raise ValueError(f"state {name} reads {parameter}, which no template of the run publishes")
+                self.data[state["ResultPath"][2:]] = {"Document": publications[parameter]}
+        if "BindDataStores" in states:
+            self.data[states["BindDataStores"]["ResultPath"][2:]] = self.parameters(
+                states["BindDataStores"]["Parameters"])
+
     def value(self, expression):
         expression = expression.strip()
         if expression == "$$.Execution.Name":
             return EXECUTION_NAME
+        if expression.startswith("$.") and expression[2:].split(".")[0] in self.data:
+            node = self.data
+            for field in expression[2:].split("."):
+                node = node[field]
+            return node
+        match = re.fullmatch(r"States\.Array\((.*)\)", expression, re.S)
+        if match:
+            return self.arguments(match.group(1))
         if expression == "States.UUID()":
             return next(self.uuids)
         variable = self.VARIABLE.fullmatch(expression)
@@ -373,10 +401,34 @@ def api_request(resource, arguments):
     return None
 
 
-def training_requests(template, resolved, tools):
+def publications_of(resolved):
+    """Every store publication the run's templates deploy: parameter name to its document."""
+    found = {}
+    for template in resolved.values():
+        for resource in template.get("Resources", {}).values():
+            props = resource.get("Properties", {})
+            if resource["Type"] == "AWS::SSM::Parameter" and str(props.get("Name", "")).startswith(PUBLICATION_PREFIX):
+                found[props["Name"]] = json.loads(props["Value"])
+    return found
+
+
+def bound(document_text, publications):
+    """The request document with each store placeholder replaced by the publication's member, as the launcher does."""
+    def member(match):
+        value = publications.get(match.group(1), {}).get(match.group(2))
+        if value is None:
+            raise ValueError(f"no template of the run publishes {match.group(2)} in {match.group(1)}")
+        return value
+    text = re.sub('"' + PLACEHOLDER.pattern + '"', lambda m: json.dumps(member(m)), document_text)
+    return PLACEHOLDER.sub(lambda m: json.dumps(member(m))[1:-1], text)
+
+
+def training_requests(template, resolved, tools, publications=None):
     """(description, service, operation, request) of every API request the template defines: each JSONPath state
     machine's CreateTrainingJob tasks, evaluated; every task request of a preload's JSONata state machine, run for each
-    scenario; the SSM request document."""
+    scenario; the SSM request document. What a definition reads of a store of another stack comes from the run's
+    publications."""
+    publications = publications or {}
     executions = preload_executions(template, resolved)
     for logical, definition in state_machines(template, resolved):
         if definition.get("QueryLanguage") == "JSONata":
@@ -398,9 +450,9 @@ def training_requests(template, resolved, tools):
         for state, task in training_tasks(definition["States"]):
             for attempt, values in attempt_assignments(definition, task.get("Parameters", {})):
                 what = f"{logical} state {state}" + (f" as {attempt} sets it" if attempt else "")
-                evaluator = Evaluator(definition)
-                evaluator.variables.update(values)
                 try:
+                    evaluator = Evaluator(definition, publications)
+                    evaluator.variables.update(values)
                     yield what, "sagemaker", "CreateTrainingJob", evaluator.parameters(task.get("Parameters", {}))
                 except ValueError as e:
                     yield what, "sagemaker", "CreateTrainingJob", str(e)
@@ -408,8 +460,10 @@ def training_requests(template, resolved, tools):
         props = resource.get("Properties", {})
         if resource["Type"] == "AWS::SSM::Parameter":
             try:
-                document = json.loads(props.get("Value", ""))
-            except ValueError:
+                document = json.loads(bound(props.get("Value", ""), publications))
+            except ValueError as e:
+                if PLACEHOLDER.search(str(props.get("Value", ""))):
+                    yield f"{logical} (SSM request document)", "sagemaker", "CreateTrainingJob", str(e)
                 continue
             if isinstance(document, dict) and "AlgorithmSpecification" in document:
                 # The launcher's rule: <prefix>-<yyyyMMdd-HHmmss>-<4 hex> (TrainingJobNames.timestamped).
@@ -420,7 +474,9 @@ def training_requests(template, resolved, tools):
 def run_sagemaker(templates, resolved, tools, report):
     for template in templates:
         checked = problems = 0
-        for what, service, operation, request in training_requests(template, resolved[template.path], tools):
+        publications = publications_of(resolved)
+        for what, service, operation, request in training_requests(template, resolved[template.path], tools,
+                                                                   publications):
             checked += 1
             found = [request] if isinstance(request, str) else sagemaker_model.validate(operation, request, service)
             problems += len(found)

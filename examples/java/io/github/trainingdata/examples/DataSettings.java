@@ -1,6 +1,7 @@
 package io.github.trainingdata.examples;
 
 import io.github.trainingdata.cdk.storage.LustreDataset;
+import io.github.trainingdata.cdk.storage.LustreVersion;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -24,10 +25,13 @@ import software.amazon.awscdk.Duration;
  * @param lustrePerUnitStorageThroughput a PERSISTENT_2 cache's throughput tier, MB/s per TiB (null: none, or the
  *                          example's derived one)
  * @param lustreMetadataIops a PERSISTENT_2 cache's provisioned metadata IOPS (null: AUTOMATIC, or none)
+ * @param dataAvailabilityZone the network's data AZ, where the cache lives (null: the example's)
+ * @param lustreVersion     the cache's Lustre version (null: the library's default)
  */
 public record DataSettings(Integer lustreCapacityGiB, Map<String, String> datasets, String datasetVersion,
         List<String> efsDirectories, Duration preloadTimeout, Duration importTimeout,
-        Integer lustrePerUnitStorageThroughput, Integer lustreMetadataIops) {
+        Integer lustrePerUnitStorageThroughput, Integer lustreMetadataIops, String dataAvailabilityZone,
+        LustreVersion lustreVersion) {
 
     /** Copies the collections, keeping the datasets' order. */
     public DataSettings {
@@ -41,22 +45,30 @@ public record DataSettings(Integer lustreCapacityGiB, Map<String, String> datase
         this(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout, importTimeout, null, null);
     }
 
+    /** Settings of an example in its own data AZ, on the default Lustre version. */
+    public DataSettings(Integer lustreCapacityGiB, Map<String, String> datasets, String datasetVersion,
+            List<String> efsDirectories, Duration preloadTimeout, Duration importTimeout,
+            Integer lustrePerUnitStorageThroughput, Integer lustreMetadataIops) {
+        this(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout, importTimeout,
+                lustrePerUnitStorageThroughput, lustreMetadataIops, null, null);
+    }
+
     /** @return these settings with another PERSISTENT_2 throughput tier */
     public DataSettings withLustrePerUnitStorageThroughput(Integer tier) {
         return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout,
-                importTimeout, tier, lustreMetadataIops);
+                importTimeout, tier, lustreMetadataIops, dataAvailabilityZone, lustreVersion);
     }
 
     /** @return these settings with other provisioned metadata IOPS (null: none, AUTOMATIC) */
     public DataSettings withLustreMetadataIops(Integer iops) {
         return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout,
-                importTimeout, lustrePerUnitStorageThroughput, iops);
+                importTimeout, lustrePerUnitStorageThroughput, iops, dataAvailabilityZone, lustreVersion);
     }
 
     /** @return these settings with another cache capacity */
     public DataSettings withLustreCapacityGiB(Integer capacityGiB) {
         return new DataSettings(capacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout, importTimeout,
-                lustrePerUnitStorageThroughput, lustreMetadataIops);
+                lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, lustreVersion);
     }
 
     /** @return these settings with the dataset added, or its S3 prefix changed (its place kept) */
@@ -64,7 +76,7 @@ public record DataSettings(Integer lustreCapacityGiB, Map<String, String> datase
         Map<String, String> changed = new LinkedHashMap<>(datasets);
         changed.put(name, prefix);
         return new DataSettings(lustreCapacityGiB, changed, datasetVersion, efsDirectories, preloadTimeout,
-                importTimeout, lustrePerUnitStorageThroughput, lustreMetadataIops);
+                importTimeout, lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, lustreVersion);
     }
 
     /** @return these settings without the dataset */
@@ -72,13 +84,13 @@ public record DataSettings(Integer lustreCapacityGiB, Map<String, String> datase
         Map<String, String> changed = new LinkedHashMap<>(datasets);
         changed.remove(name);
         return new DataSettings(lustreCapacityGiB, changed, datasetVersion, efsDirectories, preloadTimeout,
-                importTimeout, lustrePerUnitStorageThroughput, lustreMetadataIops);
+                importTimeout, lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, lustreVersion);
     }
 
     /** @return these settings with another dataset version */
     public DataSettings withDatasetVersion(String version) {
         return new DataSettings(lustreCapacityGiB, datasets, version, efsDirectories, preloadTimeout, importTimeout,
-                lustrePerUnitStorageThroughput, lustreMetadataIops);
+                lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, lustreVersion);
     }
 
     /** @return these settings with one more EFS directory */
@@ -86,13 +98,25 @@ public record DataSettings(Integer lustreCapacityGiB, Map<String, String> datase
         List<String> changed = new ArrayList<>(efsDirectories);
         changed.add(path);
         return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, changed, preloadTimeout, importTimeout,
-                lustrePerUnitStorageThroughput, lustreMetadataIops);
+                lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, lustreVersion);
     }
 
     /** @return these settings with other preload time limits */
     public DataSettings withPreloadTimeouts(Duration timeout, Duration importLimit) {
         return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, timeout, importLimit,
-                lustrePerUnitStorageThroughput, lustreMetadataIops);
+                lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, lustreVersion);
+    }
+
+    /** @return these settings with the cache in another Availability Zone (the network's data AZ) */
+    public DataSettings withDataAvailabilityZone(String zone) {
+        return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout,
+                importTimeout, lustrePerUnitStorageThroughput, lustreMetadataIops, zone, lustreVersion);
+    }
+
+    /** @return these settings with another Lustre version */
+    public DataSettings withLustreVersion(LustreVersion version) {
+        return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout,
+                importTimeout, lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, version);
     }
 
     /** @return the datasets as the cache's {@link LustreDataset}s on the bucket */

@@ -8,6 +8,8 @@ import io.github.trainingdata.cdk.storage.EfsStore;
 import io.github.trainingdata.cdk.storage.EfsStoreProps;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreCacheProps;
+import io.github.trainingdata.cdk.storage.LustreDeploymentType;
+import io.github.trainingdata.cdk.storage.LustreMetadataMode;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import io.github.trainingdata.cdk.training.TrainingImage;
@@ -56,6 +58,7 @@ public class SharedDataStack extends Stack {
                         .isolatedSubnetIds(List.of("subnet-0a1b2c3d4e5f60001", "subnet-0a1b2c3d4e5f60002"))
                         .isolatedSubnetRouteTableIds(List.of("rtb-0a1b2c3d4e5f60001", "rtb-0a1b2c3d4e5f60002"))
                         .build()))
+                .dataAvailabilityZone(data.dataAvailabilityZone())
                 .build());
         dataBucket = new TrainingDataBucket(this, "DataBucket", TrainingDataBucketProps.builder()
                 // The team's bucket is SSE-KMS with the team's key, whose policy the platform team manages: the
@@ -71,6 +74,12 @@ public class SharedDataStack extends Stack {
                 .network(network)
                 .datasets(data.lustreDatasets(dataBucket))
                 .storageCapacityGiB(data.lustreCapacityGiB())
+                .lustreVersion(data.lustreVersion())
+                // A tier makes it PERSISTENT_2 (the default is SCRATCH_2).
+                .deploymentType(data.lustrePerUnitStorageThroughput() == null ? null
+                        : LustreDeploymentType.PERSISTENT_2)
+                .perUnitStorageThroughput(data.lustrePerUnitStorageThroughput())
+                .metadataMode(data.lustrePerUnitStorageThroughput() == null ? null : LustreMetadataMode.AUTOMATIC)
                 .build());
         features = new EfsStore(this, "Features", EfsStoreProps.builder()
                 .network(network)

@@ -14,6 +14,7 @@ import io.github.trainingdata.cdk.JsonataAslSimulator;
 import io.github.trainingdata.cdk.JsonataAslSimulator.Outcome;
 import io.github.trainingdata.cdk.MotoServer;
 import io.github.trainingdata.cdk.TestApps;
+import io.github.trainingdata.cdk.launch.DataStoreNotReadyException;
 import io.github.trainingdata.cdk.launch.DeployedTrainingJobDefinition;
 import io.github.trainingdata.cdk.launch.TrainingJobLauncher;
 import io.github.trainingdata.cdk.launch.TrainingJobNames;
@@ -87,6 +88,9 @@ class MotoRehearsalTest {
     /** The training state machine of the example whose deploy does not wait for the preload (its estimate is too long). */
     private static final String NO_WAIT_STACK = "TrainingDataAdvisedPlatform";
     private static final String NO_WAIT_MACHINE = "PlatformTrainingStateMachineF0FE358C";
+    /** Where the composition's data stack publishes its cache, which the teams' stacks read at run time. */
+    private static final String PUBLISHED = "/training-data/stores/";
+    private static final String SHARED_CACHE = PUBLISHED + "TrainingDataShared.Lustre";
 
     private static MotoServer moto;
     private static SfnClient sfn;
@@ -117,6 +121,19 @@ class MotoRehearsalTest {
         List<Stack> composition = PlatformCompositionApp.build(app, PlatformCompositionApp.DATA,
                 PlatformCompositionApp.TEAMS);
         resolve(List.of(quickstart), List.of(advised), composition);
+        for (JsonNode template : TEMPLATES.values()) {
+            for (JsonNode parameter : template.path("Resources")) {
+                if (parameter.path("Properties").path("Name").asText().startsWith(PUBLISHED)) {
+                    publish(parameter.get("Properties").get("Name").asText(),
+                            parameter.get("Properties").get("Value").asText());
+                }
+            }
+        }
+    }
+
+    /** What CloudFormation does when it deploys a data stack: the store's publication holds its current values. */
+    private static void publish(String name, String document) {
+        ssm.putParameter(r -> r.name(name).type(ParameterType.STRING).value(document).overwrite(true));
     }
 
     @SafeVarargs
@@ -328,6 +345,93 @@ class MotoRehearsalTest {
             }
         }
         assertTrue(request.get("OutputDataConfig").get("S3OutputPath").asText().startsWith("s3://" + bucket + "/"));
+    }
+
+    @Test
+    void aTeamsExecutionReadsTheSharedCacheAsPublishedWhenItStartsAndFailsAtOnceWithoutIt() {
+        String stack = "TrainingTeamVision";
+        String machine = "VisionStateMachineEDD2524C";
+        String arn = createInMoto(stack, machine);
+        preloadReports(stack, machine, List.of("SUCCEEDED"));
+        String deployed = ssm.getParameter(r -> r.name(SHARED_CACHE)).parameter().value();
+        try {
+            int before = requests().size();
+            assertEquals("SUCCEEDED", run(arn, UUID.randomUUID().toString(), "{}").get("status").asText());
+            JsonNode published = readTree(deployed);
+            assertReads(requests().get(before), published);
+
+            // The data stack replaced the cache (another AZ and subnet): the next execution mounts the new one.
+            ObjectNode replaced = published.deepCopy();
+            replaced.put("FileSystemId", "fs-0aaaabbbbccccdddd").put("MountName", "newmnt01")
+                    .put("AvailabilityZone", "us-east-1b").putArray("Subnets").add("subnet-0b1b2c3d4e5f60002");
+            publish(SHARED_CACHE, replaced.toString());
+            assertEquals("SUCCEEDED", run(arn, UUID.randomUUID().toString(), "{}").get("status").asText());
+            assertReads(requests().get(requests().size() - 1), replaced);
+            assertEquals(before + 2, requests().size());
+
+            ObjectNode halfReplaced = replaced.deepCopy();
+            halfReplaced.remove("MountName");
+            publish(SHARED_CACHE, halfReplaced.toString());
+            JsonNode incomplete = run(arn, UUID.randomUUID().toString(), "{}");
+            assertEquals("DataStoreIncomplete", incomplete.get("failure").asText());
+            assertTrue(incomplete.get("cause").asText().contains(SHARED_CACHE)
+                    && incomplete.get("cause").asText().contains("TrainingDataShared/Lustre"), incomplete.toString());
+
+            ssm.deleteParameter(r -> r.name(SHARED_CACHE));
+            JsonNode missing = run(arn, UUID.randomUUID().toString(), "{}");
+            assertEquals("DataStoreNotPublished", missing.get("failure").asText());
+            assertTrue(missing.get("cause").asText().contains(SHARED_CACHE), missing.toString());
+            assertEquals(before + 2, requests().size(), "no job starts without the store");
+            assertEquals(List.of(), problems());
+        } finally {
+            publish(SHARED_CACHE, deployed);
+        }
+    }
+
+    @Test
+    void theLauncherReadsTheSharedCacheAsPublishedWhenItStarts() throws InterruptedException {
+        JsonNode template = TEMPLATES.get("TrainingTeamDetection");
+        String document = resourcesOfType(template, "AWS::SSM::Parameter").stream()
+                .filter(p -> p.get("Properties").path("Description").asText().startsWith("CreateTrainingJob request"))
+                .findFirst().orElseThrow().get("Properties").get("Value").asText();
+        assertTrue(document.contains("{{DataStore:" + SHARED_CACHE + ":FileSystemId}}"), document);
+        String name = "/rehearsal/detection/request";
+        ssm.putParameter(r -> r.name(name).type(ParameterType.STRING).value(document).overwrite(true));
+        String deployed = ssm.getParameter(r -> r.name(SHARED_CACHE)).parameter().value();
+        try {
+            TrainingJobLauncher launcher = new TrainingJobLauncher(sageMaker);
+            String job = launcher.start(new DeployedTrainingJobDefinition(ssm, name).document(), "detr");
+            assertEquals("Completed", launcher.waitForCompletion(job, Duration.ofSeconds(1), Duration.ofMinutes(1),
+                    line -> { }).trainingJobStatusAsString());
+            assertReads(requestNamed(job), readTree(deployed));
+            assertEquals(List.of(), problems());
+
+            ssm.deleteParameter(r -> r.name(SHARED_CACHE));
+            int before = requests().size();
+            DataStoreNotReadyException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    DataStoreNotReadyException.class, () -> new DeployedTrainingJobDefinition(ssm, name).document());
+            assertEquals("DataStoreNotPublished", e.getError());
+            assertEquals(SHARED_CACHE, e.getParameterName());
+            assertEquals(before, requests().size());
+        } finally {
+            publish(SHARED_CACHE, deployed);
+        }
+    }
+
+    /** The request's Lustre channel and subnets are the published cache's. */
+    private static void assertReads(JsonNode request, JsonNode published) {
+        JsonNode lustre = null;
+        for (JsonNode channel : request.get("InputDataConfig")) {
+            JsonNode fs = channel.path("DataSource").path("FileSystemDataSource");
+            if ("FSxLustre".equals(fs.path("FileSystemType").asText())) {
+                lustre = fs;
+            }
+        }
+        assertTrue(lustre != null, request.toString());
+        assertEquals(published.get("FileSystemId").asText(), lustre.get("FileSystemId").asText());
+        assertTrue(lustre.get("DirectoryPath").asText().startsWith("/" + published.get("MountName").asText() + "/"),
+                lustre.toString());
+        assertEquals(published.get("Subnets"), request.get("VpcConfig").get("Subnets"));
     }
 
     @Test

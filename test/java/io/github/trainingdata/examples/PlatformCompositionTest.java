@@ -79,7 +79,9 @@ class PlatformCompositionTest {
             machines.keySet().removeIf(id -> id.contains("waiterstatemachine"));
             assertEquals(1, machines.size(), "one definition per team, no preload machine in the team's stack");
             String machine = machines.values().iterator().next().toString();
-            assertTrue(machine.contains("TrainingDataShared"), "the cache id and mount name come from the data stack");
+            assertTrue(machine.contains("/training-data/stores/TrainingDataShared.Lustre")
+                    && !machine.contains("LustreF8935BA0"), "the cache is read as the data stack publishes it, when "
+                    + "each execution starts; its id and mount name never cross at deploy time");
             // Only the pointer's name crosses the stacks: the execution is read from it when training starts.
             assertTrue(machine.contains("ssm:getParameter") && machine.contains(pointer)
                     && machine.contains("describeExecution"), "every execution waits for the data stack's preload");
@@ -87,6 +89,15 @@ class PlatformCompositionTest {
             assertTrue(team.getDependencies().contains(data), "the team's stack deploys after the warm-up");
             assertFalse(data.getDependencies().contains(team));
         }
+    }
+
+    @Test
+    void theDataStackPublishesTheCacheOnceItsWarmUpIsTheCurrentOne() {
+        String pointer = data.getLogicalId((CfnElement) ((IConstruct) data.getPreload().getCurrentExecutionParameter())
+                .getNode().getDefaultChild());
+        dataTemplate.hasResource("AWS::SSM::Parameter", Map.of(
+                "Properties", Match.objectLike(Map.of("Name", "/training-data/stores/TrainingDataShared.Lustre")),
+                "DependsOn", List.of(pointer)));
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.github.trainingdata.cdk.storage.DataRepositoryEvent;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreCacheProps;
 import io.github.trainingdata.cdk.storage.LustreDataset;
+import io.github.trainingdata.cdk.storage.LustreVersion;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.training.CapacityPolicy;
 import io.github.trainingdata.cdk.training.CapacityStep;
@@ -32,8 +33,11 @@ import software.amazon.awscdk.Stack;
 /**
  * The update rehearsal's catalogue: the routine changes a platform team makes, each applied to every example app
  * that has the setting, synthesized before and after in one JVM (jsii's start-up costs seconds per JVM). The
- * composition app runs twice: with CDK's strong cross-stack references (exports and {@code Fn::ImportValue}) and
- * with weak ones ({@code Fn::GetStackOutput}, cdk.json's choice).
+ * composition app runs three times: with CDK's strong cross-stack references (exports and {@code Fn::ImportValue}),
+ * with weak ones ({@code Fn::GetStackOutput}, cdk.json's choice) and with none set (aws-cdk-lib: strong); its data
+ * stack's changes include each replacement of the shared cache. The previous release wrote the same templates for
+ * unset and strong references, so {@code release-baseline/composition-unset} is a copy of
+ * {@code composition-strong}.
  *
  * <p>Writes {@code <dir>/<app>/base} (the app as it ships), {@code <dir>/<app>/<change>} (one cloud assembly per
  * change), {@code <dir>/<app>/release} (the templates of the last release, {@code test/resources/release-baseline},
@@ -47,6 +51,8 @@ import software.amazon.awscdk.Stack;
 public final class UpdateCatalogue {
     private static final Path BASELINE = Path.of("test", "resources", "release-baseline");
     private static final String REFERENCES = "@aws-cdk/core:defaultCrossStackReferences";
+    /** An app that leaves the reference strength unset (aws-cdk-lib then behaves as strong), unlike cdk.json. */
+    private static final String UNSET = "unset";
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
 
     /** An app's settings: its data layer and its definitions (the composition: one per team). */
@@ -75,13 +81,24 @@ public final class UpdateCatalogue {
     }
 
     /**
-     * One change: its id, what it does, whether it should re-warm, how it changes the settings, and the findings the
-     * rehearsal must report for it (a change the library cannot make safe; empty for a routine change).
+     * One change: its id, what it does, whether it should re-warm, how it changes the settings (with {@code from},
+     * starting from those settings instead of the app's defaults), and the findings the rehearsal must report for it
+     * (a change the library cannot make safe; empty for a routine change).
      */
-    private record Change(String id, String description, boolean rewarm, UnaryOperator<Settings> apply,
-            List<String> expectedFindings) {
+    private record Change(String id, String description, boolean rewarm, UnaryOperator<Settings> from,
+            UnaryOperator<Settings> apply, List<String> expectedFindings) {
         Change(String id, String description, boolean rewarm, UnaryOperator<Settings> apply) {
-            this(id, description, rewarm, apply, List.of());
+            this(id, description, rewarm, null, apply, List.of());
+        }
+
+        Change(String id, String description, boolean rewarm, UnaryOperator<Settings> apply,
+                List<String> expectedFindings) {
+            this(id, description, rewarm, null, apply, expectedFindings);
+        }
+
+        Change(String id, String description, boolean rewarm, UnaryOperator<Settings> from,
+                UnaryOperator<Settings> apply) {
+            this(id, description, rewarm, from, apply, List.of());
         }
     }
 
@@ -110,8 +127,13 @@ public final class UpdateCatalogue {
         for (CatalogueApp app : apps()) {
             synth(app, app.defaults(), out.resolve(app.id()).resolve("base"));
             for (Change change : app.changes()) {
+                String before = "base";
+                if (change.from() != null) {
+                    before = change.id() + "-before";
+                    synth(app, change.from().apply(app.defaults()), out.resolve(app.id()).resolve(before));
+                }
                 synth(app, change.apply().apply(app.defaults()), out.resolve(app.id()).resolve(change.id()));
-                Map<String, Object> entry = entry(app, change.id(), change.description(), "base", change.id(),
+                Map<String, Object> entry = entry(app, change.id(), change.description(), before, change.id(),
                         change.rewarm(), true);
                 if (!change.expectedFindings().isEmpty()) {
                     entry.put("expectedFindings", change.expectedFindings());
@@ -163,6 +185,20 @@ public final class UpdateCatalogue {
                 s -> s.withData(d -> d.withoutDataset("openimages"))));
         crossing.add(new Change("add-definition", "add a team's stack (segmentation on imagenet), held back too",
                 false, s -> s.withAnotherJob("Segmentation", "segformer")));
+        // Replacements of the shared cache: the teams' stacks read it at run time, so nothing they import or read
+        // at deploy time changes and none of them is deployed again.
+        crossing.add(new Change("move-cache-az", "move the cache to another Availability Zone (us-east-1a -> b): a "
+                + "new file system in the other data subnet", true,
+                s -> s.withData(d -> d.withDataAvailabilityZone("us-east-1b"))));
+        crossing.add(new Change("scratch-to-persistent", "SCRATCH_2 -> PERSISTENT_2 at 500 MB/s per TiB: a new file "
+                + "system", true, s -> s.withData(d -> d.withLustrePerUnitStorageThroughput(500))));
+        crossing.add(new Change("persistent-tier", "PERSISTENT_2 tier 500 -> 1000 MB/s per TiB, which CloudFormation's "
+                + "resource specification treats as a replacement (.ci/rehearse.json)", true,
+                s -> s.withData(d -> d.withLustrePerUnitStorageThroughput(500)),
+                s -> s.withData(d -> d.withLustrePerUnitStorageThroughput(1000))));
+        crossing.add(new Change("lustre-version", "upgrade the Lustre version (2.12 -> 2.15) in place (FSx "
+                + "UpdateFileSystem; not create-only in us-east-1's registry schema)", false,
+                s -> s.withData(d -> d.withLustreVersion(LustreVersion.V2_12)), s -> s));
         List<Change> composed = new ArrayList<>(crossing);
         composed.addAll(training("checkpoints/resnet"));
         List<Change> quick = new ArrayList<>(data(2400, "imagenet", "v2"));
@@ -173,13 +209,16 @@ public final class UpdateCatalogue {
                 "pin the cache's capacity above the platform's estimate (2400 -> 4800 GiB)", false,
                 s -> s.withData(d -> d.withLustreCapacityGiB(4800)))));
         advisedChanges.addAll(training("checkpoints/advised"));
-        // A PERSISTENT_2 cache: its tier and capacity change in place (UpdateFileSystemLustreConfiguration); switching it
-        // to SCRATCH_2 would replace it, and is no routine change.
+        // A PERSISTENT_2 cache: its capacity grows in place; a tier change replaces it (CloudFormation's resource
+        // specification, although UpdateFileSystemLustreConfiguration could change it); switching it to SCRATCH_2
+        // would replace it too, and is no routine change.
         List<Change> throughputChanges = new ArrayList<>(List.of(
-                new Change("raise-tier", "raise the PERSISTENT_2 throughput tier in place (500 -> 1000 MB/s per TiB)",
-                        false, s -> s.withData(d -> d.withLustrePerUnitStorageThroughput(1000))),
-                new Change("lower-tier", "lower the PERSISTENT_2 throughput tier in place (500 -> 250 MB/s per TiB)",
-                        false, s -> s.withData(d -> d.withLustrePerUnitStorageThroughput(250))),
+                new Change("raise-tier", "raise the PERSISTENT_2 throughput tier (500 -> 1000 MB/s per TiB): "
+                        + "CloudFormation replaces the cache", true,
+                        s -> s.withData(d -> d.withLustrePerUnitStorageThroughput(1000))),
+                new Change("lower-tier", "lower the PERSISTENT_2 throughput tier (500 -> 250 MB/s per TiB): "
+                        + "CloudFormation replaces the cache", true,
+                        s -> s.withData(d -> d.withLustrePerUnitStorageThroughput(250))),
                 new Change("grow-cache", "grow the PERSISTENT_2 cache (2400 -> 4800 GiB)", false,
                         s -> s.withData(d -> d.withLustreCapacityGiB(4800))),
                 // Removing the IOPS asks FSx to switch USER_PROVISIONED to AUTOMATIC (the platform states AUTOMATIC;
@@ -205,6 +244,8 @@ public final class UpdateCatalogue {
                 new CatalogueApp("composition-strong", "strong", composition, new Settings(PlatformCompositionApp.DATA,
                         PlatformCompositionApp.TEAMS), composed),
                 new CatalogueApp("composition-weak", "weak", composition, new Settings(PlatformCompositionApp.DATA,
+                        PlatformCompositionApp.TEAMS), crossing),
+                new CatalogueApp("composition-unset", UNSET, composition, new Settings(PlatformCompositionApp.DATA,
                         PlatformCompositionApp.TEAMS), crossing),
                 new CatalogueApp("throughput", null, throughput, new Settings(ThroughputPlatformStack.DATA,
                         List.of(ThroughputPlatformStack.TRAINING)), throughputChanges),
@@ -287,7 +328,9 @@ public final class UpdateCatalogue {
         Map<String, Object> context = TestApps.context();
         // The examples' warnings (imported keys) are known; the report stays in the assembly, not on the console.
         context.put("@aws-cdk/core:failSynthOnValidationErrors", false);
-        if (app.references() != null) {
+        if (UNSET.equals(app.references())) {
+            context.remove(REFERENCES);
+        } else if (app.references() != null) {
             context.put(REFERENCES, app.references());
         }
         App cdk = new App(AppProps.builder().outdir(dir.toString()).context(context).build());

@@ -60,8 +60,12 @@ public final class DeployedTrainingJobDefinition {
     /**
      * Reads the document.
      *
+     * <p>What the document reads of a store in another stack (a Lustre cache's id, mount name and subnets) is read
+     * now, from the SSM parameter where that store publishes it ({@link DataStoreBindings}).
+     *
      * @return the CreateTrainingJob request document
      * @throws IllegalArgumentException if the parameter or the state machine it points at does not exist
+     * @throws DataStoreNotReadyException if a store the document reads is not published, or lacks a value
      * @throws IllegalStateException    if the parameter points at a state machine and this reader has no
      *                                  {@link SfnClient}
      */
@@ -69,7 +73,7 @@ public final class DeployedTrainingJobDefinition {
         String value = read(parameterName);
         Optional<StateMachineRequest> pointer = StateMachineRequest.from(value);
         if (pointer.isEmpty()) {
-            return value;
+            return DataStoreBindings.resolve(ssm, value);
         }
         String arn = pointer.get().stateMachineArn();
         if (stepFunctions == null) {

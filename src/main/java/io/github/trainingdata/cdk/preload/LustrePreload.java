@@ -126,6 +126,8 @@ public class LustrePreload extends Construct {
                 .stringValue(getExecutionArn())
                 .tier(ParameterTier.STANDARD)
                 .build();
+        // Training in other stacks reads a replaced cache only once this warm-up is the current one.
+        cache.publishAfter(currentExecution);
 
         if (definition != null) {
             holdBackTraining(definition);

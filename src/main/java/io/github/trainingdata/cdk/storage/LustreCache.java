@@ -9,7 +9,9 @@ import io.github.trainingdata.cdk.performance.Sizing;
 import io.github.trainingdata.cdk.limits.FsxLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.CfnResource;
@@ -31,6 +33,7 @@ import software.amazon.awscdk.services.fsx.LustreDataCompressionType;
 import software.amazon.awscdk.services.kms.IKey;
 import software.constructs.Construct;
 import software.constructs.IConstruct;
+import software.constructs.IDependable;
 
 /**
  * An FSx for Lustre file system (SCRATCH_2 by default, or PERSISTENT_2 at a throughput tier; Lustre 2.15) in the
@@ -71,6 +74,7 @@ public class LustreCache extends Construct implements IConnectable, TrainingData
     private final Connections connections;
     private final CfnFileSystem fileSystem;
     private final List<CustomResource> associations = new ArrayList<>();
+    private final List<IDependable> publishedAfter = new ArrayList<>();
     private CustomResource taskGuard;
     private final String fileSystemId;
     private final String mountName;
@@ -142,6 +146,14 @@ public class LustreCache extends Construct implements IConnectable, TrainingData
         // Training stacks read its id and mount name; a replaced cache (another AZ, version or group) must not be
         // blocked by their imports.
         ReplaceableReference.applyTo(fileSystem);
+        Annotations.of(this).addInfo(getNode().getPath() + ": a change of any of these replaces the file system (a "
+                + "new, cold cache with a new id and mount name, re-warmed by its preload; definitions in other stacks "
+                + "read the new one when their next execution starts): the deployment type (LustreConfiguration."
+                + "DeploymentType)" + (spec.persistent() ? ", the throughput tier (LustreConfiguration."
+                + "PerUnitStorageThroughput: CloudFormation's resource specification marks it as replacing, although "
+                + "the FSx API changes it in place)" : "") + ", the key at rest (KmsKeyId), the security group "
+                + "(SecurityGroupIds) and the network's data subnet or Availability Zone (SubnetIds); a Lustre version "
+                + "upgrade (FileSystemTypeVersion) is in place where the Region's CloudFormation schema allows it");
         this.fileSystemId = fileSystem.getRef();
         this.mountName = fileSystem.getAttrLustreMountName();
         this.dnsName = fileSystem.getAttrDnsName();
@@ -418,6 +430,55 @@ public class LustreCache extends Construct implements IConnectable, TrainingData
                     + "PERSISTENT_2 tier or none given (SCRATCH_2 assumed)");
         }
         return tier;
+    }
+
+    /**
+     * What jobs in other stacks read of this cache when they start (see {@link StorePublication}): its id, mount name,
+     * DNS name and Availability Zone, and the subnet jobs run in (the network's data subnet). Created on first use;
+     * a {@code TrainingJobDefinition} in another stack uses it instead of referencing the file system.
+     *
+     * @return the publication
+     * @throws io.github.trainingdata.cdk.ConfigurationError when another store publishes under the same name
+     */
+    public StorePublication publication() {
+        Map<String, Object> document = new LinkedHashMap<>();
+        document.put(StorePublication.STORE, getNode().getPath());
+        document.put("FileSystemType", "FSxLustre");
+        document.put(StorePublication.FILE_SYSTEM_ID, fileSystemId);
+        document.put(StorePublication.MOUNT_NAME, mountName);
+        document.put("DnsName", dnsName);
+        document.put("AvailabilityZone", availabilityZone);
+        document.put(StorePublication.SUBNETS, List.of(network.getDataSubnet().getSubnetId()));
+        boolean first = StorePublication.existing(this) == null;
+        StorePublication publication = StorePublication.of(this, document);
+        if (first) {
+            publishedAfter.forEach(publication::publishAfter);
+        }
+        Object strength = getNode().tryGetContext(ReplaceableReference.CONTEXT_KEY);
+        if (first && fileSystem != null && (strength == null || "strong".equals(strength))) {
+            Annotations.of(this).addWarningV2("@trainingdata/storage:upgradeWithImports", getNode().getPath()
+                    + ": definitions in other stacks read this cache at run time now. If their stacks were deployed by "
+                    + "0.x under strong cross-stack references (the app's " + ReplaceableReference.CONTEXT_KEY
+                    + " is " + (strength == null ? "unset, which aws-cdk-lib treats as strong" : "strong")
+                    + "), they import the cache's id and mount name, which upgrading replaces: CloudFormation then "
+                    + "refuses this stack's update. Before upgrading, once, with 0.x: set it to \"both\" and run cdk "
+                    + "deploy --all (CHANGELOG, Upgrading); then acknowledge this warning");
+        }
+        return publication;
+    }
+
+    /**
+     * Publishes the cache (when it is read from another stack) only after {@code first}: a {@code LustrePreload} calls
+     * this, so that a replaced cache reaches training once its warm-up is current.
+     *
+     * @param first what must be deployed before the publication
+     */
+    public void publishAfter(IDependable first) {
+        publishedAfter.add(first);
+        StorePublication publication = StorePublication.existing(this);
+        if (publication != null) {
+            publication.publishAfter(first);
+        }
     }
 
     /** @return whether this construct adopted an existing file system */

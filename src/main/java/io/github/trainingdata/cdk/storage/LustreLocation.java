@@ -38,8 +38,16 @@ public final class LustreLocation {
      * @return e.g. {@code /abcdefgh/imagenet/train} (contains the deploy-time mount-name token)
      */
     public String getDirectoryPath() {
-        String onFileSystem = KeyPrefix.join(dataset.getFileSystemPath().substring(1), path);
-        return "/" + KeyPrefix.join(cache.getMountName(), onFileSystem);
+        return "/" + KeyPrefix.join(cache.getMountName(), getPathBelowMount());
+    }
+
+    /**
+     * The directory below the mount name: {@code <fileSystemPath>/<path>} without the leading {@code /}.
+     *
+     * @return e.g. {@code imagenet/train}; empty for a dataset at {@code /} read at its root
+     */
+    public String getPathBelowMount() {
+        return KeyPrefix.join(dataset.getFileSystemPath().substring(1), path);
     }
 
     /** @return the object-key prefix the directory's files come from, from the bucket root */

@@ -20,13 +20,16 @@ public final class TrainingJobBlueprint {
     private final TrainingJobSpec spec;
     private final JobPlacement placement;
     private final IRole role;
+    private final StoreBinding binding;
     private final Map<String, Object> request;
 
-    private TrainingJobBlueprint(TrainingJobSpec spec, JobPlacement placement, IRole role) {
+    private TrainingJobBlueprint(TrainingJobSpec spec, JobPlacement placement, IRole role, StoreBinding binding) {
         this.spec = spec;
         this.placement = placement;
         this.role = role;
-        this.request = Collections.unmodifiableMap(TrainingJobRequest.render(spec, placement, role.getRoleArn()));
+        this.binding = binding;
+        this.request = Collections.unmodifiableMap(TrainingJobRequest.render(spec, placement, role.getRoleArn(),
+                binding));
     }
 
     /**
@@ -50,7 +53,7 @@ public final class TrainingJobBlueprint {
         for (TrainingChannel channel : spec.getChannels()) {
             channel.bind(scope);
         }
-        return new TrainingJobBlueprint(spec, placement, role);
+        return new TrainingJobBlueprint(spec, placement, role, StoreBinding.of(scope, spec, placement));
     }
 
     /** @return the resolved settings */
@@ -71,6 +74,11 @@ public final class TrainingJobBlueprint {
     /** @return where the job runs: its network, security groups and subnets */
     JobPlacement getPlacement() {
         return placement;
+    }
+
+    /** @return the caches of other stacks the job reads at run time (none: empty) */
+    StoreBinding getBinding() {
+        return binding;
     }
 
     /** @return the execution role */

@@ -107,6 +107,7 @@ public class TrainingJobDefinition extends Construct {
             return job.getRequest();
         }
         CapacityPolicyRules.checkRequestInParameter(this, job.getSpec(), bound);
+        job.getBinding().checkRequestInParameter(this, bound);
         Map<String, Object> source = new LinkedHashMap<>();
         source.put(DeployedTrainingJobDefinition.STATE_MACHINE_ARN, stateMachine.getStateMachine().getStateMachineArn());
         source.put(DeployedTrainingJobDefinition.STATE_NAME, TrainingStateMachine.TRAIN_STATE);

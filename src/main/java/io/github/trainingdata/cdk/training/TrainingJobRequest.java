@@ -10,7 +10,8 @@ import software.amazon.awscdk.services.kms.IKey;
 
 /**
  * Renders a {@link TrainingJobSpec}, placed and given its role, as the CreateTrainingJob request body without
- * {@code TrainingJobName}: API member names, a fixed member order, optional members left out.
+ * {@code TrainingJobName}: API member names, a fixed member order, optional members left out. What a job reads of a
+ * cache in another stack is a placeholder ({@link StoreBinding}).
  */
 final class TrainingJobRequest {
     private final TrainingJobSpec spec;
@@ -20,13 +21,18 @@ final class TrainingJobRequest {
     }
 
     /** @return the request of {@code spec} running in {@code placement} as {@code roleArn} */
-    static Map<String, Object> render(TrainingJobSpec spec, JobPlacement placement, String roleArn) {
+    static Map<String, Object> render(TrainingJobSpec spec, JobPlacement placement, String roleArn,
+            StoreBinding binding) {
         TrainingJobRequest renderer = new TrainingJobRequest(spec);
         Map<String, Object> request = new LinkedHashMap<>();
         request.put("AlgorithmSpecification", renderer.algorithm());
         request.put("RoleArn", roleArn);
         if (!spec.getChannels().isEmpty()) {
-            request.put("InputDataConfig", spec.getChannels().stream().map(TrainingChannel::render).toList());
+            List<Object> channels = new ArrayList<>();
+            for (int i = 0; i < spec.getChannels().size(); i++) {
+                channels.add(binding.requestChannel(i, spec.getChannels().get(i)));
+            }
+            request.put("InputDataConfig", channels);
         }
         request.put("OutputDataConfig", renderer.output());
         request.put("ResourceConfig", renderer.resources());
@@ -34,7 +40,8 @@ final class TrainingJobRequest {
         if (placement.network() != null) {
             Map<String, Object> vpc = new LinkedHashMap<>();
             vpc.put("SecurityGroupIds", placement.securityGroups().stream().map(ISecurityGroup::getSecurityGroupId).toList());
-            vpc.put("Subnets", placement.subnets().stream().map(ISubnet::getSubnetId).toList());
+            vpc.put("Subnets", binding.bindsSubnets() ? binding.requestSubnets()
+                    : placement.subnets().stream().map(ISubnet::getSubnetId).toList());
             request.put("VpcConfig", vpc);
         }
         putIfPresent(request, "HyperParameters", spec.getHyperParameters());

@@ -134,6 +134,7 @@ final class TrainingStateMachine extends Construct {
     private static final String INPUT_DATA_CONFIG = "inputDataConfig";
     private static final String SUBNETS = "subnets";
     private static final String TRAINING_JOB_NAME = "trainingJobName";
+
     private static final String TRAIN_RETRIES = "trainRetries";
     private static final String TRAIN_RETRY_WAIT = "trainRetryWaitSeconds";
     private static final String JOB_POLL = "trainingJobPollSeconds";
@@ -217,6 +218,13 @@ final class TrainingStateMachine extends Construct {
                 : " cloudwatch:PutMetricData supports none either: its statement's cloudwatch:namespace condition "
                         + "allows only the namespace '" + CapacityPolicy.METRIC_NAMESPACE + "'."));
         findings.acknowledge();
+        List<String> publications = job.getBinding().publications().stream().map(p -> p.parameterArn(this)).toList();
+        if (!publications.isEmpty()) {
+            stateMachine.addToRolePolicy(PolicyStatement.Builder.create()
+                    .actions(List.of("ssm:GetParameter"))
+                    .resources(publications)
+                    .build());
+        }
     }
 
     StateMachine getStateMachine() {
@@ -280,10 +288,14 @@ final class TrainingStateMachine extends Construct {
     private Map<String, Object> definitionJson() {
         Map<String, Object> states = new LinkedHashMap<>();
         Map<String, Object> waits = new LinkedHashMap<>();
-        String afterCheckpoints = prerequisites.addStates(waits, NAME_JOB_STATE);
+        Map<String, Object> binds = new LinkedHashMap<>();
+        String bindStores = job.getBinding().addStates(binds, NAME_JOB_STATE, Stack.of(this).getPartition(),
+                spec.getChannels());
+        String afterCheckpoints = prerequisites.addStates(waits, bindStores);
         String start = checkpointPrefix() != null ? checkpointStates(states, afterCheckpoints)
                 : rejectResume(states, afterCheckpoints);
         states.putAll(waits);
+        states.putAll(binds);
         states.put(NAME_JOB_STATE, nameJob());
         states.put(TRAIN_STATE, train());
         states.put(CHECK_TRAIN_ERROR, checkTrainError());
@@ -350,6 +362,18 @@ final class TrainingStateMachine extends Construct {
             assign.putAll(attemptVariables(0, spec.getInstanceType(), false));
             assign.put(CAPACITY_ATTEMPTS, List.of());
         }
+        if (!job.getBinding().isEmpty()) {
+            // What the stores read at run time give, for this job and (as bound*) for the capacity policy's attempts.
+            String binding = "$." + StoreBinding.BINDING + ".";
+            boolean attempts = spec.getCapacityPolicy() != null;
+            assignBound(assign, INPUT_DATA_CONFIG, binding + "InputDataConfig", attempts);
+            if (job.getBinding().bindsSubnets()) {
+                assignBound(assign, SUBNETS, binding + "Subnets", attempts);
+                if (attempts) {
+                    assignBound(assign, AVAILABILITY_ZONES, binding + "AvailabilityZones", true);
+                }
+            }
+        }
         Map<String, Object> name = new LinkedHashMap<>();
         name.put("Type", "Pass");
         name.put("Comment", "Name the job '" + job.getJobNamePrefix() + "-<UUID>' once: a retried request that "
@@ -395,11 +419,19 @@ final class TrainingStateMachine extends Construct {
         assign.put(CAPACITY_ATTEMPT, index);
         assign.put(INSTANCE_TYPE, instanceType);
         assign.put(DATA_SOURCES, CapacityAttempts.dataSources(channels));
-        assign.put(AVAILABILITY_ZONES, CapacityAttempts.zonesOf(subnets));
+        StoreBinding binding = job.getBinding();
+        boolean boundZones = index > 0 && !fromS3 && binding.bindsSubnets();
+        assign.put(AVAILABILITY_ZONES + (boundZones ? ".$" : ""), boundZones ? "$" + bound(AVAILABILITY_ZONES)
+                : CapacityAttempts.zonesOf(subnets));
         if (CapacityAttempts.s3Fallback(spec) != null) {
-            assign.put(INPUT_DATA_CONFIG, fromS3 ? channels.stream().map(TrainingChannel::render).toList()
+            // From the second job on, the stores read at run time give the job's own channels and subnets.
+            boolean boundChannels = index > 0 && !fromS3 && !binding.isEmpty();
+            boolean boundSubnets = index > 0 && !fromS3 && binding.bindsSubnets();
+            assign.put(INPUT_DATA_CONFIG + (boundChannels ? ".$" : ""), boundChannels ? "$" + bound(INPUT_DATA_CONFIG)
+                    : fromS3 ? channels.stream().map(TrainingChannel::render).toList()
                     : job.getRequest().get("InputDataConfig"));
-            assign.put(SUBNETS, fromS3 ? subnets.stream().map(ISubnet::getSubnetId).toList()
+            assign.put(SUBNETS + (boundSubnets ? ".$" : ""), boundSubnets ? "$" + bound(SUBNETS)
+                    : fromS3 ? subnets.stream().map(ISubnet::getSubnetId).toList()
                     : ((Map<?, ?>) job.getRequest().get("VpcConfig")).get("Subnets"));
         }
         return assign;
@@ -681,6 +713,33 @@ final class TrainingStateMachine extends Construct {
         return failed;
     }
 
+    /** Assigns {@code variable} (and, for later capacity attempts, its bound copy) from {@code path} of the input. */
+    private static void assignBound(Map<String, Object> assign, String variable, String path, boolean attempts) {
+        assign.remove(variable);
+        assign.put(variable + ".$", path);
+        if (attempts) {
+            assign.put(bound(variable) + ".$", path);
+        }
+    }
+
+    /** @return {@code members} with {@code member} taken from {@code variable} at run time, in its place */
+    private static Map<String, Object> fromVariable(Map<String, Object> members, String member, String variable) {
+        Map<String, Object> replaced = new LinkedHashMap<>();
+        members.forEach((name, value) -> {
+            if (name.equals(member)) {
+                replaced.put(member + ".$", "$" + variable);
+            } else {
+                replaced.put(name, value);
+            }
+        });
+        return replaced;
+    }
+
+    /** @return the variable that keeps what the stores read at run time gave for {@code name}, for later attempts */
+    private static String bound(String name) {
+        return "bound" + Character.toUpperCase(name.charAt(0)) + name.substring(1);
+    }
+
     /** A new job name and a fresh count of transient retries, for each job an execution starts. */
     private Map<String, Object> newJobVariables() {
         Map<String, Object> assign = new LinkedHashMap<>();
@@ -695,6 +754,13 @@ final class TrainingStateMachine extends Construct {
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("TrainingJobName.$", "$" + TRAINING_JOB_NAME);
         parameters.putAll(job.getRequest());
+        if (!job.getBinding().isEmpty()) {
+            parameters = fromVariable(parameters, "InputDataConfig", INPUT_DATA_CONFIG);
+        }
+        if (job.getBinding().bindsSubnets()) {
+            parameters.put("VpcConfig", fromVariable((Map<String, Object>) parameters.get("VpcConfig"), "Subnets",
+                    SUBNETS));
+        }
         if (checkpointPrefix() != null) {
             Map<String, Object> checkpoint = new LinkedHashMap<>();
             // Bucket names hold no character special to States.Format; the prefix may hold an apostrophe.

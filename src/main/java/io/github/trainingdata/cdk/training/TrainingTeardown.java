@@ -85,7 +85,8 @@ final class TrainingTeardown {
         properties.put("JobNamePrefix", job.getJobNamePrefix());
         properties.put("SecurityGroupIds", placement.securityGroups().stream().map(ISecurityGroup::getSecurityGroupId)
                 .toList());
-        properties.put("SubnetIds", subnets(job));
+        // Subnets read at run time (a cache of another stack) are not known here: the wait looks in every subnet.
+        properties.put("SubnetIds", job.getBinding().bindsSubnets() ? List.of() : subnets(job));
         Number lifetime = jobLifetimeSeconds(job.getSpec());
         if (lifetime != null) {
             properties.put("JobLifetimeSeconds", lifetime);

@@ -240,11 +240,11 @@ class TrainingTeardownHandlerTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> handler.onEvent(event("Create", properties),
                 context)).getMessage().startsWith("ResourceProperties.JobNamePrefix: Invalid training job name prefix '-bad'"));
         properties.put("JobNamePrefix", PREFIX);
-        properties.put("SubnetIds", List.of());
-        assertEquals("ResourceProperties.SecurityGroupIds and SubnetIds must be both empty (a job outside a VPC) or "
-                + "both set", assertThrows(IllegalArgumentException.class,
+        properties.put("SecurityGroupIds", List.of());
+        assertEquals("ResourceProperties.SecurityGroupIds must be set with SubnetIds (both empty: a job outside a VPC; "
+                + "groups alone: jobs in subnets read at run time)", assertThrows(IllegalArgumentException.class,
                         () -> handler.onEvent(event("Create", properties), context)).getMessage());
-        properties.put("SubnetIds", SUBNETS);
+        properties.put("SecurityGroupIds", List.of(GROUP));
         properties.put("JobLifetimeSeconds", "0");
         assertEquals("ResourceProperties.JobLifetimeSeconds must be a positive whole number of seconds, got '0'",
                 assertThrows(IllegalArgumentException.class, () -> handler.onEvent(event("Create", properties), context))
@@ -369,6 +369,22 @@ class TrainingTeardownHandlerTest {
         assertTrue(context.lines().get(context.lines().size() - 1).contains("network interfaces: eni-01 (in-use"),
                 context.lines().toString());
         assertTrue(context.lines().get(context.lines().size() - 1).contains(", eni-02 (in-use"), context.lines().toString());
+    }
+
+    @Test
+    void jobsWhoseSubnetsAreReadAtRunTimeAreLookedForInEverySubnet() {
+        emulator.on(LIST_JOBS, call -> Reply.ok(jobs(job(EXECUTION_JOB, "Stopped", STARTED.minusSeconds(600), null))));
+        emulator.on(DESCRIBE_ENIS, call -> Reply.ok(interfaces(null, "eni-01")));
+
+        assertEquals(NOT_COMPLETE, handler.isComplete(deleting(properties(PREFIX, List.of(GROUP), List.of())), context));
+
+        Map<String, String> filters = new LinkedHashMap<>();
+        filters.put("Action", "DescribeNetworkInterfaces");
+        filters.put("Version", "2016-11-15");
+        filters.put("Filter.1.Name", "group-id");
+        filters.put("Filter.1.Value.1", GROUP);
+        filters.put("MaxResults", "1000");
+        assertEquals(filters, form(emulator.calls(DESCRIBE_ENIS).get(0).body()));
     }
 
     @Test

@@ -91,15 +91,17 @@ final class NetworkInterfaces {
      * deleting that group and those subnets.
      *
      * @param securityGroupId the group
-     * @param subnetIds       the subnets
+     * @param subnetIds       the subnets; none: in any subnet
      * @return every such interface, all pages read
      * @throws AwsServiceException an error EC2 answered with
      * @throws SdkClientException  a network error or timeout
      */
     List<NetworkInterface> holding(String securityGroupId, List<String> subnetIds) {
         StringBuilder filters = new StringBuilder("Action=DescribeNetworkInterfaces&Version=" + API_VERSION)
-                .append("&Filter.1.Name=group-id&Filter.1.Value.1=").append(encode(securityGroupId))
-                .append("&Filter.2.Name=subnet-id");
+                .append("&Filter.1.Name=group-id&Filter.1.Value.1=").append(encode(securityGroupId));
+        if (!subnetIds.isEmpty()) {
+            filters.append("&Filter.2.Name=subnet-id");
+        }
         for (int i = 0; i < subnetIds.size(); i++) {
             filters.append("&Filter.2.Value.").append(i + 1).append('=').append(encode(subnetIds.get(i)));
         }

@@ -13,7 +13,7 @@ import java.util.Map;
  * @param jobNamePrefix    the prefix of the definition's job names
  * @param securityGroupIds the job's security groups, the network's training group first (empty outside a VPC)
  * @param subnetIds        every subnet the definition's jobs may run in: the job's own and, with a capacity policy's S3
- *                         fallback, the fallback's (empty outside a VPC)
+ *                         fallback, the fallback's (empty outside a VPC, or when they are read at run time: any subnet)
  * @param jobLifetime      the longest a job of the definition may run or keep its warm pool after it was created: a
  *                         job created longer ago has ended and released its pool
  */
@@ -52,9 +52,9 @@ record TeardownProperties(String stateMachineArn, String jobNamePrefix, List<Str
         }
         List<String> groups = ids(properties, SECURITY_GROUP_IDS);
         List<String> subnets = ids(properties, SUBNET_IDS);
-        if (groups.isEmpty() != subnets.isEmpty()) {
-            throw new IllegalArgumentException("ResourceProperties." + SECURITY_GROUP_IDS + " and " + SUBNET_IDS
-                    + " must be both empty (a job outside a VPC) or both set");
+        if (groups.isEmpty() && !subnets.isEmpty()) {
+            throw new IllegalArgumentException("ResourceProperties." + SECURITY_GROUP_IDS + " must be set with "
+                    + SUBNET_IDS + " (both empty: a job outside a VPC; groups alone: jobs in subnets read at run time)");
         }
         return new TeardownProperties(text, (String) prefix, groups, subnets, lifetime(properties));
     }
@@ -87,6 +87,6 @@ record TeardownProperties(String stateMachineArn, String jobNamePrefix, List<Str
 
     /** @return whether the jobs run in a VPC (and so hold network interfaces there) */
     boolean inVpc() {
-        return !subnetIds.isEmpty();
+        return !securityGroupIds.isEmpty();
     }
 }

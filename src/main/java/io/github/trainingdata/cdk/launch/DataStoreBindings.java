@@ -1,0 +1,135 @@
+package io.github.trainingdata.cdk.launch;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import software.amazon.awssdk.protocols.jsoncore.JsonNode;
+import software.amazon.awssdk.protocols.jsoncore.JsonWriter;
+import software.amazon.awssdk.services.ssm.SsmClient;
+import software.amazon.awssdk.services.ssm.model.ParameterNotFoundException;
+
+/**
+ * Fills in what a request document reads of stores in other stacks when a launch starts. A definition that reads a
+ * Lustre cache of another stack stores {@code {{DataStore:<parameter>:<member>}}} where a value of the cache goes
+ * (its {@code FileSystemId}, its {@code MountName} inside a {@code DirectoryPath}, and, as the whole value of
+ * {@code VpcConfig.Subnets}, its {@code Subnets}); this reads each named SSM parameter once, now, and puts the current
+ * values in. A missing parameter, or one without a value a job needs, fails the launch with a
+ * {@link DataStoreNotReadyException} naming the store and the parameter: no job mounts a file system that is gone.
+ */
+public final class DataStoreBindings {
+    /** A placeholder: the parameter's name, then the member of its document. */
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{DataStore:([A-Za-z0-9_./-]+):([A-Za-z]+)}}");
+    /** A placeholder that is a whole JSON string (a list member such as Subnets replaces the string). */
+    private static final Pattern WHOLE = Pattern.compile("\"" + PLACEHOLDER.pattern() + "\"");
+    private static final Pattern FILE_SYSTEM_ID = Pattern.compile("fs-[0-9a-f]{8,}");
+    private static final Pattern MOUNT_NAME = Pattern.compile("[A-Za-z0-9_-]{1,8}");
+    private static final Pattern SUBNET_ID = Pattern.compile("subnet-[0-9a-z]+");
+
+    private DataStoreBindings() {
+    }
+
+    /**
+     * @param ssm          the client to read the parameters with
+     * @param documentJson a CreateTrainingJob request document, maybe with placeholders
+     * @return the document with every placeholder filled in (the same document when it has none)
+     * @throws DataStoreNotReadyException when a store's parameter does not exist or lacks a value
+     */
+    public static String resolve(SsmClient ssm, String documentJson) {
+        Objects.requireNonNull(ssm, "ssm");
+        Map<String, Map<String, JsonNode>> documents = new LinkedHashMap<>();
+        Matcher whole = WHOLE.matcher(documentJson);
+        StringBuilder out = new StringBuilder();
+        while (whole.find()) {
+            JsonNode value = member(ssm, documents, whole.group(1), whole.group(2));
+            whole.appendReplacement(out, Matcher.quoteReplacement(json(value)));
+        }
+        whole.appendTail(out);
+        Matcher inner = PLACEHOLDER.matcher(out.toString());
+        StringBuilder filled = new StringBuilder();
+        while (inner.find()) {
+            JsonNode value = member(ssm, documents, inner.group(1), inner.group(2));
+            String text = json(value);
+            // Inside a JSON string: the value's own JSON string without its quotes.
+            inner.appendReplacement(filled, Matcher.quoteReplacement(text.substring(1, text.length() - 1)));
+        }
+        inner.appendTail(filled);
+        return filled.toString();
+    }
+
+    /** The member of the parameter's document, read once per parameter and checked. */
+    private static JsonNode member(SsmClient ssm, Map<String, Map<String, JsonNode>> documents, String parameter,
+            String member) {
+        Map<String, JsonNode> document = documents.computeIfAbsent(parameter, name -> read(ssm, name));
+        String store = document.get("Store") != null && document.get("Store").isString()
+                ? document.get("Store").asString() : "the store";
+        JsonNode value = document.get(member);
+        String problem = problem(member, value);
+        if (problem != null) {
+            throw new DataStoreNotReadyException("DataStoreIncomplete", parameter, "SSM parameter " + parameter
+                    + " does not hold what jobs need of " + store + ": " + member + " " + problem + ". Is its stack "
+                    + "half-deployed, or was the parameter changed by hand? Deploy the stack that owns the store again",
+                    null);
+        }
+        return value;
+    }
+
+    private static String problem(String member, JsonNode value) {
+        if (value == null || value.isNull()) {
+            return "is missing";
+        }
+        return switch (member) {
+            case "FileSystemId" -> matches(value, FILE_SYSTEM_ID) ? null : "is not a file system id (fs-...)";
+            case "MountName" -> matches(value, MOUNT_NAME) ? null : "is not a mount name (1 to 8 letters and digits)";
+            case "Subnets" -> value.isArray() && !value.asArray().isEmpty()
+                    && value.asArray().stream().allMatch(s -> matches(s, SUBNET_ID)) ? null
+                    : "is not a non-empty list of subnet ids";
+            default -> value.isString() ? null : "is not a string";
+        };
+    }
+
+    private static boolean matches(JsonNode value, Pattern pattern) {
+        return value.isString() && pattern.matcher(value.asString()).matches();
+    }
+
+    private static Map<String, JsonNode> read(SsmClient ssm, String name) {
+        String value;
+        try {
+            value = ssm.getParameter(r -> r.name(name)).parameter().value();
+        } catch (ParameterNotFoundException e) {
+            throw new DataStoreNotReadyException("DataStoreNotPublished", name, "SSM parameter " + name + ", where a "
+                    + "store of another stack publishes what jobs read of it, does not exist: deploy the stack that "
+                    + "owns the store first (is it deployed in this account and Region?)", e);
+        }
+        JsonNode document;
+        try {
+            document = JsonNode.parser().parse(value);
+        } catch (RuntimeException e) {
+            document = null;
+        }
+        if (document == null || !document.isObject()) {
+            throw new DataStoreNotReadyException("DataStoreIncomplete", name, "SSM parameter " + name
+                    + " does not hold a store's JSON document", null);
+        }
+        return document.asObject();
+    }
+
+    private static String json(JsonNode node) {
+        JsonWriter writer = JsonWriter.create();
+        write(writer, node);
+        return new String(writer.getBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static void write(JsonWriter json, JsonNode node) {
+        if (node.isArray()) {
+            json.writeStartArray();
+            List<JsonNode> items = node.asArray();
+            items.forEach(item -> write(json, item));
+            json.writeEndArray();
+        } else {
+            json.writeValue(node.asString());
+        }
+    }
+}

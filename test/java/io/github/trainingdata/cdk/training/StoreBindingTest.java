@@ -1,0 +1,213 @@
+package io.github.trainingdata.cdk.training;
+
+import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.trainingdata.cdk.Json;
+import io.github.trainingdata.cdk.TestApps;
+import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.storage.LustreCache;
+import io.github.trainingdata.cdk.storage.LustreCacheProps;
+import io.github.trainingdata.cdk.storage.LustreDataset;
+import io.github.trainingdata.cdk.storage.TrainingDataBucket;
+import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.App;
+import software.amazon.awscdk.Environment;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.assertions.Match;
+import software.amazon.awscdk.assertions.Template;
+import software.amazon.awscdk.services.s3.Bucket;
+
+/**
+ * A definition that reads a Lustre cache of another stack binds to it when each execution (or launch) starts: only the
+ * publication's literal name crosses the stacks, never the file system id, mount name or data subnet.
+ */
+class StoreBindingTest {
+    private final App app = TestApps.app();
+    private final Stack data = new Stack(app, "Data", env("us-east-1"));
+    private final TrainingDataBucket bucket = new TrainingDataBucket(data, "Bucket", TrainingDataBucketProps.builder()
+            .bucket(Bucket.fromBucketName(data, "Existing", "team-datasets")).build());
+    private final TrainingNetwork network = new TrainingNetwork(data, "Network");
+
+    private static StackProps env(String region) {
+        return StackProps.builder().env(Environment.builder().account("123456789012").region(region).build()).build();
+    }
+
+    private LustreCache cache(String id) {
+        return new LustreCache(data, id, LustreCacheProps.builder().network(network)
+                .datasets(List.of(LustreDataset.builder("imagenet").dataBucket(bucket).prefix("imagenet").build()))
+                .build());
+    }
+
+    private static TrainingJobDefinition define(Stack stack, LustreCache cache, TrainingDataBucket output) {
+        return new TrainingJobDefinition(stack, "Training", TrainingJobDefinitionProps.builder()
+                .trainingImage(TrainingImage.fromUri(TrainingFixture.IMAGE))
+                .instanceType("ml.m5.xlarge")
+                .outputBucket(output)
+                .channels(List.of(LustreChannel.builder("train").cache(cache).path("train").build()))
+                .build());
+    }
+
+    @Test
+    void aDefinitionInAnotherStackReadsTheCacheAsPublishedWhenEachExecutionStarts() throws Exception {
+        LustreCache cache = cache("Lustre");
+        Stack team = new Stack(app, "Team", env("us-east-1"));
+        define(team, cache, bucket);
+
+        Template.fromStack(data).hasResourceProperties("AWS::SSM::Parameter", Match.objectLike(Map.of(
+                "Name", "/training-data/stores/Data.Lustre", "Type", "String")));
+        String teamTemplate = Json.MAPPER.writeValueAsString(Template.fromStack(team).toJSON());
+        List<String> crossing = new ArrayList<>();
+        Json.MAPPER.readTree(teamTemplate).findValues("Fn::ImportValue").forEach(v -> crossing.add(v.toString()));
+        Json.MAPPER.readTree(teamTemplate).findValues("Fn::GetStackOutput").forEach(v -> crossing.add(v.toString()));
+        assertFalse(crossing.isEmpty(), "the training security group still crosses: it is stable");
+        for (String value : crossing) {
+            assertFalse(value.contains("Lustre") || value.contains("Subnet"), "crosses at deploy time: " + value);
+        }
+        assertTrue(team.getDependencies().contains(data), "the data stack deploys first");
+
+        String request = Json.MAPPER.writeValueAsString(Template.fromStack(team).findResources("AWS::SSM::Parameter",
+                Match.objectLike(Map.of("Properties", Match.objectLike(Map.of("Description",
+                        Match.stringLikeRegexp("CreateTrainingJob request.*")))))));
+        for (String placeholder : List.of("{{DataStore:/training-data/stores/Data.Lustre:FileSystemId}}",
+                "/{{DataStore:/training-data/stores/Data.Lustre:MountName}}/imagenet/train",
+                "{{DataStore:/training-data/stores/Data.Lustre:Subnets}}")) {
+            assertTrue(request.contains(placeholder), placeholder + " in " + request);
+        }
+
+        // The definition also reads the training group across stacks, so it is checked as the template's text.
+        for (String state : List.of("\"ReadDataStore0\":{\"Type\":\"Task\"",
+                "\"Parameters\":{\"Name\":\"/training-data/stores/Data.Lustre\"}",
+                "\"DirectoryPath.$\":\"States.Format('/{}/imagenet/train', $.dataStore0.Document.MountName)\"",
+                "\"Subnets.$\":\"$subnets\"", "\"InputDataConfig.$\":\"$inputDataConfig\"")) {
+            assertTrue(teamTemplate.contains(state.replace("\"", "\\\"")), state);
+        }
+        assertTrue(teamTemplate.contains("\"arn:aws:ssm:us-east-1:123456789012:parameter/training-data/stores/"
+                + "Data.Lustre\""), "the state machine reads exactly the publication");
+    }
+
+    @Test
+    void everyCapacityAttemptReadsTheBindingExceptTheS3FallbacksOwnChannels() throws Exception {
+        LustreCache cache = cache("Lustre");
+        Stack team = new Stack(app, "Team", env("us-east-1"));
+        new TrainingJobDefinition(team, "Training", TrainingJobDefinitionProps.builder()
+                .trainingImage(TrainingImage.fromUri(TrainingFixture.IMAGE))
+                .instanceType("ml.p4d.24xlarge")
+                .outputBucket(bucket)
+                .channels(List.of(LustreChannel.builder("train").cache(cache).path("train").build()))
+                .capacityPolicy(CapacityPolicy.of(List.of(
+                        CapacityStep.instanceTypes(List.of("ml.p5.48xlarge")), CapacityStep.s3Fallback())))
+                .build());
+        String template = Json.MAPPER.writeValueAsString(Template.fromStack(team).toJSON()).replace("\\\"", "\"");
+        assertTrue(template.contains("\"inputDataConfig.$\":\"$.dataStoreBinding.InputDataConfig\","
+                + "\"boundInputDataConfig.$\":\"$.dataStoreBinding.InputDataConfig\""), "the first job's");
+        assertTrue(template.contains("\"availabilityZones.$\":\"$.dataStoreBinding.AvailabilityZones\""), template);
+        assertTrue(template.contains("\"CapacityAttempt1\":{\"Type\":\"Pass\",\"Comment\":\"Capacity attempt 1: a "
+                + "new job on ml.p5.48xlarge\",\"Assign\":{"), "the next instance type");
+        assertTrue(template.contains("\"inputDataConfig.$\":\"$boundInputDataConfig\",\"subnets.$\":\"$boundSubnets\""),
+                "the next instance type reads the same cache");
+        assertTrue(template.contains("\"S3DataSource\""), "the S3 fallback reads the dataset's S3 location");
+    }
+
+    @Test
+    void inItsOwnStackADefinitionReferencesTheCachePlainly() {
+        LustreCache cache = cache("Lustre");
+        define(data, cache, bucket);
+        JsonNode states = AslSimulator.definitionOf(data).get("States");
+        assertFalse(states.has("ReadDataStore0"));
+        Template.fromStack(data).resourcePropertiesCountIs("AWS::SSM::Parameter",
+                Match.objectLike(Map.of("Name", "/training-data/stores/Data.Lustre")), 0);
+    }
+
+    @Test
+    void aCacheInANestedStackOfTheDefinitionsStackIsReferencedPlainly() {
+        software.amazon.awscdk.NestedStack nested = new software.amazon.awscdk.NestedStack(data, "Storage");
+        LustreCache cache = new LustreCache(nested, "Lustre", LustreCacheProps.builder().network(network)
+                .datasets(List.of(LustreDataset.builder("imagenet").dataBucket(bucket).prefix("imagenet").build()))
+                .build());
+        define(data, cache, bucket);
+        assertFalse(AslSimulator.trainingStateMachines(Template.fromStack(data)).toString().contains("ReadDataStore"),
+                "the nested stack deploys with its parent: nothing to read at run time");
+        assertEquals(null, cache.getNode().tryFindChild("Publication"));
+    }
+
+    @Test
+    void aCacheInAnotherRegionIsPublishedNowhereTheDefinitionCanReadIt() {
+        LustreCache cache = cache("Lustre");
+        Stack team = new Stack(app, "Team", env("us-west-2"));
+        TrainingDataBucket output = new TrainingDataBucket(team, "Output", TrainingDataBucketProps.builder()
+                .bucket(Bucket.fromBucketName(team, "Existing", "team-output")).build());
+        assertRule("TRAINING_STORE_PUBLISHED", () -> define(team, cache, output), "Team/Training", "channels[0].cache",
+                "Data/Lustre", "a cache in the definition's account and Region (123456789012, us-west-2): Data "
+                        + "publishes it in 123456789012, us-east-1, so nobody publishes it where the definition runs");
+    }
+
+    @Test
+    void aCacheInAStackThatDependsOnTheDefinitionsStackCannotDeployFirst() {
+        LustreCache cache = cache("Lustre");
+        Stack team = new Stack(app, "Team", env("us-east-1"));
+        data.addStackDependency(team);
+        assertRule("TRAINING_STORE_STACK", () -> define(team, cache, bucket), "Team/Training", "channels[0].cache",
+                "Data/Lustre", "a cache in a stack of the same stage that does not depend on Team (the definition's "
+                        + "stack must depend on the cache's stack, which then deploys first)");
+    }
+
+    @Test
+    void aRequestTooLargeForItsParameterCannotReadACacheOfAnotherStack() {
+        LustreCache cache = cache("Lustre");
+        Stack team = new Stack(app, "Team", env("us-east-1"));
+        Map<String, String> environment = new java.util.TreeMap<>();
+        for (int i = 0; i < 20; i++) {
+            environment.put("VARIABLE_" + i, "x".repeat(512));
+        }
+        assertRule("TRAINING_STORE_REQUEST_IN_PARAMETER", () -> new TrainingJobDefinition(team, "Training",
+                TrainingJobDefinitionProps.builder()
+                        .trainingImage(TrainingImage.fromUri(TrainingFixture.IMAGE))
+                        .instanceType("ml.m5.xlarge")
+                        .outputBucket(bucket)
+                        .environment(environment)
+                        .channels(List.of(LustreChannel.builder("train").cache(cache).path("train").build()))
+                        .build()), "Team/Training", "channels[0].cache",
+                "Data/Lustre (another stack's) for a request document of up to 11510 bytes", "a cache of this stack, "
+                        + "or a request document that fits the SSM parameter (8192 bytes): the state machine reads the "
+                        + "cache at run time, so the SDK launcher reads the parameter's request");
+    }
+
+    @Test
+    void underStrongOrUnsetReferencesACacheReadFromAnotherStackWarnsAboutTheUpgrade() {
+        Map<String, Object> context = TestApps.context();
+        context.remove("@aws-cdk/core:defaultCrossStackReferences");
+        App unset = new App(software.amazon.awscdk.AppProps.builder().context(context).build());
+        Stack dataStack = new Stack(unset, "Data", env("us-east-1"));
+        TrainingDataBucket output = new TrainingDataBucket(dataStack, "Bucket", TrainingDataBucketProps.builder()
+                .bucket(Bucket.fromBucketName(dataStack, "Existing", "team-datasets")).build());
+        LustreCache cache = new LustreCache(dataStack, "Lustre", LustreCacheProps.builder()
+                .network(new TrainingNetwork(dataStack, "Network"))
+                .datasets(List.of(LustreDataset.builder("imagenet").dataBucket(output).build())).build());
+        define(new Stack(unset, "Team", env("us-east-1")), cache, output);
+        software.amazon.awscdk.assertions.Annotations.fromStack(dataStack).hasWarning("/Data/Lustre",
+                Match.stringLikeRegexp(".*is unset, which aws-cdk-lib treats as strong.*set it to \"both\" and run "
+                        + "cdk deploy --all.*"));
+
+        define(new Stack(app, "Team", env("us-east-1")), cache("Lustre"), bucket);
+        software.amazon.awscdk.assertions.Annotations.fromStack(data).hasNoWarning("/Data/Lustre",
+                Match.stringLikeRegexp(".*cdk deploy --all.*"));
+    }
+
+    @Test
+    void twoStoresCannotPublishUnderOneName() {
+        cache("Lustre-A").publication();
+        LustreCache second = cache("Lustre A");
+        assertRule("STORE_PUBLICATION_UNIQUE", second::publication, "Data/Lustre A", "publication name",
+                "/training-data/stores/Data.Lustre-A", "a name no other store publishes under (Data/Lustre-A does): "
+                        + "give one of them another construct id");
+    }
+}
