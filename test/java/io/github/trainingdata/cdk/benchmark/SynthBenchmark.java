@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.benchmark;
 
 import io.github.trainingdata.cdk.TestApps;
+import io.github.trainingdata.examples.QuickstartStack;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -32,15 +33,23 @@ import software.amazon.awscdk.Stack;
  * constructs, <em>synth</em> is {@code app.synth()}; the figures use their sum, since a user's synth pays
  * both (the table shows the parts too). It prints a table, then, last, {@code synth-overhead-ratio: R}
  * (median ours / median plain) and {@code per-definition-ms: M} (least-squares slope of the median time
- * over the definition counts).
+ * over the definition counts). Before the table it prints, once, the resources by type of the quickstart (the
+ * example's {@link QuickstartStack}) next to the data layer in plain aws-cdk-lib, the machinery among them (Lambda
+ * functions, IAM roles and policies, log groups, state machines), and what each added definition adds, by type.
  *
  * <p>Run: {@code mvn -B -q -Pbenchmark verify}; other round counts: {@code -Dexec.args="warmup measured"}.
  */
 public final class SynthBenchmark {
     static final String OURS = "data layer: ours";
     static final String PLAIN = "data layer: plain";
-    /** 40 at most: a definition has 9 resources (its teardown among them), and a stack may have 500. */
+    /** 40 at most at 8 resources a definition (a stack may have 500); see the per-definition figures printed. */
     static final int[] DEFINITION_COUNTS = {1, 10, 40};
+    /** The goals for the quickstart's resources and functions, and a definition's resources; informational only. */
+    static final int QUICKSTART_GOAL = 80;
+    static final int QUICKSTART_FUNCTIONS_GOAL = 6;
+    static final int PER_DEFINITION_GOAL = 5;
+    /** CloudFormation's resources per stack. */
+    static final int STACK_LIMIT = 500;
     /** The goal for the ratio; informational only. */
     static final double RATIO_GOAL = 1.10;
     /** The data-layer pair is cheap (tens of ms) and its samples are noisy: synthesize it this often per round. */
@@ -100,6 +109,9 @@ public final class SynthBenchmark {
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
 
         printResourceComparison(samples.get(OURS).get(0), samples.get(PLAIN).get(0));
+        printQuickstart(quickstartTypes(), samples.get(PLAIN).get(0));
+        printPerDefinition(samples.get(cases.get(2).name()).get(0), samples.get(cases.get(3).name()).get(0),
+                DEFINITION_COUNTS[1] - DEFINITION_COUNTS[0]);
         printTable(samples);
 
         double ratio = Stats.median(totals(samples.get(OURS))) / Stats.median(totals(samples.get(PLAIN)));
@@ -127,6 +139,16 @@ public final class SynthBenchmark {
         deleteTree(Path.of(assembly.getDirectory()));
         int count = types.values().stream().mapToInt(Integer::intValue).sum();
         return new Sample(t1 - t0, t2 - t1, count, types);
+    }
+
+    /** The example quickstart's resources by type, synthesized once. */
+    private static Map<String, Integer> quickstartTypes() {
+        App app = TestApps.app();
+        new QuickstartStack(app, "Quickstart");
+        var assembly = app.synth();
+        Map<String, Integer> types = resourceTypes(assembly.getStackByName("Quickstart").getTemplate());
+        deleteTree(Path.of(assembly.getDirectory()));
+        return types;
     }
 
     @SuppressWarnings("unchecked")
@@ -158,6 +180,43 @@ public final class SynthBenchmark {
                     plain.types().getOrDefault(t, 0));
         }
         System.out.println();
+    }
+
+    private static void printQuickstart(Map<String, Integer> quickstart, Sample plain) {
+        int total = quickstart.values().stream().mapToInt(Integer::intValue).sum();
+        System.out.printf(Locale.ROOT, "Resources of the quickstart (data layer, preload, one definition, dashboard): "
+                + "%d (goal <= %d); the data layer in plain aws-cdk-lib: %d%n", total, QUICKSTART_GOAL,
+                plain.resources());
+        System.out.printf(Locale.ROOT, "  %-42s %10s %6s%n", "type", "quickstart", "plain");
+        TreeSet<String> types = new TreeSet<>(quickstart.keySet());
+        types.addAll(plain.types().keySet());
+        for (String t : types) {
+            System.out.printf(Locale.ROOT, "  %-42s %10d %6d%n", t, quickstart.getOrDefault(t, 0),
+                    plain.types().getOrDefault(t, 0));
+        }
+        System.out.printf(Locale.ROOT, "machinery of the quickstart: %d Lambda functions (goal <= %d), %d roles, "
+                + "%d policies, %d log groups, %d state machines%n%n",
+                quickstart.getOrDefault("AWS::Lambda::Function", 0), QUICKSTART_FUNCTIONS_GOAL,
+                quickstart.getOrDefault("AWS::IAM::Role", 0), quickstart.getOrDefault("AWS::IAM::Policy", 0),
+                quickstart.getOrDefault("AWS::Logs::LogGroup", 0),
+                quickstart.getOrDefault("AWS::StepFunctions::StateMachine", 0));
+    }
+
+    /** What each definition adds: the difference of two definition counts' templates, by type, per definition. */
+    private static void printPerDefinition(Sample fewer, Sample more, int added) {
+        TreeSet<String> types = new TreeSet<>(more.types().keySet());
+        types.addAll(fewer.types().keySet());
+        StringBuilder byType = new StringBuilder();
+        for (String t : types) {
+            int delta = more.types().getOrDefault(t, 0) - fewer.types().getOrDefault(t, 0);
+            if (delta != 0) {
+                byType.append(String.format(Locale.ROOT, "  %-42s %5.1f%n", t, (double) delta / added));
+            }
+        }
+        double perDefinition = (double) (more.resources() - fewer.resources()) / added;
+        System.out.printf(Locale.ROOT, "resources per added definition: %.1f (goal <= %d; %d definitions fit in "
+                + "a stack of %d beside the data layer)%n%s%n", perDefinition, PER_DEFINITION_GOAL,
+                (int) ((STACK_LIMIT - (fewer.resources() - perDefinition)) / perDefinition), STACK_LIMIT, byType);
     }
 
     private static void printTable(Map<String, List<Sample>> samples) {

@@ -125,7 +125,8 @@ class TrainingDataPlatformTest {
         Map<String, Object> theKey = Map.of("Fn::GetAtt", List.of(stack.getLogicalId(
                 (CfnElement) p.getDataBucket().getEncryptionKey().getNode().getDefaultChild()), "Arn"));
         t.allResourcesProperties("AWS::Logs::LogGroup", Map.of("KmsKeyId", theKey));
-        t.resourceCountIs("AWS::Logs::LogGroup", 7 + 4 + 4); // 4 each: the cache's association provider and the definitions' teardown provider (2 handlers, waiter, framework)
+        // The flow logs' group, and one the stack's functions and state machines share (LogGroups.shared).
+        t.resourceCountIs("AWS::Logs::LogGroup", 2);
     }
 
     @Test

@@ -2,6 +2,9 @@ package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.internal.LogGroups;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.github.trainingdata.cdk.TestApps;
 import java.util.List;
@@ -13,6 +16,8 @@ import software.amazon.awscdk.assertions.Annotations;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
 import software.amazon.awscdk.services.kms.Key;
+import software.amazon.awscdk.services.logs.LogGroup;
+import software.constructs.Construct;
 
 class LogGroupsTest {
 
@@ -66,5 +71,27 @@ class LogGroupsTest {
         Annotations.fromStack(stack).hasWarning("/Test/Logs", Match.stringLikeRegexp("Test/Logs: the KMS key is "
                 + "imported, so its key policy cannot be changed here; allow the service principal "
                 + "logs.<region>.amazonaws.com .*kms:EncryptionContext:aws:logs:arn.*"));
+    }
+
+    @Test
+    void theSharedLogGroupIsOnePerStackAndKeyWhoeverAsksFirst() {
+        Stack stack = TestApps.stack();
+        Key key = Key.Builder.create(stack, "DataKey").enableKeyRotation(true).build();
+        Key other = Key.Builder.create(stack, "OtherKey").enableKeyRotation(true).build();
+        Construct deep = new Construct(new Construct(stack, "A"), "B");
+        LogGroup fromDeep = LogGroups.shared(deep, key);
+        assertSame(fromDeep, LogGroups.shared(stack, key));
+        assertSame(LogGroups.shared(stack, null), LogGroups.shared(deep, null));
+        LogGroup otherGroup = LogGroups.shared(deep, other);
+        assertNotSame(fromDeep, otherGroup);
+        assertNotSame(fromDeep, LogGroups.shared(stack, null));
+        Template.fromStack(stack).resourceCountIs("AWS::Logs::LogGroup", 3);
+        // At the stack's root, named after the key (not after the construct that asked first).
+        assertEquals(stack, fromDeep.getNode().getScope());
+        Stack again = TestApps.stack();
+        Key sameKey = Key.Builder.create(again, "DataKey").enableKeyRotation(true).build();
+        LogGroups.shared(again, Key.Builder.create(again, "OtherKey").enableKeyRotation(true).build());
+        assertEquals(fromDeep.getNode().getId(), LogGroups.shared(again, sameKey).getNode().getId());
+        assertNotEquals(fromDeep.getNode().getId(), otherGroup.getNode().getId());
     }
 }

@@ -1,9 +1,5 @@
 package io.github.trainingdata.cdk.internal;
 
-import io.github.trainingdata.cdk.internal.WaiterTracing;
-import io.github.trainingdata.cdk.internal.BundledAsset;
-import io.github.trainingdata.cdk.internal.WildcardFindings;
-import io.github.trainingdata.cdk.internal.LogGroups;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +20,7 @@ import software.constructs.IConstruct;
 /**
  * aws-cdk-lib's Provider framework around this library's AWS SDK custom-resource handlers (the Lustre preload's, the
  * training definitions' teardown, the data repository associations'): the handler functions from their Lambda bundle,
- * log groups on the data layer's key, isComplete every 30 seconds, a logged and traced waiter ({@link WaiterTracing}),
+ * the stack's one shared log group ({@link LogGroups#shared}) on the data layer's key, isComplete every 30 seconds, a logged and traced waiter ({@link WaiterTracing}),
  * and each of the framework's cdk-nag findings acknowledged with its reason: its invoke permission on the handlers'
  * and its own functions' versions ({@code <arn>:*}), the waiter's CloudWatch Logs vended delivery ({@code *}), and
  * AWS's basic Lambda execution policy on the framework's and the handlers' roles. For the library's constructs; the
@@ -59,8 +55,8 @@ public final class HandlerProvider {
     }
 
     /**
-     * A handler function running {@code bundle} on Java 25 with 512 MB for at most 2 minutes, logging to a log group
-     * {@code <id>Logs} kept one year (on {@code logsKey} when given).
+     * A handler function running {@code bundle} on Java 25 with 512 MB for at most 2 minutes, logging to the stack's
+     * shared log group ({@link LogGroups#shared}, on {@code logsKey} when given).
      *
      * @param scope       the scope
      * @param id          the function's id
@@ -79,7 +75,7 @@ public final class HandlerProvider {
                 .code(Code.fromAsset(bundle.toString()))
                 .memorySize(512)
                 .timeout(Duration.minutes(2))
-                .logGroup(LogGroups.create(scope, id + "Logs", logsKey))
+                .logGroup(LogGroups.shared(scope, logsKey))
                 .build();
     }
 
@@ -90,7 +86,8 @@ public final class HandlerProvider {
 
     /**
      * The Provider {@code Provider} under {@code scope}: onEvent, then isComplete every {@link #QUERY_INTERVAL} for at
-     * most {@code totalTimeout}; the waiter state machine logged at level ALL and traced.
+     * most {@code totalTimeout}; the waiter state machine logged at level ALL and traced; the framework's functions and
+     * its waiter log to the stack's shared log group ({@link LogGroups#shared}).
      *
      * @param scope        the scope
      * @param onEvent      the onEvent handler
@@ -108,8 +105,8 @@ public final class HandlerProvider {
                 .totalTimeout(totalTimeout)
                 .disableWaiterStateMachineLogging(false)
                 .waiterStateMachineLogOptions(LogOptions.builder()
-                        .level(LogLevel.ALL).destination(LogGroups.create(scope, "WaiterLogs", logsKey)).build())
-                .logGroup(LogGroups.create(scope, "ProviderLogs", logsKey))
+                        .level(LogLevel.ALL).destination(LogGroups.shared(scope, logsKey)).build())
+                .logGroup(LogGroups.shared(scope, logsKey))
                 .build();
         WaiterTracing.enable(provider);
         acknowledgeFramework(provider, List.of(onEvent, isComplete));

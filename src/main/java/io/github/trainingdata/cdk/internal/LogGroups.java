@@ -12,10 +12,11 @@ import software.amazon.awscdk.services.kms.IKey;
 import software.amazon.awscdk.services.logs.LogGroup;
 import software.amazon.awscdk.services.logs.RetentionDays;
 import software.constructs.Construct;
+import software.constructs.IConstruct;
 
 /**
- * The CloudWatch log groups of this library's constructs (flow logs, state machines, the preload's functions
- * and waiter): kept one year and, when the data layer has a KMS key (the
+ * The CloudWatch log groups of this library's constructs (flow logs; one per stack and key shared by the state
+ * machines, the custom resources' functions and waiters, {@link #shared}): kept one year and, when the data layer has a KMS key (the
  * {@link io.github.trainingdata.cdk.storage.TrainingDataBucket#getEncryptionKey() TrainingDataBucket's key}), encrypted with that key, so one key choice covers every
  * bucket and log group.
  *
@@ -26,7 +27,31 @@ import software.constructs.Construct;
  * cannot be changed here: the log group then gets a warning saying what the key policy needs.
  */
 public final class LogGroups {
+    /** The id, at the stack's root, of the log group the library's functions and state machines share. */
+    static final String SHARED_ID = "TrainingDataLogs";
+
     private LogGroups() {
+    }
+
+    /**
+     * The stack's one log group for the library's functions and state machines (the custom resources' handler
+     * functions, aws-cdk-lib's Provider framework functions and waiter state machines, the training definitions' and
+     * the preloads' state machines), created by the first caller: one per stack and key, at the stack's root
+     * ({@value #SHARED_ID}, suffixed for a key by the key's construct address, so that the id does not depend on which
+     * construct asks first); kept one year, as {@link #create}. The sources stay apart: Lambda names every log stream
+     * of a shared group after its function ({@code YYYY/MM/DD/<function_name>[<version>][<environment>]}; Lambda
+     * Developer Guide, "Configuring CloudWatch log groups"), and every Step Functions log event names its execution,
+     * whose ARN holds its state machine's name (the console links an execution to its events by that filter).
+     *
+     * @param scope any construct of the stack
+     * @param key   the data layer's KMS key, or null
+     * @return the stack's shared log group for {@code key}
+     */
+    public static LogGroup shared(Construct scope, IKey key) {
+        Stack stack = Stack.of(scope);
+        String id = key == null ? SHARED_ID : SHARED_ID + key.getNode().getAddr().substring(2, 10);
+        IConstruct existing = stack.getNode().tryFindChild(id);
+        return existing instanceof LogGroup shared ? shared : create(stack, id, key);
     }
 
     /**

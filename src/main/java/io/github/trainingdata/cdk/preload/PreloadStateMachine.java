@@ -120,7 +120,7 @@ final class PreloadStateMachine extends Construct {
         long importSeconds = importTimeout.toSeconds().longValue();
         long timeoutSeconds = importSeconds + RETRY_WINDOW.toSeconds().longValue()
                 + workerTimeout.toSeconds().longValue() + MARGIN.toSeconds().longValue();
-        LogGroup logs = LogGroups.create(this, "Logs", logsKey);
+        LogGroup logs = LogGroups.shared(this, logsKey);
         this.stateMachine = StateMachine.Builder.create(this, "Resource")
                 .definitionBody(DefinitionBody.fromString(stack.toJsonString(
                         definition(worker, importSeconds, timeoutSeconds))))

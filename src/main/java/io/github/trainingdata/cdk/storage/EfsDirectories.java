@@ -104,12 +104,12 @@ final class EfsDirectories extends Construct {
                                         accessPoint.getAccessPointArn())))
                                 .build()))
                         .build()))
-                .logGroup(LogGroups.create(this, "FunctionLogs", logsKey))
+                .logGroup(LogGroups.shared(this, logsKey))
                 .build();
         group.getNode().addDependency(function.getRole());
         Provider provider = Provider.Builder.create(this, "Provider")
                 .onEventHandler(function)
-                .logGroup(LogGroups.create(this, "ProviderLogs", logsKey))
+                .logGroup(LogGroups.shared(this, logsKey))
                 .build();
 
         Map<String, Object> properties = new LinkedHashMap<>();

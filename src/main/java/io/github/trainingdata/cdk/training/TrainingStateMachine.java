@@ -176,7 +176,7 @@ final class TrainingStateMachine extends Construct {
         this.comment = "SageMaker training job " + scope.getNode().getPath();
         Stack stack = Stack.of(this);
         this.prerequisites = new PrerequisiteWaits(stack.getPartition());
-        LogGroup logs = LogGroups.create(this, "Logs", spec.getOutputBucket().getEncryptionKey());
+        LogGroup logs = LogGroups.shared(this, spec.getOutputBucket().getEncryptionKey());
         this.stateMachine = StateMachine.Builder.create(this, "Resource")
                 .definitionBody(DefinitionBody.fromString(
                         Lazy.string((IStableStringProducer) () -> stack.toJsonString(definitionJson()))))
