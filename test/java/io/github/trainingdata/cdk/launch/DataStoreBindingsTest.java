@@ -44,6 +44,25 @@ class DataStoreBindingsTest {
     }
 
     @Test
+    void anEfsChannelNeedsOnlyTheFileSystemIdAndSubnetsOfItsPublication() throws IOException {
+        String parameter = "/training-data/stores/Data.Efs";
+        String document = "{\"InputDataConfig\":[{\"ChannelName\":\"train\",\"DataSource\":{\"FileSystemDataSource\":"
+                + "{\"FileSystemId\":\"{{DataStore:" + parameter + ":FileSystemId}}\",\"FileSystemAccessMode\":\"ro\","
+                + "\"FileSystemType\":\"EFS\",\"DirectoryPath\":\"/datasets/train\"}},\"InputMode\":\"File\"}],"
+                + "\"VpcConfig\":{\"SecurityGroupIds\":[\"sg-0123456789abcdef0\"],\"Subnets\":\"{{DataStore:" + parameter
+                + ":Subnets}}\"}}";
+        String published = "{\"Store\":\"Data/Efs\",\"FileSystemType\":\"EFS\",\"FileSystemId\":\"fs-0a1b2c3d\","
+                + "\"AvailabilityZone\":\"us-east-1a\",\"Subnets\":[\"subnet-0a1b2c3d4e5f60001\"]}";
+        try (AwsJsonEmulator emulator = new AwsJsonEmulator(); SsmClient ssm = emulator.ssm()) {
+            emulator.on(DeployedTrainingJobDefinitionTest.GET_PARAMETER,
+                    call -> DeployedTrainingJobDefinitionTest.parameterReply(parameter, published));
+            assertEquals(Json.tree(document.replace("{{DataStore:" + parameter + ":FileSystemId}}", "fs-0a1b2c3d")
+                    .replace("\"{{DataStore:" + parameter + ":Subnets}}\"", "[\"subnet-0a1b2c3d4e5f60001\"]")),
+                    Json.tree(DataStoreBindings.resolve(ssm, document)));
+        }
+    }
+
+    @Test
     void aDocumentWithoutPlaceholdersIsLeftAsItIs() throws IOException {
         try (AwsJsonEmulator emulator = new AwsJsonEmulator(); SsmClient ssm = emulator.ssm()) {
             assertEquals("{\"RoleArn\":\"r\"}", DataStoreBindings.resolve(ssm, "{\"RoleArn\":\"r\"}"));

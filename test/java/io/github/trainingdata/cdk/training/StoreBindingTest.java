@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.storage.EfsStore;
+import io.github.trainingdata.cdk.storage.EfsStoreProps;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreCacheProps;
 import io.github.trainingdata.cdk.storage.LustreDataset;
@@ -157,7 +159,7 @@ class StoreBindingTest {
         data.addStackDependency(team);
         assertRule("TRAINING_STORE_STACK", () -> define(team, cache, bucket), "Team/Training", "channels[0].cache",
                 "Data/Lustre", "a cache in a stack of the same stage that does not depend on Team (the definition's "
-                        + "stack must depend on the cache's stack, which then deploys first)");
+                        + "stack must depend on the store's stack, which then deploys first)");
     }
 
     @Test
@@ -176,9 +178,9 @@ class StoreBindingTest {
                         .environment(environment)
                         .channels(List.of(LustreChannel.builder("train").cache(cache).path("train").build()))
                         .build()), "Team/Training", "channels[0].cache",
-                "Data/Lustre (another stack's) for a request document of up to 11510 bytes", "a cache of this stack, "
+                "Data/Lustre (another stack's) for a request document of up to 11510 bytes", "a store of this stack, "
                         + "or a request document that fits the SSM parameter (8192 bytes): the state machine reads the "
-                        + "cache at run time, so the SDK launcher reads the parameter's request");
+                        + "store at run time, so the SDK launcher reads the parameter's request");
     }
 
     @Test
@@ -200,6 +202,61 @@ class StoreBindingTest {
         define(new Stack(app, "Team", env("us-east-1")), cache("Lustre"), bucket);
         software.amazon.awscdk.assertions.Annotations.fromStack(data).hasNoWarning("/Data/Lustre",
                 Match.stringLikeRegexp(".*cdk deploy --all.*"));
+    }
+
+    @Test
+    void aDefinitionInAnotherStackReadsAnEfsStoreAsPublishedAndDescribesTheAccountsFileSystems() throws Exception {
+        EfsStore efs = new EfsStore(data, "Efs", EfsStoreProps.builder().network(network).build());
+        Stack team = new Stack(app, "Team", env("us-east-1"));
+        new TrainingJobDefinition(team, "Training", TrainingJobDefinitionProps.builder()
+                .trainingImage(TrainingImage.fromUri(TrainingFixture.IMAGE))
+                .instanceType("ml.m5.xlarge")
+                .outputBucket(bucket)
+                .channels(List.of(EfsChannel.builder("train").store(efs).directoryPath("/datasets/train").build()))
+                .build());
+
+        Template.fromStack(data).hasResourceProperties("AWS::SSM::Parameter", Match.objectLike(Map.of(
+                "Name", "/training-data/stores/Data.Efs", "Type", "String")));
+        String teamTemplate = Json.MAPPER.writeValueAsString(Template.fromStack(team).toJSON());
+        List<String> crossing = new ArrayList<>();
+        Json.MAPPER.readTree(teamTemplate).findValues("Fn::ImportValue").forEach(v -> crossing.add(v.toString()));
+        Json.MAPPER.readTree(teamTemplate).findValues("Fn::GetStackOutput").forEach(v -> crossing.add(v.toString()));
+        for (String value : crossing) {
+            assertFalse(value.contains("Efs") || value.contains("Subnet"), "crosses at deploy time: " + value);
+        }
+        assertTrue(team.getDependencies().contains(data), "the data stack deploys first");
+
+        String request = Json.MAPPER.writeValueAsString(Template.fromStack(team).findResources("AWS::SSM::Parameter",
+                Match.objectLike(Map.of("Properties", Match.objectLike(Map.of("Description",
+                        Match.stringLikeRegexp("CreateTrainingJob request.*")))))));
+        for (String placeholder : List.of("{{DataStore:/training-data/stores/Data.Efs:FileSystemId}}",
+                "/datasets/train", "{{DataStore:/training-data/stores/Data.Efs:Subnets}}")) {
+            assertTrue(request.contains(placeholder), placeholder + " in " + request);
+        }
+        for (String state : List.of("\"Parameters\":{\"Name\":\"/training-data/stores/Data.Efs\"}",
+                "\"FileSystemId.$\":\"$.dataStore0.Document.FileSystemId\"", "\"FileSystemType\":\"EFS\"")) {
+            assertTrue(teamTemplate.contains(state.replace("\"", "\\\"")), state);
+        }
+        assertFalse(teamTemplate.contains("MountName"), "an EFS store has no mount name");
+        assertTrue(teamTemplate.contains("\"arn:aws:elasticfilesystem:us-east-1:123456789012:file-system/*\""),
+                "the role describes the account's file systems, not one whose id a replacement changes");
+    }
+
+    @Test
+    void anEfsStoreInAnotherRegionIsPublishedNowhereTheDefinitionCanReadIt() {
+        EfsStore efs = new EfsStore(data, "Efs", EfsStoreProps.builder().network(network).build());
+        Stack team = new Stack(app, "Team", env("us-west-2"));
+        TrainingDataBucket output = new TrainingDataBucket(team, "Output", TrainingDataBucketProps.builder()
+                .bucket(Bucket.fromBucketName(team, "Existing", "team-output")).build());
+        assertRule("TRAINING_STORE_PUBLISHED", () -> new TrainingJobDefinition(team, "Training",
+                TrainingJobDefinitionProps.builder()
+                        .trainingImage(TrainingImage.fromUri(TrainingFixture.IMAGE))
+                        .instanceType("ml.m5.xlarge")
+                        .outputBucket(output)
+                        .channels(List.of(EfsChannel.builder("train").store(efs).directoryPath("/d").build()))
+                        .build()), "Team/Training", "channels[0].store", "Data/Efs",
+                "an EFS store in the definition's account and Region (123456789012, us-west-2): Data publishes it in "
+                        + "123456789012, us-east-1, so nobody publishes it where the definition runs");
     }
 
     @Test

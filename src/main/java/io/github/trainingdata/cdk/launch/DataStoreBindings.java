@@ -13,9 +13,9 @@ import software.amazon.awssdk.services.ssm.model.ParameterNotFoundException;
 
 /**
  * Fills in what a request document reads of stores in other stacks when a launch starts. A definition that reads a
- * Lustre cache of another stack stores {@code {{DataStore:<parameter>:<member>}}} where a value of the cache goes
- * (its {@code FileSystemId}, its {@code MountName} inside a {@code DirectoryPath}, and, as the whole value of
- * {@code VpcConfig.Subnets}, its {@code Subnets}); this reads each named SSM parameter once, now, and puts the current
+ * Lustre cache or an EFS store of another stack stores {@code {{DataStore:<parameter>:<member>}}} where a value of the
+ * store goes (its {@code FileSystemId}, a cache's {@code MountName} inside a {@code DirectoryPath}, and, as the whole
+ * value of {@code VpcConfig.Subnets}, its {@code Subnets}); this reads each named SSM parameter once, now, and puts the current
  * values in. A missing parameter, or one without a value a job needs, fails the launch with a
  * {@link DataStoreNotReadyException} naming the store and the parameter: no job mounts a file system that is gone.
  */

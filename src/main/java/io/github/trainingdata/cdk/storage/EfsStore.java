@@ -1,12 +1,16 @@
 package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.internal.EfsDirectoryPath;
+import io.github.trainingdata.cdk.internal.ReplaceableReference;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import software.amazon.awscdk.Annotations;
+import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.IStableStringProducer;
@@ -25,6 +29,7 @@ import software.amazon.awscdk.services.efs.FileSystem;
 import software.amazon.awscdk.services.efs.IFileSystem;
 import software.constructs.Construct;
 import software.constructs.DependencyGroup;
+import software.constructs.IConstruct;
 import software.constructs.IDependable;
 
 /**
@@ -56,6 +61,9 @@ public class EfsStore extends Construct implements IConnectable, TrainingDataSto
 
     /** The security group's description: constant, since {@code GroupDescription} is create-only. */
     static final String SECURITY_GROUP_DESCRIPTION = "EFS file system: NFS from training jobs";
+    /** What SageMaker's execution role takes to mount the file system: describe it and its mount targets. */
+    private static final List<String> TRAINING_ACTIONS = List.of("elasticfilesystem:DescribeFileSystems",
+            "elasticfilesystem:DescribeMountTargets");
     private final TrainingNetwork network;
     private final IFileSystem fileSystem;
     /** The file system's id, read once (every read is a jsii call). */
@@ -225,13 +233,71 @@ public class EfsStore extends Construct implements IConnectable, TrainingDataSto
     }
 
     /**
+     * What jobs in other stacks read of this file system when they start (see {@link StorePublication}): its id, the
+     * Availability Zone and subnet jobs run in (the network's data subnet and zone, where a One Zone file system has
+     * its one mount target and a Regional one has one of its own), and the zones of its mount targets (null for an
+     * adopted file system, whose mount targets are unknown). Created on first use; a {@code TrainingJobDefinition} in
+     * another stack uses it instead of referencing the file system.
+     *
+     * @return the publication
+     * @throws io.github.trainingdata.cdk.ConfigurationError when another store publishes under the same name
+     */
+    public StorePublication publication() {
+        Map<String, Object> document = new LinkedHashMap<>();
+        document.put(StorePublication.STORE, getNode().getPath());
+        document.put("FileSystemType", "EFS");
+        document.put(StorePublication.FILE_SYSTEM_ID, fileSystemId);
+        document.put("AvailabilityZone", network.getDataAvailabilityZone());
+        document.put(StorePublication.SUBNETS, List.of(network.getDataSubnet().getSubnetId()));
+        List<String> zones = oneZone ? List.of(network.getDataAvailabilityZone()) : getReachableZones();
+        if (zones != null) {
+            document.put("MountTargetZones", zones);
+        }
+        boolean first = StorePublication.existing(this) == null;
+        StorePublication publication = StorePublication.of(this, document);
+        if (!first) {
+            return publication;
+        }
+        publication.publishAfter(directoriesCreated);
+        Object strength = getNode().tryGetContext(ReplaceableReference.CONTEXT_KEY);
+        if (!existing && (strength == null || "strong".equals(strength))) {
+            Annotations.of(this).addWarningV2("@trainingdata/storage:upgradeWithImports", getNode().getPath()
+                    + ": definitions in other stacks read this file system's id at run time now. If their stacks were "
+                    + "deployed by 0.x under strong cross-stack references (the app's " + ReplaceableReference.CONTEXT_KEY
+                    + " is " + (strength == null ? "unset, which aws-cdk-lib treats as strong" : "strong")
+                    + "), they import its id, whose export this release drops: CloudFormation then refuses this "
+                    + "stack's update. Before upgrading, once, with 0.x: set it to \"both\" and run cdk deploy --all "
+                    + "(CHANGELOG, Upgrading); then acknowledge this warning");
+        }
+        return publication;
+    }
+
+    /**
      * Grants describing the file system and its mount targets, which SageMaker does to mount it; NFS access is the
      * security group's, since SageMaker mounts EFS as an anonymous client.
      */
     @Override
     public void grantTraining(StoreGrants grants, StoreAccess access, String path) {
-        grants.allow(List.of("elasticfilesystem:DescribeFileSystems", "elasticfilesystem:DescribeMountTargets"),
-                fileSystem.getFileSystemArn(), "");
+        grants.allow(TRAINING_ACTIONS, fileSystem.getFileSystemArn(), "");
+    }
+
+    /**
+     * As {@link #grantTraining}, for a job in another stack that reads the file system's id at run time. The ARN is
+     * built in the reader's own stack: for an adopted file system with a literal id it names that one; for a file
+     * system this stack creates it names every EFS file system of the reader's account and Region
+     * ({@code file-system/*}), since naming this one would carry its id, which a replacement changes, across the
+     * stacks at deploy time. Both actions only describe.
+     *
+     * @param grants the job's grants
+     * @param reader a construct in the job's stack
+     */
+    public void grantTrainingAcrossStacks(StoreGrants grants, IConstruct reader) {
+        boolean literal = !Token.isUnresolved(fileSystemId);
+        grants.allow(TRAINING_ACTIONS, Stack.of(reader).formatArn(ArnComponents.builder()
+                        .service("elasticfilesystem").resource("file-system")
+                        .resourceName(literal ? fileSystemId : "*").build()),
+                literal ? "" : "The job reads the EFS file system's id when it starts (the file system is in another "
+                        + "stack, which may replace it); describing file systems and mount targets reveals no data.");
     }
 
     /** @return a header, then throughput, metered against permitted throughput, the I/O limit and burst credits */

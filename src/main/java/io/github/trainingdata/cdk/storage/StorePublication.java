@@ -40,7 +40,7 @@ public final class StorePublication extends Construct {
     public static final String MOUNT_NAME = "MountName";
     /** The document member with the subnets jobs that read the store run in. */
     public static final String SUBNETS = "Subnets";
-    static final SynthRule UNIQUE_NAME = SynthRule.of("STORE_PUBLICATION_UNIQUE", "LustreCache",
+    static final SynthRule UNIQUE_NAME = SynthRule.of("STORE_PUBLICATION_UNIQUE", "LustreCache, EfsStore",
             "publication name",
             "a name no other store of the app publishes under (construct paths map to names with '/' as '.' and "
                     + "characters outside [A-Za-z0-9_.-] as '-')",

@@ -89,7 +89,11 @@ final class ExecutionPermissions implements StoreGrants {
     static void grant(IConstruct scope, IRole role, TrainingJobSpec spec, JobPlacement placement) {
         ExecutionPermissions permissions = new ExecutionPermissions();
         for (TrainingChannel channel : spec.getChannels()) {
-            channel.getStore().grantTraining(permissions, channel.storeAccess(), channel.grantedPath());
+            if (channel instanceof EfsChannel efs && StoreBinding.crossesStacks(scope, efs.getStore())) {
+                efs.getStore().grantTrainingAcrossStacks(permissions, scope);
+            } else {
+                channel.getStore().grantTraining(permissions, channel.storeAccess(), channel.grantedPath());
+            }
         }
         CapacityAttempts.addFallbackPermissions(permissions, spec);
         spec.getOutputBucket().grantTraining(permissions, StoreAccess.READ_WRITE, spec.getOutputPrefix());

@@ -7,6 +7,7 @@ import static io.github.trainingdata.cdk.training.AslStates.transientErrors;
 
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.SynthRule;
+import io.github.trainingdata.cdk.storage.EfsStore;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.StorePublication;
 import java.util.ArrayList;
@@ -19,11 +20,12 @@ import software.amazon.awscdk.Token;
 import software.constructs.IConstruct;
 
 /**
- * The Lustre caches a job reads from another stack, bound when each execution or launch starts instead of at deploy:
- * nothing a replacement of the cache changes (file system id, mount name, Availability Zone, the data subnet jobs run
- * in) crosses the stack boundary. The cache's stack publishes it ({@link StorePublication}); the definition's stack
- * then depends on the cache's stack, so that {@code cdk deploy --all} deploys the cache's first. In one stack a cache
- * is referenced plainly (a change shows in {@code cdk diff}).
+ * The file systems (Lustre caches and EFS stores) a job reads from another stack, bound when each execution or launch
+ * starts instead of at deploy: nothing a replacement of the store changes (file system id, mount name, Availability
+ * Zone, the data subnet jobs run in) crosses the stack boundary. The store's stack publishes it
+ * ({@link StorePublication}); the definition's stack then depends on the store's stack, so that
+ * {@code cdk deploy --all} deploys the store's first. In one stack a store is referenced plainly (a change shows in
+ * {@code cdk diff}).
  *
  * <p>The request document keeps a placeholder {@code {{DataStore:<parameter name>:<member>}}} wherever a published
  * value goes (the SDK launcher fills them in, {@code io.github.trainingdata.cdk.launch.DataStoreBindings}); the state
@@ -31,18 +33,18 @@ import software.constructs.IConstruct;
  */
 final class StoreBinding {
     static final SynthRule STORE_STACK = SynthRule.of("TRAINING_STORE_STACK", "TrainingJobDefinition",
-            "channels[].cache",
-            "a cache in the definition's stack, or in a stack of the same stage that does not depend on the "
-                    + "definition's stack (the definition's stack is made to depend on it)",
+            "channels[].cache, channels[].store",
+            "a cache or EFS store in the definition's stack, or in a stack of the same stage that does not depend on "
+                    + "the definition's stack (the definition's stack is made to depend on it)",
             "library (the cache's stack must deploy, and publish, before the definition's)");
     static final SynthRule STORE_PUBLISHED = SynthRule.of("TRAINING_STORE_PUBLISHED", "TrainingJobDefinition",
-            "channels[].cache",
-            "a cache of another stack in the definition's account and Region, where its publication (an SSM "
-                    + "parameter) can be read by name",
+            "channels[].cache, channels[].store",
+            "a cache or EFS store of another stack in the definition's account and Region, where its publication (an "
+                    + "SSM parameter) can be read by name",
             "SSM API reference, GetParameter (a parameter is read by name, in the caller's account and Region)");
     static final SynthRule REQUEST_IN_PARAMETER = SynthRule.of("TRAINING_STORE_REQUEST_IN_PARAMETER",
-            "TrainingJobDefinition", "channels[].cache",
-            "a cache of another stack only with a request document that fits the SSM parameter (8192 bytes)",
+            "TrainingJobDefinition", "channels[].cache, channels[].store",
+            "a cache or EFS store of another stack only with a request document that fits the SSM parameter (8192 bytes)",
             "library (the state machine renders a bound request at run time, so the SDK launcher reads the "
                     + "parameter's)");
     /** The error of an execution whose store's parameter does not exist. */
@@ -56,8 +58,16 @@ final class StoreBinding {
     private static final String PARAMETER_NOT_FOUND = "Ssm.ParameterNotFoundException";
     private static final StoreBinding NONE = new StoreBinding(List.of(), Map.of(), null);
 
-    /** A cache read at run time: its publication, and its index (its document's place in the execution's state). */
-    record BoundStore(LustreCache cache, StorePublication publication, int index) {
+    /**
+     * A store read at run time (a {@link LustreCache} or an {@link EfsStore}): its publication, and its index (its
+     * document's place in the execution's state).
+     */
+    record BoundStore(IConstruct cache, StorePublication publication, int index) {
+        /** @return whether the store is a Lustre cache, whose document also holds the mount name */
+        boolean lustre() {
+            return cache instanceof LustreCache;
+        }
+
         /** @return the state path of the parsed document */
         String document() {
             return "$.dataStore" + index + ".Document";
@@ -80,10 +90,11 @@ final class StoreBinding {
     }
 
     /**
-     * Binds the Lustre channels of {@code spec} whose cache lives in another stack than {@code definition}: checks
-     * that the cache's stack can deploy first, makes the definition's stack depend on it, and publishes the cache.
+     * Binds the Lustre and EFS channels of {@code spec} whose store lives in another stack than {@code definition}:
+     * checks that the store's stack can deploy first, makes the definition's stack depend on it, and publishes the
+     * store.
      *
-     * @throws ConfigurationError when a cache's stack cannot deploy first or publishes out of reach
+     * @throws ConfigurationError when a store's stack cannot deploy first or publishes out of reach
      */
     static StoreBinding of(IConstruct definition, TrainingJobSpec spec, JobPlacement placement) {
         Stack own = Stack.of(definition);
@@ -91,16 +102,17 @@ final class StoreBinding {
         Map<Integer, BoundStore> byChannel = new LinkedHashMap<>();
         List<TrainingChannel> channels = spec.getChannels();
         for (int i = 0; i < channels.size(); i++) {
-            if (!(channels.get(i) instanceof LustreChannel lustre)
-                    || deployed(Stack.of(lustre.getCache())) == deployed(own)) {
+            IConstruct cache = fileSystemStore(channels.get(i));
+            if (cache == null || !crossesStacks(definition, cache)) {
                 continue; // one deployment: a nested stack gets its parent's values in the same update
             }
-            LustreCache cache = lustre.getCache();
             BoundStore bound = stores.stream().filter(s -> s.cache() == cache).findFirst().orElse(null);
             if (bound == null) {
-                checkReachable(definition, own, Stack.of(cache), i, cache);
+                checkReachable(definition, own, Stack.of(cache), i, cache, channels.get(i) instanceof EfsChannel);
                 own.addStackDependency(Stack.of(cache), "reads " + cache.getNode().getPath() + " when each job starts");
-                bound = new BoundStore(cache, cache.publication(), stores.size());
+                StorePublication publication = cache instanceof LustreCache lustre ? lustre.publication()
+                        : ((EfsStore) cache).publication();
+                bound = new BoundStore(cache, publication, stores.size());
                 stores.add(bound);
             }
             byChannel.put(i, bound);
@@ -113,6 +125,22 @@ final class StoreBinding {
         return new StoreBinding(List.copyOf(stores), byChannel, defaultSubnets ? stores.get(0) : null);
     }
 
+    /** @return the Lustre cache or EFS store {@code channel} mounts, or null for an S3 channel */
+    private static IConstruct fileSystemStore(TrainingChannel channel) {
+        if (channel instanceof LustreChannel lustre) {
+            return lustre.getCache();
+        }
+        return channel instanceof EfsChannel efs ? efs.getStore() : null;
+    }
+
+    /**
+     * @return whether {@code store} deploys in another deployment than {@code reader} (not the same stack, nor a
+     *     nested stack of it or its parent's), so that the reader binds to it at run time
+     */
+    static boolean crossesStacks(IConstruct reader, IConstruct store) {
+        return deployed(Stack.of(store)) != deployed(Stack.of(reader));
+    }
+
     /** @return the stack CloudFormation deploys {@code stack} with: itself, or a nested stack's top-level parent */
     private static Stack deployed(Stack stack) {
         Stack top = stack;
@@ -122,18 +150,20 @@ final class StoreBinding {
         return top;
     }
 
-    private static void checkReachable(IConstruct definition, Stack own, Stack theirs, int index, LustreCache cache) {
-        String field = "channels[" + index + "].cache";
+    private static void checkReachable(IConstruct definition, Stack own, Stack theirs, int index, IConstruct cache,
+            boolean efs) {
+        String field = "channels[" + index + "]." + (efs ? "store" : "cache");
+        String kind = efs ? "an EFS store" : "a cache";
         if (differ(own.getRegion(), theirs.getRegion()) || differ(own.getAccount(), theirs.getAccount())) {
             throw ConfigurationError.of(STORE_PUBLISHED, definition, field, cache.getNode().getPath(),
-                    "a cache in the definition's account and Region (" + own.getAccount() + ", " + own.getRegion()
+                    kind + " in the definition's account and Region (" + own.getAccount() + ", " + own.getRegion()
                             + "): " + theirs.getStackName() + " publishes it in " + theirs.getAccount() + ", "
                             + theirs.getRegion() + ", so nobody publishes it where the definition runs");
         }
         if (Stage.of(own) != Stage.of(theirs) || dependsOn(theirs, own, new ArrayList<>())) {
             throw ConfigurationError.of(STORE_STACK, definition, field, cache.getNode().getPath(),
-                    "a cache in a stack of the same stage that does not depend on " + own.getStackName()
-                            + " (the definition's stack must depend on the cache's stack, which then deploys first)");
+                    kind + " in a stack of the same stage that does not depend on " + own.getStackName()
+                            + " (the definition's stack must depend on the store's stack, which then deploys first)");
         }
     }
 
@@ -159,12 +189,14 @@ final class StoreBinding {
     void checkRequestInParameter(IConstruct definition, long bound) {
         if (!stores.isEmpty()) {
             int channel = byChannel.keySet().iterator().next();
-            throw ConfigurationError.of(REQUEST_IN_PARAMETER, definition, "channels[" + channel + "].cache",
-                    stores.get(0).cache().getNode().getPath() + " (another stack's) for a request document of up to "
+            BoundStore first = byChannel.get(channel);
+            throw ConfigurationError.of(REQUEST_IN_PARAMETER, definition,
+                    "channels[" + channel + "]." + (first.lustre() ? "cache" : "store"),
+                    first.cache().getNode().getPath() + " (another stack's) for a request document of up to "
                             + (bound >= RequestDocumentBound.UNBOUNDED ? "an unknown number of" : Long.toString(bound))
-                            + " bytes", "a cache of this stack, or a request document that fits the SSM parameter ("
+                            + " bytes", "a store of this stack, or a request document that fits the SSM parameter ("
                             + TrainingJobDefinition.MAX_PARAMETER_DOCUMENT_BYTES + " bytes): the state machine reads "
-                            + "the cache at run time, so the SDK launcher reads the parameter's request");
+                            + "the store at run time, so the SDK launcher reads the parameter's request");
         }
     }
 
@@ -189,6 +221,10 @@ final class StoreBinding {
         if (bound == null) {
             return channel.render();
         }
+        if (channel instanceof EfsChannel efs) {
+            return fileSystemChannel(efs, bound.placeholder(StorePublication.FILE_SYSTEM_ID), null,
+                    efs.getDirectoryPath(), null);
+        }
         LustreChannel lustre = (LustreChannel) channel;
         return fileSystemChannel(lustre, bound.placeholder(StorePublication.FILE_SYSTEM_ID), null,
                 "/" + bound.placeholder(StorePublication.MOUNT_NAME) + below(lustre), null);
@@ -205,7 +241,7 @@ final class StoreBinding {
     }
 
     /** A FileSystemDataSource channel, each of id and path either literal or (the {@code .$} form) a state path. */
-    private static Map<String, Object> fileSystemChannel(LustreChannel channel, String id, String idPath,
+    private static Map<String, Object> fileSystemChannel(FileSystemChannel channel, String id, String idPath,
             String directory, String directoryPath) {
         Map<String, Object> fs = new LinkedHashMap<>();
         fs.put(id != null ? "FileSystemId" : "FileSystemId.$", id != null ? id : idPath);
@@ -235,7 +271,10 @@ final class StoreBinding {
             String after = store.index() + 1 < stores.size() ? read(store.index() + 1) : CHECK_STATE;
             states.put(read(store.index()), readState(store, after, partition));
             String failed = INCOMPLETE + store.index();
-            List<String> members = new ArrayList<>(List.of(StorePublication.FILE_SYSTEM_ID, StorePublication.MOUNT_NAME));
+            List<String> members = new ArrayList<>(List.of(StorePublication.FILE_SYSTEM_ID));
+            if (store.lustre()) {
+                members.add(StorePublication.MOUNT_NAME);
+            }
             if (store == subnets) {
                 members.add(StorePublication.SUBNETS);
             }
@@ -243,17 +282,20 @@ final class StoreBinding {
                 incomplete.add(rule(not(condition(path(store, member), "IsPresent", true)), failed));
             }
             incomplete.add(rule(not(condition(path(store, StorePublication.FILE_SYSTEM_ID), "IsString", true)), failed));
-            incomplete.add(rule(not(condition(path(store, StorePublication.MOUNT_NAME), "IsString", true)), failed));
+            if (store.lustre()) {
+                incomplete.add(rule(not(condition(path(store, StorePublication.MOUNT_NAME), "IsString", true)), failed));
+            }
             incomplete.add(rule(not(condition(path(store, StorePublication.FILE_SYSTEM_ID), "StringMatches", "fs-*")),
                     failed));
             states.put(NOT_PUBLISHED + store.index(), fail(NOT_PUBLISHED, "SSM parameter "
                     + store.publication().getParameterName() + ", where " + store.cache().getNode().getPath()
-                    + " publishes what jobs read of it, does not exist: deploy the stack that owns the cache ("
-                    + Stack.of(store.cache()).getStackName() + ") first"));
+                    + " publishes what jobs read of it, does not exist: deploy the stack that owns the "
+                    + (store.lustre() ? "cache" : "store") + " (" + Stack.of(store.cache()).getStackName() + ") first"));
             states.put(failed, fail(INCOMPLETE, "SSM parameter " + store.publication().getParameterName()
                     + " does not hold what jobs need of " + store.cache().getNode().getPath() + " ("
                     + String.join(", ", members) + "; FileSystemId as fs-...): is its stack half-deployed or the "
-                    + "parameter changed by hand? Deploy the stack that owns the cache again"));
+                    + "parameter changed by hand? Deploy the stack that owns the " + (store.lustre() ? "cache" : "store")
+                    + " again"));
         }
         Map<String, Object> check = new LinkedHashMap<>();
         check.put("Type", "Choice");
@@ -268,6 +310,11 @@ final class StoreBinding {
             BoundStore store = byChannel.get(i);
             if (store == null) {
                 rendered.add(channels.get(i).render());
+                continue;
+            }
+            if (channels.get(i) instanceof EfsChannel efs) {
+                rendered.add(fileSystemChannel(efs, null, path(store, StorePublication.FILE_SYSTEM_ID),
+                        efs.getDirectoryPath(), null));
                 continue;
             }
             LustreChannel lustre = (LustreChannel) channels.get(i);
