@@ -304,6 +304,17 @@ class TrainingDataDashboardTest {
     }
 
     @Test
+    void rejectsAStoreOfAnotherStackWhoseFileSystemIdAReplacementChanges() {
+        Fixture fixture = new Fixture(false);
+        Stack ops = new Stack((software.constructs.Construct) fixture.stack.getNode().getScope(), "Ops");
+        assertRule("DASHBOARD_SAME_DEPLOYMENT", () -> new TrainingDataDashboard(ops, "Dashboard",
+                TrainingDataDashboardProps.builder().stores(List.of(fixture.data, fixture.efs)).build()),
+                "Ops/Dashboard", "stores", "Test/Efs", "a store or preload of the dashboard's stack: its widgets name "
+                        + "the file system id, which a replacement changes, and a value passed across stacks at deploy "
+                        + "time is not updated then; create the dashboard in the stack that owns it");
+    }
+
+    @Test
     void rejectsADashboardOfNothing() {
         Stack stack = TestApps.stack();
         assertRule("DASHBOARD_NOT_EMPTY", () -> new TrainingDataDashboard(stack,

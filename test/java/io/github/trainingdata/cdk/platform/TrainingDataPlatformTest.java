@@ -165,6 +165,21 @@ class TrainingDataPlatformTest {
     }
 
     @Test
+    void rejectsAFileSystemOfAnotherStackWhoseIdAReplacementChanges() {
+        Stack stack = TestApps.stack();
+        Stack data = new Stack((software.constructs.Construct) stack.getNode().getScope(), "Data");
+        FileSystem shared = FileSystem.Builder.create(data, "Shared")
+                .vpc(software.amazon.awscdk.services.ec2.Vpc.Builder.create(data, "Vpc").build()).build();
+        assertRule("PLATFORM_EFS_STACK", () -> platform(stack, TrainingDataPlatformProps.builder()
+                        .source(DataSourceOption.EFS).efsFileSystem(shared)
+                        .trainingJob(job().instanceType("ml.g5.xlarge").build())),
+                "Test/Platform", "efsFileSystem", "Data/Shared", "an EFS file system of the platform's stack, or one "
+                        + "adopted by its literal id: the platform's job would read the id of another stack's file "
+                        + "system at deploy time, which a replacement changes without updating this stack. Read it "
+                        + "from another stack with an EfsStore there and an EfsChannel here (bound at run time)");
+    }
+
+    @Test
     void rejectsTheEfsChoiceWithoutTheFileSystemThatHoldsTheData() {
         assertRule("PLATFORM_EFS_FILE_SYSTEM", () -> platform(TestApps.stack(),
                 TrainingDataPlatformProps.builder().source(DataSourceOption.EFS)

@@ -1021,6 +1021,17 @@ class LustrePreloadTest {
         }
 
         @Test
+        void refusesACacheOfAnotherStackWhoseIdAReplacementChanges() {
+            Fixture f = new Fixture();
+            Stack ops = new Stack((software.constructs.Construct) f.stack.getNode().getScope(), "Ops");
+            assertRule("PRELOAD_CACHE_STACK", () -> new LustrePreload(ops, "Preload", standalone(f).build()),
+                    "Ops/Preload", "cache", "Test/Lustre", "a cache of the preload's stack: the worker mounts it by id "
+                            + "and the warm key holds the id, which a replacement changes, and a value passed across "
+                            + "stacks at deploy time is not updated then; create the preload in the stack that owns "
+                            + "the cache");
+        }
+
+        @Test
         void needsAtLeastOneLocation() {
             Fixture f = new Fixture();
             assertRule("PRELOAD_LOCATION_COUNT", () -> new LustrePreload(f.stack, "Preload", standalone(f).locations(List.of()).build()),

@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.monitoring;
 
 import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.internal.Deployments;
 import io.github.trainingdata.cdk.internal.DurationSeconds;
 import io.github.trainingdata.cdk.SynthRule;
 import software.amazon.awscdk.Duration;
@@ -17,7 +18,33 @@ final class DashboardRules {
             "a whole number of minutes, at least 1",
             "CloudWatch metrics published once a minute");
 
+    static final SynthRule SAME_DEPLOYMENT = SynthRule.of("DASHBOARD_SAME_DEPLOYMENT", "TrainingDataDashboard",
+            "stores, preloads",
+            "a Lustre cache or EFS store whose file system id is a deploy-time value, and any preload, in the "
+                    + "dashboard's stack (or one deployed with it)",
+            "library (CloudWatch dashboard widgets name the file system id and the preload's worker job at deploy "
+                    + "time; across stacks a replacement or re-warm would not reach the dashboard's stack)");
+
     private DashboardRules() {
+    }
+
+    /**
+     * Refuses a store or preload of another stack whose widgets would name a value its replacement or re-warm
+     * changes (a file system id, the preload's worker job): that value would cross the stacks at deploy time.
+     *
+     * @param field    the field to name ({@code stores} or {@code preloads})
+     * @param source   the store or preload
+     * @param changing whether the values its rows read are deploy-time values a replacement or re-warm changes
+     */
+    static void checkSameDeployment(IConstruct scope, String field, IConstruct source, boolean changing) {
+        if (changing && Deployments.separate(scope, source)) {
+            throw ConfigurationError.of(SAME_DEPLOYMENT, scope, field, source.getNode().getPath(),
+                    "a store or preload of the dashboard's stack: its widgets name " + (field.equals("preloads")
+                            ? "the preload's worker job, which every re-warm changes"
+                            : "the file system id, which a replacement changes")
+                            + ", and a value passed across stacks at deploy time is not updated then; create the "
+                            + "dashboard in the stack that owns it");
+        }
     }
 
     /**

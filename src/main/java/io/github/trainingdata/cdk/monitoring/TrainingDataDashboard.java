@@ -8,6 +8,8 @@ import static io.github.trainingdata.cdk.internal.DashboardWidgets.header;
 import io.github.trainingdata.cdk.internal.DashboardWidgets;
 import io.github.trainingdata.cdk.preload.LustrePreload;
 import io.github.trainingdata.cdk.preload.handler.PreloadMetrics;
+import io.github.trainingdata.cdk.storage.EfsStore;
+import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.TrainingDataStore;
 import io.github.trainingdata.cdk.training.CapacityPolicy;
 import io.github.trainingdata.cdk.training.TrainingJobDefinition;
@@ -16,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.cloudwatch.Dashboard;
 import software.amazon.awscdk.services.cloudwatch.GraphWidget;
 import software.amazon.awscdk.services.cloudwatch.IMetric;
@@ -76,6 +79,9 @@ public class TrainingDataDashboard extends Construct {
      * @param store the store
      */
     public void addStore(TrainingDataStore store) {
+        String id = store instanceof LustreCache cache ? cache.getFileSystemId()
+                : store instanceof EfsStore efs ? efs.getFileSystemId() : null;
+        DashboardRules.checkSameDeployment(this, "stores", store, id != null && Token.isUnresolved(id));
         for (List<IWidget> row : store.dashboardRows(period)) {
             dashboard.addWidgets(row.toArray(IWidget[]::new));
         }
@@ -93,6 +99,7 @@ public class TrainingDataDashboard extends Construct {
      * @param preload the preload
      */
     public void addPreload(LustrePreload preload) {
+        DashboardRules.checkSameDeployment(this, "preloads", preload, true);
         String job = preload.getWorkerJobName();
         int locations = preload.getLocations().size();
         Map<String, String> dimensions = Map.of(TRAINING_JOB_NAME, job);

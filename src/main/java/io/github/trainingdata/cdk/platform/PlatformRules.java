@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.platform;
 
 import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.internal.Deployments;
 import io.github.trainingdata.cdk.SynthRule;
 import io.github.trainingdata.cdk.advisor.DataSourceOption;
 import io.github.trainingdata.cdk.performance.ByteSize;
@@ -8,6 +9,7 @@ import io.github.trainingdata.cdk.performance.Sizing;
 import io.github.trainingdata.cdk.storage.LustreDeploymentType;
 import io.github.trainingdata.cdk.training.TrainingJobDefinitionProps;
 import java.util.Locale;
+import software.amazon.awscdk.Token;
 import software.constructs.IConstruct;
 
 /**
@@ -27,6 +29,11 @@ final class PlatformRules {
             "efsFileSystem",
             "the EFS file system when the source is EFS",
             "library");
+    static final SynthRule EFS_STACK = SynthRule.of("PLATFORM_EFS_STACK", "TrainingDataPlatform",
+            "efsFileSystem",
+            "an EFS file system of the platform's stack (or one deployed with it), or one with a literal id",
+            "library (the platform's store and job would read its id at deploy time: across stacks a replacement "
+                    + "would not reach the platform's stack)");
     static final SynthRule JOB_NETWORK = SynthRule.of("PLATFORM_JOB_NETWORK", "TrainingDataPlatform",
             "trainingJob.network",
             "unset, or the platform's own network",
@@ -89,6 +96,14 @@ final class PlatformRules {
             throw ConfigurationError.of(EFS_FILE_SYSTEM, scope, "efsFileSystem", null,
                     "the EFS file system that holds the data when the source is EFS (EFS is chosen because the data "
                             + "already lives there)");
+        }
+        if (source == DataSourceOption.EFS && Deployments.separate(scope, props.getEfsFileSystem())
+                && Token.isUnresolved(props.getEfsFileSystem().getFileSystemId())) {
+            throw ConfigurationError.of(EFS_STACK, scope, "efsFileSystem", props.getEfsFileSystem().getNode().getPath(),
+                    "an EFS file system of the platform's stack, or one adopted by its literal id: the platform's "
+                            + "job would read the id of another stack's file system at deploy time, which a "
+                            + "replacement changes without updating this stack. Read it from another stack with an "
+                            + "EfsStore there and an EfsChannel here (bound at run time)");
         }
         Number perUnit = props.getLustrePerUnitStorageThroughput();
         if (source == DataSourceOption.FSX_LUSTRE && perUnit != null

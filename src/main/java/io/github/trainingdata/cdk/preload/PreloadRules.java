@@ -24,6 +24,10 @@ final class PreloadRules {
     static final SynthRule CACHE = SynthRule.of("PRELOAD_CACHE", "LustrePreload", "cache",
             "the LustreCache to warm",
             "library");
+    static final SynthRule CACHE_STACK = SynthRule.of("PRELOAD_CACHE_STACK", "LustrePreload", "cache",
+            "a cache in the preload's stack (or one deployed with it)",
+            "library (the preload's worker mounts the cache by id and its warm key holds the id, passed at deploy "
+                    + "time: across stacks a replaced cache would not reach the preload's stack)");
     static final SynthRule WAIT_ESTIMATE = SynthRule.of("PRELOAD_WAIT_ESTIMATE", "LustrePreload", "waitForCompletion",
             "false when the estimate exceeds 55 minutes",
             "CloudFormation custom resources (a provider waits at most an hour)");

@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.preload;
 
 import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.internal.Deployments;
 import io.github.trainingdata.cdk.performance.ByteSize;
 import io.github.trainingdata.cdk.performance.CacheThroughput;
 import io.github.trainingdata.cdk.performance.PreloadDefaults;
@@ -51,6 +52,12 @@ final class PreloadSpec {
         this.cache = props.getCache();
         if (cache == null) {
             throw ConfigurationError.of(PreloadRules.CACHE, scope, "cache", null, "the LustreCache to warm");
+        }
+        if (Deployments.separate(scope, cache) && Token.isUnresolved(cache.getFileSystemId())) {
+            throw ConfigurationError.of(PreloadRules.CACHE_STACK, scope, "cache", cache.getNode().getPath(),
+                    "a cache of the preload's stack: the worker mounts it by id and the warm key holds the id, which "
+                            + "a replacement changes, and a value passed across stacks at deploy time is not updated "
+                            + "then; create the preload in the stack that owns the cache");
         }
         TrainingJobDefinition definition = props.getDefinition();
         this.image = workerImage(props, definition);

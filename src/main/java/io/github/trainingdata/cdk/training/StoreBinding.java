@@ -7,6 +7,7 @@ import static io.github.trainingdata.cdk.training.AslStates.transientErrors;
 
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.SynthRule;
+import io.github.trainingdata.cdk.internal.Deployments;
 import io.github.trainingdata.cdk.storage.EfsStore;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.StorePublication;
@@ -133,21 +134,9 @@ final class StoreBinding {
         return channel instanceof EfsChannel efs ? efs.getStore() : null;
     }
 
-    /**
-     * @return whether {@code store} deploys in another deployment than {@code reader} (not the same stack, nor a
-     *     nested stack of it or its parent's), so that the reader binds to it at run time
-     */
+    /** @return whether {@code store} deploys separately from {@code reader}, which then binds to it at run time */
     static boolean crossesStacks(IConstruct reader, IConstruct store) {
-        return deployed(Stack.of(store)) != deployed(Stack.of(reader));
-    }
-
-    /** @return the stack CloudFormation deploys {@code stack} with: itself, or a nested stack's top-level parent */
-    private static Stack deployed(Stack stack) {
-        Stack top = stack;
-        while (top.getNestedStackParent() != null) {
-            top = top.getNestedStackParent();
-        }
-        return top;
+        return Deployments.separate(reader, store);
     }
 
     private static void checkReachable(IConstruct definition, Stack own, Stack theirs, int index, IConstruct cache,
