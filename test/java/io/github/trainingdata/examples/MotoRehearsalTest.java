@@ -91,6 +91,8 @@ class MotoRehearsalTest {
     /** Where the composition's data stack publishes its cache, which the teams' stacks read at run time. */
     private static final String PUBLISHED = "/training-data/stores/";
     private static final String SHARED_CACHE = PUBLISHED + "TrainingDataShared.Lustre";
+    /** Where it publishes its EFS store, which the teams' EFS channels read at run time. */
+    private static final String SHARED_EFS = PUBLISHED + "TrainingDataShared.Features";
 
     private static MotoServer moto;
     private static SfnClient sfn;
@@ -354,11 +356,30 @@ class MotoRehearsalTest {
         String arn = createInMoto(stack, machine);
         preloadReports(stack, machine, List.of("SUCCEEDED"));
         String deployed = ssm.getParameter(r -> r.name(SHARED_CACHE)).parameter().value();
+        String deployedEfs = ssm.getParameter(r -> r.name(SHARED_EFS)).parameter().value();
         try {
             int before = requests().size();
             assertEquals("SUCCEEDED", run(arn, UUID.randomUUID().toString(), "{}").get("status").asText());
             JsonNode published = readTree(deployed);
             assertReads(requests().get(before), published);
+            assertReadsEfs(requests().get(before), readTree(deployedEfs));
+
+            // The data stack replaced the EFS file system (e.g. another performance mode): the next execution mounts
+            // the new one; a publication without an id fails the execution at once, naming the store.
+            ObjectNode newEfs = ((ObjectNode) readTree(deployedEfs)).put("FileSystemId", "fs-0eeeeffff00001111");
+            publish(SHARED_EFS, newEfs.toString());
+            assertEquals("SUCCEEDED", run(arn, UUID.randomUUID().toString(), "{}").get("status").asText());
+            assertReadsEfs(requests().get(requests().size() - 1), newEfs);
+            ObjectNode noId = newEfs.deepCopy();
+            noId.remove("FileSystemId");
+            publish(SHARED_EFS, noId.toString());
+            JsonNode efsIncomplete = run(arn, UUID.randomUUID().toString(), "{}");
+            assertEquals("DataStoreIncomplete", efsIncomplete.get("failure").asText());
+            assertTrue(efsIncomplete.get("cause").asText().contains(SHARED_EFS)
+                    && efsIncomplete.get("cause").asText().contains("TrainingDataShared/Features"),
+                    efsIncomplete.toString());
+            publish(SHARED_EFS, deployedEfs);
+            before += 1;
 
             // The data stack replaced the cache (another AZ and subnet): the next execution mounts the new one.
             ObjectNode replaced = published.deepCopy();
@@ -385,6 +406,7 @@ class MotoRehearsalTest {
             assertEquals(List.of(), problems());
         } finally {
             publish(SHARED_CACHE, deployed);
+            publish(SHARED_EFS, deployedEfs);
         }
     }
 
@@ -395,6 +417,7 @@ class MotoRehearsalTest {
                 .filter(p -> p.get("Properties").path("Description").asText().startsWith("CreateTrainingJob request"))
                 .findFirst().orElseThrow().get("Properties").get("Value").asText();
         assertTrue(document.contains("{{DataStore:" + SHARED_CACHE + ":FileSystemId}}"), document);
+        assertTrue(document.contains("{{DataStore:" + SHARED_EFS + ":FileSystemId}}"), document);
         String name = "/rehearsal/detection/request";
         ssm.putParameter(r -> r.name(name).type(ParameterType.STRING).value(document).overwrite(true));
         String deployed = ssm.getParameter(r -> r.name(SHARED_CACHE)).parameter().value();
@@ -404,6 +427,7 @@ class MotoRehearsalTest {
             assertEquals("Completed", launcher.waitForCompletion(job, Duration.ofSeconds(1), Duration.ofMinutes(1),
                     line -> { }).trainingJobStatusAsString());
             assertReads(requestNamed(job), readTree(deployed));
+            assertReadsEfs(requestNamed(job), readTree(ssm.getParameter(r -> r.name(SHARED_EFS)).parameter().value()));
             assertEquals(List.of(), problems());
 
             ssm.deleteParameter(r -> r.name(SHARED_CACHE));
@@ -416,6 +440,20 @@ class MotoRehearsalTest {
         } finally {
             publish(SHARED_CACHE, deployed);
         }
+    }
+
+    /** The request's EFS channel mounts the published file system, at the channel's own directory. */
+    private static void assertReadsEfs(JsonNode request, JsonNode published) {
+        List<JsonNode> efs = new ArrayList<>();
+        for (JsonNode channel : request.get("InputDataConfig")) {
+            JsonNode fs = channel.path("DataSource").path("FileSystemDataSource");
+            if ("EFS".equals(fs.path("FileSystemType").asText())) {
+                efs.add(fs);
+            }
+        }
+        assertEquals(1, efs.size(), request.toString());
+        assertEquals(published.get("FileSystemId").asText(), efs.get(0).get("FileSystemId").asText());
+        assertTrue(efs.get(0).get("DirectoryPath").asText().startsWith("/features/"), efs.toString());
     }
 
     /** The request's Lustre channel and subnets are the published cache's. */
