@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.services.efs.PerformanceMode;
 
 /**
  * The data-layer settings a platform team changes from one deploy to the next. Each example starts from its own
@@ -27,11 +28,13 @@ import software.amazon.awscdk.Duration;
  * @param lustreMetadataIops a PERSISTENT_2 cache's provisioned metadata IOPS (null: AUTOMATIC, or none)
  * @param dataAvailabilityZone the network's data AZ, where the cache lives (null: the example's)
  * @param lustreVersion     the cache's Lustre version (null: the library's default)
+ * @param efsPerformanceMode the composition's features store as a new EFS file system with this performance mode
+ *                          (null: the labelling team's existing file system, adopted)
  */
 public record DataSettings(Integer lustreCapacityGiB, Map<String, String> datasets, String datasetVersion,
         List<String> efsDirectories, Duration preloadTimeout, Duration importTimeout,
         Integer lustrePerUnitStorageThroughput, Integer lustreMetadataIops, String dataAvailabilityZone,
-        LustreVersion lustreVersion) {
+        LustreVersion lustreVersion, PerformanceMode efsPerformanceMode) {
 
     /** Copies the collections, keeping the datasets' order. */
     public DataSettings {
@@ -45,6 +48,15 @@ public record DataSettings(Integer lustreCapacityGiB, Map<String, String> datase
         this(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout, importTimeout, null, null);
     }
 
+    /** Settings of an example whose EFS store (if any) is the existing one. */
+    public DataSettings(Integer lustreCapacityGiB, Map<String, String> datasets, String datasetVersion,
+            List<String> efsDirectories, Duration preloadTimeout, Duration importTimeout,
+            Integer lustrePerUnitStorageThroughput, Integer lustreMetadataIops, String dataAvailabilityZone,
+            LustreVersion lustreVersion) {
+        this(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout, importTimeout,
+                lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, lustreVersion, null);
+    }
+
     /** Settings of an example in its own data AZ, on the default Lustre version. */
     public DataSettings(Integer lustreCapacityGiB, Map<String, String> datasets, String datasetVersion,
             List<String> efsDirectories, Duration preloadTimeout, Duration importTimeout,
@@ -56,19 +68,19 @@ public record DataSettings(Integer lustreCapacityGiB, Map<String, String> datase
     /** @return these settings with another PERSISTENT_2 throughput tier */
     public DataSettings withLustrePerUnitStorageThroughput(Integer tier) {
         return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout,
-                importTimeout, tier, lustreMetadataIops, dataAvailabilityZone, lustreVersion);
+                importTimeout, tier, lustreMetadataIops, dataAvailabilityZone, lustreVersion, efsPerformanceMode);
     }
 
     /** @return these settings with other provisioned metadata IOPS (null: none, AUTOMATIC) */
     public DataSettings withLustreMetadataIops(Integer iops) {
         return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout,
-                importTimeout, lustrePerUnitStorageThroughput, iops, dataAvailabilityZone, lustreVersion);
+                importTimeout, lustrePerUnitStorageThroughput, iops, dataAvailabilityZone, lustreVersion, efsPerformanceMode);
     }
 
     /** @return these settings with another cache capacity */
     public DataSettings withLustreCapacityGiB(Integer capacityGiB) {
         return new DataSettings(capacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout, importTimeout,
-                lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, lustreVersion);
+                lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, lustreVersion, efsPerformanceMode);
     }
 
     /** @return these settings with the dataset added, or its S3 prefix changed (its place kept) */
@@ -76,7 +88,7 @@ public record DataSettings(Integer lustreCapacityGiB, Map<String, String> datase
         Map<String, String> changed = new LinkedHashMap<>(datasets);
         changed.put(name, prefix);
         return new DataSettings(lustreCapacityGiB, changed, datasetVersion, efsDirectories, preloadTimeout,
-                importTimeout, lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, lustreVersion);
+                importTimeout, lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, lustreVersion, efsPerformanceMode);
     }
 
     /** @return these settings without the dataset */
@@ -84,13 +96,13 @@ public record DataSettings(Integer lustreCapacityGiB, Map<String, String> datase
         Map<String, String> changed = new LinkedHashMap<>(datasets);
         changed.remove(name);
         return new DataSettings(lustreCapacityGiB, changed, datasetVersion, efsDirectories, preloadTimeout,
-                importTimeout, lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, lustreVersion);
+                importTimeout, lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, lustreVersion, efsPerformanceMode);
     }
 
     /** @return these settings with another dataset version */
     public DataSettings withDatasetVersion(String version) {
         return new DataSettings(lustreCapacityGiB, datasets, version, efsDirectories, preloadTimeout, importTimeout,
-                lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, lustreVersion);
+                lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, lustreVersion, efsPerformanceMode);
     }
 
     /** @return these settings with one more EFS directory */
@@ -98,25 +110,32 @@ public record DataSettings(Integer lustreCapacityGiB, Map<String, String> datase
         List<String> changed = new ArrayList<>(efsDirectories);
         changed.add(path);
         return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, changed, preloadTimeout, importTimeout,
-                lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, lustreVersion);
+                lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, lustreVersion, efsPerformanceMode);
     }
 
     /** @return these settings with other preload time limits */
     public DataSettings withPreloadTimeouts(Duration timeout, Duration importLimit) {
         return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, timeout, importLimit,
-                lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, lustreVersion);
+                lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, lustreVersion, efsPerformanceMode);
     }
 
     /** @return these settings with the cache in another Availability Zone (the network's data AZ) */
     public DataSettings withDataAvailabilityZone(String zone) {
         return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout,
-                importTimeout, lustrePerUnitStorageThroughput, lustreMetadataIops, zone, lustreVersion);
+                importTimeout, lustrePerUnitStorageThroughput, lustreMetadataIops, zone, lustreVersion, efsPerformanceMode);
     }
 
     /** @return these settings with another Lustre version */
     public DataSettings withLustreVersion(LustreVersion version) {
         return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout,
-                importTimeout, lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, version);
+                importTimeout, lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, version, efsPerformanceMode);
+    }
+
+    /** @return these settings with the features store a new EFS file system of this performance mode */
+    public DataSettings withEfsPerformanceMode(PerformanceMode mode) {
+        return new DataSettings(lustreCapacityGiB, datasets, datasetVersion, efsDirectories, preloadTimeout,
+                importTimeout, lustrePerUnitStorageThroughput, lustreMetadataIops, dataAvailabilityZone, lustreVersion,
+                mode);
     }
 
     /** @return the datasets as the cache's {@link LustreDataset}s on the bucket */

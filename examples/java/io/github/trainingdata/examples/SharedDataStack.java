@@ -81,7 +81,11 @@ public class SharedDataStack extends Stack {
                 .perUnitStorageThroughput(data.lustrePerUnitStorageThroughput())
                 .metadataMode(data.lustrePerUnitStorageThroughput() == null ? null : LustreMetadataMode.AUTOMATIC)
                 .build());
-        features = new EfsStore(this, "Features", EfsStoreProps.builder()
+        features = data.efsPerformanceMode() != null ? new EfsStore(this, "Features", EfsStoreProps.builder()
+                .network(network)
+                .performanceMode(data.efsPerformanceMode())
+                .logsKey(dataBucket.getEncryptionKey())
+                .build()) : new EfsStore(this, "Features", EfsStoreProps.builder()
                 .network(network)
                 .fileSystem(FileSystem.fromFileSystemAttributes(this, "LabellingEfs", FileSystemAttributes.builder()
                         .fileSystemId("fs-0f1e2d3c4b5a69788")

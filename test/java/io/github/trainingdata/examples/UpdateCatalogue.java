@@ -29,6 +29,7 @@ import software.amazon.awscdk.App;
 import software.amazon.awscdk.AppProps;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.services.efs.PerformanceMode;
 
 /**
  * The update rehearsal's catalogue: the routine changes a platform team makes, each applied to every example app
@@ -199,6 +200,12 @@ public final class UpdateCatalogue {
         crossing.add(new Change("lustre-version", "upgrade the Lustre version (2.12 -> 2.15) in place (FSx "
                 + "UpdateFileSystem; not create-only in us-east-1's registry schema)", false,
                 s -> s.withData(d -> d.withLustreVersion(LustreVersion.V2_12)), s -> s));
+        // A replacement of a new EFS store the teams read: PerformanceMode is create-only (a new file system, a new
+        // id), published at run time like the cache, so no team's stack changes; the cache is not re-warmed.
+        crossing.add(new Change("efs-performance-mode", "the features store as a new EFS file system, its "
+                + "performance mode generalPurpose -> maxIO: a new file system", false,
+                s -> s.withData(d -> d.withEfsPerformanceMode(PerformanceMode.GENERAL_PURPOSE)),
+                s -> s.withData(d -> d.withEfsPerformanceMode(PerformanceMode.MAX_IO))));
         List<Change> composed = new ArrayList<>(crossing);
         composed.addAll(training("checkpoints/resnet"));
         List<Change> quick = new ArrayList<>(data(2400, "imagenet", "v2"));
