@@ -377,6 +377,13 @@ class MotoRehearsalTest {
             assertTrue(incomplete.get("cause").asText().contains(SHARED_CACHE)
                     && incomplete.get("cause").asText().contains("TrainingDataShared/Lustre"), incomplete.toString());
 
+            // BindDataStores reads the zone for the job's subnets: without it the check fails, not the Pass state.
+            ObjectNode withoutZone = replaced.deepCopy();
+            withoutZone.remove("AvailabilityZone");
+            publish(SHARED_CACHE, withoutZone.toString());
+            JsonNode zoneless = run(arn, UUID.randomUUID().toString(), "{}");
+            assertEquals("DataStoreIncomplete", zoneless.get("failure").asText(), zoneless.toString());
+
             ssm.deleteParameter(r -> r.name(SHARED_CACHE));
             JsonNode missing = run(arn, UUID.randomUUID().toString(), "{}");
             assertEquals("DataStoreNotPublished", missing.get("failure").asText());
