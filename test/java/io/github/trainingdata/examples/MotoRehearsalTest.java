@@ -585,9 +585,13 @@ class MotoRehearsalTest {
         if (!CREATED.add(arn)) {
             return;
         }
-        JsonNode machine = resourcesOfType(TEMPLATES.get(stack), "AWS::StepFunctions::StateMachine").stream()
-                .filter(MotoRehearsalTest::isPreload)
-                .findFirst().orElseThrow();
+        // The resolver names a state machine '<logical id>-<hash>'; a team's preload lives in the data stack.
+        String name = arn.substring(arn.lastIndexOf(':') + 1);
+        String logicalId = name.substring(0, name.lastIndexOf('-'));
+        JsonNode machine = Stream.concat(Stream.of(TEMPLATES.get(stack)), TEMPLATES.values().stream())
+                .map(template -> template.get("Resources").get(logicalId))
+                .filter(resource -> resource != null && isPreload(resource))
+                .findFirst().orElseThrow(() -> new AssertionError("no preload state machine " + logicalId));
         String created = sfn.createStateMachine(r -> r.name(arn.substring(arn.lastIndexOf(':') + 1)).roleArn(ROLE)
                 .definition(machine.get("Properties").get("DefinitionString").asText())).stateMachineArn();
         assertEquals(arn, created);
