@@ -398,6 +398,13 @@ class MotoRehearsalTest {
             assertTrue(incomplete.get("cause").asText().contains(SHARED_CACHE)
                     && incomplete.get("cause").asText().contains("TrainingDataShared/Lustre"), incomplete.toString());
 
+            // BindDataStores reads the zone for the job's subnets: without it the check fails, not the Pass state.
+            ObjectNode withoutZone = replaced.deepCopy();
+            withoutZone.remove("AvailabilityZone");
+            publish(SHARED_CACHE, withoutZone.toString());
+            JsonNode zoneless = run(arn, UUID.randomUUID().toString(), "{}");
+            assertEquals("DataStoreIncomplete", zoneless.get("failure").asText(), zoneless.toString());
+
             ssm.deleteParameter(r -> r.name(SHARED_CACHE));
             JsonNode missing = run(arn, UUID.randomUUID().toString(), "{}");
             assertEquals("DataStoreNotPublished", missing.get("failure").asText());
@@ -616,9 +623,13 @@ class MotoRehearsalTest {
         if (!CREATED.add(arn)) {
             return;
         }
-        JsonNode machine = resourcesOfType(TEMPLATES.get(stack), "AWS::StepFunctions::StateMachine").stream()
-                .filter(MotoRehearsalTest::isPreload)
-                .findFirst().orElseThrow();
+        // The resolver names a state machine '<logical id>-<hash>'; a team's preload lives in the data stack.
+        String name = arn.substring(arn.lastIndexOf(':') + 1);
+        String logicalId = name.substring(0, name.lastIndexOf('-'));
+        JsonNode machine = Stream.concat(Stream.of(TEMPLATES.get(stack)), TEMPLATES.values().stream())
+                .map(template -> template.get("Resources").get(logicalId))
+                .filter(resource -> resource != null && isPreload(resource))
+                .findFirst().orElseThrow(() -> new AssertionError("no preload state machine " + logicalId));
         String created = sfn.createStateMachine(r -> r.name(arn.substring(arn.lastIndexOf(':') + 1)).roleArn(ROLE)
                 .definition(machine.get("Properties").get("DefinitionString").asText())).stateMachineArn();
         assertEquals(arn, created);

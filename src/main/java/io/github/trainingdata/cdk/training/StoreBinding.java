@@ -57,6 +57,8 @@ final class StoreBinding {
     /** Where {@link #BIND_STATE} keeps the channels and subnets it rendered, in the state's output. */
     static final String BINDING = "dataStoreBinding";
     private static final String PARAMETER_NOT_FOUND = "Ssm.ParameterNotFoundException";
+    /** The publication's member with the cache's Availability Zone (the bound subnets' zone). */
+    private static final String ZONE = "AvailabilityZone";
     private static final StoreBinding NONE = new StoreBinding(List.of(), Map.of(), null);
 
     /**
@@ -265,10 +267,15 @@ final class StoreBinding {
                 members.add(StorePublication.MOUNT_NAME);
             }
             if (store == subnets) {
+                // BindDataStores reads both: a missing one would fail that Pass state with States.Runtime.
                 members.add(StorePublication.SUBNETS);
+                members.add(ZONE);
             }
             for (String member : members) {
                 incomplete.add(rule(not(condition(path(store, member), "IsPresent", true)), failed));
+            }
+            if (store == subnets) {
+                incomplete.add(rule(not(condition(path(store, ZONE), "IsString", true)), failed));
             }
             incomplete.add(rule(not(condition(path(store, StorePublication.FILE_SYSTEM_ID), "IsString", true)), failed));
             if (store.lustre()) {
@@ -314,7 +321,7 @@ final class StoreBinding {
         binding.put("InputDataConfig", rendered);
         if (subnets != null) {
             binding.put("Subnets.$", path(subnets, StorePublication.SUBNETS));
-            binding.put("AvailabilityZones.$", "States.Array(" + path(subnets, "AvailabilityZone") + ")");
+            binding.put("AvailabilityZones.$", "States.Array(" + path(subnets, ZONE) + ")");
         }
         Map<String, Object> bind = new LinkedHashMap<>();
         bind.put("Type", "Pass");

@@ -5,17 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.github.trainingdata.cdk.MotoServer;
 import java.io.IOException;
 import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
+
+
+
+
+
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
+
+
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,6 +30,7 @@ import software.amazon.awssdk.regions.Region;
  */
 class NetworkInterfacesMotoTest {
     private static MotoServer moto;
+    private static MotoEc2 ec2;
     private static String group;
     private static String otherGroup;
     private static String subnet;
@@ -40,12 +40,13 @@ class NetworkInterfacesMotoTest {
     @BeforeAll
     static void createNetwork() throws IOException, InterruptedException {
         moto = MotoServer.start();
-        String vpc = id(ec2("CreateVpc", Map.of("CidrBlock", "10.0.0.0/16")), "vpcId");
-        subnet = id(ec2("CreateSubnet", Map.of("VpcId", vpc, "CidrBlock", "10.0.1.0/24")), "subnetId");
-        otherSubnet = id(ec2("CreateSubnet", Map.of("VpcId", vpc, "CidrBlock", "10.0.2.0/24")), "subnetId");
-        group = id(ec2("CreateSecurityGroup", Map.of("VpcId", vpc, "GroupName", "training",
+        ec2 = new MotoEc2(moto);
+        String vpc = MotoEc2.element(ec2.call("CreateVpc", Map.of("CidrBlock", "10.0.0.0/16")), "vpcId");
+        subnet = MotoEc2.element(ec2.call("CreateSubnet", Map.of("VpcId", vpc, "CidrBlock", "10.0.1.0/24")), "subnetId");
+        otherSubnet = MotoEc2.element(ec2.call("CreateSubnet", Map.of("VpcId", vpc, "CidrBlock", "10.0.2.0/24")), "subnetId");
+        group = MotoEc2.element(ec2.call("CreateSecurityGroup", Map.of("VpcId", vpc, "GroupName", "training",
                 "GroupDescription", "training")), "groupId");
-        otherGroup = id(ec2("CreateSecurityGroup", Map.of("VpcId", vpc, "GroupName", "other",
+        otherGroup = MotoEc2.element(ec2.call("CreateSecurityGroup", Map.of("VpcId", vpc, "GroupName", "other",
                 "GroupDescription", "other")), "groupId");
         inBoth = networkInterface(subnet, group);
         networkInterface(subnet, group);
@@ -61,32 +62,10 @@ class NetworkInterfacesMotoTest {
     }
 
     private static String networkInterface(String subnetId, String groupId) throws IOException, InterruptedException {
-        return id(ec2("CreateNetworkInterface", Map.of("SubnetId", subnetId, "SecurityGroupId.1", groupId,
+        return MotoEc2.element(ec2.call("CreateNetworkInterface", Map.of("SubnetId", subnetId, "SecurityGroupId.1", groupId,
                 "Description", "network interface of a training job")), "networkInterfaceId");
     }
 
-    /** One EC2 Query call to moto, which reads the service and Region from the credential scope, not the signature. */
-    private static String ec2(String action, Map<String, String> parameters) throws IOException, InterruptedException {
-        Map<String, String> form = new LinkedHashMap<>(Map.of("Action", action, "Version", NetworkInterfaces.API_VERSION));
-        form.putAll(parameters);
-        String body = form.entrySet().stream().map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
-                + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8)).collect(Collectors.joining("&"));
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(moto.endpoint())
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .header("Authorization", "AWS4-HMAC-SHA256 Credential=AKIDTESTTESTTESTTEST/20260101/us-east-1/ec2/"
-                        + "aws4_request, SignedHeaders=host, Signature=0")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, response.statusCode(), response.body());
-        return response.body();
-    }
-
-    private static String id(String xml, String element) {
-        Matcher m = Pattern.compile("<" + element + ">([^<]+)</" + element + ">").matcher(xml);
-        if (!m.find()) {
-            throw new AssertionError(element + " not in " + xml.replace("\n", " "));
-        }
-        return m.group(1);
-    }
 
     @Test
     void findsTheInterfacesInTheSubnetsThatCarryTheGroup() {

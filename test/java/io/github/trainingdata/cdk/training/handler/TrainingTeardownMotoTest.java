@@ -6,19 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.trainingdata.cdk.MotoServer;
 import io.github.trainingdata.cdk.preload.handler.RecordingContext;
 import java.io.IOException;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
+
+
+
+
+
 import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
+
+
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,6 +49,7 @@ class TrainingTeardownMotoTest {
     private static final String OTHER_DEFINITIONS_JOB = "train-big-7c9e6679-7425-40de-944b-e07fc1f90ae7";
     private static final String STATE_MACHINE = "arn:aws:states:us-east-1:123456789012:stateMachine:Training";
     private static MotoServer moto;
+    private static MotoEc2 ec2;
     private static String group;
     private static String ownSubnet;
     private static String fallbackSubnet;
@@ -59,12 +60,13 @@ class TrainingTeardownMotoTest {
     @BeforeAll
     static void createJobsAndTheirInterfaces() throws IOException, InterruptedException {
         moto = MotoServer.start();
-        String vpc = id(ec2("CreateVpc", Map.of("CidrBlock", "10.0.0.0/16")), "vpcId");
-        ownSubnet = id(ec2("CreateSubnet", Map.of("VpcId", vpc, "CidrBlock", "10.0.1.0/24",
+        ec2 = new MotoEc2(moto);
+        String vpc = MotoEc2.element(ec2.call("CreateVpc", Map.of("CidrBlock", "10.0.0.0/16")), "vpcId");
+        ownSubnet = MotoEc2.element(ec2.call("CreateSubnet", Map.of("VpcId", vpc, "CidrBlock", "10.0.1.0/24",
                 "AvailabilityZone", "us-east-1a")), "subnetId");
-        fallbackSubnet = id(ec2("CreateSubnet", Map.of("VpcId", vpc, "CidrBlock", "10.0.2.0/24",
+        fallbackSubnet = MotoEc2.element(ec2.call("CreateSubnet", Map.of("VpcId", vpc, "CidrBlock", "10.0.2.0/24",
                 "AvailabilityZone", "us-east-1b")), "subnetId");
-        group = id(ec2("CreateSecurityGroup", Map.of("VpcId", vpc, "GroupName", "training",
+        group = MotoEc2.element(ec2.call("CreateSecurityGroup", Map.of("VpcId", vpc, "GroupName", "training",
                 "GroupDescription", "training")), "groupId");
         try (SageMakerClient sageMaker = moto.client(SageMakerClient.builder())) {
             for (String job : List.of(OWN_ZONE_JOB, FALLBACK_JOB, OTHER_DEFINITIONS_JOB)) {
@@ -98,31 +100,9 @@ class TrainingTeardownMotoTest {
             throws IOException, InterruptedException {
         Map<String, String> parameters = new LinkedHashMap<>(Map.of("SubnetId", subnet, "SecurityGroupId.1", group));
         parameters.putAll(attributes);
-        return id(ec2("CreateNetworkInterface", parameters), "networkInterfaceId");
+        return MotoEc2.element(ec2.call("CreateNetworkInterface", parameters), "networkInterfaceId");
     }
 
-    /** One EC2 Query call to moto, which reads the service and Region from the credential scope, not the signature. */
-    private static String ec2(String action, Map<String, String> parameters) throws IOException, InterruptedException {
-        Map<String, String> form = new LinkedHashMap<>(Map.of("Action", action, "Version", NetworkInterfaces.API_VERSION));
-        form.putAll(parameters);
-        String body = form.entrySet().stream().map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
-                + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8)).collect(Collectors.joining("&"));
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(moto.endpoint())
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .header("Authorization", "AWS4-HMAC-SHA256 Credential=AKIDTESTTESTTESTTEST/20260101/us-east-1/ec2/"
-                        + "aws4_request, SignedHeaders=host, Signature=0")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, response.statusCode(), response.body());
-        return response.body();
-    }
-
-    private static String id(String xml, String element) {
-        Matcher m = Pattern.compile("<" + element + ">([^<]+)</" + element + ">").matcher(xml);
-        if (!m.find()) {
-            throw new AssertionError(element + " not in " + xml.replace("\n", " "));
-        }
-        return m.group(1);
-    }
 
     @Test
     void aDeleteWaitsForItsJobsInterfacesInBothZonesAndNotForAnotherDefinitionsInTheSameGroup()
@@ -155,8 +135,8 @@ class TrainingTeardownMotoTest {
                     + " (available, " + ownSubnet + ", type interface, requester AIDAIT2UOQQY3AUEMOTO, 'SageMaker training "
                     + "job " + OTHER_DEFINITIONS_JOB + "') of " + OTHER_DEFINITIONS_JOB), line);
 
-            ec2("DeleteNetworkInterface", Map.of("NetworkInterfaceId", ownZoneInterface));
-            ec2("DeleteNetworkInterface", Map.of("NetworkInterfaceId", fallbackInterface));
+            ec2.call("DeleteNetworkInterface", Map.of("NetworkInterfaceId", ownZoneInterface));
+            ec2.call("DeleteNetworkInterface", Map.of("NetworkInterfaceId", fallbackInterface));
 
             assertEquals(Map.of("IsComplete", true), handler.isComplete(event, context),
                     "the other definition's interface, still in the group and subnet, does not hold the delete");
