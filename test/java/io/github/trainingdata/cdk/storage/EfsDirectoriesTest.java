@@ -334,7 +334,8 @@ class EfsDirectoriesTest {
     void aDeployTimePathOfAnotherStackIsNotPassedToTheStoresStack() {
         EfsStore efs = store();
         Stack training = new Stack(app, "Training");
-        String path = CfnParameter.Builder.create(training, "Path").build().getValueAsString();
+        // Bounded, so the bound request fits its SSM parameter (TRAINING_STORE_REQUEST_IN_PARAMETER).
+        String path = CfnParameter.Builder.create(training, "Path").maxLength(64).build().getValueAsString();
         definition(training, "Training", efs, path);
 
         assertEquals(List.of(), efs.getDirectories());

@@ -131,6 +131,16 @@ class RequestDocumentTest {
     }
 
     @Test
+    void aTemplateParameterWithAMaxLengthCountsAsThatManyEscapedCharacters() {
+        TrainingFixture f = new TrainingFixture();
+        CfnParameter learningRate = CfnParameter.Builder.create(f.stack, "LearningRate").maxLength(16).build();
+        TrainingJobDefinition definition = f.define(literal(f)
+                .hyperParameters(Map.of("lr", learningRate.getValueAsString())));
+
+        assertEquals(16 * 6, bound(definition) - literalBytes(document(definition)));
+    }
+
+    @Test
     void aRequestThatCannotExceedEightKilobytesIsKeptInTheParameter() {
         TrainingFixture f = new TrainingFixture();
         TrainingJobDefinition definition = f.define(padded(f, 8192));

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import software.amazon.awscdk.CfnParameter;
 import software.amazon.awscdk.CfnResource;
 import software.amazon.awscdk.IResolvable;
 import software.amazon.awscdk.Reference;
@@ -59,6 +60,8 @@ final class RequestDocumentBound {
     static final int ECR_REPOSITORY_NAME = 256;
     /** A whole number as JSON: at most 20 characters (a signed 64-bit integer). */
     static final int NUMBER = 20;
+    /** The most bytes one character of a deploy-time string takes in the JSON document (a 6-byte unicode escape). */
+    static final int ESCAPED_CHARACTER = 6;
 
     /**
      * The API limit of every string member the request renders (list items as {@code []}, map values as
@@ -175,10 +178,16 @@ final class RequestDocumentBound {
     }
 
     /**
-     * What a deploy-time value can be at most, in bytes, or -1 when only the member's limit bounds it: a reference to
-     * a resource of a type whose value is known to be short, or a pseudo parameter.
+     * What a deploy-time value can be at most, in bytes, or -1 when only the member's limit bounds it: a template
+     * parameter with a MaxLength, a reference to a resource of a type whose value is known to be short, or a pseudo
+     * parameter.
      */
     private long boundOf(IResolvable token) {
+        if (token instanceof Reference reference && reference.getTarget() instanceof CfnParameter parameter
+                && parameter.getMaxLength() != null && !"Number".equals(parameter.getType())) {
+            // CloudFormation refuses a longer value (MaxLength).
+            return parameter.getMaxLength().longValue() * ESCAPED_CHARACTER;
+        }
         if (token instanceof Reference reference && reference.getTarget() instanceof CfnResource resource) {
             String attribute = reference.getDisplayName();
             switch (resource.getCfnResourceType() + "." + attribute) {
