@@ -234,7 +234,7 @@ class PreloadStateMachineRunTest {
     }
 
     @Test
-    void aCanceledImportTaskFailsTooButAnotherErrorOfTheImportKeepsItsName() {
+    void aCanceledImportTaskFailsTooAndARefusedImportCarriesItsErrorInTheCause() {
         Script canceled = new Script();
         canceled.lifecycles = List.of("CANCELED");
         assertEquals("ImportFailed", run(canceled).error());
@@ -243,8 +243,10 @@ class PreloadStateMachineRunTest {
         refused.imports = List.of(Outcome.error("FSx.BadRequestException", "Paths must be within a data repository"));
         Run run = run(refused);
         assertEquals("FAILED", run.status());
-        assertEquals("FSx.BadRequestException", run.error());
-        assertEquals("Paths must be within a data repository", run.cause());
+        assertEquals(PreloadStateMachine.IMPORT_NOT_STARTED, run.error(), "never the refusal's own error name");
+        JsonNode cause = Json.read(run.cause());
+        assertEquals("FSx.BadRequestException", cause.get("Error").asText());
+        assertEquals("Paths must be within a data repository", cause.get("Cause").asText());
         assertEquals(6, run.calls("createDataRepositoryTask").size(), "the transient retrier, then no more");
     }
 

@@ -110,6 +110,12 @@ final class PreloadStateMachine extends Construct {
      * error and cause.
      */
     static final String WORKER_FAILED = "TrainingData.PreloadWorkerFailed";
+    /**
+     * The error of an execution whose import task FSx refused for another reason than a running task (never the
+     * refusal's own error, which may be a reserved {@code States.} name such as {@code States.Timeout}); the cause is
+     * JSON: the refusal's error and cause.
+     */
+    static final String IMPORT_NOT_STARTED = "ImportNotStarted";
 
     private final StateMachine stateMachine;
 
@@ -221,7 +227,8 @@ final class PreloadStateMachine extends Construct {
                 rule("{% " + busy + " and " + SINCE_START + " <= " + importMillis + " %}", "WaitToStartImport", null),
                 rule("{% " + busy + " %}", "ImportNotFinished", null)), "ImportNotStarted"));
         states.put("WaitToStartImport", waitState(pollSeconds(importSeconds), "StartImport"));
-        states.put("ImportNotStarted", fail("{% $importError.Error %}", "{% " + orEmpty("$importError.Cause") + " %}"));
+        states.put("ImportNotStarted", fail(IMPORT_NOT_STARTED, "{% $string({'Error': $importError.Error, 'Cause': "
+                + orEmpty("$importError.Cause") + "}) %}"));
 
         Map<String, Object> describeImport = task("Look at the import task", partition,
                 "aws-sdk:fsx:describeDataRepositoryTasks", Map.of("TaskIds", List.of("{% $importTaskId %}")));
