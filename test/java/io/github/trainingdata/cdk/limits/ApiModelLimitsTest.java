@@ -26,8 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code fsx/2018-03-01}, read by {@code python3}. Skips when python3 or botocore is missing, unless CI=true.
  */
 class ApiModelLimitsTest {
-    /** Resolves each member path to its shape and prints the shape's min, max and pattern as JSON. */
-    private static final String MODEL_READER = String.join("\n",
+    /**
+     * The start of a reader of the SageMaker and FSx models (exit 3 without botocore): {@code models}, loaded per
+     * service on first use, {@code out} with botocore's version, and a loop over the queries given as JSON.
+     */
+    private static final String MODELS = String.join("\n",
             "import json, sys",
             "try:",
             "    import botocore",
@@ -36,7 +39,10 @@ class ApiModelLimitsTest {
             "    sys.exit(3)",
             "versions = {'sagemaker': '2017-07-24', 'fsx': '2018-03-01'}",
             "loader, models, out = Loader(), {}, {'botocore': botocore.__version__}",
-            "for query in json.loads(sys.argv[1]):",
+            "for query in json.loads(sys.argv[1]):");
+
+    /** Resolves each member path to its shape and prints the shape's min, max and pattern as JSON. */
+    private static final String MODEL_READER = String.join("\n", MODELS,
             "    service, path = query.split(':')",
             "    if service not in models:",
             "        models[service] = loader.load_service_model(service, 'service-2', versions[service])['shapes']",
@@ -73,16 +79,7 @@ class ApiModelLimitsTest {
             "print(json.dumps(out))");
 
     /** Prints, as JSON, the enumeration of each queried {@code service:Shape}. */
-    private static final String ENUM_READER = String.join("\n",
-            "import json, sys",
-            "try:",
-            "    import botocore",
-            "    from botocore.loaders import Loader",
-            "except ImportError:",
-            "    sys.exit(3)",
-            "versions = {'sagemaker': '2017-07-24', 'fsx': '2018-03-01'}",
-            "loader, models, out = Loader(), {}, {'botocore': botocore.__version__}",
-            "for query in json.loads(sys.argv[1]):",
+    private static final String ENUM_READER = String.join("\n", MODELS,
             "    service, shape = query.split(':')",
             "    if service not in models:",
             "        models[service] = loader.load_service_model(service, 'service-2', versions[service])['shapes']",

@@ -16,6 +16,7 @@ import io.github.trainingdata.cdk.storage.LustreCacheProps;
 import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -67,18 +68,14 @@ class StoreBindingTest {
         Template.fromStack(data).hasResourceProperties("AWS::SSM::Parameter", Match.objectLike(Map.of(
                 "Name", "/training-data/stores/Data.Lustre", "Type", "String")));
         String teamTemplate = Json.MAPPER.writeValueAsString(Template.fromStack(team).toJSON());
-        List<String> crossing = new ArrayList<>();
-        Json.MAPPER.readTree(teamTemplate).findValues("Fn::ImportValue").forEach(v -> crossing.add(v.toString()));
-        Json.MAPPER.readTree(teamTemplate).findValues("Fn::GetStackOutput").forEach(v -> crossing.add(v.toString()));
+        List<String> crossing = crossing(teamTemplate);
         assertFalse(crossing.isEmpty(), "the training security group still crosses: it is stable");
         for (String value : crossing) {
             assertFalse(value.contains("Lustre") || value.contains("Subnet"), "crosses at deploy time: " + value);
         }
         assertTrue(team.getDependencies().contains(data), "the data stack deploys first");
 
-        String request = Json.MAPPER.writeValueAsString(Template.fromStack(team).findResources("AWS::SSM::Parameter",
-                Match.objectLike(Map.of("Properties", Match.objectLike(Map.of("Description",
-                        Match.stringLikeRegexp("CreateTrainingJob request.*")))))));
+        String request = storedRequest(team);
         for (String placeholder : List.of("{{DataStore:/training-data/stores/Data.Lustre:FileSystemId}}",
                 "/{{DataStore:/training-data/stores/Data.Lustre:MountName}}/imagenet/train",
                 "{{DataStore:/training-data/stores/Data.Lustre:Subnets}}")) {
@@ -218,17 +215,13 @@ class StoreBindingTest {
         Template.fromStack(data).hasResourceProperties("AWS::SSM::Parameter", Match.objectLike(Map.of(
                 "Name", "/training-data/stores/Data.Efs", "Type", "String")));
         String teamTemplate = Json.MAPPER.writeValueAsString(Template.fromStack(team).toJSON());
-        List<String> crossing = new ArrayList<>();
-        Json.MAPPER.readTree(teamTemplate).findValues("Fn::ImportValue").forEach(v -> crossing.add(v.toString()));
-        Json.MAPPER.readTree(teamTemplate).findValues("Fn::GetStackOutput").forEach(v -> crossing.add(v.toString()));
+        List<String> crossing = crossing(teamTemplate);
         for (String value : crossing) {
             assertFalse(value.contains("Efs") || value.contains("Subnet"), "crosses at deploy time: " + value);
         }
         assertTrue(team.getDependencies().contains(data), "the data stack deploys first");
 
-        String request = Json.MAPPER.writeValueAsString(Template.fromStack(team).findResources("AWS::SSM::Parameter",
-                Match.objectLike(Map.of("Properties", Match.objectLike(Map.of("Description",
-                        Match.stringLikeRegexp("CreateTrainingJob request.*")))))));
+        String request = storedRequest(team);
         for (String placeholder : List.of("{{DataStore:/training-data/stores/Data.Efs:FileSystemId}}",
                 "/datasets/train", "{{DataStore:/training-data/stores/Data.Efs:Subnets}}")) {
             assertTrue(request.contains(placeholder), placeholder + " in " + request);
@@ -266,5 +259,20 @@ class StoreBindingTest {
         assertRule("STORE_PUBLICATION_UNIQUE", second::publication, "Data/Lustre A", "publication name",
                 "/training-data/stores/Data.Lustre-A", "a name no other store publishes under (Data/Lustre-A does): "
                         + "give one of them another construct id");
+    }
+
+    /** Every value {@code template} reads from another stack at deploy time (imports and stack outputs). */
+    private static List<String> crossing(String template) throws IOException {
+        List<String> crossing = new ArrayList<>();
+        Json.MAPPER.readTree(template).findValues("Fn::ImportValue").forEach(v -> crossing.add(v.toString()));
+        Json.MAPPER.readTree(template).findValues("Fn::GetStackOutput").forEach(v -> crossing.add(v.toString()));
+        return crossing;
+    }
+
+    /** The SSM parameter that holds {@code stack}'s CreateTrainingJob request, as JSON. */
+    private static String storedRequest(Stack stack) throws IOException {
+        return Json.MAPPER.writeValueAsString(Template.fromStack(stack).findResources("AWS::SSM::Parameter",
+                Match.objectLike(Map.of("Properties", Match.objectLike(Map.of("Description",
+                        Match.stringLikeRegexp("CreateTrainingJob request.*")))))));
     }
 }
