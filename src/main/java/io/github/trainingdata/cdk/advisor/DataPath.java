@@ -38,6 +38,16 @@ import java.util.List;
 record DataPath(boolean fits, double startupSeconds, double restartSeconds, double firstReadSeconds,
         double readSeconds, double gets, double monthlyStorageUsd, double preloadSeconds) {
 
+    /** How a {@link DataSourceOption} estimates its path: one of the factories below. */
+    @FunctionalInterface
+    interface Estimator {
+        /**
+         * @param lustrePreloaded whether an FSx for Lustre cache is estimated preloaded (the other options ignore it)
+         * @param notes where the option's caveats go
+         */
+        DataPath estimate(DatasetProfile profile, boolean lustrePreloaded, List<String> notes);
+    }
+
     static DataPath fileMode(DatasetProfile profile, List<String> notes) {
         double startup = fileModeStartupSeconds(profile);
         double read = megabytes(share(profile, profile.totalBytes())) / profile.instance().volumeMBps();

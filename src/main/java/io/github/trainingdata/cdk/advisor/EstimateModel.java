@@ -88,14 +88,8 @@ public final class EstimateModel {
      */
     static OptionEstimate estimate(DatasetProfile profile, DataSourceOption option, boolean lustrePreloaded) {
         List<String> notes = new ArrayList<>();
-        DataPath path = switch (option) {
-            case S3_FILE -> DataPath.fileMode(profile, notes);
-            case S3_FAST_FILE -> DataPath.fastFile(profile, notes);
-            case S3_PIPE -> DataPath.pipe(profile, notes);
-            case FSX_LUSTRE -> DataPath.lustre(profile, lustrePreloaded, notes);
-            case EFS -> DataPath.efs(profile, notes);
-        };
-        if (profile.dataLocation() == DataLocation.EFS && option != DataSourceOption.EFS) {
+        DataPath path = option.path(profile, lustrePreloaded, notes);
+        if (profile.dataLocation() == DataLocation.EFS && option.storage() != StorageService.EFS) {
             notes.add(0, "does not fit: the data is on EFS; copy it to S3 first");
         }
         return priced(profile, option, path, notes);

@@ -11,6 +11,7 @@ import io.github.trainingdata.cdk.performance.LustreTier;
 import io.github.trainingdata.cdk.advisor.OptionEstimate;
 import io.github.trainingdata.cdk.performance.PublishedFigures;
 import io.github.trainingdata.cdk.advisor.Recommendation;
+import io.github.trainingdata.cdk.advisor.StorageService;
 import io.github.trainingdata.cdk.limits.FsxLimits;
 import io.github.trainingdata.cdk.monitoring.TrainingDataDashboard;
 import io.github.trainingdata.cdk.monitoring.TrainingDataDashboardProps;
@@ -67,15 +68,15 @@ public class TrainingDataPlatform extends Construct {
     private static final int MIN_VOLUME_GIB = 50;
     /** The Lustre cache's one dataset: the bucket's dataset prefix, linked at {@code /dataset}. */
     static final String LUSTRE_DATASET = "dataset";
-    /** What the platform builds for each source: the store its channel reads, and the channel. */
-    private static final Map<DataSourceOption, PlatformSource<?>> SOURCES = new EnumMap<>(Map.of(
-            DataSourceOption.S3_FILE, s3(ChannelInputMode.FILE),
-            DataSourceOption.S3_FAST_FILE, s3(ChannelInputMode.FAST_FILE),
-            DataSourceOption.S3_PIPE, s3(ChannelInputMode.PIPE),
-            DataSourceOption.FSX_LUSTRE, new PlatformSource<>(TrainingDataPlatform::lustreCache,
-                    (name, path, cache) -> LustreChannel.builder(name).cache(cache).path(path).build()),
-            DataSourceOption.EFS, new PlatformSource<>(TrainingDataPlatform::efsStore,
-                    (name, path, efs) -> EfsChannel.builder(name).store(efs).directoryPath("/" + path).build())));
+    /** What the platform builds for each storage service: the store its channel reads, and the channel in a mode. */
+    private static final Map<StorageService, PlatformSource<?>> SOURCES = new EnumMap<>(Map.of(
+            StorageService.S3, new PlatformSource<>((platform, props, profile) -> platform.dataBucket,
+                    (name, path, mode, bucket) -> S3Channel.builder(name).dataBucket(bucket).path(path).inputMode(mode)
+                            .build()),
+            StorageService.FSX_LUSTRE, new PlatformSource<>(TrainingDataPlatform::lustreCache,
+                    (name, path, mode, cache) -> LustreChannel.builder(name).cache(cache).path(path).build()),
+            StorageService.EFS, new PlatformSource<>(TrainingDataPlatform::efsStore,
+                    (name, path, mode, efs) -> EfsChannel.builder(name).store(efs).directoryPath("/" + path).build())));
 
     private final Recommendation recommendation;
     private final DataSourceOption source;
@@ -111,7 +112,8 @@ public class TrainingDataPlatform extends Construct {
         String channelPath = props.getChannelPath() != null ? props.getChannelPath() : "train";
 
         OptionEstimate estimate = recommendation != null ? recommendation.estimateFor(source) : null;
-        TrainingChannel channel = SOURCES.get(source).build(this, props, profile, channelName, channelPath);
+        TrainingChannel channel = SOURCES.get(source.storage()).build(this, props, profile, channelName, channelPath,
+                inputMode(source));
         this.store = channel.getStore();
 
         this.definition = new TrainingJobDefinition(this, "Training", withPlatformDefaults(job, channel, profile,
@@ -182,10 +184,10 @@ public class TrainingDataPlatform extends Construct {
                 .build();
     }
 
-    /** S3 in {@code mode}: the channel reads the platform's data bucket. */
-    private static PlatformSource<TrainingDataBucket> s3(ChannelInputMode mode) {
-        return new PlatformSource<>((platform, props, profile) -> platform.dataBucket,
-                (name, path, bucket) -> S3Channel.builder(name).dataBucket(bucket).path(path).inputMode(mode).build());
+    /** The channel input mode of an option: the one whose API value the option names. */
+    private static ChannelInputMode inputMode(DataSourceOption option) {
+        return Stream.of(ChannelInputMode.values()).filter(m -> m.apiValue().equals(option.inputMode())).findFirst()
+                .orElseThrow();
     }
 
     /** The given EFS file system, which holds the data (EFS is chosen because the data already lives there). */
@@ -195,7 +197,7 @@ public class TrainingDataPlatform extends Construct {
     }
 
     private Integer volumeSize(DatasetProfile profile) {
-        if (profile == null || source != DataSourceOption.S3_FILE) {
+        if (profile == null || source.storage() != StorageService.S3 || inputMode(source) != ChannelInputMode.FILE) {
             return null;
         }
         long gib = (long) Math.ceil(profile.totalBytes() * FILE_MODE_VOLUME_HEADROOM / ByteSize.GIB);
