@@ -11,6 +11,7 @@ import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.advisor.AccessPattern;
 import io.github.trainingdata.cdk.advisor.DataLocation;
 import io.github.trainingdata.cdk.advisor.DataSourceOption;
+import io.github.trainingdata.cdk.advisor.StorageService;
 import io.github.trainingdata.cdk.advisor.DatasetProfile;
 import io.github.trainingdata.cdk.storage.DataEncryption;
 import io.github.trainingdata.cdk.storage.LustreDeploymentType;
@@ -78,7 +79,7 @@ class TrainingDataPlatformTest {
     }
 
     @ParameterizedTest
-    @EnumSource(DataSourceOption.class)
+    @EnumSource(value = DataSourceOption.class, mode = EnumSource.Mode.MATCH_NONE, names = "S3_EXPRESS_.*")
     void everySourceBuildsTheStoreItsChannelReads(DataSourceOption source) {
         Stack stack = TestApps.stack();
         TrainingDataPlatform p = platform(stack, TrainingDataPlatformProps.builder().source(source)
@@ -91,7 +92,7 @@ class TrainingDataPlatformTest {
         assertSame(p.getStore(), p.getDefinition().getSpec().getChannels().get(0).getStore());
         assertEquals(source == DataSourceOption.FSX_LUSTRE, p.getStore() == p.getLustreCache());
         assertEquals(source == DataSourceOption.EFS, p.getStore() == p.getEfsStore());
-        assertEquals(source.name().startsWith("S3_"), p.getStore() == p.getDataBucket());
+        assertEquals(source.storage() == StorageService.S3, p.getStore() == p.getDataBucket());
     }
 
     @Test
@@ -255,6 +256,15 @@ class TrainingDataPlatformTest {
                 TrainingDataPlatformProps.builder().trainingJob(job().instanceType("ml.g5.xlarge").build())),
                 "Test/Platform", "profile", "null",
                 "a dataset profile (the advisor picks the source) or an explicit source");
+    }
+
+    @Test
+    void rejectsASourceOfAStorageServiceItDoesNotBuild() {
+        assertRule("PLATFORM_SOURCE_BUILT", () -> platform(TestApps.stack(),
+                TrainingDataPlatformProps.builder().source(DataSourceOption.S3_EXPRESS_FAST_FILE)
+                        .trainingJob(job().instanceType("ml.g5.xlarge").build())),
+                "Test/Platform", "source", "S3_EXPRESS_FAST_FILE",
+                "an option of a storage service the platform builds, [S3, FSX_LUSTRE, EFS]");
     }
 
     @Test

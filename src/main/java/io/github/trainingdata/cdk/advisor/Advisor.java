@@ -13,7 +13,9 @@ import io.github.trainingdata.cdk.performance.PublishedFigures;
 import io.github.trainingdata.cdk.performance.ByteSize;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -45,6 +47,19 @@ public final class Advisor {
      * @return the chosen option, the reasons and the estimates for every option
      */
     public static Recommendation recommend(DatasetProfile profile) {
+        return recommend(profile, EnumSet.allOf(StorageService.class));
+    }
+
+    /**
+     * Chooses a data source for the profile among the options of the given storage services (those a caller can
+     * build), and estimates every option; the reasons name a cheaper option of another service.
+     *
+     * @param profile the dataset and job
+     * @param services the storage services to choose from; S3 at least, unless the data is on EFS (then EFS)
+     * @return the chosen option, the reasons and the estimates for every option
+     * @throws IllegalArgumentException when no option of the services fits the profile
+     */
+    public static Recommendation recommend(DatasetProfile profile, Set<StorageService> services) {
         List<OptionEstimate> estimates = EstimateModel.estimateAll(profile);
         LustreChoice lustre = EstimateModel.lustreChoice(profile);
         S3Fallback fallback = EstimateModel.s3Fallback(profile, estimates);
@@ -56,7 +71,7 @@ public final class Advisor {
             reasons.add("the data already lives on EFS: mount it where it is instead of copying it to S3 (guide step 1)");
             reasons.add(breakdown(chosen, profile));
         } else {
-            chosen = choose(estimates, guide, profile, reasons);
+            chosen = choose(estimates, services, guide, profile, reasons);
         }
         addDetails(profile, chosen, estimates, lustre, reasons);
         if (chosen.option() == DataSourceOption.FSX_LUSTRE && fallback != null) {
@@ -65,10 +80,14 @@ public final class Advisor {
         return new Recommendation(chosen.option(), reasons, estimates, lustre, fallback);
     }
 
-    private static OptionEstimate choose(List<OptionEstimate> estimates, GuideStep guide, DatasetProfile profile,
-            List<String> reasons) {
-        List<OptionEstimate> fitting = estimates.stream().filter(OptionEstimate::fits)
+    private static OptionEstimate choose(List<OptionEstimate> estimates, Set<StorageService> services, GuideStep guide,
+            DatasetProfile profile, List<String> reasons) {
+        List<OptionEstimate> fitting = estimates.stream().filter(e -> e.fits() && services.contains(e.option().storage()))
                 .sorted(Comparator.comparingDouble(OptionEstimate::costUsd)).toList();
+        if (fitting.isEmpty()) {
+            throw new IllegalArgumentException("services must include one whose options fit the profile (S3 for data "
+                    + "in S3), was " + services);
+        }
         OptionEstimate cheapest = fitting.get(0);
         double tieLimit = cheapest.costUsd() * (1 + TIE_MARGIN);
         List<OptionEstimate> tied = fitting.stream().filter(e -> e.costUsd() <= tieLimit).toList();
@@ -92,6 +111,11 @@ public final class Advisor {
                 reasons.add(breakdown(other, profile));
             }
         }
+        double chosenUsd = chosen.costUsd();
+        estimates.stream().filter(e -> e.fits() && !services.contains(e.option().storage()) && e.costUsd() < chosenUsd)
+                .forEach(e -> reasons.add(e.option() + " would cost " + HumanReadable.usd(e.costUsd()) + " (" + HumanReadable
+                        .duration(e.billableSeconds()) + " billable), but only " + names(services)
+                        + " options are chosen from here"));
         reasons.add(guide.option() == chosen.option()
                 ? "the guide's flowchart agrees: " + guide.text()
                 : "the guide's flowchart suggests " + guide.option() + " (" + guide.text() + "), but the estimates decide: "
@@ -210,6 +234,13 @@ public final class Advisor {
                 ? profile.jobs() + " jobs: a managed warm pool (keepAlivePeriod "
                         + HumanReadable.duration(WARM_POOL_KEEP_ALIVE_SECONDS) + ", at most 1 h) is included: " + figures
                 : profile.jobs() + " jobs: a managed warm pool would not pay: " + figures;
+    }
+
+    /** Services as "S3", "S3 and EFS" or "S3, FSX_LUSTRE and EFS". */
+    private static String names(Set<StorageService> services) {
+        List<String> names = services.stream().map(StorageService::name).toList();
+        return names.size() == 1 ? names.get(0)
+                : String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);
     }
 
     private static String jobs(DatasetProfile profile) {

@@ -10,7 +10,7 @@ import java.util.Locale;
  */
 final class ComparisonTable {
 
-    private static final String ROW = "%-2s%-14s%-10s%10s%12s%10s%12s%12s%14s%n";
+    private static final String ROW = "%-2s%-22s%-10s%10s%12s%10s%12s%12s%14s%n";
 
     private ComparisonTable() {
     }

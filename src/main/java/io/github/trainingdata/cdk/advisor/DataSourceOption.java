@@ -12,10 +12,10 @@ import java.util.function.Function;
  */
 public enum DataSourceOption {
     /** S3, File mode: the whole dataset is copied to the instance volume before the script starts. */
-    S3_FILE(StorageService.S3, "File", (p, preloaded, notes) -> DataPath.fileMode(p, notes),
+    S3_FILE(StorageService.S3, "File", (p, preloaded, notes) -> DataPath.fileMode(p, ObjectStore.S3, notes),
             OptionTexts::fileModeStartup, OptionTexts::volumeRead, OptionTexts::copiedOnce),
     /** S3, FastFile mode: S3 objects appear as a read-only POSIX file system, streamed on demand. */
-    S3_FAST_FILE(StorageService.S3, "FastFile", (p, preloaded, notes) -> DataPath.fastFile(p, notes),
+    S3_FAST_FILE(StorageService.S3, "FastFile", (p, preloaded, notes) -> DataPath.fastFile(p, ObjectStore.S3, notes),
             OptionTexts::listing, OptionTexts::perFileRead, OptionTexts::streamed),
     /** S3, Pipe mode: objects are prefetched into a FIFO per channel per epoch; no seeking. */
     S3_PIPE(StorageService.S3, "Pipe", (p, preloaded, notes) -> DataPath.pipe(p, notes),
@@ -25,7 +25,22 @@ public enum DataSourceOption {
             p -> "mount, case study: 10–14 s", OptionTexts::none, OptionTexts::copiedOnce),
     /** EFS, mounted at job start; the data must already be on the file system. */
     EFS(StorageService.EFS, "File", (p, preloaded, notes) -> DataPath.efs(p, notes),
-            p -> "mount, assumed as FSx", OptionTexts::none, OptionTexts::onEfs);
+            p -> "mount, assumed as FSx", OptionTexts::none, OptionTexts::onEfs),
+    /**
+     * S3 Express One Zone, File mode: the dataset, copied at deploy time from S3 into a directory bucket in the job's
+     * Availability Zone, is copied to the instance volume before the script starts.
+     */
+    S3_EXPRESS_FILE(StorageService.S3_EXPRESS, "File", (p, preloaded, notes) -> DataPath.fileMode(p,
+            ObjectStore.S3_EXPRESS, notes), OptionTexts::fileModeStartup, OptionTexts::volumeRead,
+            OptionTexts::copiedOnce),
+    /**
+     * S3 Express One Zone, FastFile mode: the directory bucket's objects (copied from S3 at deploy time) appear as a
+     * read-only POSIX file system, streamed on demand with single-digit-millisecond first bytes.
+     */
+    S3_EXPRESS_FAST_FILE(StorageService.S3_EXPRESS, "FastFile", (p, preloaded, notes) -> DataPath.fastFile(p,
+            ObjectStore.S3_EXPRESS, notes), OptionTexts::directoryBucketListing,
+            p -> "; " + ObjectStore.S3_EXPRESS.perFile(),
+            OptionTexts::streamed);
 
     private final StorageService storage;
     private final String inputMode;

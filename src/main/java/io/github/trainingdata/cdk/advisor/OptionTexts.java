@@ -3,6 +3,7 @@ package io.github.trainingdata.cdk.advisor;
 import static io.github.trainingdata.cdk.performance.PublishedFigures.FASTFILE_LISTING_OBJECTS_PER_SECOND;
 import static io.github.trainingdata.cdk.performance.PublishedFigures.FASTFILE_SECONDS_PER_FILE;
 import static io.github.trainingdata.cdk.performance.PublishedFigures.FILE_MODE_SECONDS_PER_OBJECT;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.S3_EXPRESS_LISTING_OBJECTS_PER_SECOND;
 
 import io.github.trainingdata.cdk.performance.ByteSize;
 
@@ -27,6 +28,11 @@ final class OptionTexts {
                 + HumanReadable.count((long) FASTFILE_LISTING_OBJECTS_PER_SECOND) + " per second, case study";
     }
 
+    static String directoryBucketListing(DatasetProfile profile) {
+        return "listing " + HumanReadable.count(profile.fileCount()) + " objects at "
+                + HumanReadable.count((long) S3_EXPRESS_LISTING_OBJECTS_PER_SECOND) + " per second, assumed as S3";
+    }
+
     static String volumeRead(DatasetProfile profile) {
         return profile.instance().localNvme() ? "" : "; EBS volume";
     }
@@ -46,8 +52,11 @@ final class OptionTexts {
     }
 
     static String streamed(DatasetProfile profile, OptionEstimate estimate) {
-        return "each of the " + profile.epochs() + " epochs streams the dataset from S3 again ("
-                + HumanReadable.usd(estimate.requestUsd()) + " of GETs in all), and the reads keep up with the compute";
+        boolean express = estimate.option().storage() == StorageService.S3_EXPRESS;
+        return "each of the " + profile.epochs() + " epochs streams the dataset from "
+                + (express ? "the directory bucket" : "S3") + " again (" + HumanReadable.usd(estimate.requestUsd())
+                + (express ? " of requests in all, with the fill" : " of GETs in all")
+                + "), and the reads keep up with the compute";
     }
 
     static String onEfs(DatasetProfile profile, OptionEstimate estimate) {

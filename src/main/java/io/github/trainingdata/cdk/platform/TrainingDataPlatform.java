@@ -94,7 +94,8 @@ public class TrainingDataPlatform extends Construct {
         PlatformRules.checkProfileOrSource(this, props);
         TrainingJobDefinitionProps job = props.getTrainingJob() != null ? props.getTrainingJob()
                 : TrainingJobDefinitionProps.builder().build();
-        this.recommendation = profile != null ? Advisor.recommend(profile) : null;
+        PlatformRules.checkSourceBuilt(this, props.getSource(), SOURCES.keySet());
+        this.recommendation = profile != null ? Advisor.recommend(profile, SOURCES.keySet()) : null;
         this.source = props.getSource() != null ? props.getSource() : recommendation.option();
         PlatformRules.check(this, props, job, source);
         report();
