@@ -2,13 +2,16 @@ package io.github.trainingdata.cdk.advisor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertIterableEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.trainingdata.cdk.Json;
+import io.github.trainingdata.cdk.performance.ByteSize;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -59,13 +62,14 @@ class AdvisorCliTest {
         List<Object> reasons = (List<Object>) recommendation.get("reasons");
         // FSx pays its storage ($169.24 a month) also while the preload runs: 813 s with the worker's 128 readers.
         assertTrue(((String) reasons.get(0)).startsWith("estimated for 1 job: FSX_LUSTRE $4.95 (1.1 h billable), "
-                + "S3_EXPRESS_FAST_FILE $10.43 (2.1 h billable), S3_FAST_FILE $10.45 (2.6 h billable), S3_FILE $16.04 "
-                + "(4 h billable), S3_EXPRESS_FILE $18.03 (4 h billable)"), reasons.get(0).toString());
+                + "S3_EXPRESS_DIRECT $10.43 (2.1 h billable), S3_EXPRESS_FAST_FILE $10.43 (2.1 h billable), S3_DIRECT "
+                + "$10.45 (2.6 h billable), S3_FAST_FILE $10.45 (2.6 h billable), S3_FILE $16.04 (4 h billable), "
+                + "S3_EXPRESS_FILE $18.03 (4 h billable)"), reasons.get(0).toString());
         assertTrue(reasons.stream().anyMatch(reason -> ((String) reason).contains("~150 MB shards")), reasons.toString());
 
         List<Map<String, Object>> options = (List<Map<String, Object>>) json.get("options");
         assertEquals(List.of("S3_FILE", "S3_FAST_FILE", "S3_PIPE", "FSX_LUSTRE", "EFS", "S3_EXPRESS_FILE",
-                "S3_EXPRESS_FAST_FILE"), options.stream().map(option -> option.get("source")).toList());
+                "S3_EXPRESS_FAST_FILE", "S3_DIRECT", "S3_EXPRESS_DIRECT"), options.stream().map(option -> option.get("source")).toList());
         for (Map<String, Object> option : options) {
             assertIterableEquals(List.of("source", "startupSeconds", "throughputMBps", "monthlyStorageUsd",
                     "startupCostUsd", "billableSeconds", "costUsd"), option.keySet());
@@ -227,13 +231,28 @@ class AdvisorCliTest {
                 + "$6.77", lines.get(8));
         assertEquals("  S3_EXPRESS_FAST_FILE  FastFile        15 s    959 MB/s     1.1 h       $4.25      $0.011         "
                 + "$6.77", lines.get(9));
+        // Training code that reads S3 itself: no channel, so no channel set-up; it lists the 491 objects itself.
+        assertEquals("  S3_DIRECT             none          0.05 s    876 MB/s     1.1 h       $4.05      $0.002         "
+                + "$1.24", lines.get(10));
+        assertTrue(lines.get(11).startsWith("  S3_EXPRESS_DIRECT     none          0.05 s"), lines.get(11));
         assertEquals("* recommended, - does not fit; billable time and cost cover the job (instances, storage while they "
-                + "run, S3 requests)", lines.get(10));
-        assertEquals("recommendation: S3_FAST_FILE (input mode FastFile)", lines.get(12));
-        assertTrue(lines.get(13).startsWith("  - estimated for 1 job: S3_FAST_FILE $4.05 (1.1 h billable)"), lines.get(13));
+                + "run, S3 requests)", lines.get(12));
+        assertEquals("recommendation: S3_FAST_FILE (input mode FastFile)", lines.get(14));
+        assertTrue(lines.get(15).startsWith("  - estimated for 1 job: S3_FAST_FILE $4.05 (1.1 h billable)"), lines.get(15));
         assertTrue(lines.contains("notes:"), result.out());
         assertTrue(lines.contains("  S3_PIPE: does not fit: Pipe needs a streamable format (TFRecord, RecordIO, text)"),
                 result.out());
+    }
+
+    @Test
+    void aRecommendationWithoutAChannelHasNoInputMode() {
+        DatasetProfile profile = DatasetProfile.builder().totalBytes(54 * ByteSize.GB).fileCount(491).build();
+        Recommendation direct = Advisor.recommend(profile, EnumSet.of(DataSourceOption.S3_DIRECT));
+        assertNull(direct.inputMode());
+        String json = RecommendationJson.render(direct);
+        assertTrue(json.startsWith("{\"recommendation\": {\"source\": \"S3_DIRECT\", \"inputMode\": null, "), json);
+        assertTrue(ComparisonTable.render(profile, direct).contains(NL + "recommendation: S3_DIRECT (no channel: the "
+                + "training code reads the store)" + NL), ComparisonTable.render(profile, direct));
     }
 
     @Test

@@ -293,6 +293,28 @@ class EstimateModelTest {
                 + "directory bucket's Availability Zone (by zone ID)")), express.notes().toString());
     }
 
+    @Test
+    void trainingCodeThatReadsS3ItselfListsStreamsAtTheBlogsRateAndPaysFastFilesTimePerObject() {
+        DatasetProfile.Builder profile = dataset(ByteSize.TB, 1_000_000).instanceType("ml.g5.8xlarge");
+        OptionEstimate direct = estimate(profile, DataSourceOption.S3_DIRECT);
+        // No channel to set up: the code lists the prefix at 10,000 objects/s before it reads.
+        assertEquals(100, direct.startupSeconds(), DELTA);
+        // 6 ms per object, then the bytes at the blog's 8,000 samples/s x 115 KB = 920 MB/s.
+        assertEquals(1_000_000 * 0.006 + 1_000_000 / 920.0, direct.epochReadSeconds(), DELTA);
+        assertEquals(estimate(profile, DataSourceOption.S3_FAST_FILE).requestUsd(), direct.requestUsd(), DELTA);
+        assertEquals(estimate(profile, DataSourceOption.S3_FAST_FILE).monthlyStorageUsd(), direct.monthlyStorageUsd(),
+                DELTA);
+        assertTrue(direct.notes().contains("needs training code that reads the store itself (S3 Connector for PyTorch, "
+                + "Mountpoint for Amazon S3) from the location the job is given; no SageMaker channel"), direct.notes()
+                        .toString());
+        // On a directory bucket: its time per object, prices and fill, as its FastFile option has.
+        OptionEstimate express = estimate(profile, DataSourceOption.S3_EXPRESS_DIRECT);
+        assertEquals(1_000_000 * (0.006 - 0.020 / 16) + 1_000_000 / 920.0, express.epochReadSeconds(), DELTA);
+        assertEquals(estimate(profile, DataSourceOption.S3_EXPRESS_FAST_FILE).requestUsd(), express.requestUsd(), DELTA);
+        assertEquals(estimate(profile, DataSourceOption.S3_EXPRESS_FAST_FILE).preloadSeconds(), express.preloadSeconds(),
+                DELTA);
+    }
+
     @ParameterizedTest
     @EnumSource(DataSourceOption.class)
     void biggerDatasetsNeverCostLessStorage(DataSourceOption option) {

@@ -79,7 +79,7 @@ class TrainingDataPlatformTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = DataSourceOption.class, mode = EnumSource.Mode.MATCH_NONE, names = "S3_EXPRESS_.*")
+    @EnumSource(value = DataSourceOption.class, mode = EnumSource.Mode.MATCH_NONE, names = {"S3_EXPRESS_.*", ".*_DIRECT"})
     void everySourceBuildsTheStoreItsChannelReads(DataSourceOption source) {
         Stack stack = TestApps.stack();
         TrainingDataPlatform p = platform(stack, TrainingDataPlatformProps.builder().source(source)
@@ -264,7 +264,7 @@ class TrainingDataPlatformTest {
                 TrainingDataPlatformProps.builder().source(DataSourceOption.S3_EXPRESS_FAST_FILE)
                         .trainingJob(job().instanceType("ml.g5.xlarge").build())),
                 "Test/Platform", "source", "S3_EXPRESS_FAST_FILE",
-                "an option of a storage service the platform builds, [S3, FSX_LUSTRE, EFS]");
+                "an option the platform builds, one of [S3_FILE, S3_FAST_FILE, S3_PIPE, FSX_LUSTRE, EFS" + "]");
     }
 
     @Test

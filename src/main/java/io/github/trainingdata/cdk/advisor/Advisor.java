@@ -24,9 +24,10 @@ import java.util.stream.Collectors;
  * <ol>
  *   <li>Data already on EFS stays on EFS (guide step 1): copying it elsewhere is work the estimates do not see.</li>
  *   <li>Otherwise, among the options that fit, those within {@link PublishedFigures#TIE_MARGIN} (5%) of the
- *   cheapest are ties. Set-up effort ({@link StorageService}) breaks them: the S3 modes need no VPC and nothing
- *   provisioned, so a tied S3 mode goes before FSx for Lustre and EFS; among the tied options of least set-up the
- *   lowest estimate wins, and the guide's flowchart settles estimates that are equal.</li>
+ *   cheapest are ties. Set-up effort breaks them ({@link StorageService}, then a channel before training code that
+ *   reads the store itself): the S3 modes need no VPC and nothing provisioned, so a tied S3 mode goes before a
+ *   directory bucket, FSx for Lustre and EFS; among the tied options of least set-up the lowest estimate wins, and the
+ *   guide's flowchart settles estimates that are equal.</li>
  * </ol>
  * The guide's flowchart (data on EFS → EFS; under 100 GB → File; streamable small files → Pipe; large files →
  * FastFile; else FSx for Lustre) explains the choice when it agrees and is named and overruled, with the
@@ -47,19 +48,19 @@ public final class Advisor {
      * @return the chosen option, the reasons and the estimates for every option
      */
     public static Recommendation recommend(DatasetProfile profile) {
-        return recommend(profile, EnumSet.allOf(StorageService.class));
+        return recommend(profile, EnumSet.allOf(DataSourceOption.class));
     }
 
     /**
-     * Chooses a data source for the profile among the options of the given storage services (those a caller can
-     * build), and estimates every option; the reasons name a cheaper option of another service.
+     * Chooses a data source for the profile among the given options (those a caller can build), and estimates every
+     * option; the reasons name a cheaper option that was not among them.
      *
      * @param profile the dataset and job
-     * @param services the storage services to choose from; S3 at least, unless the data is on EFS (then EFS)
+     * @param candidates the options to choose from; one that fits at least (EFS for data on EFS)
      * @return the chosen option, the reasons and the estimates for every option
-     * @throws IllegalArgumentException when no option of the services fits the profile
+     * @throws IllegalArgumentException when no candidate fits the profile
      */
-    public static Recommendation recommend(DatasetProfile profile, Set<StorageService> services) {
+    public static Recommendation recommend(DatasetProfile profile, Set<DataSourceOption> candidates) {
         List<OptionEstimate> estimates = EstimateModel.estimateAll(profile);
         LustreChoice lustre = EstimateModel.lustreChoice(profile);
         S3Fallback fallback = EstimateModel.s3Fallback(profile, estimates);
@@ -71,7 +72,7 @@ public final class Advisor {
             reasons.add("the data already lives on EFS: mount it where it is instead of copying it to S3 (guide step 1)");
             reasons.add(breakdown(chosen, profile));
         } else {
-            chosen = choose(estimates, services, guide, profile, reasons);
+            chosen = choose(estimates, candidates, guide, profile, reasons);
         }
         addDetails(profile, chosen, estimates, lustre, reasons);
         if (chosen.option() == DataSourceOption.FSX_LUSTRE && fallback != null) {
@@ -80,19 +81,19 @@ public final class Advisor {
         return new Recommendation(chosen.option(), reasons, estimates, lustre, fallback);
     }
 
-    private static OptionEstimate choose(List<OptionEstimate> estimates, Set<StorageService> services, GuideStep guide,
-            DatasetProfile profile, List<String> reasons) {
-        List<OptionEstimate> fitting = estimates.stream().filter(e -> e.fits() && services.contains(e.option().storage()))
+    private static OptionEstimate choose(List<OptionEstimate> estimates, Set<DataSourceOption> candidates,
+            GuideStep guide, DatasetProfile profile, List<String> reasons) {
+        List<OptionEstimate> fitting = estimates.stream().filter(e -> e.fits() && candidates.contains(e.option()))
                 .sorted(Comparator.comparingDouble(OptionEstimate::costUsd)).toList();
         if (fitting.isEmpty()) {
-            throw new IllegalArgumentException("services must include one whose options fit the profile (S3 for data "
-                    + "in S3), was " + services);
+            throw new IllegalArgumentException("candidates must include an option that fits the profile, was "
+                    + candidates);
         }
         OptionEstimate cheapest = fitting.get(0);
         double tieLimit = cheapest.costUsd() * (1 + TIE_MARGIN);
         List<OptionEstimate> tied = fitting.stream().filter(e -> e.costUsd() <= tieLimit).toList();
-        int leastSetUp = tied.stream().mapToInt(e -> e.option().storage().setUpRank()).min().orElseThrow();
-        List<OptionEstimate> easiest = tied.stream().filter(e -> e.option().storage().setUpRank() == leastSetUp).toList();
+        int leastSetUp = tied.stream().mapToInt(e -> e.option().setUpRank()).min().orElseThrow();
+        List<OptionEstimate> easiest = tied.stream().filter(e -> e.option().setUpRank() == leastSetUp).toList();
         OptionEstimate chosen = easiest.get(0);
         for (OptionEstimate other : easiest) {
             if (other.option() == guide.option() && other.costUsd() - chosen.costUsd() < EQUAL_USD) {
@@ -112,10 +113,9 @@ public final class Advisor {
             }
         }
         double chosenUsd = chosen.costUsd();
-        estimates.stream().filter(e -> e.fits() && !services.contains(e.option().storage()) && e.costUsd() < chosenUsd)
+        estimates.stream().filter(e -> e.fits() && !candidates.contains(e.option()) && e.costUsd() < chosenUsd)
                 .forEach(e -> reasons.add(e.option() + " would cost " + HumanReadable.usd(e.costUsd()) + " (" + HumanReadable
-                        .duration(e.billableSeconds()) + " billable), but only " + names(services)
-                        + " options are chosen from here"));
+                        .duration(e.billableSeconds()) + " billable), but it is not among the options chosen from here"));
         reasons.add(guide.option() == chosen.option()
                 ? "the guide's flowchart agrees: " + guide.text()
                 : "the guide's flowchart suggests " + guide.option() + " (" + guide.text() + "), but the estimates decide: "
@@ -138,7 +138,8 @@ public final class Advisor {
         if (chosen != cheapest) {
             return chosen.option() + " (" + HumanReadable.usd(chosen.costUsd()) + ") is within " + margin + " of the "
                     + "cheapest, " + cheapest.option() + " (" + HumanReadable.usd(cheapest.costUsd()) + "): "
-                    + chosen.option().storage().setUp() + ", so set-up effort breaks the tie";
+                    + (chosen.option().storage() == cheapest.option().storage() ? "a channel needs no change to the "
+                            + "training code" : chosen.option().storage().setUp()) + ", so set-up effort breaks the tie";
         }
         OptionEstimate twin = easiest.stream().filter(e -> e != chosen
                 && Math.abs(e.costUsd() - chosen.costUsd()) < EQUAL_USD).findFirst().orElse(null);
@@ -146,7 +147,7 @@ public final class Advisor {
                 ? chosen.option() + " and " + twin.option() + " estimate the same, "
                         + HumanReadable.usd(chosen.costUsd()) + ": the guide's flowchart breaks the tie (" + guide.text() + ")"
                 : chosen.option() + " has the lowest estimate, " + HumanReadable.usd(chosen.costUsd()) + "; " + others
-                        + " within " + margin + (chosen.option().storage().setUpRank() == 0 ? ", and it needs no VPC or provisioned storage" : "");
+                        + " within " + margin + (chosen.option().setUpRank() == 0 ? ", and it needs no VPC or provisioned storage" : "");
     }
 
     private static String unfit(List<OptionEstimate> estimates) {
@@ -234,13 +235,6 @@ public final class Advisor {
                 ? profile.jobs() + " jobs: a managed warm pool (keepAlivePeriod "
                         + HumanReadable.duration(WARM_POOL_KEEP_ALIVE_SECONDS) + ", at most 1 h) is included: " + figures
                 : profile.jobs() + " jobs: a managed warm pool would not pay: " + figures;
-    }
-
-    /** Services as "S3", "S3 and EFS" or "S3, FSX_LUSTRE and EFS". */
-    private static String names(Set<StorageService> services) {
-        List<String> names = services.stream().map(StorageService::name).toList();
-        return names.size() == 1 ? names.get(0)
-                : String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);
     }
 
     private static String jobs(DatasetProfile profile) {

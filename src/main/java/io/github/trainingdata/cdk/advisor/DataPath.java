@@ -22,6 +22,7 @@ import static io.github.trainingdata.cdk.performance.PublishedFigures.PIPE_MBPS;
 import static io.github.trainingdata.cdk.performance.PublishedFigures.PIPE_STARTUP_SECONDS;
 import static io.github.trainingdata.cdk.performance.PublishedFigures.RANDOM_READ_BYTES;
 import static io.github.trainingdata.cdk.performance.PublishedFigures.S3_CHANNEL_SETUP_SECONDS;
+import static io.github.trainingdata.cdk.performance.PublishedFigures.S3_CLIENT_SHARD_MBPS;
 import static io.github.trainingdata.cdk.performance.PublishedFigures.SMALL_FILE_BYTES;
 
 import io.github.trainingdata.cdk.performance.ByteSize;
@@ -68,12 +69,8 @@ record DataPath(boolean fits, double startupSeconds, double restartSeconds, doub
 
     static DataPath fastFile(DatasetProfile profile, ObjectStore store, List<String> notes) {
         boolean random = profile.accessPattern() == AccessPattern.RANDOM;
-        double getsPerEpoch = random
-                ? Math.max(profile.fileCount(), Math.ceil(profile.totalBytes() / (double) RANDOM_READ_BYTES))
-                : profile.fileCount();
-        double rate = Math.min(FASTFILE_SEQUENTIAL_MBPS, profile.instance().networkMBps());
-        double read = getsPerEpoch / profile.instanceCount() * store.perFileSeconds(profile)
-                + megabytes(share(profile, profile.totalBytes())) / rate;
+        double getsPerEpoch = getsPerEpoch(profile);
+        double read = onDemandReadSeconds(profile, store, getsPerEpoch, FASTFILE_SEQUENTIAL_MBPS);
         if (profile.averageFileBytes() < SMALL_FILE_BYTES) {
             notes.add("files average " + ByteSize.format(Math.round(profile.averageFileBytes()))
                     + ", under 50 MB: FastFile fetches each with its own GET (" + store.perFile() + ")");
@@ -84,9 +81,29 @@ record DataPath(boolean fits, double startupSeconds, double restartSeconds, doub
         store.notes(profile, notes);
         double startup = S3_CHANNEL_SETUP_SECONDS + profile.fileCount() / store.listingPerSecond();
         return new DataPath(inS3(profile), startup, startup, read, read,
-                store.requestUsd(getsPerEpoch * profile.epochs() * profile.jobs(),
-                        (double) profile.totalBytes() * profile.epochs() * profile.jobs())
-                        + store.fillUsd(profile),
+                onDemandRequestUsd(profile, store, getsPerEpoch),
+                store.monthlyUsd(profile.totalBytes()), store.fillSeconds(profile));
+    }
+
+    /**
+     * Training code that reads the store itself (S3 Connector for PyTorch, Mountpoint): no channel, so no channel
+     * set-up; a map-style dataset lists the prefix before it reads (at SageMaker's listing rate, assumed), then each
+     * object costs the store's time per file and the bytes stream at the client's published rate.
+     */
+    static DataPath direct(DatasetProfile profile, ObjectStore store, List<String> notes) {
+        double getsPerEpoch = getsPerEpoch(profile);
+        double read = onDemandReadSeconds(profile, store, getsPerEpoch, S3_CLIENT_SHARD_MBPS);
+        notes.add("needs training code that reads the store itself (S3 Connector for PyTorch, Mountpoint for Amazon S3) "
+                + "from the location the job is given; no SageMaker channel");
+        if (profile.averageFileBytes() < SMALL_FILE_BYTES) {
+            notes.add("files average " + ByteSize.format(Math.round(profile.averageFileBytes())) + ", under 50 MB: one GET "
+                    + "each (" + store.perFile() + "); the blog behind this option reads 256 MB tar shards at "
+                    + HumanReadable.rate(S3_CLIENT_SHARD_MBPS));
+        }
+        store.notes(profile, notes);
+        double startup = profile.fileCount() / store.listingPerSecond();
+        return new DataPath(inS3(profile), startup, startup, read, read,
+                onDemandRequestUsd(profile, store, getsPerEpoch),
                 store.monthlyUsd(profile.totalBytes()), store.fillSeconds(profile));
     }
 
@@ -153,6 +170,27 @@ record DataPath(boolean fits, double startupSeconds, double restartSeconds, doub
                 + megabytes(share(profile, profile.totalBytes())) / perInstance;
         double monthly = profile.totalBytes() / (double) ByteSize.GB * EFS_USD_PER_GB_MONTH;
         return new DataPath(fits, FILE_SYSTEM_MOUNT_SECONDS, FILE_SYSTEM_MOUNT_SECONDS, read, read, 0, monthly, 0);
+    }
+
+    /** GETs per epoch when files are read on demand: one per file, or per ~1 MiB read at random. */
+    private static double getsPerEpoch(DatasetProfile profile) {
+        return profile.accessPattern() == AccessPattern.RANDOM
+                ? Math.max(profile.fileCount(), Math.ceil(profile.totalBytes() / (double) RANDOM_READ_BYTES))
+                : profile.fileCount();
+    }
+
+    /** One instance's epoch read on demand: its GETs at the store's time per file, its bytes at {@code mbps}. */
+    private static double onDemandReadSeconds(DatasetProfile profile, ObjectStore store, double getsPerEpoch,
+            double mbps) {
+        double rate = Math.min(mbps, profile.instance().networkMBps());
+        return getsPerEpoch / profile.instanceCount() * store.perFileSeconds(profile)
+                + megabytes(share(profile, profile.totalBytes())) / rate;
+    }
+
+    /** The requests of every epoch of every job read on demand, and the store's fill. */
+    private static double onDemandRequestUsd(DatasetProfile profile, ObjectStore store, double getsPerEpoch) {
+        return store.requestUsd(getsPerEpoch * profile.epochs() * profile.jobs(),
+                (double) profile.totalBytes() * profile.epochs() * profile.jobs()) + store.fillUsd(profile);
     }
 
     private static boolean inS3(DatasetProfile profile) {

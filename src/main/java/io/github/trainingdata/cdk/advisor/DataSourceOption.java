@@ -5,7 +5,8 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * The ways a SageMaker training job can read a dataset: a storage service plus an input mode. Each constant is one
+ * The ways a SageMaker training job can read a dataset: a storage service plus an input mode, or training code that
+ * reads the store itself. Each constant is one
  * row of the advisor's table: the service, the input mode, how the {@link EstimateModel} estimates it (start-up,
  * throughput, requests and storage, in {@link DataPath}) and how the {@link Advisor}'s reasons describe it. A new
  * option is one more row; {@code TrainingDataPlatform} builds every option of a {@link StorageService} it knows.
@@ -40,6 +41,19 @@ public enum DataSourceOption {
     S3_EXPRESS_FAST_FILE(StorageService.S3_EXPRESS, "FastFile", (p, preloaded, notes) -> DataPath.fastFile(p,
             ObjectStore.S3_EXPRESS, notes), OptionTexts::directoryBucketListing,
             p -> "; " + ObjectStore.S3_EXPRESS.perFile(),
+            OptionTexts::streamed),
+    /**
+     * Training code that reads S3 itself (the S3 Connector for PyTorch, Mountpoint for Amazon S3): no channel; the job
+     * is given the S3 location and reads it while it trains.
+     */
+    S3_DIRECT(StorageService.S3, null, (p, preloaded, notes) -> DataPath.direct(p, ObjectStore.S3, notes),
+            OptionTexts::clientListing, p -> "; " + ObjectStore.S3.perFile(), OptionTexts::streamed),
+    /**
+     * Training code that reads an S3 Express One Zone directory bucket itself (the clients AWS recommends for directory
+     * buckets): no channel; the bucket is filled from S3 at deploy time.
+     */
+    S3_EXPRESS_DIRECT(StorageService.S3_EXPRESS, null, (p, preloaded, notes) -> DataPath.direct(p,
+            ObjectStore.S3_EXPRESS, notes), OptionTexts::clientListing, p -> "; " + ObjectStore.S3_EXPRESS.perFile(),
             OptionTexts::streamed);
 
     private final StorageService storage;
@@ -63,7 +77,8 @@ public enum DataSourceOption {
     /**
      * The SageMaker {@code InputMode} a channel of this option uses.
      *
-     * @return {@code File}, {@code FastFile} or {@code Pipe}; file systems always use {@code File}
+     * @return {@code File}, {@code FastFile} or {@code Pipe}; file systems always use {@code File}; null when the
+     *     training code reads the store itself, without a channel
      */
     public String inputMode() {
         return inputMode;
@@ -76,6 +91,14 @@ public enum DataSourceOption {
      */
     public StorageService storage() {
         return storage;
+    }
+
+    /**
+     * How much set-up the option needs, for breaking ties: its service's ({@link StorageService}), and on one service a
+     * channel before training code that reads the store itself (a channel needs no change to the code).
+     */
+    int setUpRank() {
+        return storage.setUpRank() * 2 + (inputMode == null ? 1 : 0);
     }
 
     /** What the option does with the data, before {@link EstimateModel} prices the job around it. */

@@ -33,6 +33,12 @@ final class OptionTexts {
                 + HumanReadable.count((long) S3_EXPRESS_LISTING_OBJECTS_PER_SECOND) + " per second, assumed as S3";
     }
 
+    static String clientListing(DatasetProfile profile) {
+        return "the training code lists " + HumanReadable.count(profile.fileCount()) + " objects at "
+                + HumanReadable.count((long) FASTFILE_LISTING_OBJECTS_PER_SECOND) + " per second before it reads, "
+                + "assumed as SageMaker's; no channel to set up";
+    }
+
     static String volumeRead(DatasetProfile profile) {
         return profile.instance().localNvme() ? "" : "; EBS volume";
     }

@@ -38,7 +38,7 @@ final class PlatformRules {
                     + "would not reach the platform's stack)");
     static final SynthRule SOURCE_BUILT = SynthRule.of("PLATFORM_SOURCE_BUILT", "TrainingDataPlatform",
             "source",
-            "an option of a storage service the platform builds (S3, FSX_LUSTRE, EFS)",
+            "an option the platform builds: a channel on S3, FSx for Lustre or EFS",
             "library");
     static final SynthRule JOB_NETWORK = SynthRule.of("PLATFORM_JOB_NETWORK", "TrainingDataPlatform",
             "trainingJob.network",
@@ -72,11 +72,11 @@ final class PlatformRules {
         }
     }
 
-    /** An explicit source is one the platform builds: an option of one of its storage services. */
-    static void checkSourceBuilt(IConstruct scope, DataSourceOption source, Set<StorageService> built) {
-        if (source != null && !built.contains(source.storage())) {
-            throw ConfigurationError.of(SOURCE_BUILT, scope, "source", source.name(), "an option of a storage "
-                    + "service the platform builds, " + built);
+    /** An explicit source is one the platform builds. */
+    static void checkSourceBuilt(IConstruct scope, DataSourceOption source, Set<DataSourceOption> built) {
+        if (source != null && !built.contains(source)) {
+            throw ConfigurationError.of(SOURCE_BUILT, scope, "source", source.name(), "an option the platform "
+                    + "builds, one of " + built);
         }
     }
 

@@ -39,8 +39,11 @@ import io.github.trainingdata.cdk.training.TrainingJobDefinitionProps;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.CfnOutput;
@@ -78,6 +81,11 @@ public class TrainingDataPlatform extends Construct {
             StorageService.EFS, new PlatformSource<>(TrainingDataPlatform::efsStore,
                     (name, path, mode, efs) -> EfsChannel.builder(name).store(efs).directoryPath("/" + path).build())));
 
+    /** The options the platform builds: a channel on a store of one of its {@link #SOURCES}. */
+    private static final Set<DataSourceOption> BUILT = Stream.of(DataSourceOption.values())
+            .filter(o -> o.inputMode() != null && SOURCES.containsKey(o.storage()))
+            .collect(Collectors.toCollection(() -> EnumSet.noneOf(DataSourceOption.class)));
+
     private final Recommendation recommendation;
     private final DataSourceOption source;
     private final TrainingNetwork network;
@@ -94,8 +102,8 @@ public class TrainingDataPlatform extends Construct {
         PlatformRules.checkProfileOrSource(this, props);
         TrainingJobDefinitionProps job = props.getTrainingJob() != null ? props.getTrainingJob()
                 : TrainingJobDefinitionProps.builder().build();
-        PlatformRules.checkSourceBuilt(this, props.getSource(), SOURCES.keySet());
-        this.recommendation = profile != null ? Advisor.recommend(profile, SOURCES.keySet()) : null;
+        PlatformRules.checkSourceBuilt(this, props.getSource(), BUILT);
+        this.recommendation = profile != null ? Advisor.recommend(profile, BUILT) : null;
         this.source = props.getSource() != null ? props.getSource() : recommendation.option();
         PlatformRules.check(this, props, job, source);
         report();
