@@ -72,6 +72,11 @@ public final class TrainingJobDefinitionProps {
         return settings.channels;
     }
 
+    /** @return directReads, or null when not set */
+    public List<DirectRead> getDirectReads() {
+        return settings.directReads;
+    }
+
     /** @return outputBucket, or null when not set */
     public TrainingDataBucket getOutputBucket() {
         return settings.outputBucket;
@@ -208,6 +213,7 @@ public final class TrainingJobDefinitionProps {
         private IKey volumeKey;
         private ChannelInputMode inputMode;
         private List<TrainingChannel> channels;
+        private List<DirectRead> directReads;
         private TrainingDataBucket outputBucket;
         private String outputPrefix;
         private String checkpointPrefix;
@@ -326,6 +332,18 @@ public final class TrainingJobDefinitionProps {
          */
         public Builder channels(List<TrainingChannel> channels) {
             settings.channels = channels == null ? null : List.copyOf(channels);
+            return this;
+        }
+
+        /**
+         * Stores the training code reads itself, without a channel (the S3 Connector for PyTorch, Mountpoint for
+         * Amazon S3, boto3): each grants the role a read of its prefix, puts the prefix's {@code s3://} URI in its
+         * environment variable and places the job where its store wants it.
+         *
+         * @default none
+         */
+        public Builder directReads(List<DirectRead> directReads) {
+            settings.directReads = directReads == null ? null : List.copyOf(directReads);
             return this;
         }
 

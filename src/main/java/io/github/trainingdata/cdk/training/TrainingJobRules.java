@@ -128,8 +128,20 @@ final class TrainingJobRules {
             "aws-cdk-lib Vpc.selectSubnets");
     static final SynthRule SUBNETS_IN_LUSTRE_AZ = SynthRule.of("TRAINING_SUBNETS_IN_LUSTRE_AZ", "TrainingJobDefinition",
             "vpcSubnets",
-            "subnets in the AZ of a Lustre or One Zone EFS channel",
+            "subnets in the AZ a store requires (Lustre, One Zone EFS, a store of your own)",
             "SageMaker Developer Guide, FSx for Lustre and EFS as training data sources");
+    static final SynthRule ZONE_WITHOUT_NETWORK = SynthRule.of("TRAINING_ZONE_WITHOUT_NETWORK", "TrainingJobDefinition",
+            "network",
+            "a network when a store the job reads keeps its data in one zone",
+            "library (a job without VpcConfig runs in a zone SageMaker picks)");
+    static final SynthRule DIRECT_READ_STORE = SynthRule.of("TRAINING_DIRECT_READ_STORE", "TrainingJobDefinition",
+            "directReads[i].store",
+            "the S3 store the training code reads",
+            "library");
+    static final SynthRule DIRECT_READ_VARIABLE = SynthRule.of("TRAINING_DIRECT_READ_VARIABLE", "TrainingJobDefinition",
+            "directReads[i].environmentVariable",
+            "a variable neither the job's environment nor another direct read sets",
+            "library");
     static final SynthRule SUBNETS_IN_EFS_AZ = SynthRule.of("TRAINING_SUBNETS_IN_EFS_AZ", "TrainingJobDefinition",
             "vpcSubnets",
             "subnets in an AZ with a mount target of a regional EFS channel",
@@ -163,6 +175,7 @@ final class TrainingJobRules {
         rules.resources();
         rules.storage();
         rules.stopping();
+        rules.directReads();
         rules.maps();
         rules.channels();
         CapacityPolicyRules.check(scope, spec);
@@ -338,6 +351,26 @@ final class TrainingJobRules {
             string(field + " " + keyNoun, k, key, "");
             string(field + "['" + k + "']", v, value, "");
         });
+    }
+
+    private void directReads() {
+        Set<String> taken = new HashSet<>(spec.getGivenEnvironment().keySet());
+        List<DirectRead> reads = spec.getDirectReads();
+        for (int i = 0; i < reads.size(); i++) {
+            DirectRead read = reads.get(i);
+            String field = "directReads[" + i + "]";
+            if (read.getStore() == null) {
+                throw ConfigurationError.of(DIRECT_READ_STORE, scope, field + ".store", null,
+                        "the S3 store the training code reads (a TrainingDataBucket, an S3ExpressStore or an S3Store "
+                                + "of your own)");
+            }
+            KeyPrefix.check(scope, field + ".path", read.getPath());
+            if (!taken.add(read.getEnvironmentVariable())) {
+                throw ConfigurationError.of(DIRECT_READ_VARIABLE, scope, field + ".environmentVariable",
+                        read.getEnvironmentVariable(),
+                        "a variable neither the job's environment nor another direct read sets");
+            }
+        }
     }
 
     private void channels() {

@@ -2,6 +2,8 @@ package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
+import io.github.trainingdata.cdk.storage.TrainingDataStore;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -36,6 +38,7 @@ public final class TrainingJobSpec {
     private final String algorithmName;
     private final ChannelInputMode inputMode;
     private final List<TrainingChannel> channels;
+    private final List<DirectRead> directReads;
     private final String instanceType;
     private final Number instanceCount;
     private final Number volumeSizeGiB;
@@ -70,6 +73,7 @@ public final class TrainingJobSpec {
         this.algorithmName = props.getAlgorithmName();
         this.inputMode = props.getInputMode() != null ? props.getInputMode() : DEFAULT_INPUT_MODE;
         this.channels = props.getChannels() != null ? props.getChannels() : List.of();
+        this.directReads = props.getDirectReads() != null ? props.getDirectReads() : List.of();
         this.instanceType = props.getInstanceType();
         this.instanceCount = props.getInstanceCount() != null ? props.getInstanceCount() : DEFAULT_INSTANCE_COUNT;
         this.volumeSizeGiB = props.getVolumeSizeGiB() != null ? props.getVolumeSizeGiB() : DEFAULT_VOLUME_SIZE_GIB;
@@ -236,9 +240,48 @@ public final class TrainingJobSpec {
         return hyperParameters;
     }
 
-    /** @return the environment, sorted by name (empty when none) */
-    public Map<String, String> getEnvironment() {
+    /** @return the direct reads, in order (empty when none) */
+    public List<DirectRead> getDirectReads() {
+        return directReads;
+    }
+
+    /** @return the environment given, sorted by name (empty when none) */
+    Map<String, String> getGivenEnvironment() {
         return environment;
+    }
+
+    /**
+     * @return the container's environment: the one given and each direct read's variable with its location, sorted
+     *     by name (empty when none)
+     */
+    public Map<String, String> getEnvironment() {
+        if (directReads.isEmpty()) {
+            return environment;
+        }
+        Map<String, String> all = new TreeMap<>(environment);
+        for (DirectRead read : directReads) {
+            all.put(read.getEnvironmentVariable(), read.getS3Uri());
+        }
+        return Collections.unmodifiableMap(all);
+    }
+
+    /**
+     * @return every store the job reads, with the name it reads it by (a channel's name, a direct read's variable),
+     *     channels first, in order
+     */
+    List<StoreRead> storeReads() {
+        List<StoreRead> reads = new ArrayList<>();
+        for (TrainingChannel channel : channels) {
+            reads.add(new StoreRead("channel '" + channel.getName() + "'", channel.getStore()));
+        }
+        for (DirectRead read : directReads) {
+            reads.add(new StoreRead("direct read " + read.getEnvironmentVariable(), read.getStore()));
+        }
+        return reads;
+    }
+
+    /** A store the job reads, and how an error names the read (a channel or a direct read). */
+    record StoreRead(String name, TrainingDataStore store) {
     }
 
     /** @return the metric definitions, name to regex, sorted by name (empty when none) */

@@ -1,0 +1,187 @@
+package io.github.trainingdata.cdk.training;
+
+import static io.github.trainingdata.cdk.PolicyStatements.allStatements;
+import static io.github.trainingdata.cdk.PolicyStatements.elements;
+import static io.github.trainingdata.cdk.PolicyStatements.strings;
+import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.storage.S3ExpressStore;
+import io.github.trainingdata.cdk.storage.S3ExpressStoreProps;
+import io.github.trainingdata.cdk.storage.S3Store;
+import io.github.trainingdata.cdk.storage.StoreAccess;
+import io.github.trainingdata.cdk.storage.StoreGrants;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.assertions.Annotations;
+import software.amazon.awscdk.assertions.Template;
+import software.amazon.awscdk.services.cloudwatch.IWidget;
+import software.amazon.awscdk.services.ec2.SubnetSelection;
+import software.constructs.Construct;
+
+/**
+ * Jobs on an S3 Express One Zone directory bucket, through an S3 channel or a direct read: the request, the session
+ * grant, the placement in the bucket's zone, and the rules of reading a store that keeps its data in one zone.
+ */
+class S3ExpressTrainingTest {
+    private final TrainingFixture f = new TrainingFixture();
+
+    private S3ExpressStore express(TrainingNetwork network) {
+        return new S3ExpressStore(f.stack, "Express", S3ExpressStoreProps.builder().network(network)
+                .baseName("features").build());
+    }
+
+    private static Map<?, ?> s3Source(Map<String, Object> request, int channel) {
+        Map<?, ?> entry = (Map<?, ?>) ((List<?>) request.get("InputDataConfig")).get(channel);
+        return (Map<?, ?>) ((Map<?, ?>) entry.get("DataSource")).get("S3DataSource");
+    }
+
+    private List<Map<String, Object>> createSessionStatements() {
+        return allStatements(Template.fromStack(f.stack)).stream()
+                .filter(s -> strings(s.get("Action")).contains("s3express:CreateSession")).toList();
+    }
+
+    @Test
+    void aChannelReadsTheDirectoryBucketInItsZoneWithAReadOnlySession() {
+        S3ExpressStore store = express(f.network());
+        TrainingJobDefinition job = f.define(f.props().channels(List.of(S3Channel.builder("train").store(store)
+                .path("train").inputMode(ChannelInputMode.FAST_FILE).build())));
+        Map<String, Object> request = job.getRequest();
+
+        assertEquals(f.stack.resolve(store.s3Uri("train")), f.stack.resolve(s3Source(request, 0).get("S3Uri")));
+        assertEquals(List.of(f.network().getDataSubnet().getSubnetId()),
+                ((Map<?, ?>) request.get("VpcConfig")).get("Subnets"));
+        List<Map<String, Object>> sessions = createSessionStatements();
+        assertEquals(1, sessions.size(), sessions.toString());
+        assertEquals(f.stack.resolve(store.getBucketArn()), sessions.get(0).get("Resource"));
+        assertEquals(Map.of("StringEquals", Map.of("s3express:SessionMode", "ReadOnly")),
+                sessions.get(0).get("Condition"));
+        SageMakerModelCheck.assertValid(f.stack, List.of());
+    }
+
+    @Test
+    void theTrainingCodeReadsAPrefixItselfFromItsEnvironmentVariable() {
+        S3ExpressStore store = express(f.network());
+        TrainingJobDefinition job = f.define(f.props().directReads(List.of(
+                DirectRead.builder("TRAIN_SHARDS").store(store).path("shards/train").build())));
+        Map<String, Object> request = job.getRequest();
+
+        assertEquals(f.stack.resolve(store.s3Uri("shards/train")),
+                f.stack.resolve(((Map<?, ?>) request.get("Environment")).get("TRAIN_SHARDS")));
+        assertEquals(null, request.get("InputDataConfig"), "no channel: the code reads the bucket itself");
+        assertEquals(List.of(f.network().getDataSubnet().getSubnetId()),
+                ((Map<?, ?>) request.get("VpcConfig")).get("Subnets"));
+        assertEquals(1, createSessionStatements().size());
+        SageMakerModelCheck.assertValid(f.stack, List.of());
+    }
+
+    @Test
+    void aDirectReadOfAGeneralPurposeBucketIsGrantedExactlyItsPrefix() {
+        f.define(f.props().directReads(List.of(DirectRead.builder("TRAIN_SHARDS").store(f.data).path("shards")
+                .build())));
+        List<Map<String, Object>> gets = allStatements(Template.fromStack(f.stack)).stream()
+                .filter(s -> strings(s.get("Action")).contains("s3:GetObject")).toList();
+
+        Object shards = f.stack.resolve(f.data.getBucket().arnForObjects("imagenet/shards/*"));
+        Object output = f.stack.resolve(f.data.getBucket().arnForObjects("training-output/*"));
+        assertEquals(List.of(List.of(shards, output)), gets.stream().map(s -> elements(s.get("Resource"))).toList(),
+                "the direct read's prefix and the job's output prefix, nothing else");
+    }
+
+    @Test
+    void warnsWhenATrainingSubnetMayBeOutsideThePreferredZone() {
+        S3ExpressStore store = express(f.network());
+        f.define(f.props().vpcSubnets(SubnetSelection.builder()
+                        .subnets(List.of(f.network().getVpc().getIsolatedSubnets().get(1))).build())
+                .channels(List.of(S3Channel.builder("train").store(store).build())));
+
+        Annotations.fromStack(f.stack).hasWarning("/Test/Training", "Test/Training: cannot tell at synth whether "
+                + "subnet Test/Network/Vpc/DataSubnet2 is in the Availability Zone of channel 'train'; it reads "
+                + "across zones if not [ack: @trainingdata/training:subnetZoneUnknown]");
+    }
+
+    @Test
+    void rejectsAStoreWithAZoneForAJobWithoutANetwork() {
+        S3ExpressStore store = new S3ExpressStore(f.stack, "Express", S3ExpressStoreProps.builder()
+                .bucketName("features--use1-az4--x-s3").build());
+
+        assertRule("TRAINING_ZONE_WITHOUT_NETWORK", () -> f.define(f.props().channels(List.of(
+                S3Channel.builder("train").store(store).build()))),
+                "Test/Training", "network", null,
+                "a TrainingNetwork for the job: the channel 'train' reads Test/Express, which keeps its data in one "
+                        + "zone (PREFERRED id use1-az4), and a job outside a VPC runs in a zone SageMaker picks");
+    }
+
+    @Test
+    void rejectsAnInputModeTheStoreDoesNotAccept() {
+        S3Store fileOnly = new FileOnlyStore(f.stack, "FileOnly");
+
+        assertRule("CHANNEL_STORE_INPUT_MODE", () -> f.define(f.props().channels(List.of(
+                S3Channel.builder("train").store(fileOnly).inputMode(ChannelInputMode.FAST_FILE).build()))),
+                "Test/Training", "channels[0].inputMode", "FastFile",
+                "an input mode the store Test/FileOnly accepts: File");
+    }
+
+    @Test
+    void rejectsADirectReadWithoutAStore() {
+        assertRule("TRAINING_DIRECT_READ_STORE", () -> f.define(f.props().directReads(List.of(
+                DirectRead.builder("TRAIN").build()))),
+                "Test/Training", "directReads[0].store", null,
+                "the S3 store the training code reads (a TrainingDataBucket, an S3ExpressStore or an S3Store of "
+                        + "your own)");
+    }
+
+    @Test
+    void rejectsADirectReadVariableTheEnvironmentSets() {
+        assertRule("TRAINING_DIRECT_READ_VARIABLE", () -> f.define(f.props().environment(Map.of("TRAIN", "x"))
+                .directReads(List.of(DirectRead.builder("TRAIN").store(f.data).build()))),
+                "Test/Training", "directReads[0].environmentVariable", "TRAIN",
+                "a variable neither the job's environment nor another direct read sets");
+    }
+
+    /** A bucket read in File mode only, as a store of a platform team might declare. */
+    private static final class FileOnlyStore extends Construct implements S3Store {
+        FileOnlyStore(Construct scope, String id) {
+            super(scope, id);
+        }
+
+        @Override
+        public String getBucketName() {
+            return "file-only";
+        }
+
+        @Override
+        public String getDatasetPrefix() {
+            return "";
+        }
+
+        @Override
+        public List<String> getInputModes() {
+            return List.of("File");
+        }
+
+        @Override
+        public TrainingNetwork getNetwork() {
+            return null;
+        }
+
+        @Override
+        public String getPinnedAvailabilityZone() {
+            return null;
+        }
+
+        @Override
+        public void grantTraining(StoreGrants grants, StoreAccess access, String path) {
+            grants.allow(List.of("s3:GetObject"), "arn:aws:s3:::file-only/*", "");
+        }
+
+        @Override
+        public List<List<IWidget>> dashboardRows(Duration period) {
+            return List.of();
+        }
+    }
+}
