@@ -28,14 +28,14 @@ public enum DataSourceOption {
     EFS(StorageService.EFS, "File", (p, preloaded, notes) -> DataPath.efs(p, notes),
             p -> "mount, assumed as FSx", OptionTexts::none, OptionTexts::onEfs),
     /**
-     * S3 Express One Zone, File mode: the dataset, copied at deploy time from S3 into a directory bucket in the job's
+     * S3 Express One Zone, File mode: the dataset, copied before training from S3 into a directory bucket in the job's
      * Availability Zone, is copied to the instance volume before the script starts.
      */
     S3_EXPRESS_FILE(StorageService.S3_EXPRESS, "File", (p, preloaded, notes) -> DataPath.fileMode(p,
             ObjectStore.S3_EXPRESS, notes), OptionTexts::fileModeStartup, OptionTexts::volumeRead,
             OptionTexts::copiedOnce),
     /**
-     * S3 Express One Zone, FastFile mode: the directory bucket's objects (copied from S3 at deploy time) appear as a
+     * S3 Express One Zone, FastFile mode: the directory bucket's objects (copied from S3 before training) appear as a
      * read-only POSIX file system, streamed on demand with single-digit-millisecond first bytes.
      */
     S3_EXPRESS_FAST_FILE(StorageService.S3_EXPRESS, "FastFile", (p, preloaded, notes) -> DataPath.fastFile(p,
@@ -50,7 +50,7 @@ public enum DataSourceOption {
             OptionTexts::clientListing, p -> "; " + ObjectStore.S3.perFile(), OptionTexts::streamed),
     /**
      * Training code that reads an S3 Express One Zone directory bucket itself (the clients AWS recommends for directory
-     * buckets): no channel; the bucket is filled from S3 at deploy time.
+     * buckets): no channel; the bucket is filled from S3 before training.
      */
     S3_EXPRESS_DIRECT(StorageService.S3_EXPRESS, null, (p, preloaded, notes) -> DataPath.direct(p,
             ObjectStore.S3_EXPRESS, notes), OptionTexts::clientListing, p -> "; " + ObjectStore.S3_EXPRESS.perFile(),

@@ -23,8 +23,9 @@ import java.util.List;
 
 /**
  * The object stores the S3 options read, with what sets them apart in the estimate: the time per file a reader
- * waits, listing, request prices, storage and, for a directory bucket, the deploy-time fill from the S3 prefix that
- * holds the durable copy. Figures and their sources are in {@code PublishedFigures}.
+ * waits, listing, request prices, storage and, for a directory bucket, its fill (a copy from the S3 prefix that
+ * holds the durable copy, made before training: the library does not fill it). Figures and their sources are in
+ * {@code PublishedFigures}.
  */
 enum ObjectStore {
     /** A general-purpose bucket: the data's durable copy, read in place. */
@@ -68,7 +69,7 @@ enum ObjectStore {
         void notes(DatasetProfile profile, List<String> notes) {
         }
     },
-    /** An S3 Express One Zone directory bucket in one Availability Zone, filled from the S3 prefix at deploy time. */
+    /** An S3 Express One Zone directory bucket in one Availability Zone, filled from the S3 prefix before training. */
     S3_EXPRESS {
         @Override
         double perFileSeconds(DatasetProfile profile) {
@@ -116,11 +117,11 @@ enum ObjectStore {
 
         @Override
         void notes(DatasetProfile profile, List<String> notes) {
-            notes.add("deploy-time, not billed to the job: filling the directory bucket from S3 copies "
-                    + HumanReadable.count(profile.fileCount()) + " objects in about "
-                    + HumanReadable.duration(fillSeconds(profile)) + " (assumed at File mode's rates) for "
-                    + HumanReadable.usd(fillUsd(profile)) + " of requests and upload; it stores a second copy at "
-                    + HumanReadable.price(S3_EXPRESS_USD_PER_GIB_MONTH) + " per GB-month");
+            notes.add("before training, not billed to the job: filling the directory bucket from S3 (S3 Batch "
+                    + "Operations or aws s3 sync; the library does not) copies " + HumanReadable.count(profile.fileCount())
+                    + " objects in about " + HumanReadable.duration(fillSeconds(profile)) + " (assumed at File mode's "
+                    + "rates) for " + HumanReadable.usd(fillUsd(profile)) + " of requests and upload; it stores a second "
+                    + "copy at " + HumanReadable.price(S3_EXPRESS_USD_PER_GIB_MONTH) + " per GB-month");
             notes.add("needs a VPC and a training subnet in the directory bucket's Availability Zone (by zone ID), the "
                     + "gateway endpoint for s3express and s3express:CreateSession on the job's role");
         }
@@ -144,7 +145,7 @@ enum ObjectStore {
     /** What filling the store from the S3 prefix costs once (requests and upload); 0 when the data is read in place. */
     abstract double fillUsd(DatasetProfile profile);
 
-    /** How long the deploy-time fill takes (billed to no job); 0 when the data is read in place. */
+    /** How long the fill before training takes (billed to no job); 0 when the data is read in place. */
     abstract double fillSeconds(DatasetProfile profile);
 
     /** What reading this store needs and costs beyond its estimate, as notes. */

@@ -156,7 +156,7 @@ public final class PublishedFigures {
     /**
      * Assumption: File mode copies each object of a directory bucket in {@link #FILE_MODE_SECONDS_PER_OBJECT}, as from a
      * general-purpose bucket: File mode's download concurrency, which would turn the first-byte saving into a
-     * per-object one, is not published, so none is counted. The deploy-time fill of a directory bucket from S3 is
+     * per-object one, is not published, so none is counted. The fill of a directory bucket from S3 before training is
      * estimated at File mode's rates too (an assumption: the fill's own rate depends on how it is made).
      */
     public static final double S3_EXPRESS_FILE_MODE_SECONDS_PER_OBJECT = FILE_MODE_SECONDS_PER_OBJECT;

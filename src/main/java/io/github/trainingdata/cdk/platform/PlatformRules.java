@@ -10,7 +10,6 @@ import io.github.trainingdata.cdk.performance.Sizing;
 import io.github.trainingdata.cdk.storage.LustreDeploymentType;
 import io.github.trainingdata.cdk.training.TrainingJobDefinitionProps;
 import java.util.Locale;
-import java.util.Set;
 import software.amazon.awscdk.Token;
 import software.constructs.IConstruct;
 
@@ -36,10 +35,6 @@ final class PlatformRules {
             "an EFS file system of the platform's stack (or one deployed with it), or one with a literal id",
             "library (the platform's store and job would read its id at deploy time: across stacks a replacement "
                     + "would not reach the platform's stack)");
-    static final SynthRule SOURCE_BUILT = SynthRule.of("PLATFORM_SOURCE_BUILT", "TrainingDataPlatform",
-            "source",
-            "an option the platform builds: a channel on S3, FSx for Lustre or EFS",
-            "library");
     static final SynthRule JOB_NETWORK = SynthRule.of("PLATFORM_JOB_NETWORK", "TrainingDataPlatform",
             "trainingJob.network",
             "unset, or the platform's own network",
@@ -69,14 +64,6 @@ final class PlatformRules {
         if (props.getProfile() == null && props.getSource() == null) {
             throw ConfigurationError.of(PROFILE_OR_SOURCE, scope, "profile", null,
                     "a dataset profile (the advisor picks the source) or an explicit source");
-        }
-    }
-
-    /** An explicit source is one the platform builds. */
-    static void checkSourceBuilt(IConstruct scope, DataSourceOption source, Set<DataSourceOption> built) {
-        if (source != null && !built.contains(source)) {
-            throw ConfigurationError.of(SOURCE_BUILT, scope, "source", source.name(), "an option the platform "
-                    + "builds, one of " + built);
         }
     }
 
