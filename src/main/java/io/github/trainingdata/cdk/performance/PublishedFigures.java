@@ -134,10 +134,10 @@ public final class PublishedFigures {
     public static final double S3_EXPRESS_FIRST_BYTE_SECONDS = 0.010;
 
     /**
-     * Assumption: a GET's first byte from S3 Standard takes 30 ms, the low end of deploy-lessons.md's 30–50 ms per file
-     * and reader ({@link #LUSTRE_FIRST_READ_SECONDS} takes the middle); the low end keeps the gain counted for S3
-     * Express small. Only the difference to {@link #S3_EXPRESS_FIRST_BYTE_SECONDS} is used: a directory bucket saves
-     * 20 ms per file and reader, 3x and not the guide's "up to 10x".
+     * Assumption: a GET's first byte from S3 Standard takes 30 ms. A small S3 GET "takes tens of ms" (aws-rules.md,
+     * preload row) and {@link #LUSTRE_FIRST_READ_SECONDS} assumes 40 ms with the file server's part; the lower figure keeps
+     * the gain counted for S3 Express small. Only the difference to {@link #S3_EXPRESS_FIRST_BYTE_SECONDS} is used: a
+     * directory bucket saves 20 ms per file and reader, 3x and not the guide's "up to 10x".
      */
     public static final double S3_STANDARD_FIRST_BYTE_SECONDS = 0.030;
 
