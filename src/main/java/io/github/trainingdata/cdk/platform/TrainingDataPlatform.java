@@ -221,15 +221,17 @@ public class TrainingDataPlatform extends Construct {
     }
 
     /**
-     * A directory bucket in the network's data zone, under the data bucket's dataset prefix. It starts empty: the
-     * library does not fill it (docs/s3-express.md), so a warning says to copy the dataset in before training.
+     * A directory bucket in the network's data zone, under the data bucket's dataset prefix and with its key (SSE-KMS
+     * with the data bucket's customer managed key, else SSE-S3). It starts empty: the library does not fill it
+     * (docs/s3-express.md), so a warning says to copy the dataset in before training.
      */
     private S3ExpressStore s3ExpressStore(TrainingDataPlatformProps props, DatasetProfile profile) {
         String base = props.getS3ExpressBaseName() != null ? props.getS3ExpressBaseName()
                 : Names.uniqueResourceName(this, UniqueResourceNameOptions.builder().maxLength(30).separator("-")
                         .build()).toLowerCase(Locale.ROOT);
         S3ExpressStore express = new S3ExpressStore(this, "Express", S3ExpressStoreProps.builder().network(network)
-                .baseName(base).datasetPrefix(props.getDatasetPrefix()).build());
+                .baseName(base).datasetPrefix(props.getDatasetPrefix()).encryptionKey(dataBucket.getEncryptionKey())
+                .build());
         Annotations.of(this).addWarningV2("@trainingdata/platform:fillDirectoryBucket", getNode().getPath()
                 + ": the directory bucket " + express.getNode().getPath() + " starts empty and nothing fills it at "
                 + "deploy: copy the dataset prefix of the data bucket into it (S3 Batch Operations import, or aws s3 "
