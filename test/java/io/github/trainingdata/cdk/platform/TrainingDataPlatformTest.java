@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.advisor.AccessPattern;
@@ -124,6 +125,19 @@ class TrainingDataPlatformTest {
         assertSame(p.getS3ExpressStore(), p.getDefinition().getSpec().getChannels().get(0).getStore());
         Annotations.fromStack(stack).hasWarning("/Test/Platform", Match.stringLikeRegexp(
                 ".*the directory bucket Test/Platform/Express starts empty and nothing fills it at deploy.*"));
+    }
+
+    @Test
+    void theDirectoryBucketsDefaultBaseNameIsThePlatformsUniqueNameInLowerCase() {
+        Stack stack = TestApps.stack();
+        platform(stack, TrainingDataPlatformProps.builder().source(DataSourceOption.S3_EXPRESS_FILE)
+                .trainingJob(job().instanceType("ml.g5.xlarge").build()));
+        Map<String, Map<String, Object>> buckets = Template.fromStack(stack).findResources(
+                "AWS::S3Express::DirectoryBucket");
+        Object name = ((Map<?, ?>) buckets.values().iterator().next().get("Properties")).get("BucketName");
+        List<?> parts = (List<?>) ((List<?>) ((Map<?, ?>) name).get("Fn::Join")).get(1);
+        assertEquals("test-platform-", ((String) parts.get(0)).replaceAll("[0-9a-f]{8}--$", ""));
+        assertTrue(((String) parts.get(0)).matches("[a-z0-9-]{1,30}--"), parts.get(0).toString());
     }
 
     @Test
