@@ -21,6 +21,7 @@ import software.amazon.awscdk.assertions.Annotations;
 import software.amazon.awscdk.assertions.Template;
 import software.amazon.awscdk.services.cloudwatch.IWidget;
 import software.amazon.awscdk.services.ec2.SubnetSelection;
+import software.amazon.awscdk.services.kms.Key;
 import software.constructs.Construct;
 
 /**
@@ -143,6 +144,43 @@ class S3ExpressTrainingTest {
                 "a variable neither the job's environment nor another direct read sets");
     }
 
+    @Test
+    void aJobWritesItsOutputToADirectoryBucketWithSseS3() {
+        S3ExpressStore store = express(f.network());
+        TrainingJobDefinition job = f.define(f.props().outputBucket(store).outputPrefix("models"));
+        Map<?, ?> output = (Map<?, ?>) job.getRequest().get("OutputDataConfig");
+
+        assertEquals(f.stack.resolve(store.uri("models") + "/"), f.stack.resolve(output.get("S3OutputPath")));
+        assertEquals(null, output.get("KmsKeyId"));
+        List<Map<String, Object>> sessions = createSessionStatements();
+        assertEquals(1, sessions.size());
+        assertEquals(null, sessions.get(0).get("Condition"), "output needs a ReadWrite session");
+        SageMakerModelCheck.assertValid(f.stack, List.of());
+    }
+
+    @Test
+    void rejectsAKmsKeyOnOutputToADirectoryBucket() {
+        Key key = new Key(f.stack, "Key");
+        S3ExpressStore store = new S3ExpressStore(f.stack, "Express", S3ExpressStoreProps.builder()
+                .network(f.network()).baseName("features").encryptionKey(key).build());
+
+        assertRule("TRAINING_OUTPUT_DIRECTORY_BUCKET_KMS", () -> f.define(f.props().outputBucket(store)),
+                "Test/Training", "outputBucket.encryptionKey", "Test/Key",
+                "none: SageMaker writes output to a directory bucket with SSE-S3 only (KMS keys are not supported "
+                        + "for S3 Express One Zone)");
+    }
+
+    @Test
+    void rejectsCheckpointsInADirectoryBucket() {
+        S3ExpressStore store = express(f.network());
+
+        assertRule("TRAINING_CHECKPOINT_DIRECTORY_BUCKET", () -> f.define(f.props().outputBucket(store)
+                .checkpointPrefix("checkpoints")),
+                "Test/Training", "checkpointPrefix", "checkpoints",
+                "unset when the output bucket is a directory bucket (the definition finds earlier checkpoints with "
+                        + "s3:ListBucket on a general purpose bucket)");
+    }
+
     /** A bucket read in File mode only, as a store of a platform team might declare. */
     private static final class FileOnlyStore extends Construct implements S3Store {
         FileOnlyStore(Construct scope, String id) {
@@ -152,6 +190,11 @@ class S3ExpressTrainingTest {
         @Override
         public String getBucketName() {
             return "file-only";
+        }
+
+        @Override
+        public String getBucketArn() {
+            return "arn:aws:s3:::file-only";
         }
 
         @Override
