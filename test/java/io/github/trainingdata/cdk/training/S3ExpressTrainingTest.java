@@ -18,6 +18,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.assertions.Annotations;
+import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
 import software.amazon.awscdk.services.cloudwatch.IWidget;
 import software.amazon.awscdk.services.ec2.SubnetSelection;
@@ -61,6 +62,7 @@ class S3ExpressTrainingTest {
         assertEquals(f.stack.resolve(store.getBucketArn()), sessions.get(0).get("Resource"));
         assertEquals(Map.of("StringEquals", Map.of("s3express:SessionMode", "ReadOnly")),
                 sessions.get(0).get("Condition"));
+        Annotations.fromStack(f.stack).hasNoWarning("/Test/Training", Match.anyValue());
         SageMakerModelCheck.assertValid(f.stack, List.of());
     }
 
