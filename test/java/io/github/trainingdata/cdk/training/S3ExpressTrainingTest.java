@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.network.TrainingNetworkProps;
 import io.github.trainingdata.cdk.storage.S3ExpressStore;
 import io.github.trainingdata.cdk.storage.S3ExpressStoreProps;
 import io.github.trainingdata.cdk.storage.S3Store;
@@ -21,7 +22,14 @@ import software.amazon.awscdk.assertions.Annotations;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
 import software.amazon.awscdk.services.cloudwatch.IWidget;
+import software.amazon.awscdk.services.ec2.CfnSubnet;
+import software.amazon.awscdk.services.ec2.Subnet;
+import software.amazon.awscdk.services.ec2.SubnetProps;
+import software.amazon.awscdk.services.ec2.SubnetConfiguration;
 import software.amazon.awscdk.services.ec2.SubnetSelection;
+import software.amazon.awscdk.services.ec2.SubnetType;
+import software.amazon.awscdk.services.ec2.Vpc;
+import software.amazon.awscdk.services.ec2.VpcProps;
 import software.amazon.awscdk.services.kms.Key;
 import software.constructs.Construct;
 
@@ -105,6 +113,36 @@ class S3ExpressTrainingTest {
         Annotations.fromStack(f.stack).hasWarning("/Test/Training", "Test/Training: cannot tell at synth whether "
                 + "subnet Test/Network/Vpc/DataSubnet2 is in the Availability Zone of channel 'train'; it reads "
                 + "across zones if not [ack: @trainingdata/training:subnetZoneUnknown]");
+    }
+
+    @Test
+    void warnsWhenATrainingSubnetIsInAnotherZoneThanThePreferredOne() {
+        Vpc vpc = new Vpc(f.stack, "Vpc", VpcProps.builder().maxAzs(1).natGateways(0)
+                .subnetConfiguration(List.of(SubnetConfiguration.builder().name("Isolated").cidrMask(24)
+                        .subnetType(SubnetType.PRIVATE_ISOLATED).build())).build());
+        Subnet data = zoneSubnet(vpc, "ZoneSubnet1", "10.0.250.0/24", "use1-az1");
+        Subnet other = zoneSubnet(vpc, "ZoneSubnet2", "10.0.251.0/24", "use1-az2");
+        TrainingNetwork network = new TrainingNetwork(f.stack, "Own", TrainingNetworkProps.builder().vpc(vpc)
+                .dataSubnet(data).build());
+        S3ExpressStore store = new S3ExpressStore(f.stack, "Express", S3ExpressStoreProps.builder().network(network)
+                .zoneId("use1-az1").baseName("features").build());
+        TrainingJobDefinition job = f.define(f.props().vpcSubnets(SubnetSelection.builder().subnets(List.of(other))
+                .build()).channels(List.of(S3Channel.builder("train").store(store).build())));
+
+        assertEquals(List.of(other.getSubnetId()), ((Map<?, ?>) job.getRequest().get("VpcConfig")).get("Subnets"),
+                "a preferred zone is not a requirement: the job runs where it was put");
+        Annotations.fromStack(f.stack).hasWarning("/Test/Training", "Test/Training: subnet Test/ZoneSubnet2 is not in the "
+                + "zone where the store of channel 'train' keeps its data; a job there reads across zones (slower, and "
+                + "billed for the transfer) [ack: @trainingdata/training:subnetOutsidePreferredZone]");
+    }
+
+    private Subnet zoneSubnet(Vpc vpc, String id, String cidr, String zoneId) {
+        Subnet subnet = new Subnet(f.stack, id, SubnetProps.builder().vpcId(vpc.getVpcId()).cidrBlock(cidr)
+                .availabilityZone("us-east-1a").build());
+        CfnSubnet cfn = (CfnSubnet) subnet.getNode().getDefaultChild();
+        cfn.addPropertyDeletionOverride("AvailabilityZone");
+        cfn.setAvailabilityZoneId(zoneId);
+        return subnet;
     }
 
     @Test
