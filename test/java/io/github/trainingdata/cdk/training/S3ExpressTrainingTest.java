@@ -211,6 +211,20 @@ class S3ExpressTrainingTest {
     }
 
     @Test
+    void aReaderOfAKmsEncryptedBucketMayDecryptAndGenerateDataKeysWithItsKey() {
+        Key key = new Key(f.stack, "Key");
+        S3ExpressStore store = new S3ExpressStore(f.stack, "Express", S3ExpressStoreProps.builder()
+                .network(f.network()).baseName("features").encryptionKey(key).build());
+        f.define(f.props().channels(List.of(S3Channel.builder("train").store(store).build())));
+        List<Map<String, Object>> kms = allStatements(Template.fromStack(f.stack)).stream()
+                .filter(s -> strings(s.get("Action")).contains("kms:GenerateDataKey")).toList();
+
+        assertEquals(1, kms.size(), kms.toString());
+        assertEquals(List.of("kms:Decrypt", "kms:GenerateDataKey"), strings(kms.get(0).get("Action")));
+        assertEquals(f.stack.resolve(key.getKeyArn()), kms.get(0).get("Resource"));
+    }
+
+    @Test
     void rejectsCheckpointsInADirectoryBucket() {
         S3ExpressStore store = express(f.network());
 

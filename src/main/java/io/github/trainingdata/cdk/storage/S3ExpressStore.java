@@ -179,8 +179,8 @@ public class S3ExpressStore extends Construct implements S3Store {
 
     /**
      * Grants {@code s3express:CreateSession} on the bucket (whatever the path: a session covers the whole bucket), for
-     * read-only sessions when the job only reads and {@code readOnlySessions} is on; with a KMS key, the key's
-     * decrypt (and data keys for writes).
+     * read-only sessions when the job only reads and {@code readOnlySessions} is on; with a KMS key,
+     * {@code kms:Decrypt} and {@code kms:GenerateDataKey} on it, which S3 asks of downloads and uploads alike.
      */
     @Override
     public void grantTraining(StoreGrants grants, StoreAccess access, String path) {
@@ -189,8 +189,9 @@ public class S3ExpressStore extends Construct implements S3Store {
                 ? Map.of("StringEquals", Map.of("s3express:SessionMode", "ReadOnly")) : Map.of();
         grants.allow(List.of("s3express:CreateSession"), bucketArn, conditions, "");
         if (encryptionKey != null) {
-            grants.allow(access == StoreAccess.READ ? List.of("kms:Decrypt")
-                    : List.of("kms:Decrypt", "kms:GenerateDataKey"), encryptionKey.getKeyArn(), "");
+            // "To upload or download an object encrypted with an AWS KMS key ... you need kms:GenerateDataKey and
+            // kms:Decrypt permissions on the key" (S3 User Guide, SSE-KMS in directory buckets).
+            grants.allow(List.of("kms:Decrypt", "kms:GenerateDataKey"), encryptionKey.getKeyArn(), "");
         }
     }
 
