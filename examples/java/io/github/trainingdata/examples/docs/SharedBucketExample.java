@@ -65,6 +65,11 @@ public class SharedBucketExample extends Stack {
         }
 
         @Override
+        public String getBucketArn() {
+            return bucket.getBucketArn();
+        }
+
+        @Override
         public String getDatasetPrefix() {
             return "";                         // channel paths count from the bucket root
         }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.network.TrainingNetworkProps;
 import io.github.trainingdata.cdk.storage.S3ExpressStore;
 import io.github.trainingdata.cdk.storage.S3ExpressStoreProps;
 import io.github.trainingdata.cdk.storage.S3Store;
@@ -18,9 +19,18 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.assertions.Annotations;
+import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
 import software.amazon.awscdk.services.cloudwatch.IWidget;
+import software.amazon.awscdk.services.ec2.CfnSubnet;
+import software.amazon.awscdk.services.ec2.Subnet;
+import software.amazon.awscdk.services.ec2.SubnetProps;
+import software.amazon.awscdk.services.ec2.SubnetConfiguration;
 import software.amazon.awscdk.services.ec2.SubnetSelection;
+import software.amazon.awscdk.services.ec2.SubnetType;
+import software.amazon.awscdk.services.ec2.Vpc;
+import software.amazon.awscdk.services.ec2.VpcProps;
+import software.amazon.awscdk.services.kms.Key;
 import software.constructs.Construct;
 
 /**
@@ -60,6 +70,7 @@ class S3ExpressTrainingTest {
         assertEquals(f.stack.resolve(store.getBucketArn()), sessions.get(0).get("Resource"));
         assertEquals(Map.of("StringEquals", Map.of("s3express:SessionMode", "ReadOnly")),
                 sessions.get(0).get("Condition"));
+        Annotations.fromStack(f.stack).hasNoWarning("/Test/Training", Match.anyValue());
         SageMakerModelCheck.assertValid(f.stack, List.of());
     }
 
@@ -105,6 +116,36 @@ class S3ExpressTrainingTest {
     }
 
     @Test
+    void warnsWhenATrainingSubnetIsInAnotherZoneThanThePreferredOne() {
+        Vpc vpc = new Vpc(f.stack, "Vpc", VpcProps.builder().maxAzs(1).natGateways(0)
+                .subnetConfiguration(List.of(SubnetConfiguration.builder().name("Isolated").cidrMask(24)
+                        .subnetType(SubnetType.PRIVATE_ISOLATED).build())).build());
+        Subnet data = zoneSubnet(vpc, "ZoneSubnet1", "10.0.250.0/24", "use1-az1");
+        Subnet other = zoneSubnet(vpc, "ZoneSubnet2", "10.0.251.0/24", "use1-az2");
+        TrainingNetwork network = new TrainingNetwork(f.stack, "Own", TrainingNetworkProps.builder().vpc(vpc)
+                .dataSubnet(data).build());
+        S3ExpressStore store = new S3ExpressStore(f.stack, "Express", S3ExpressStoreProps.builder().network(network)
+                .zoneId("use1-az1").baseName("features").build());
+        TrainingJobDefinition job = f.define(f.props().vpcSubnets(SubnetSelection.builder().subnets(List.of(other))
+                .build()).channels(List.of(S3Channel.builder("train").store(store).build())));
+
+        assertEquals(List.of(other.getSubnetId()), ((Map<?, ?>) job.getRequest().get("VpcConfig")).get("Subnets"),
+                "a preferred zone is not a requirement: the job runs where it was put");
+        Annotations.fromStack(f.stack).hasWarning("/Test/Training", "Test/Training: subnet Test/ZoneSubnet2 is not in the "
+                + "zone where the store of channel 'train' keeps its data; a job there reads across zones (slower, and "
+                + "billed for the transfer) [ack: @trainingdata/training:subnetOutsidePreferredZone]");
+    }
+
+    private Subnet zoneSubnet(Vpc vpc, String id, String cidr, String zoneId) {
+        Subnet subnet = new Subnet(f.stack, id, SubnetProps.builder().vpcId(vpc.getVpcId()).cidrBlock(cidr)
+                .availabilityZone("us-east-1a").build());
+        CfnSubnet cfn = (CfnSubnet) subnet.getNode().getDefaultChild();
+        cfn.addPropertyDeletionOverride("AvailabilityZone");
+        cfn.setAvailabilityZoneId(zoneId);
+        return subnet;
+    }
+
+    @Test
     void rejectsAStoreWithAZoneForAJobWithoutANetwork() {
         S3ExpressStore store = new S3ExpressStore(f.stack, "Express", S3ExpressStoreProps.builder()
                 .bucketName("features--use1-az4--x-s3").build());
@@ -143,6 +184,57 @@ class S3ExpressTrainingTest {
                 "a variable neither the job's environment nor another direct read sets");
     }
 
+    @Test
+    void aJobWritesItsOutputToADirectoryBucketWithSseS3() {
+        S3ExpressStore store = express(f.network());
+        TrainingJobDefinition job = f.define(f.props().outputBucket(store).outputPrefix("models"));
+        Map<?, ?> output = (Map<?, ?>) job.getRequest().get("OutputDataConfig");
+
+        assertEquals(f.stack.resolve(store.uri("models") + "/"), f.stack.resolve(output.get("S3OutputPath")));
+        assertEquals(null, output.get("KmsKeyId"));
+        List<Map<String, Object>> sessions = createSessionStatements();
+        assertEquals(1, sessions.size());
+        assertEquals(null, sessions.get(0).get("Condition"), "output needs a ReadWrite session");
+        SageMakerModelCheck.assertValid(f.stack, List.of());
+    }
+
+    @Test
+    void rejectsAKmsKeyOnOutputToADirectoryBucket() {
+        Key key = new Key(f.stack, "Key");
+        S3ExpressStore store = new S3ExpressStore(f.stack, "Express", S3ExpressStoreProps.builder()
+                .network(f.network()).baseName("features").encryptionKey(key).build());
+
+        assertRule("TRAINING_OUTPUT_DIRECTORY_BUCKET_KMS", () -> f.define(f.props().outputBucket(store)),
+                "Test/Training", "outputBucket.encryptionKey", "Test/Key",
+                "none: SageMaker writes output to a directory bucket with SSE-S3 only (KMS keys are not supported "
+                        + "for S3 Express One Zone)");
+    }
+
+    @Test
+    void aReaderOfAKmsEncryptedBucketMayDecryptAndGenerateDataKeysWithItsKey() {
+        Key key = new Key(f.stack, "Key");
+        S3ExpressStore store = new S3ExpressStore(f.stack, "Express", S3ExpressStoreProps.builder()
+                .network(f.network()).baseName("features").encryptionKey(key).build());
+        f.define(f.props().channels(List.of(S3Channel.builder("train").store(store).build())));
+        List<Map<String, Object>> kms = allStatements(Template.fromStack(f.stack)).stream()
+                .filter(s -> strings(s.get("Action")).contains("kms:GenerateDataKey")).toList();
+
+        assertEquals(1, kms.size(), kms.toString());
+        assertEquals(List.of("kms:Decrypt", "kms:GenerateDataKey"), strings(kms.get(0).get("Action")));
+        assertEquals(f.stack.resolve(key.getKeyArn()), kms.get(0).get("Resource"));
+    }
+
+    @Test
+    void rejectsCheckpointsInADirectoryBucket() {
+        S3ExpressStore store = express(f.network());
+
+        assertRule("TRAINING_CHECKPOINT_DIRECTORY_BUCKET", () -> f.define(f.props().outputBucket(store)
+                .checkpointPrefix("checkpoints")),
+                "Test/Training", "checkpointPrefix", "checkpoints",
+                "unset when the output bucket is a directory bucket (the definition finds earlier checkpoints with "
+                        + "s3:ListBucket on a general purpose bucket)");
+    }
+
     /** A bucket read in File mode only, as a store of a platform team might declare. */
     private static final class FileOnlyStore extends Construct implements S3Store {
         FileOnlyStore(Construct scope, String id) {
@@ -152,6 +244,11 @@ class S3ExpressTrainingTest {
         @Override
         public String getBucketName() {
             return "file-only";
+        }
+
+        @Override
+        public String getBucketArn() {
+            return "arn:aws:s3:::file-only";
         }
 
         @Override

@@ -27,8 +27,9 @@ import software.constructs.Construct;
  *
  * <p>Jobs are granted {@code s3express:CreateSession} on the bucket (read-only sessions for reads): a session covers the
  * whole bucket, so unlike a general purpose bucket the grant cannot be narrowed to a prefix. The store prefers its
- * zone: a job in another zone still reads it, across zones. SageMaker writes job output to a directory bucket with
- * SSE-S3 only. Nothing fills the bucket at deploy: copy a prefix in with S3 Batch Operations (the console's Import) or
+ * zone: a job in another zone still reads it, across zones. It can take a job's output
+ * ({@code TrainingJobDefinitionProps.outputBucket}) when it is encrypted with SSE-S3, the only encryption SageMaker
+ * writes output to a directory bucket with. Nothing fills the bucket at deploy: copy a prefix in with S3 Batch Operations (the console's Import) or
  * {@code aws s3 sync} (docs/s3-express.md).
  */
 public class S3ExpressStore extends Construct implements S3Store {
@@ -131,6 +132,7 @@ public class S3ExpressStore extends Construct implements S3Store {
     }
 
     /** @return the bucket's ARN, {@code arn:<partition>:s3express:<region>:<account>:bucket/<name>} */
+    @Override
     public String getBucketArn() {
         return bucketArn;
     }
@@ -141,6 +143,7 @@ public class S3ExpressStore extends Construct implements S3Store {
     }
 
     /** @return the key of the bucket's SSE-KMS encryption, or null for SSE-S3 */
+    @Override
     public IKey getEncryptionKey() {
         return encryptionKey;
     }
@@ -176,8 +179,8 @@ public class S3ExpressStore extends Construct implements S3Store {
 
     /**
      * Grants {@code s3express:CreateSession} on the bucket (whatever the path: a session covers the whole bucket), for
-     * read-only sessions when the job only reads and {@code readOnlySessions} is on; with a KMS key, the key's
-     * decrypt (and data keys for writes).
+     * read-only sessions when the job only reads and {@code readOnlySessions} is on; with a KMS key,
+     * {@code kms:Decrypt} and {@code kms:GenerateDataKey} on it, which S3 asks of downloads and uploads alike.
      */
     @Override
     public void grantTraining(StoreGrants grants, StoreAccess access, String path) {
@@ -186,8 +189,9 @@ public class S3ExpressStore extends Construct implements S3Store {
                 ? Map.of("StringEquals", Map.of("s3express:SessionMode", "ReadOnly")) : Map.of();
         grants.allow(List.of("s3express:CreateSession"), bucketArn, conditions, "");
         if (encryptionKey != null) {
-            grants.allow(access == StoreAccess.READ ? List.of("kms:Decrypt")
-                    : List.of("kms:Decrypt", "kms:GenerateDataKey"), encryptionKey.getKeyArn(), "");
+            // "To upload or download an object encrypted with an AWS KMS key ... you need kms:GenerateDataKey and
+            // kms:Decrypt permissions on the key" (S3 User Guide, SSE-KMS in directory buckets).
+            grants.allow(List.of("kms:Decrypt", "kms:GenerateDataKey"), encryptionKey.getKeyArn(), "");
         }
     }
 

@@ -4,7 +4,9 @@ import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.SynthRule;
 import io.github.trainingdata.cdk.internal.KeyPrefix;
 import io.github.trainingdata.cdk.internal.SubnetZoneIds;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import software.amazon.awscdk.Annotations;
@@ -20,7 +22,7 @@ import software.constructs.IConstruct;
 final class S3ExpressStoreRules {
     static final String NAMING = "Amazon S3 User Guide, directory bucket naming rules";
     static final SynthRule EXISTING_OR_NEW = SynthRule.of("S3EXPRESS_EXISTING_OR_NEW", "S3ExpressStore",
-            "bucketName, baseName, zoneId, encryptionKey, requestMetrics",
+            "bucketName, baseName, zoneId, requestMetrics",
             "bucketName (an existing bucket) or baseName (a new one), and new-bucket settings only for a new one",
             "library");
     static final SynthRule BASE_NAME = SynthRule.of("S3EXPRESS_BASE_NAME", "S3ExpressStore", "baseName",
@@ -90,14 +92,13 @@ final class S3ExpressStoreRules {
 
     private static Spec existing(IConstruct scope, S3ExpressStoreProps props, String prefix, boolean readOnly,
             RemovalPolicy removal) {
-        for (String field : List.of("baseName", "zoneId", "requestMetrics")) {
-            Object value = switch (field) {
-                case "baseName" -> props.getBaseName();
-                case "zoneId" -> props.getZoneId();
-                default -> props.getRequestMetrics();
-            };
-            if (value != null) {
-                throw ConfigurationError.of(EXISTING_OR_NEW, scope, field, value,
+        Map<String, Object> newOnly = new LinkedHashMap<>();
+        newOnly.put("baseName", props.getBaseName());
+        newOnly.put("zoneId", props.getZoneId());
+        newOnly.put("requestMetrics", props.getRequestMetrics());
+        for (Map.Entry<String, Object> setting : newOnly.entrySet()) {
+            if (setting.getValue() != null) {
+                throw ConfigurationError.of(EXISTING_OR_NEW, scope, setting.getKey(), setting.getValue(),
                         "unset with bucketName (an existing bucket keeps its own name, zone and metrics)");
             }
         }

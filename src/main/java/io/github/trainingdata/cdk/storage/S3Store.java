@@ -2,6 +2,7 @@ package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.internal.KeyPrefix;
 import java.util.List;
+import software.amazon.awscdk.services.kms.IKey;
 
 /**
  * A {@link TrainingDataStore} addressed by {@code s3://} URIs: a general purpose bucket ({@link TrainingDataBucket}),
@@ -17,6 +18,17 @@ public interface S3Store extends TrainingDataStore {
 
     /** @return the bucket's name (a token for a new bucket) */
     String getBucketName();
+
+    /**
+     * @return the bucket's ARN: {@code arn:<partition>:s3:::<name>} for a general purpose bucket,
+     *     {@code arn:<partition>:s3express:<region>:<account>:bucket/<name>} for a directory bucket
+     */
+    String getBucketArn();
+
+    /** @return the KMS key the bucket's objects are encrypted with, or null for SSE-S3 (or unknown); null by default */
+    default IKey getEncryptionKey() {
+        return null;
+    }
 
     /** @return the dataset prefix, without leading or trailing {@code /} (empty for the bucket root) */
     String getDatasetPrefix();

@@ -193,8 +193,15 @@ public class TrainingDataBucket extends Construct implements S3Store {
      *
      * @return the key, or null for SSE-S3 (or an existing bucket imported without its key)
      */
+    @Override
     public IKey getEncryptionKey() {
         return encryptionKey;
+    }
+
+    /** @return the bucket's ARN (a token for a new bucket) */
+    @Override
+    public String getBucketArn() {
+        return bucket.getBucketArn();
     }
 
     /** @return the bucket's name (a token for a new bucket) */

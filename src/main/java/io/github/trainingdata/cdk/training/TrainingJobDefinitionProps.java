@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.storage.S3Store;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import java.util.List;
 import java.util.Map;
@@ -78,7 +79,7 @@ public final class TrainingJobDefinitionProps {
     }
 
     /** @return outputBucket, or null when not set */
-    public TrainingDataBucket getOutputBucket() {
+    public S3Store getOutputBucket() {
         return settings.outputBucket;
     }
 
@@ -214,7 +215,7 @@ public final class TrainingJobDefinitionProps {
         private ChannelInputMode inputMode;
         private List<TrainingChannel> channels;
         private List<DirectRead> directReads;
-        private TrainingDataBucket outputBucket;
+        private S3Store outputBucket;
         private String outputPrefix;
         private String checkpointPrefix;
         private String checkpointLocalPath;
@@ -348,9 +349,11 @@ public final class TrainingJobDefinitionProps {
         }
 
         /**
-         * The bucket that receives the model artifacts (and checkpoints). Required.
+         * The bucket that receives the model artifacts (and checkpoints): a {@link TrainingDataBucket}, an
+         * {@code S3ExpressStore} encrypted with SSE-S3 (SageMaker writes output to a directory bucket with SSE-S3
+         * only; no checkpoints there), or an S3Store of your own. Required.
          */
-        public Builder outputBucket(TrainingDataBucket outputBucket) {
+        public Builder outputBucket(S3Store outputBucket) {
             settings.outputBucket = outputBucket;
             return this;
         }

@@ -24,6 +24,16 @@ import software.constructs.IConstruct;
  * Deploy-time values pass every literal check. Where the job runs is checked by {@link JobPlacement}.
  */
 final class TrainingJobRules {
+    static final SynthRule OUTPUT_DIRECTORY_BUCKET_KMS = SynthRule.of("TRAINING_OUTPUT_DIRECTORY_BUCKET_KMS",
+            "TrainingJobDefinition", "outputBucket.encryptionKey",
+            "no KMS key when the output bucket is a directory bucket",
+            "SageMaker API reference, OutputDataConfig.KmsKeyId (KMS key is not supported for Amazon S3 Express One "
+                    + "Zone; output there is encrypted with SSE-S3)");
+    static final SynthRule CHECKPOINT_DIRECTORY_BUCKET = SynthRule.of("TRAINING_CHECKPOINT_DIRECTORY_BUCKET",
+            "TrainingJobDefinition", "checkpointPrefix",
+            "unset when the output bucket is a directory bucket",
+            "library (checkpoint resumption lists a general purpose bucket; SageMaker documents no checkpoint "
+                    + "location in a directory bucket)");
     static final SynthRule OUTPUT_BUCKET = SynthRule.of("TRAINING_OUTPUT_BUCKET", "TrainingJobDefinition",
             "outputBucket",
             "the bucket that receives model artifacts",
@@ -234,7 +244,17 @@ final class TrainingJobRules {
         if (spec.getVolumeKey() != null) {
             string("volumeKey", spec.getVolumeKey().getKeyArn(), SageMakerLimits.KMS_KEY_ID, "a KMS key ARN of ");
         }
-        IKey outputKey = spec.getOutputBucket().getBucket().getEncryptionKey();
+        IKey outputKey = spec.getOutputBucket().getEncryptionKey();
+        if (outputKey != null && spec.getOutputBucket().isDirectoryBucket()) {
+            throw ConfigurationError.of(OUTPUT_DIRECTORY_BUCKET_KMS, scope, "outputBucket.encryptionKey",
+                    outputKey.getNode().getPath(), "none: SageMaker writes output to a directory bucket with SSE-S3 only "
+                            + "(KMS keys are not supported for S3 Express One Zone)");
+        }
+        if (spec.getCheckpointPrefix() != null && spec.getOutputBucket().isDirectoryBucket()) {
+            throw ConfigurationError.of(CHECKPOINT_DIRECTORY_BUCKET, scope, "checkpointPrefix",
+                    spec.getCheckpointPrefix(), "unset when the output bucket is a directory bucket (the definition "
+                            + "finds earlier checkpoints with s3:ListBucket on a general purpose bucket)");
+        }
         if (outputKey != null) {
             string("outputBucket.encryptionKey", outputKey.getKeyArn(), SageMakerLimits.KMS_KEY_ID, "a KMS key ARN of ");
         }

@@ -1,7 +1,7 @@
 package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.network.TrainingNetwork;
-import io.github.trainingdata.cdk.storage.TrainingDataBucket;
+import io.github.trainingdata.cdk.storage.S3Store;
 import io.github.trainingdata.cdk.storage.TrainingDataStore;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -43,7 +43,7 @@ public final class TrainingJobSpec {
     private final Number instanceCount;
     private final Number volumeSizeGiB;
     private final IKey volumeKey;
-    private final TrainingDataBucket outputBucket;
+    private final S3Store outputBucket;
     private final String outputPrefix;
     private final String checkpointPrefix;
     private final String checkpointLocalPath;
@@ -181,7 +181,7 @@ public final class TrainingJobSpec {
     }
 
     /** @return the bucket that receives model artifacts and checkpoints */
-    public TrainingDataBucket getOutputBucket() {
+    public S3Store getOutputBucket() {
         return outputBucket;
     }
 
