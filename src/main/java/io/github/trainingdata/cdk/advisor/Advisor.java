@@ -147,7 +147,8 @@ public final class Advisor {
                 ? chosen.option() + " and " + twin.option() + " estimate the same, "
                         + HumanReadable.usd(chosen.costUsd()) + ": the guide's flowchart breaks the tie (" + guide.text() + ")"
                 : chosen.option() + " has the lowest estimate, " + HumanReadable.usd(chosen.costUsd()) + "; " + others
-                        + " within " + margin + (chosen.option().setUpRank() == 0 ? ", and it needs no VPC or provisioned storage" : "");
+                        + " within " + margin
+                        + (chosen.option().setUpRank() == 0 ? ", and it needs no VPC or provisioned storage" : "");
     }
 
     private static String unfit(List<OptionEstimate> estimates) {

@@ -6,10 +6,10 @@ import java.util.function.Function;
 
 /**
  * The ways a SageMaker training job can read a dataset: a storage service plus an input mode, or training code that
- * reads the store itself. Each constant is one
- * row of the advisor's table: the service, the input mode, how the {@link EstimateModel} estimates it (start-up,
- * throughput, requests and storage, in {@link DataPath}) and how the {@link Advisor}'s reasons describe it. A new
- * option is one more row; {@code TrainingDataPlatform} builds every option of a {@link StorageService} it knows.
+ * reads the store itself. Each constant is one row of the advisor's table: the service, the input mode, how the
+ * {@link EstimateModel} estimates it (start-up, throughput, requests and storage, in {@link DataPath}) and how the
+ * {@link Advisor}'s reasons describe it. A new option is one more row; {@code TrainingDataPlatform} builds every
+ * option of a {@link StorageService} it knows.
  */
 public enum DataSourceOption {
     /** S3, File mode: the whole dataset is copied to the instance volume before the script starts. */
@@ -40,8 +40,7 @@ public enum DataSourceOption {
      */
     S3_EXPRESS_FAST_FILE(StorageService.S3_EXPRESS, "FastFile", (p, preloaded, notes) -> DataPath.fastFile(p,
             ObjectStore.S3_EXPRESS, notes), OptionTexts::directoryBucketListing,
-            p -> "; " + ObjectStore.S3_EXPRESS.perFile(),
-            OptionTexts::streamed),
+            p -> "; " + ObjectStore.S3_EXPRESS.perFile(), OptionTexts::streamed),
     /**
      * Training code that reads S3 itself (the S3 Connector for PyTorch, Mountpoint for Amazon S3): no channel; the job
      * is given the S3 location and reads it while it trains.
