@@ -29,8 +29,8 @@ import software.constructs.IConstruct;
  * Lustre task guard, preloads, training teardowns, EFS directories), at the stack's root ({@value #ID}), made by the
  * first construct that needs it: one Java function ({@code CustomResourceDispatcher}, the SDK handlers' bundle) that
  * aws-cdk-lib's Provider framework calls as both onEvent and isComplete and that hands each request to the handler of
- * its ResourceType, the framework's three functions with two roles (onEvent's; isComplete's and onTimeout's), and its waiter state machine (logged and traced,
- * {@link WaiterTracing}), all logging to the stack's shared log group ({@link LogGroups#shared}) on the first caller's
+ * its ResourceType, the framework's three functions with two roles (onEvent's; isComplete's and onTimeout's), and
+ * its waiter state machine (logged and traced, {@link WaiterTracing}), all logging to the stack's shared log group ({@link LogGroups#shared}) on the first caller's
  * key.
  *
  * <p>The function's role starts with no permission beyond its logs. Each custom resource grants it what its calls need

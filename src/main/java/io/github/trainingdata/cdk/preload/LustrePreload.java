@@ -53,7 +53,7 @@ public class LustrePreload extends Construct {
     /** The preload's custom resource type. */
     static final String RESOURCE_TYPE = "Custom::LustrePreload";
     /**
-     * The longest a deploy waits for the warm-up: the Provider framework's one-hour limit, less a margin.
+     * The longest a deploy waits for the warm-up: within the stack provider's 58 minutes and a custom resource's hour.
      * A warm-up still running then goes on while the deploy completes (status STARTED).
      */
     public static final Duration MAX_WAITING_TIMEOUT = Duration.seconds(PreloadDefaults.MAX_DEPLOY_WAIT_SECONDS);
