@@ -14,6 +14,8 @@ import io.github.trainingdata.cdk.storage.S3ExpressStoreProps;
 import io.github.trainingdata.cdk.storage.S3Store;
 import io.github.trainingdata.cdk.storage.StoreAccess;
 import io.github.trainingdata.cdk.storage.StoreGrants;
+import io.github.trainingdata.cdk.storage.StoreZone;
+import io.github.trainingdata.cdk.storage.TrainingDataStore;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -136,6 +138,24 @@ class S3ExpressTrainingTest {
                 + "billed for the transfer) [ack: @trainingdata/training:subnetOutsidePreferredZone]");
     }
 
+    @Test
+    void aStoreThatRequiresAZoneByIdRefusesASubnetInAnotherZone() {
+        Vpc vpc = new Vpc(f.stack, "Vpc", VpcProps.builder().maxAzs(1).natGateways(0)
+                .subnetConfiguration(List.of(SubnetConfiguration.builder().name("Isolated").cidrMask(24)
+                        .subnetType(SubnetType.PRIVATE_ISOLATED).build())).build());
+        Subnet data = zoneSubnet(vpc, "ZoneSubnet1", "10.0.250.0/24", "use1-az1");
+        Subnet other = zoneSubnet(vpc, "ZoneSubnet2", "10.0.251.0/24", "use1-az2");
+        TrainingNetwork network = new TrainingNetwork(f.stack, "Own", TrainingNetworkProps.builder().vpc(vpc)
+                .dataSubnet(data).build());
+        ZonalStore zonal = new ZonalStore(f.stack, "Zonal", network, "use1-az1");
+
+        assertRule("TRAINING_SUBNETS_IN_LUSTRE_AZ", () -> f.define(f.props().vpcSubnets(SubnetSelection.builder()
+                .subnets(List.of(other)).build()).channels(List.of(new ZonalChannel("train", zonal)))),
+                "Test/Training", "vpcSubnets", "Test/ZoneSubnet2",
+                "subnets in the Availability Zone of channel 'train' (its store keeps its data in one zone; "
+                        + "SageMaker must run there to reach it)");
+    }
+
     private Subnet zoneSubnet(Vpc vpc, String id, String cidr, String zoneId) {
         Subnet subnet = new Subnet(f.stack, id, SubnetProps.builder().vpcId(vpc.getVpcId()).cidrBlock(cidr)
                 .availabilityZone("us-east-1a").build());
@@ -233,6 +253,81 @@ class S3ExpressTrainingTest {
                 "Test/Training", "checkpointPrefix", "checkpoints",
                 "unset when the output bucket is a directory bucket (the definition finds earlier checkpoints with "
                         + "s3:ListBucket on a general purpose bucket)");
+    }
+
+    /** A store reached only from one zone, named by its ID, as a platform team's own file system might be. */
+    private static final class ZonalStore extends Construct implements TrainingDataStore {
+        private final TrainingNetwork network;
+        private final String zoneId;
+
+        ZonalStore(Construct scope, String id, TrainingNetwork network, String zoneId) {
+            super(scope, id);
+            this.network = network;
+            this.zoneId = zoneId;
+        }
+
+        @Override
+        public TrainingNetwork getNetwork() {
+            return network;
+        }
+
+        @Override
+        public String getPinnedAvailabilityZone() {
+            return null;
+        }
+
+        @Override
+        public StoreZone getZone() {
+            return StoreZone.ofId(StoreZone.Affinity.REQUIRED, zoneId);
+        }
+
+        @Override
+        public void grantTraining(StoreGrants grants, StoreAccess access, String path) {
+        }
+
+        @Override
+        public List<List<IWidget>> dashboardRows(Duration period) {
+            return List.of();
+        }
+    }
+
+    /** A File-mode channel on the zonal store, rendered as an S3 prefix (only its placement matters here). */
+    private static final class ZonalChannel extends TrainingChannel {
+        private final ZonalStore store;
+
+        ZonalChannel(String name, ZonalStore store) {
+            super(name);
+            this.store = store;
+        }
+
+        @Override
+        public ChannelInputMode getInputMode() {
+            return ChannelInputMode.FILE;
+        }
+
+        @Override
+        public ZonalStore getStore() {
+            return store;
+        }
+
+        @Override
+        protected StoreAccess storeAccess() {
+            return StoreAccess.READ;
+        }
+
+        @Override
+        protected String grantedPath() {
+            return "";
+        }
+
+        @Override
+        protected void validate(ChannelRules rules, ChannelInputMode effectiveMode) {
+        }
+
+        @Override
+        protected Map<String, Object> render() {
+            return Map.of("ChannelName", getName());
+        }
     }
 
     /** A bucket read in File mode only, as a store of a platform team might declare. */
