@@ -15,7 +15,6 @@ import io.github.trainingdata.cdk.storage.S3Store;
 import io.github.trainingdata.cdk.storage.StoreAccess;
 import io.github.trainingdata.cdk.storage.StoreGrants;
 import io.github.trainingdata.cdk.storage.StoreZone;
-import io.github.trainingdata.cdk.storage.TrainingDataStore;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -119,13 +118,8 @@ class S3ExpressTrainingTest {
 
     @Test
     void warnsWhenATrainingSubnetIsInAnotherZoneThanThePreferredOne() {
-        Vpc vpc = new Vpc(f.stack, "Vpc", VpcProps.builder().maxAzs(1).natGateways(0)
-                .subnetConfiguration(List.of(SubnetConfiguration.builder().name("Isolated").cidrMask(24)
-                        .subnetType(SubnetType.PRIVATE_ISOLATED).build())).build());
-        Subnet data = zoneSubnet(vpc, "ZoneSubnet1", "10.0.250.0/24", "use1-az1");
-        Subnet other = zoneSubnet(vpc, "ZoneSubnet2", "10.0.251.0/24", "use1-az2");
-        TrainingNetwork network = new TrainingNetwork(f.stack, "Own", TrainingNetworkProps.builder().vpc(vpc)
-                .dataSubnet(data).build());
+        TrainingNetwork network = zonedNetwork();
+        Subnet other = (Subnet) f.stack.getNode().findChild("ZoneSubnet2");
         S3ExpressStore store = new S3ExpressStore(f.stack, "Express", S3ExpressStoreProps.builder().network(network)
                 .zoneId("use1-az1").baseName("features").build());
         TrainingJobDefinition job = f.define(f.props().vpcSubnets(SubnetSelection.builder().subnets(List.of(other))
@@ -140,20 +134,29 @@ class S3ExpressTrainingTest {
 
     @Test
     void aStoreThatRequiresAZoneByIdRefusesASubnetInAnotherZone() {
+        TrainingNetwork network = zonedNetwork();
+        Subnet other = (Subnet) f.stack.getNode().findChild("ZoneSubnet2");
+        OwnStore zonal = new OwnStore(f.stack, "Zonal", network, StoreZone.ofId(StoreZone.Affinity.REQUIRED,
+                "use1-az1"), S3Store.ALL_INPUT_MODES);
+
+        assertRule("TRAINING_SUBNETS_IN_LUSTRE_AZ", () -> f.define(f.props().vpcSubnets(SubnetSelection.builder()
+                .subnets(List.of(other)).build()).channels(List.of(S3Channel.builder("train").store(zonal).build()))),
+                "Test/Training", "vpcSubnets", "Test/ZoneSubnet2",
+                "subnets in the Availability Zone of channel 'train' (its store keeps its data in one zone; "
+                        + "SageMaker must run there to reach it)");
+    }
+
+    /**
+     * @return a network on a one-zone VPC whose data subnet {@code ZoneSubnet1} is in zone ID {@code use1-az1}, beside
+     *     a subnet {@code ZoneSubnet2} in {@code use1-az2} (both with literal zone IDs)
+     */
+    private TrainingNetwork zonedNetwork() {
         Vpc vpc = new Vpc(f.stack, "Vpc", VpcProps.builder().maxAzs(1).natGateways(0)
                 .subnetConfiguration(List.of(SubnetConfiguration.builder().name("Isolated").cidrMask(24)
                         .subnetType(SubnetType.PRIVATE_ISOLATED).build())).build());
         Subnet data = zoneSubnet(vpc, "ZoneSubnet1", "10.0.250.0/24", "use1-az1");
-        Subnet other = zoneSubnet(vpc, "ZoneSubnet2", "10.0.251.0/24", "use1-az2");
-        TrainingNetwork network = new TrainingNetwork(f.stack, "Own", TrainingNetworkProps.builder().vpc(vpc)
-                .dataSubnet(data).build());
-        ZonalStore zonal = new ZonalStore(f.stack, "Zonal", network, "use1-az1");
-
-        assertRule("TRAINING_SUBNETS_IN_LUSTRE_AZ", () -> f.define(f.props().vpcSubnets(SubnetSelection.builder()
-                .subnets(List.of(other)).build()).channels(List.of(new ZonalChannel("train", zonal)))),
-                "Test/Training", "vpcSubnets", "Test/ZoneSubnet2",
-                "subnets in the Availability Zone of channel 'train' (its store keeps its data in one zone; "
-                        + "SageMaker must run there to reach it)");
+        zoneSubnet(vpc, "ZoneSubnet2", "10.0.251.0/24", "use1-az2");
+        return new TrainingNetwork(f.stack, "Own", TrainingNetworkProps.builder().vpc(vpc).dataSubnet(data).build());
     }
 
     private Subnet zoneSubnet(Vpc vpc, String id, String cidr, String zoneId) {
@@ -179,7 +182,7 @@ class S3ExpressTrainingTest {
 
     @Test
     void rejectsAnInputModeTheStoreDoesNotAccept() {
-        S3Store fileOnly = new FileOnlyStore(f.stack, "FileOnly");
+        S3Store fileOnly = new OwnStore(f.stack, "FileOnly", null, null, List.of("File"));
 
         assertRule("CHANNEL_STORE_INPUT_MODE", () -> f.define(f.props().channels(List.of(
                 S3Channel.builder("train").store(fileOnly).inputMode(ChannelInputMode.FAST_FILE).build()))),
@@ -255,15 +258,37 @@ class S3ExpressTrainingTest {
                         + "s3:ListBucket on a general purpose bucket)");
     }
 
-    /** A store reached only from one zone, named by its ID, as a platform team's own file system might be. */
-    private static final class ZonalStore extends Construct implements TrainingDataStore {
+    /** An S3 store of a platform team's own: its network, its zone and the input modes it accepts are given. */
+    private static final class OwnStore extends Construct implements S3Store {
         private final TrainingNetwork network;
-        private final String zoneId;
+        private final StoreZone zone;
+        private final List<String> inputModes;
 
-        ZonalStore(Construct scope, String id, TrainingNetwork network, String zoneId) {
+        OwnStore(Construct scope, String id, TrainingNetwork network, StoreZone zone, List<String> inputModes) {
             super(scope, id);
             this.network = network;
-            this.zoneId = zoneId;
+            this.zone = zone;
+            this.inputModes = inputModes;
+        }
+
+        @Override
+        public String getBucketName() {
+            return "own-data";
+        }
+
+        @Override
+        public String getBucketArn() {
+            return "arn:aws:s3:::own-data";
+        }
+
+        @Override
+        public String getDatasetPrefix() {
+            return "";
+        }
+
+        @Override
+        public List<String> getInputModes() {
+            return inputModes;
         }
 
         @Override
@@ -278,97 +303,12 @@ class S3ExpressTrainingTest {
 
         @Override
         public StoreZone getZone() {
-            return StoreZone.ofId(StoreZone.Affinity.REQUIRED, zoneId);
+            return zone;
         }
 
         @Override
         public void grantTraining(StoreGrants grants, StoreAccess access, String path) {
-        }
-
-        @Override
-        public List<List<IWidget>> dashboardRows(Duration period) {
-            return List.of();
-        }
-    }
-
-    /** A File-mode channel on the zonal store, rendered as an S3 prefix (only its placement matters here). */
-    private static final class ZonalChannel extends TrainingChannel {
-        private final ZonalStore store;
-
-        ZonalChannel(String name, ZonalStore store) {
-            super(name);
-            this.store = store;
-        }
-
-        @Override
-        public ChannelInputMode getInputMode() {
-            return ChannelInputMode.FILE;
-        }
-
-        @Override
-        public ZonalStore getStore() {
-            return store;
-        }
-
-        @Override
-        protected StoreAccess storeAccess() {
-            return StoreAccess.READ;
-        }
-
-        @Override
-        protected String grantedPath() {
-            return "";
-        }
-
-        @Override
-        protected void validate(ChannelRules rules, ChannelInputMode effectiveMode) {
-        }
-
-        @Override
-        protected Map<String, Object> render() {
-            return Map.of("ChannelName", getName());
-        }
-    }
-
-    /** A bucket read in File mode only, as a store of a platform team might declare. */
-    private static final class FileOnlyStore extends Construct implements S3Store {
-        FileOnlyStore(Construct scope, String id) {
-            super(scope, id);
-        }
-
-        @Override
-        public String getBucketName() {
-            return "file-only";
-        }
-
-        @Override
-        public String getBucketArn() {
-            return "arn:aws:s3:::file-only";
-        }
-
-        @Override
-        public String getDatasetPrefix() {
-            return "";
-        }
-
-        @Override
-        public List<String> getInputModes() {
-            return List.of("File");
-        }
-
-        @Override
-        public TrainingNetwork getNetwork() {
-            return null;
-        }
-
-        @Override
-        public String getPinnedAvailabilityZone() {
-            return null;
-        }
-
-        @Override
-        public void grantTraining(StoreGrants grants, StoreAccess access, String path) {
-            grants.allow(List.of("s3:GetObject"), "arn:aws:s3:::file-only/*", "");
+            grants.allow(List.of("s3:GetObject"), "arn:aws:s3:::own-data/*", "");
         }
 
         @Override
