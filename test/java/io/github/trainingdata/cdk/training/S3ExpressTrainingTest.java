@@ -14,6 +14,7 @@ import io.github.trainingdata.cdk.storage.S3ExpressStoreProps;
 import io.github.trainingdata.cdk.storage.S3Store;
 import io.github.trainingdata.cdk.storage.StoreAccess;
 import io.github.trainingdata.cdk.storage.StoreGrants;
+import io.github.trainingdata.cdk.storage.StoreZone;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -117,13 +118,8 @@ class S3ExpressTrainingTest {
 
     @Test
     void warnsWhenATrainingSubnetIsInAnotherZoneThanThePreferredOne() {
-        Vpc vpc = new Vpc(f.stack, "Vpc", VpcProps.builder().maxAzs(1).natGateways(0)
-                .subnetConfiguration(List.of(SubnetConfiguration.builder().name("Isolated").cidrMask(24)
-                        .subnetType(SubnetType.PRIVATE_ISOLATED).build())).build());
-        Subnet data = zoneSubnet(vpc, "ZoneSubnet1", "10.0.250.0/24", "use1-az1");
-        Subnet other = zoneSubnet(vpc, "ZoneSubnet2", "10.0.251.0/24", "use1-az2");
-        TrainingNetwork network = new TrainingNetwork(f.stack, "Own", TrainingNetworkProps.builder().vpc(vpc)
-                .dataSubnet(data).build());
+        TrainingNetwork network = zonedNetwork();
+        Subnet other = (Subnet) f.stack.getNode().findChild("ZoneSubnet2");
         S3ExpressStore store = new S3ExpressStore(f.stack, "Express", S3ExpressStoreProps.builder().network(network)
                 .zoneId("use1-az1").baseName("features").build());
         TrainingJobDefinition job = f.define(f.props().vpcSubnets(SubnetSelection.builder().subnets(List.of(other))
@@ -134,6 +130,33 @@ class S3ExpressTrainingTest {
         Annotations.fromStack(f.stack).hasWarning("/Test/Training", "Test/Training: subnet Test/ZoneSubnet2 is not in the "
                 + "zone where the store of channel 'train' keeps its data; a job there reads across zones (slower, and "
                 + "billed for the transfer) [ack: @trainingdata/training:subnetOutsidePreferredZone]");
+    }
+
+    @Test
+    void aStoreThatRequiresAZoneByIdRefusesASubnetInAnotherZone() {
+        TrainingNetwork network = zonedNetwork();
+        Subnet other = (Subnet) f.stack.getNode().findChild("ZoneSubnet2");
+        OwnStore zonal = new OwnStore(f.stack, "Zonal", network, StoreZone.ofId(StoreZone.Affinity.REQUIRED,
+                "use1-az1"), S3Store.ALL_INPUT_MODES);
+
+        assertRule("TRAINING_SUBNETS_IN_LUSTRE_AZ", () -> f.define(f.props().vpcSubnets(SubnetSelection.builder()
+                .subnets(List.of(other)).build()).channels(List.of(S3Channel.builder("train").store(zonal).build()))),
+                "Test/Training", "vpcSubnets", "Test/ZoneSubnet2",
+                "subnets in the Availability Zone of channel 'train' (its store keeps its data in one zone; "
+                        + "SageMaker must run there to reach it)");
+    }
+
+    /**
+     * @return a network on a one-zone VPC whose data subnet {@code ZoneSubnet1} is in zone ID {@code use1-az1}, beside
+     *     a subnet {@code ZoneSubnet2} in {@code use1-az2} (both with literal zone IDs)
+     */
+    private TrainingNetwork zonedNetwork() {
+        Vpc vpc = new Vpc(f.stack, "Vpc", VpcProps.builder().maxAzs(1).natGateways(0)
+                .subnetConfiguration(List.of(SubnetConfiguration.builder().name("Isolated").cidrMask(24)
+                        .subnetType(SubnetType.PRIVATE_ISOLATED).build())).build());
+        Subnet data = zoneSubnet(vpc, "ZoneSubnet1", "10.0.250.0/24", "use1-az1");
+        zoneSubnet(vpc, "ZoneSubnet2", "10.0.251.0/24", "use1-az2");
+        return new TrainingNetwork(f.stack, "Own", TrainingNetworkProps.builder().vpc(vpc).dataSubnet(data).build());
     }
 
     private Subnet zoneSubnet(Vpc vpc, String id, String cidr, String zoneId) {
@@ -159,7 +182,7 @@ class S3ExpressTrainingTest {
 
     @Test
     void rejectsAnInputModeTheStoreDoesNotAccept() {
-        S3Store fileOnly = new FileOnlyStore(f.stack, "FileOnly");
+        S3Store fileOnly = new OwnStore(f.stack, "FileOnly", null, null, List.of("File"));
 
         assertRule("CHANNEL_STORE_INPUT_MODE", () -> f.define(f.props().channels(List.of(
                 S3Channel.builder("train").store(fileOnly).inputMode(ChannelInputMode.FAST_FILE).build()))),
@@ -235,20 +258,27 @@ class S3ExpressTrainingTest {
                         + "s3:ListBucket on a general purpose bucket)");
     }
 
-    /** A bucket read in File mode only, as a store of a platform team might declare. */
-    private static final class FileOnlyStore extends Construct implements S3Store {
-        FileOnlyStore(Construct scope, String id) {
+    /** An S3 store of a platform team's own: its network, its zone and the input modes it accepts are given. */
+    private static final class OwnStore extends Construct implements S3Store {
+        private final TrainingNetwork network;
+        private final StoreZone zone;
+        private final List<String> inputModes;
+
+        OwnStore(Construct scope, String id, TrainingNetwork network, StoreZone zone, List<String> inputModes) {
             super(scope, id);
+            this.network = network;
+            this.zone = zone;
+            this.inputModes = inputModes;
         }
 
         @Override
         public String getBucketName() {
-            return "file-only";
+            return "own-data";
         }
 
         @Override
         public String getBucketArn() {
-            return "arn:aws:s3:::file-only";
+            return "arn:aws:s3:::own-data";
         }
 
         @Override
@@ -258,12 +288,12 @@ class S3ExpressTrainingTest {
 
         @Override
         public List<String> getInputModes() {
-            return List.of("File");
+            return inputModes;
         }
 
         @Override
         public TrainingNetwork getNetwork() {
-            return null;
+            return network;
         }
 
         @Override
@@ -272,8 +302,13 @@ class S3ExpressTrainingTest {
         }
 
         @Override
+        public StoreZone getZone() {
+            return zone;
+        }
+
+        @Override
         public void grantTraining(StoreGrants grants, StoreAccess access, String path) {
-            grants.allow(List.of("s3:GetObject"), "arn:aws:s3:::file-only/*", "");
+            grants.allow(List.of("s3:GetObject"), "arn:aws:s3:::own-data/*", "");
         }
 
         @Override
