@@ -21,6 +21,7 @@ import io.github.trainingdata.cdk.launch.TrainingJobNames;
 import io.github.trainingdata.cdk.launch.TrainingJobRequestJson;
 import io.github.trainingdata.cdk.preload.handler.PreloadHandler;
 import io.github.trainingdata.cdk.preload.handler.RecordingContext;
+import io.github.trainingdata.cdk.storage.StorePublication;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,6 +94,8 @@ class MotoRehearsalTest {
     private static final String SHARED_CACHE = PUBLISHED + "TrainingDataShared.Lustre";
     /** Where it publishes its EFS store, which the teams' EFS channels read at run time. */
     private static final String SHARED_EFS = PUBLISHED + "TrainingDataShared.Features";
+    /** Where it publishes its network, whose training security group the teams' jobs run in. */
+    private static final String SHARED_NETWORK = StorePublication.NETWORK_NAME_PREFIX + "TrainingDataShared.Network";
 
     private static MotoServer moto;
     private static SfnClient sfn;
@@ -125,7 +128,9 @@ class MotoRehearsalTest {
         resolve(List.of(quickstart), List.of(advised), composition);
         for (JsonNode template : TEMPLATES.values()) {
             for (JsonNode parameter : template.path("Resources")) {
-                if (parameter.path("Properties").path("Name").asText().startsWith(PUBLISHED)) {
+                String parameterName = parameter.path("Properties").path("Name").asText();
+                if (parameterName.startsWith(PUBLISHED)
+                        || parameterName.startsWith(StorePublication.NETWORK_NAME_PREFIX)) {
                     publish(parameter.get("Properties").get("Name").asText(),
                             parameter.get("Properties").get("Value").asText());
                 }
@@ -357,12 +362,29 @@ class MotoRehearsalTest {
         preloadReports(stack, machine, List.of("SUCCEEDED"));
         String deployed = ssm.getParameter(r -> r.name(SHARED_CACHE)).parameter().value();
         String deployedEfs = ssm.getParameter(r -> r.name(SHARED_EFS)).parameter().value();
+        String deployedNetwork = ssm.getParameter(r -> r.name(SHARED_NETWORK)).parameter().value();
         try {
             int before = requests().size();
             assertEquals("SUCCEEDED", run(arn, UUID.randomUUID().toString(), "{}").get("status").asText());
             JsonNode published = readTree(deployed);
             assertReads(requests().get(before), published);
             assertReadsEfs(requests().get(before), readTree(deployedEfs));
+            assertRunsIn(requests().get(before), readTree(deployedNetwork));
+
+            // The network's training group, as published now (say the data stack was given another): bound the same way.
+            ObjectNode otherGroup = ((ObjectNode) readTree(deployedNetwork)).put("SecurityGroupId", "sg-0fedcba9876543210");
+            publish(SHARED_NETWORK, otherGroup.toString());
+            assertEquals("SUCCEEDED", run(arn, UUID.randomUUID().toString(), "{}").get("status").asText());
+            assertRunsIn(requests().get(requests().size() - 1), otherGroup);
+            ObjectNode noGroup = otherGroup.deepCopy();
+            noGroup.remove("SecurityGroupId");
+            publish(SHARED_NETWORK, noGroup.toString());
+            JsonNode groupless = run(arn, UUID.randomUUID().toString(), "{}");
+            assertEquals("DataStoreIncomplete", groupless.get("failure").asText(), groupless.toString());
+            assertTrue(groupless.get("cause").asText().contains(SHARED_NETWORK)
+                    && groupless.get("cause").asText().contains("TrainingDataShared/Network"), groupless.toString());
+            publish(SHARED_NETWORK, deployedNetwork);
+            before += 1;
 
             // The data stack replaced the EFS file system (e.g. another performance mode): the next execution mounts
             // the new one; a publication without an id fails the execution at once, naming the store.
@@ -414,6 +436,7 @@ class MotoRehearsalTest {
         } finally {
             publish(SHARED_CACHE, deployed);
             publish(SHARED_EFS, deployedEfs);
+            publish(SHARED_NETWORK, deployedNetwork);
         }
     }
 
@@ -435,6 +458,7 @@ class MotoRehearsalTest {
                     line -> { }).trainingJobStatusAsString());
             assertReads(requestNamed(job), readTree(deployed));
             assertReadsEfs(requestNamed(job), readTree(ssm.getParameter(r -> r.name(SHARED_EFS)).parameter().value()));
+            assertRunsIn(requestNamed(job), readTree(ssm.getParameter(r -> r.name(SHARED_NETWORK)).parameter().value()));
             assertEquals(List.of(), problems());
 
             ssm.deleteParameter(r -> r.name(SHARED_CACHE));
@@ -461,6 +485,12 @@ class MotoRehearsalTest {
         assertEquals(1, efs.size(), request.toString());
         assertEquals(published.get("FileSystemId").asText(), efs.get(0).get("FileSystemId").asText());
         assertTrue(efs.get(0).get("DirectoryPath").asText().startsWith("/features/"), efs.toString());
+    }
+
+    /** The request runs in the published network's training security group (the first). */
+    private static void assertRunsIn(JsonNode request, JsonNode network) {
+        assertEquals(network.get("SecurityGroupId").asText(),
+                request.get("VpcConfig").get("SecurityGroupIds").get(0).asText(), request.toString());
     }
 
     /** The request's Lustre channel and subnets are the published cache's. */

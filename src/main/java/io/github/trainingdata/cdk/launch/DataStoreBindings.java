@@ -12,11 +12,13 @@ import software.amazon.awssdk.services.ssm.SsmClient;
 import software.amazon.awssdk.services.ssm.model.ParameterNotFoundException;
 
 /**
- * Fills in what a request document reads of stores in other stacks when a launch starts. A definition that reads a
- * Lustre cache or an EFS store of another stack stores {@code {{DataStore:<parameter>:<member>}}} where a value of the
- * store goes (its {@code FileSystemId}, a cache's {@code MountName} inside a {@code DirectoryPath}, and, as the whole
- * value of {@code VpcConfig.Subnets}, its {@code Subnets}); this reads each named SSM parameter once, now, and puts the current
- * values in. A missing parameter, or one without a value a job needs, fails the launch with a
+ * Fills in what a request document (or capacity plan) reads of stores and networks in other stacks when a launch
+ * starts. A definition that reads a Lustre cache or an EFS store of another stack, or runs in a network of another
+ * stack, stores {@code {{DataStore:<parameter>:<member>}}} where a published value goes (a store's
+ * {@code FileSystemId}, a cache's {@code MountName} inside a {@code DirectoryPath}, as the whole value of
+ * {@code VpcConfig.Subnets} the {@code Subnets}, the network's training {@code SecurityGroupId}, and in the capacity
+ * plan the S3 fallback's {@code StorageSubnets} and {@code StorageZones}); this reads each named SSM parameter once,
+ * now, and puts the current values in. A missing parameter, or one without a value a job needs, fails the launch with a
  * {@link DataStoreNotReadyException} naming the store and the parameter: no job mounts a file system that is gone.
  */
 public final class DataStoreBindings {
@@ -27,6 +29,7 @@ public final class DataStoreBindings {
     private static final Pattern FILE_SYSTEM_ID = Pattern.compile("fs-[0-9a-f]{8,}");
     private static final Pattern MOUNT_NAME = Pattern.compile("[A-Za-z0-9_-]{1,8}");
     private static final Pattern SUBNET_ID = Pattern.compile("subnet-[0-9a-z]+");
+    private static final Pattern SECURITY_GROUP_ID = Pattern.compile("sg-[0-9a-z]+");
 
     private DataStoreBindings() {
     }
@@ -83,9 +86,13 @@ public final class DataStoreBindings {
         return switch (member) {
             case "FileSystemId" -> matches(value, FILE_SYSTEM_ID) ? null : "is not a file system id (fs-...)";
             case "MountName" -> matches(value, MOUNT_NAME) ? null : "is not a mount name (1 to 8 letters and digits)";
-            case "Subnets" -> value.isArray() && !value.asArray().isEmpty()
+            case "Subnets", "StorageSubnets" -> value.isArray() && !value.asArray().isEmpty()
                     && value.asArray().stream().allMatch(s -> matches(s, SUBNET_ID)) ? null
                     : "is not a non-empty list of subnet ids";
+            case "StorageZones" -> value.isArray() && !value.asArray().isEmpty()
+                    && value.asArray().stream().allMatch(JsonNode::isString) ? null
+                    : "is not a non-empty list of Availability Zones";
+            case "SecurityGroupId" -> matches(value, SECURITY_GROUP_ID) ? null : "is not a security group id (sg-...)";
             default -> value.isString() ? null : "is not a string";
         };
     }

@@ -40,8 +40,10 @@ final class CapacityPlanDocument {
             Map<String, Object> fallback = new LinkedHashMap<>();
             fallback.put(CapacityPlan.INPUT_DATA_CONFIG, CapacityAttempts.channelsOf(job, true).stream()
                     .map(TrainingChannel::render).toList());
-            fallback.put(CapacityPlan.SUBNETS, CapacityAttempts.subnetsOf(job, true).stream()
-                    .map(ISubnet::getSubnetId).toList());
+            // A network of another stack gives them when the launch starts ({@code DataStoreBindings}).
+            fallback.put(CapacityPlan.SUBNETS, job.getBinding().bindsFallbackSubnets()
+                    ? job.getBinding().requestFallbackSubnets()
+                    : CapacityAttempts.subnetsOf(job, true).stream().map(ISubnet::getSubnetId).toList());
             document.put(CapacityPlan.S3_FALLBACK, fallback);
         }
         return document;
@@ -54,7 +56,9 @@ final class CapacityPlanDocument {
     private static Map<String, Object> sourcesAndZones(TrainingJobBlueprint job, boolean fromS3) {
         Map<String, Object> members = new LinkedHashMap<>();
         members.put(CapacityPlan.DATA_SOURCES, CapacityAttempts.dataSources(CapacityAttempts.channelsOf(job, fromS3)));
-        members.put(CapacityPlan.AVAILABILITY_ZONES, CapacityAttempts.zonesOf(CapacityAttempts.subnetsOf(job, fromS3)));
+        members.put(CapacityPlan.AVAILABILITY_ZONES, fromS3 && job.getBinding().bindsFallbackSubnets()
+                ? job.getBinding().requestFallbackZones()
+                : CapacityAttempts.zonesOf(CapacityAttempts.subnetsOf(job, fromS3)));
         return members;
     }
 }
