@@ -440,6 +440,67 @@ class MotoRehearsalTest {
         }
     }
 
+    /** Publications the SDK launcher refuses: (what is wrong, the parameter, its value given the deployed one). */
+    static Stream<Arguments> refusedPublications() {
+        return Stream.of(
+                Arguments.of("not JSON", SHARED_CACHE, (java.util.function.UnaryOperator<ObjectNode>) d -> null),
+                Arguments.of("a malformed subnet", SHARED_CACHE, (java.util.function.UnaryOperator<ObjectNode>) d -> {
+                    d.putArray("Subnets").add("subnet-0a1b2c3d4e5f60001").add("sub net");
+                    return d;
+                }),
+                Arguments.of("no mount name", SHARED_CACHE, (java.util.function.UnaryOperator<ObjectNode>) d -> {
+                    d.remove("MountName");
+                    return d;
+                }),
+                Arguments.of("a malformed mount name", SHARED_CACHE, (java.util.function.UnaryOperator<ObjectNode>) d ->
+                        d.put("MountName", "mount/name")),
+                Arguments.of("an empty subnet list", SHARED_CACHE, (java.util.function.UnaryOperator<ObjectNode>) d -> {
+                    d.putArray("Subnets");
+                    return d;
+                }),
+                Arguments.of("a nested object", SHARED_EFS, (java.util.function.UnaryOperator<ObjectNode>) d -> {
+                    d.putObject("Extra").put("a", "b");
+                    return d;
+                }),
+                Arguments.of("a numeric id", SHARED_EFS, (java.util.function.UnaryOperator<ObjectNode>) d ->
+                        d.put("FileSystemId", 12345678)),
+                Arguments.of("a malformed security group", SHARED_NETWORK,
+                        (java.util.function.UnaryOperator<ObjectNode>) d -> d.put("SecurityGroupId", "group-1")));
+    }
+
+    @ParameterizedTest(name = "{0} in {1}")
+    @MethodSource("refusedPublications")
+    void aPublicationTheLauncherRefusesFailsTheExecutionAsDataStoreIncompleteNamingStoreAndParameter(String what,
+            String parameter, java.util.function.UnaryOperator<ObjectNode> change) {
+        String arn = createInMoto("TrainingTeamVision", "VisionStateMachineEDD2524C");
+        preloadReports("TrainingTeamVision", "VisionStateMachineEDD2524C", List.of("SUCCEEDED"));
+        String deployed = ssm.getParameter(r -> r.name(parameter)).parameter().value();
+        ObjectNode changed = change.apply((ObjectNode) readTree(deployed));
+        String value = changed == null ? "{\"FileSystemId\": \"fs-0123456789abcdef0\"," : changed.toString();
+        String store = parameter.equals(SHARED_NETWORK) ? "TrainingDataShared/Network"
+                : parameter.equals(SHARED_EFS) ? "TrainingDataShared/Features" : "TrainingDataShared/Lustre";
+        String request = resourcesOfType(TEMPLATES.get("TrainingTeamVision"), "AWS::SSM::Parameter").stream()
+                .filter(p -> p.get("Properties").path("Description").asText().startsWith("CreateTrainingJob request"))
+                .findFirst().orElseThrow().get("Properties").get("Value").asText();
+        String requestName = "/rehearsal/vision/request";
+        ssm.putParameter(r -> r.name(requestName).type(ParameterType.STRING).value(request).overwrite(true));
+        int before = requests().size();
+        try {
+            publish(parameter, value);
+            JsonNode failed = run(arn, UUID.randomUUID().toString(), "{}");
+            assertEquals("DataStoreIncomplete", failed.get("failure").asText(), what + ": " + failed);
+            assertTrue(failed.get("cause").asText().contains(parameter) && failed.get("cause").asText().contains(store),
+                    failed.toString());
+            DataStoreNotReadyException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    DataStoreNotReadyException.class, () -> new DeployedTrainingJobDefinition(ssm, requestName).document());
+            assertEquals("DataStoreIncomplete", refused.getError(), what);
+            assertEquals(parameter, refused.getParameterName());
+            assertEquals(before, requests().size(), "no job starts");
+        } finally {
+            publish(parameter, deployed);
+        }
+    }
+
     @Test
     void theLauncherReadsTheSharedCacheAsPublishedWhenItStarts() throws InterruptedException {
         JsonNode template = TEMPLATES.get("TrainingTeamDetection");

@@ -1,13 +1,12 @@
 package io.github.trainingdata.cdk.training;
 
 import static io.github.trainingdata.cdk.training.AslStates.fail;
-import static io.github.trainingdata.cdk.training.AslStates.not;
-import static io.github.trainingdata.cdk.training.AslStates.rule;
 import static io.github.trainingdata.cdk.training.AslStates.transientErrors;
 
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.SynthRule;
 import io.github.trainingdata.cdk.internal.Deployments;
+import io.github.trainingdata.cdk.launch.DataStoreBindings;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.EfsStore;
 import io.github.trainingdata.cdk.storage.LustreCache;
@@ -58,6 +57,9 @@ final class StoreBinding {
     static final String INCOMPLETE = "DataStoreIncomplete";
     static final String BIND_STATE = "BindDataStores";
     static final String CHECK_STATE = "CheckDataStores";
+    static final String CHECK_DOCUMENTS_STATE = "CheckDataStoreDocuments";
+    static final String DOCUMENTS_OK_STATE = "DataStoreDocumentsOk";
+    static final String COMPLETE_STATE = "DataStoresComplete";
     /** Where {@link #BIND_STATE} keeps the channels and subnets it rendered, in the state's output. */
     static final String BINDING = "dataStoreBinding";
     private static final String PARAMETER_NOT_FOUND = "Ssm.ParameterNotFoundException";
@@ -346,46 +348,47 @@ final class StoreBinding {
         if (stores.isEmpty()) {
             return next;
         }
-        List<Map<String, Object>> incomplete = new ArrayList<>();
+        Map<String, Object> documents = new LinkedHashMap<>();
+        Map<String, Object> complete = new LinkedHashMap<>();
+        List<Map<String, Object>> failures = new ArrayList<>();
         for (BoundStore store : stores) {
-            String after = store.index() + 1 < stores.size() ? read(store.index() + 1) : CHECK_STATE;
+            String after = store.index() + 1 < stores.size() ? read(store.index() + 1) : CHECK_DOCUMENTS_STATE;
             states.put(read(store.index()), readState(store, after, partition));
             String failed = INCOMPLETE + store.index();
             List<String> members = members(store);
-            for (String member : members) {
-                incomplete.add(rule(not(condition(path(store, member), "IsPresent", true)), failed));
-            }
-            for (String member : members) {
-                boolean list = member.equals(StorePublication.SUBNETS) || member.equals(StorePublication.STORAGE_SUBNETS)
-                        || member.equals(StorePublication.STORAGE_ZONES);
-                if (!list) {
-                    incomplete.add(rule(not(condition(path(store, member), "IsString", true)), failed));
-                }
-            }
-            if (!store.network()) {
-                incomplete.add(rule(not(condition(path(store, StorePublication.FILE_SYSTEM_ID), "StringMatches",
-                        "fs-*")), failed));
-            } else {
-                incomplete.add(rule(not(condition(path(store, StorePublication.SECURITY_GROUP_ID), "StringMatches",
-                        "sg-*")), failed));
-            }
-            String what = store.network() ? "network" : store.lustre() ? "cache" : "store";
+            String value = "$states.input.dataStore" + store.index() + ".Value";
+            documents.put(ok(store), "{% " + matches(value, DataStoreBindings.DOCUMENT) + " %}");
+            complete.put(ok(store), "{% " + String.join(" and ", members.stream().map(m -> valid(store, m)).toList())
+                    + " %}");
+            failures.add(AslStates.rule(isFalse(ok(store)), failed));
+            String what = store.kind();
             states.put(NOT_PUBLISHED + store.index(), fail(NOT_PUBLISHED, "SSM parameter "
                     + store.publication().getParameterName() + ", where " + store.cache().getNode().getPath()
                     + " publishes what jobs read of it, does not exist: deploy the stack that owns the "
                     + what + " (" + Stack.of(store.cache()).getStackName() + ") first"));
             states.put(failed, fail(INCOMPLETE, "SSM parameter " + store.publication().getParameterName()
-                    + " does not hold what jobs need of " + store.cache().getNode().getPath() + " ("
-                    + String.join(", ", members) + "; " + (store.network() ? "SecurityGroupId as sg-..." 
-                    : "FileSystemId as fs-...") + "): is its stack half-deployed or the "
-                    + "parameter changed by hand? Deploy the stack that owns the " + what + " again"));
+                    + " does not hold what jobs need of " + store.cache().getNode().getPath() + ": a JSON object with "
+                    + String.join(", ", members.stream().map(StoreBinding::described).toList()) + ". Is its stack "
+                    + "half-deployed, or was the parameter changed by hand? Deploy the stack that owns the " + what
+                    + " again"));
         }
-        Map<String, Object> check = new LinkedHashMap<>();
-        check.put("Type", "Choice");
-        check.put("Comment", "Every published store holds what the job needs");
-        check.put("Choices", incomplete);
-        check.put("Default", BIND_STATE);
-        states.put(CHECK_STATE, check);
+        states.put(CHECK_DOCUMENTS_STATE, check("Whether each publication is a JSON object (it is parsed only then)",
+                documents, DOCUMENTS_OK_STATE));
+        states.put(DOCUMENTS_OK_STATE, choose(failures, parse(0)));
+        for (BoundStore store : stores) {
+            Map<String, Object> document = new LinkedHashMap<>();
+            document.put("Document.$", "States.StringToJson($.dataStore" + store.index() + ".Value)");
+            Map<String, Object> parse = new LinkedHashMap<>();
+            parse.put("Type", "Pass");
+            parse.put("Comment", "Parse what " + store.cache().getNode().getPath() + " publishes");
+            parse.put("Parameters", document);
+            parse.put("ResultPath", "$.dataStore" + store.index());
+            parse.put("Next", store.index() + 1 < stores.size() ? parse(store.index() + 1) : CHECK_STATE);
+            states.put(parse(store.index()), parse);
+        }
+        states.put(CHECK_STATE, check("Whether each publication holds what the job reads, each value as the SDK "
+                + "launcher checks it", complete, COMPLETE_STATE));
+        states.put(COMPLETE_STATE, choose(failures, BIND_STATE));
 
         Map<String, Object> binding = new LinkedHashMap<>();
         if (bindsChannels()) {
@@ -460,15 +463,80 @@ final class StoreBinding {
         return "ReadDataStore" + index;
     }
 
-    private static String path(BoundStore store, String member) {
-        return store.document() + "." + member;
+    private static String parse(int index) {
+        return "ParseDataStore" + index;
     }
 
-    private static Map<String, Object> condition(String variable, String operator, Object value) {
+    /** @return a JSONata expression: whether {@code member} of {@code store}'s parsed document is as the launcher wants */
+    private static String valid(BoundStore store, String member) {
+        String value = "$lookup($states.input.dataStore" + store.index() + ".Document, '" + member + "')";
+        return switch (member) {
+            case StorePublication.FILE_SYSTEM_ID -> matches(value, DataStoreBindings.FILE_SYSTEM_ID);
+            case StorePublication.MOUNT_NAME -> matches(value, DataStoreBindings.MOUNT_NAME);
+            case StorePublication.SECURITY_GROUP_ID -> matches(value, DataStoreBindings.SECURITY_GROUP_ID);
+            case StorePublication.SUBNETS, StorePublication.STORAGE_SUBNETS -> list(value,
+                    matches("$v", DataStoreBindings.SUBNET_ID));
+            case StorePublication.STORAGE_ZONES -> list(value, "$type($v) = 'string'");
+            default -> "$type(" + value + ") = 'string'";
+        };
+    }
+
+    /** @return a JSONata expression: whether {@code value} is a string that {@code pattern} (anchored) matches */
+    private static String matches(String value, String pattern) {
+        return "($type(" + value + ") = 'string' ? $contains(" + value + ", /" + pattern + "/) : false)";
+    }
+
+    /** @return a JSONata expression: whether {@code value} is a non-empty list whose every {@code $v} is {@code valid} */
+    private static String list(String value, String valid) {
+        return "($type(" + value + ") = 'array' ? $count(" + value + ") > 0 and $count($filter(" + value
+                + ", function($v) { $not(" + valid + ") })) = 0 : false)";
+    }
+
+    /** @return {@code member} as a failure's cause describes it */
+    private static String described(String member) {
+        return switch (member) {
+            case StorePublication.FILE_SYSTEM_ID -> "FileSystemId (fs-...)";
+            case StorePublication.MOUNT_NAME -> "MountName (1 to 8 letters, digits, '_' or '-')";
+            case StorePublication.SECURITY_GROUP_ID -> "SecurityGroupId (sg-...)";
+            case StorePublication.SUBNETS, StorePublication.STORAGE_SUBNETS -> member + " (a non-empty list of subnet-...)";
+            case StorePublication.STORAGE_ZONES -> member + " (a non-empty list of zone names)";
+            default -> member + " (a string)";
+        };
+    }
+
+    /** @return the variable that says whether {@code store}'s publication passed the last check */
+    private static String ok(BoundStore store) {
+        return "dataStore" + store.index() + "Ok";
+    }
+
+    private static Map<String, Object> isFalse(String variable) {
         Map<String, Object> condition = new LinkedHashMap<>();
-        condition.put("Variable", variable);
-        condition.put(operator, value);
+        condition.put("Variable", "$" + variable);
+        condition.put("BooleanEquals", false);
         return condition;
+    }
+
+    /** A JSONata Pass state that assigns each store's check (a JSONata Choice state is beyond statelint). */
+    private static Map<String, Object> check(String comment, Map<String, Object> assign, String next) {
+        Map<String, Object> check = new LinkedHashMap<>();
+        check.put("Type", "Pass");
+        check.put("QueryLanguage", "JSONata");
+        check.put("Comment", comment);
+        check.put("Assign", assign);
+        check.put("Next", next);
+        return check;
+    }
+
+    private static Map<String, Object> choose(List<Map<String, Object>> failures, String otherwise) {
+        Map<String, Object> choice = new LinkedHashMap<>();
+        choice.put("Type", "Choice");
+        choice.put("Choices", failures);
+        choice.put("Default", otherwise);
+        return choice;
+    }
+
+    private static String path(BoundStore store, String member) {
+        return store.document() + "." + member;
     }
 
     /**
@@ -487,7 +555,8 @@ final class StoreBinding {
         read.put("Comment", "Read what " + store.cache().getNode().getPath() + " publishes, as it is now");
         read.put("Resource", "arn:" + partition + ":states:::aws-sdk:ssm:getParameter");
         read.put("Parameters", Map.of("Name", store.publication().getParameterName()));
-        read.put("ResultSelector", Map.of("Document.$", "States.StringToJson($.Parameter.Value)"));
+        // Parsed only once CheckDataStoreDocuments found it JSON: a parse failure is States.Runtime, which no Catch takes.
+        read.put("ResultSelector", Map.of("Value.$", "$.Parameter.Value"));
         read.put("ResultPath", "$.dataStore" + store.index());
         read.put("TimeoutSeconds", AslStates.CALL_TIMEOUT_SECONDS);
         read.put("Retry", List.of(noRetry, transientErrors()));
