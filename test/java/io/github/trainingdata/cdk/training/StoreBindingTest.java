@@ -169,6 +169,9 @@ class StoreBindingTest {
         assertTrue(plan.contains("\\\"Subnets\\\":\\\"{{DataStore:/training-data/networks/Data.Network:"
                 + "StorageSubnets}}\\\""), plan);
         assertTrue(plan.contains("{{DataStore:/training-data/networks/Data.Network:StorageZones}}"), plan);
+        assertTrue(plan.contains("\\\"FirstAttempt\\\":{\\\"DataSources\\\":\\\"FSxLustre\\\",\\\"AvailabilityZones"
+                + "\\\":[\\\"{{DataStore:/training-data/stores/Data.Lustre:AvailabilityZone}}\\\"]}"), "the zone the "
+                + "cache is published in, when the launch starts: " + plan);
         JsonNode states = AslSimulator.definitionOf(team).get("States");
         assertEquals("$.dataStore1.Document.StorageSubnets",
                 states.get("BindDataStores").get("Parameters").get("FallbackSubnets.$").asText());
