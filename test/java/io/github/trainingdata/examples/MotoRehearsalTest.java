@@ -29,6 +29,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -94,6 +95,8 @@ class MotoRehearsalTest {
     private static final String SHARED_CACHE = PUBLISHED + "TrainingDataShared.Lustre";
     /** Where it publishes its EFS store, which the teams' EFS channels read at run time. */
     private static final String SHARED_EFS = PUBLISHED + "TrainingDataShared.Features";
+    /** A team that reads S3 only, in the data stack's network (as the update catalogue's move-data-az-s3-team). */
+    private static final String S3_TEAM = "Tabular";
     /** Where it publishes its network, whose training security group the teams' jobs run in. */
     private static final String SHARED_NETWORK = StorePublication.NETWORK_NAME_PREFIX + "TrainingDataShared.Network";
 
@@ -123,8 +126,10 @@ class MotoRehearsalTest {
         App app = TestApps.app();
         QuickstartStack quickstart = new QuickstartStack(app, "TrainingDataQuickstart");
         AdvisedPlatformStack advised = new AdvisedPlatformStack(app, NO_WAIT_STACK);
-        List<Stack> composition = PlatformCompositionApp.build(app, PlatformCompositionApp.DATA,
-                PlatformCompositionApp.TEAMS);
+        List<TrainingSettings> teams = new ArrayList<>(PlatformCompositionApp.TEAMS);
+        teams.add(new TrainingSettings(S3_TEAM, "xgb", null, "2.5.1-cpu-py311", "ml.m5.4xlarge", 1, Map.of(), false,
+                null, null, null, null));
+        List<Stack> composition = PlatformCompositionApp.build(app, PlatformCompositionApp.DATA, teams);
         resolve(List.of(quickstart), List.of(advised), composition);
         for (JsonNode template : TEMPLATES.values()) {
             for (JsonNode parameter : template.path("Resources")) {
@@ -438,6 +443,54 @@ class MotoRehearsalTest {
             publish(SHARED_EFS, deployedEfs);
             publish(SHARED_NETWORK, deployedNetwork);
         }
+    }
+
+    @Test
+    void anS3TeamsExecutionAndLaunchRunInTheNetworkAsPublishedAlsoAfterADataAzMove() throws InterruptedException {
+        String stack = "TrainingTeam" + S3_TEAM;
+        JsonNode template = TEMPLATES.get(stack);
+        String machine = null;
+        for (Iterator<String> ids = template.get("Resources").fieldNames(); ids.hasNext(); ) {
+            String id = ids.next();
+            if (id.startsWith(S3_TEAM + "StateMachine") && "AWS::StepFunctions::StateMachine".equals(
+                    template.get("Resources").get(id).path("Type").asText())) {
+                machine = id;
+            }
+        }
+        String arn = createInMoto(stack, machine);
+        String document = resourcesOfType(template, "AWS::SSM::Parameter").stream()
+                .filter(p -> p.get("Properties").path("Description").asText().startsWith("CreateTrainingJob request"))
+                .findFirst().orElseThrow().get("Properties").get("Value").asText();
+        assertTrue(document.contains("{{DataStore:" + SHARED_NETWORK + ":Subnets}}"), document);
+        String requestName = "/rehearsal/tabular/request";
+        ssm.putParameter(r -> r.name(requestName).type(ParameterType.STRING).value(document).overwrite(true));
+        String deployed = ssm.getParameter(r -> r.name(SHARED_NETWORK)).parameter().value();
+        try {
+            assertEquals("SUCCEEDED", run(arn, UUID.randomUUID().toString(), "{}").get("status").asText());
+            assertRunsInNetwork(requests().get(requests().size() - 1), readTree(deployed));
+            TrainingJobLauncher launcher = new TrainingJobLauncher(sageMaker);
+            String job = launcher.start(new DeployedTrainingJobDefinition(ssm, requestName).document(), "xgb");
+            assertRunsInNetwork(requestNamed(job), readTree(deployed));
+
+            // The data stack moved the data AZ: another data subnet in another zone. No team stack is deployed again;
+            // the next execution and launch run there.
+            ObjectNode moved = ((ObjectNode) readTree(deployed)).put("AvailabilityZone", "us-east-1b");
+            moved.putArray("Subnets").add("subnet-0a1b2c3d4e5f60002");
+            publish(SHARED_NETWORK, moved.toString());
+            assertEquals("SUCCEEDED", run(arn, UUID.randomUUID().toString(), "{}").get("status").asText());
+            assertRunsInNetwork(requests().get(requests().size() - 1), moved);
+            String next = launcher.start(new DeployedTrainingJobDefinition(ssm, requestName).document(), "xgb");
+            assertRunsInNetwork(requestNamed(next), moved);
+            assertEquals(List.of(), problems());
+        } finally {
+            publish(SHARED_NETWORK, deployed);
+        }
+    }
+
+    /** The request runs in the published network's data subnet and training security group. */
+    private static void assertRunsInNetwork(JsonNode request, JsonNode network) {
+        assertEquals(network.get("Subnets"), request.get("VpcConfig").get("Subnets"), request.toString());
+        assertRunsIn(request, network);
     }
 
     /** Publications the SDK launcher refuses: (what is wrong, the parameter, its value given the deployed one). */
