@@ -29,8 +29,8 @@ NotificationConfiguration changes), rollback-undeletable (a bucket the change cr
 S3 refuses while any object version is in it, so a failed deploy ends in ROLLBACK_FAILED; a failed first create is
 the change from no stacks to the app), metadata-automatic (a Lustre metadata configuration switched from
 USER_PROVISIONED to AUTOMATIC, which FSx rejects when the provisioned IOPS exceed AUTOMATIC's for the capacity),
-export-changed, stale-stack-output, rewarm-missing, rewarm-unexpected, no-change (a catalogue change that changed no
-template). A catalogue change may list "expectedFindings": kinds it must report (a change the library cannot make
+export-changed, stale-stack-output, rewarm-missing, rewarm-unexpected, service-token-changed (a custom resource whose
+ServiceToken changes: CloudFormation refuses the update), no-change (a catalogue change that changed no template). A catalogue change may list "expectedFindings": kinds it must report (a change the library cannot make
 safe, rehearsed to prove the rehearsal catches it); they are shown as expected, and a missing one fails
 (expected-missing).
 
@@ -758,6 +758,15 @@ def stack_findings(diff, schemas, stateful_types, grow_only, fixed_at_creation):
                                         "configuration (aws-cdk#29653), which removes the notification FSx adds "
                                         "for a data repository association's auto-import (FSx guide: a deleted "
                                         "or changed notification makes the association MISCONFIGURED)"))
+        if state in ("updated", "replaced") and is_custom(diff.after.resources[logical]["Type"]) and any(
+                path[:1] == ["ServiceToken"] for path, _ in diff.changes.get(logical, [])):
+            why = next(w for path, w in diff.changes[logical] if path[:1] == ["ServiceToken"])
+            findings.append(Finding("service-token-changed", diff.name, logical, f"its ServiceToken changes ({why}): "
+                                    "CloudFormation does not update a custom resource's ServiceToken ('Updates aren't "
+                                    "supported', AWS::CloudFormation::CustomResource; create-only in its registry "
+                                    "schema) and fails the update with 'Modifying service token is not allowed': "
+                                    "keep the function the token names (its logical id), updated in place"))
+            continue
         if state not in ("replaced", "deleted"):
             continue
         resource = diff.before.resources[logical]

@@ -101,6 +101,7 @@ class UpdateRehearsalTest {
                 .replace("s3://team-data/imagenet/", "s3://team-data/imagenet-2026/")));
         plant("custom-association-onto-another", null, Map.of("Data", CUSTOM), Map.of("Data", CUSTOM
                 .replace("\"/imagenet\"", "\"/coco/imagenet\"")));
+        plant("service-token", null, Map.of("Data", CUSTOM), Map.of("Data", CUSTOM.replace(TOKEN, TOKEN + "-shared")));
         plant("bucket-renamed", null, Map.of("Data", DATA), Map.of("Data", DATA
                 .replace("\"team-data\"", "\"team-data-2\"")));
         plant("imported-export", null, Map.of("Data", DATA, "Training", IMPORTING),
@@ -193,6 +194,15 @@ class UpdateRehearsalTest {
                 "it deletes its old association before it creates the new one");
         assertEquals(List.of("association-collision Data/Imagenet"),
                 findings(REPORTS.get("custom-association-onto-another")), "/coco/imagenet nests in /coco");
+    }
+
+    /** CloudFormation refuses a custom resource's new ServiceToken ("Modifying service token is not allowed"). */
+    @Test
+    void aCustomResourceMovedToAnotherProviderFailsSinceItsServiceTokenCannotChange() {
+        // (the registry schema also counts it a replacement, under which the two associations would collide)
+        assertEquals(List.of("service-token-changed Data/Coco", "service-token-changed Data/Imagenet"),
+                findings(REPORTS.get("service-token")).stream().filter(f -> f.startsWith("service-token"))
+                        .sorted().toList());
     }
 
     @Test

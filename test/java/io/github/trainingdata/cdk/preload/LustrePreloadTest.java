@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.trainingdata.cdk.internal.HandlerProvider;
+import io.github.trainingdata.cdk.internal.CustomResourceProvider;
 import io.github.trainingdata.cdk.Intrinsics;
 import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.NagFindings;
@@ -65,7 +65,7 @@ import software.constructs.IConstruct;
  * bundled Java handlers and their IAM, how training waits for the warm-up, and the synth-time rules.
  */
 class LustrePreloadTest {
-    private static final String HANDLER = "io.github.trainingdata.cdk.preload.handler.PreloadHandler";
+    private static final String DISPATCHER = "io.github.trainingdata.cdk.internal.dispatch.CustomResourceDispatcher::handle";
     private static final String TRAIN_IMAGE = "123456789012.dkr.ecr.us-east-1.amazonaws.com/train:1";
     private static final String TOOLS_IMAGE = "123456789012.dkr.ecr.us-east-1.amazonaws.com/tools:1";
     /** The .sync integration's actions on the worker jobs, for the preload state machine. */
@@ -204,9 +204,20 @@ class LustrePreloadTest {
                     properties(id(definition.getStateMachine())).get("DefinitionString")));
         }
 
-        /** @return the logical id of the role of a preload's handler ({@code OnEvent} or {@code IsComplete}) */
-        String handlerRole(LustrePreload of, String handlerId) {
-            return id(((Function) of.getNode().findChild(handlerId)).getRole());
+        /** @return the statements of the preload's grants to the stack's provider, resources evaluated */
+        List<Map<String, Object>> grants(LustrePreload of) {
+            return PolicyStatements.of(template.toJSON().get("Resources") instanceof Map<?, ?> all
+                    ? (Map<String, Object>) all.get(id(of.getNode().findChild("ProviderGrants"))) : Map.of()).stream()
+                    .map(s -> {
+                        Map<String, Object> statement = new LinkedHashMap<>(s);
+                        statement.put("Resource", Intrinsics.evaluate(s.get("Resource")));
+                        return (Map<String, Object>) statement;
+                    }).toList();
+        }
+
+        /** @return the logical id of the role of the stack's provider function */
+        String providerRole() {
+            return id(CustomResourceProvider.of(stack, null).getHandler().getRole());
         }
 
         /** @return the statements of every policy attached to the role, resources evaluated */
@@ -257,8 +268,8 @@ class LustrePreloadTest {
                 "Resource", roleArn);
     }
 
-    /** The statements of a preload's handler ({@code OnEvent} or {@code IsComplete}) role. */
-    private static List<Map<String, Object>> handlerStatements(Fixture f, LustrePreload of, String handler) {
+    /** The statements of a preload's grants to the stack's provider. */
+    private static List<Map<String, Object>> grantStatements(Fixture f, LustrePreload of) {
         String machine = f.id(of.getStateMachine());
         Map<String, Object> executions = statement(EXECUTION_ACTIONS,
                 "arn:REF(AWS::Partition):states:REF(AWS::Region):REF(AWS::AccountId):execution:GETATT(" + machine + ".Name):*");
@@ -266,11 +277,9 @@ class LustrePreloadTest {
         Map<String, Object> describeTasks = statement("fsx:DescribeDataRepositoryTasks", "*");
         Map<String, Object> cancelTasks = statement("fsx:CancelDataRepositoryTask",
                 "arn:REF(AWS::Partition):fsx:REF(AWS::Region):REF(AWS::AccountId):task/*");
-        return handler.equals("OnEvent")
-                ? List.of(statement(List.of("states:ListExecutions", "states:StartExecution"), "REF(" + machine + ")"),
-                        statement("cloudformation:DescribeStacks", "REF(AWS::StackId)"), executions, describeTasks,
-                        cancelTasks)
-                : List.of(executions, describeTasks, cancelTasks, watcherStatement(prefix));
+        return List.of(statement(List.of("states:ListExecutions", "states:StartExecution"), "REF(" + machine + ")"),
+                statement("cloudformation:DescribeStacks", "REF(AWS::StackId)"), executions, describeTasks, cancelTasks,
+                watcherStatement(prefix));
     }
 
     private static Map<String, String> workerEnvironment(int parallelism, int batchSize) {
@@ -499,17 +508,13 @@ class LustrePreloadTest {
         }
 
         @Test
-        void bothHandlersRunTheBundledZipOnJava25() throws IOException {
-            f.template.resourcePropertiesCountIs("AWS::Lambda::Function",
-                    Map.of("Handler", Match.stringLikeRegexp("^" + HANDLER.replace(".", "\\.") + "::")), 2);
+        void theStacksProviderRunsTheBundledZipOnJava25() throws IOException {
+            f.template.resourcePropertiesCountIs("AWS::Lambda::Function", Map.of("Handler", DISPATCHER), 1);
             List<Object> keys = new ArrayList<>();
-            for (String method : List.of("onEvent", "isComplete")) {
-                Map<String, Object> function = f.template.findResources("AWS::Lambda::Function", Map.of("Properties",
-                        Match.objectLike(Map.of("Handler", HANDLER + "::" + method, "Runtime", "java25"))))
-                        .values().iterator().next();
-                keys.add(((Map<?, ?>) ((Map<?, ?>) function.get("Properties")).get("Code")).get("S3Key"));
-            }
-            assertEquals(keys.get(0), keys.get(1), "one asset for both handlers");
+            Map<String, Object> function = f.template.findResources("AWS::Lambda::Function", Map.of("Properties",
+                    Match.objectLike(Map.of("Handler", DISPATCHER, "Runtime", "java25"))))
+                    .values().iterator().next();
+            keys.add(((Map<?, ?>) ((Map<?, ?>) function.get("Properties")).get("Code")).get("S3Key"));
             String key = (String) keys.get(0);
             assertTrue(key.endsWith(".zip"), key);
 
@@ -519,12 +524,12 @@ class LustrePreloadTest {
             assertEquals("file", asset.at("/source/packaging").asText(), "uploaded as it is, not zipped again");
             String path = asset.at("/source/path").asText();
             assertTrue(path.endsWith(".zip"), path);
-            assertEquals(-1L, Files.mismatch(outdir.resolve(path), HandlerProvider.sdkHandlersBundle()), "the asset is the bundle");
+            assertEquals(-1L, Files.mismatch(outdir.resolve(path), CustomResourceProvider.sdkHandlersBundle()), "the asset is the bundle");
         }
 
         @Test
         void theBundleHoldsTheHandlerClassesButNotTheLauncher() throws IOException {
-            try (ZipFile zip = new ZipFile(HandlerProvider.sdkHandlersBundle().toFile())) {
+            try (ZipFile zip = new ZipFile(CustomResourceProvider.sdkHandlersBundle().toFile())) {
                 assertNotNull(zip.getEntry("io/github/trainingdata/cdk/preload/handler/PreloadHandler.class"));
                 assertNotNull(zip.getEntry("io/github/trainingdata/cdk/launch/TrainingJobNames.class"));
                 assertEquals(null, zip.getEntry("io/github/trainingdata/cdk/launch/TrainingJobLauncher.class"));
@@ -532,23 +537,17 @@ class LustrePreloadTest {
         }
 
         @Test
-        void onEventMayStartExecutionsOfItsStateMachineAndDescribeAndStopThem() {
-            assertEquals(handlerStatements(f, f.preload, "OnEvent"), f.statements(f.handlerRole(f.preload, "OnEvent")));
+        void theProviderMayStartListDescribeAndStopExecutionsOfItsStateMachineAndStopItsWorkers() {
+            assertEquals(grantStatements(f, f.preload), f.grants(f.preload));
+            assertTrue(f.dependsOn(f.preload.getResource()).contains(f.id(f.preload.getNode().findChild("ProviderGrants"))),
+                    "the preload keeps its grants until it is deleted");
         }
 
         @Test
-        void isCompleteMayDescribeAndStopItsExecutionsAndWorkers() {
-            assertEquals(handlerStatements(f, f.preload, "IsComplete"),
-                    f.statements(f.handlerRole(f.preload, "IsComplete")));
-        }
-
-        @Test
-        void theHandlerRolesHaveOnlyTheBasicLambdaPolicyBesides() {
-            for (String handler : List.of("OnEvent", "IsComplete")) {
-                Object managed = f.properties(f.handlerRole(f.preload, handler)).get("ManagedPolicyArns");
-                assertEquals(List.of("arn:REF(AWS::Partition):iam::aws:policy/service-role/AWSLambdaBasicExecutionRole"),
-                        ((List<?>) managed).stream().map(Intrinsics::string).toList(), handler);
-            }
+        void theProviderRoleHasOnlyTheBasicLambdaPolicyBesidesItsGrants() {
+            Object managed = f.properties(f.providerRole()).get("ManagedPolicyArns");
+            assertEquals(List.of("arn:REF(AWS::Partition):iam::aws:policy/service-role/AWSLambdaBasicExecutionRole"),
+                    ((List<?>) managed).stream().map(Intrinsics::string).toList());
         }
 
         @Test
@@ -556,22 +555,24 @@ class LustrePreloadTest {
             String machineRole = f.id(((StateMachine) f.preload.getStateMachine()).getRole());
             Map<String, List<String>> granted = new LinkedHashMap<>();
             f.resources.keySet().stream()
-                    .filter(id -> id.startsWith("Preload") && "AWS::IAM::Role".equals(f.resources.get(id).get("Type")))
+                    .filter(id -> (id.startsWith("Preload") || id.startsWith("CustomResourceProvider"))
+                            && "AWS::IAM::Role".equals(f.resources.get(id).get("Type")))
                     .forEach(id -> {
                         List<String> actions = f.statements(id).stream()
                                 .flatMap(s -> PolicyStatements.elements(s.get("Action")).stream())
                                 .map(String::valueOf)
-                                .filter(a -> a.startsWith("sagemaker:") || a.startsWith("iam:") || a.equals("*"))
+                                .filter(a -> a.equals("sagemaker:CreateTrainingJob") || a.equals("iam:PassRole")
+                                        || a.equals("*") || a.equals("sagemaker:*") || a.equals("iam:*"))
                                 .sorted().toList();
                         if (!actions.isEmpty()) {
                             granted.put(id, actions);
                         }
                     });
-            assertEquals(Map.of(
-                    machineRole, List.of("iam:PassRole", "sagemaker:CreateTrainingJob", "sagemaker:DescribeTrainingJob",
-                            "sagemaker:ListTags", "sagemaker:StopTrainingJob"),
-                    f.handlerRole(f.preload, "IsComplete"), List.of("sagemaker:DescribeTrainingJob",
-                            "sagemaker:StopTrainingJob")), granted);
+            assertEquals(Map.of(machineRole, List.of("iam:PassRole", "sagemaker:CreateTrainingJob")), granted,
+                    "the stack provider's role (the preload's grants with the cache's and the definition's) starts "
+                            + "and passes nothing");
+            assertTrue(grantStatements(f, f.preload).contains(watcherStatement(f.property(f.preload,
+                    "WorkerJobNamePrefix"))), "it may describe and stop the preload's own workers");
         }
 
         @Test
@@ -757,12 +758,12 @@ class LustrePreloadTest {
             // The one parameter is the pointer to the current execution, not a request document.
             assertEquals(List.of(f.currentExecutionId()),
                     List.copyOf(f.template.findResources("AWS::SSM::Parameter").keySet()));
-            // The cache's own waiter (its data repository associations' provider) is not the preload's.
+            // The stack's provider's waiter serves the preload and the cache's associations alike.
             List<String> machines = f.template.findResources("AWS::StepFunctions::StateMachine").keySet().stream()
-                    .filter(id -> !id.contains("AssociationProviderwaiterstatemachine")).toList();
+                    .sorted().toList();
             assertEquals(2, machines.size(), machines.toString());
-            assertEquals(f.id(f.preload.getStateMachine()), machines.get(0));
-            assertTrue(machines.get(1).startsWith("PreloadProviderwaiterstatemachine"), machines.toString());
+            assertTrue(machines.get(0).startsWith("CustomResourceProviderwaiterstatemachine"), machines.toString());
+            assertEquals(f.id(f.preload.getStateMachine()), machines.get(1));
         }
 
         @Test
@@ -869,8 +870,8 @@ class LustrePreloadTest {
             String prefix = f.property(longId, "WorkerJobNamePrefix");
             assertEquals(workerPrefix("imagenetresn", longId), prefix);
             assertEquals(SageMakerLimits.JOB_NAME_PREFIX.getMax().intValue(), prefix.length());
-            assertEquals(handlerStatements(f, longId, "IsComplete"), f.statements(f.handlerRole(longId, "IsComplete")));
-            assertTrue(handlerStatements(f, longId, "IsComplete").contains(watcherStatement(prefix)));
+            assertEquals(grantStatements(f, longId), f.grants(longId));
+            assertTrue(grantStatements(f, longId).contains(watcherStatement(prefix)));
         }
 
         @Test
@@ -886,8 +887,7 @@ class LustrePreloadTest {
             String prefix = f.property(deployTimeDefinition, "WorkerJobNamePrefix");
             assertEquals(workerPrefix("parameterpre", deployTimeDefinition), prefix);
             assertTrue(SageMakerLimits.JOB_NAME_PREFIX.accepts(prefix));
-            assertEquals(handlerStatements(f, deployTimeDefinition, "IsComplete"),
-                    f.statements(f.handlerRole(deployTimeDefinition, "IsComplete")));
+            assertEquals(grantStatements(f, deployTimeDefinition), f.grants(deployTimeDefinition));
         }
 
         @Test

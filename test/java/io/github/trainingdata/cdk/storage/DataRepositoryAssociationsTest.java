@@ -2,10 +2,12 @@ package io.github.trainingdata.cdk.storage;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.trainingdata.cdk.NagFindings;
 import io.github.trainingdata.cdk.PolicyStatements;
 import io.github.trainingdata.cdk.TestApps;
+import io.github.trainingdata.cdk.internal.CustomResourceProvider;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.associations.DataRepositoryAssociationHandler;
 import java.util.ArrayList;
@@ -106,61 +108,33 @@ class DataRepositoryAssociationsTest {
     }
 
     @Test
-    void oneProviderServesTheCacheFromItsOwnBundleOutsideTheVpc() {
-        cache(dataset("imagenet"), dataset("coco"));
+    void theStacksProviderServesTheCacheAndTheGuardKeepsTheGrantsUntilItIsDeleted() {
+        LustreCache cache = cache(dataset("imagenet"), dataset("coco"));
         Template t = Template.fromStack(stack);
 
-        assertEquals(DataRepositoryAssociationHandler.class.getName(), AssociationProvider.HANDLER_CLASS);
-        for (String method : List.of("onEvent", "isComplete")) {
-            t.hasResourceProperties("AWS::Lambda::Function", Match.objectLike(Map.of(
-                    "Handler", AssociationProvider.HANDLER_CLASS + "::" + method,
-                    "Runtime", "java25", "MemorySize", 512, "Timeout", 120, "VpcConfig", Match.absent())));
-        }
-        Map<String, Map<String, Object>> handlers = t.findResources("AWS::Lambda::Function", Match.objectLike(Map.of(
-                "Properties", Match.objectLike(Map.of("Handler", Match.stringLikeRegexp(".*DataRepositoryAssociationHandler.*"))))));
-        assertEquals(2, handlers.size());
-        assertEquals(1, handlers.values().stream().map(f -> ((Map<?, ?>) f.get("Properties")).get("Code"))
-                .distinct().count(), "one bundle for both");
-        Object token = t.findResources("Custom::DataRepositoryAssociation").values().iterator().next()
-                .get("Properties");
+        Object token = stack.resolve(CustomResourceProvider.of(stack, null).getServiceToken());
         t.resourcePropertiesCountIs("Custom::DataRepositoryAssociation", Match.objectLike(Map.of(
-                "ServiceToken", ((Map<?, ?>) token).get("ServiceToken"))), 2);
+                "ServiceToken", token)), 2);
+        t.resourcePropertiesCountIs("Custom::LustreTaskGuard", Match.objectLike(Map.of("ServiceToken", token)), 1);
+        String grants = logicalId(cache.getNode().findChild("AssociationProvider").getNode()
+                .findChild("ProviderGrants"));
+        String guard = t.findResources("Custom::LustreTaskGuard").keySet().iterator().next();
+        assertTrue(((List<?>) t.findResources("Custom::LustreTaskGuard").get(guard).get("DependsOn")).contains(grants),
+                "every association depends on the guard, the guard on the grants: deleted before them");
     }
 
     @Test
-    void theWaiterLooksEvery30SecondsFor55MinutesWithinCloudFormationsHourTracedAndLogged() {
-        cache(dataset("imagenet"));
-        Template t = Template.fromStack(stack);
-
-        assertEquals(55 * 60, AssociationProvider.TOTAL_TIMEOUT.toSeconds().intValue());
-        t.hasResourceProperties("AWS::StepFunctions::StateMachine", Match.objectLike(Map.of(
-                "DefinitionString", Match.objectLike(Map.of("Fn::Join", List.of("", Match.arrayWith(List.of(
-                        Match.stringLikeRegexp(".*\"IntervalSeconds\":30,\"MaxAttempts\":110,.*")))))),
-                "TracingConfiguration", Map.of("Enabled", true),
-                "LoggingConfiguration", Match.objectLike(Map.of("Level", "ALL")))));
-    }
-
-    @Test
-    void onlyIsCompleteCallsFsxAndOnlyOnThisFileSystemAndTheDatasetsLocations() {
+    void theGrantsCallOnlyFsxOnThisFileSystemAndTheDatasetsLocations() {
         TrainingDataBucket encrypted = new TrainingDataBucket(stack, "Encrypted", TrainingDataBucketProps.builder()
                 .encryption(DataEncryption.KMS).build());
         LustreCache cache = cache(dataset("imagenet"),
                 LustreDataset.builder("all").dataBucket(encrypted).fileSystemPath("/all").build());
         Template t = Template.fromStack(stack);
         String fs = logicalId(cache);
-        Map<String, String> roles = new LinkedHashMap<>();
-        t.findResources("AWS::Lambda::Function", Match.objectLike(Map.of("Properties", Match.objectLike(Map.of(
-                "Handler", Match.stringLikeRegexp(".*DataRepositoryAssociationHandler.*")))))).values()
-                .forEach(f -> {
-                    Map<?, ?> properties = (Map<?, ?>) f.get("Properties");
-                    roles.put(properties.get("Handler").toString().replaceAll(".*::", ""),
-                            ((List<?>) ((Map<?, ?>) properties.get("Role")).get("Fn::GetAtt")).get(0).toString());
-                });
-
-        assertEquals(List.of(), PolicyStatements.statements(t, Map.of("Ref", roles.get("onEvent"))),
-                "onEvent calls nothing");
+        String grants = logicalId(cache.getNode().findChild("AssociationProvider").getNode()
+                .findChild("ProviderGrants"));
         List<String> granted = new ArrayList<>();
-        for (Map<String, Object> statement : PolicyStatements.statements(t, Map.of("Ref", roles.get("isComplete")))) {
+        for (Map<String, Object> statement : PolicyStatements.of(t.findResources("AWS::IAM::Policy").get(grants))) {
             granted.add(PolicyStatements.strings(statement.get("Action")) + " on "
                     + PolicyStatements.strings(statement.get("Resource")));
         }

@@ -295,15 +295,36 @@ class EfsDirectoriesTest {
     }
 
     @Test
-    void theProviderFrameworkRunsOutsideTheVpcAndIsTheServiceToken() {
+    void theStacksProviderOutsideTheVpcInvokesOnlyTheDirectoriesFunctionWhichIsInTheVpc() {
         store().addDirectory("/features");
         Template t = Template.fromStack(stack);
-        String framework = logicalId(t, "AWS::Lambda::Function", "Efs/Directories/Provider/framework-onEvent");
+        String framework = logicalId(t, "AWS::Lambda::Function", "CustomResourceProvider/Provider/framework-onEvent");
+        String provider = logicalId(t, "AWS::Lambda::Function", "CustomResourceProvider/Handler");
+        String function = logicalId(t, "AWS::Lambda::Function", "Efs/Directories/Function");
+        String grants = logicalId(t, "AWS::IAM::Policy", "Efs/Directories/ProviderGrants");
 
-        Map<?, ?> properties = (Map<?, ?>) t.findResources("AWS::Lambda::Function").get(framework).get("Properties");
-        assertFalse(properties.containsKey("VpcConfig"), properties.toString());
-        t.hasResourceProperties("Custom::EfsDirectories", Map.of("ServiceToken",
-                Map.of("Fn::GetAtt", List.of(framework, "Arn"))));
+        for (String outside : List.of(framework, provider, logicalId(t, "AWS::Lambda::Function",
+                "Efs/Directories/Provider/framework-onEvent"))) {
+            Map<?, ?> properties = (Map<?, ?>) t.findResources("AWS::Lambda::Function").get(outside).get("Properties");
+            assertFalse(properties.containsKey("VpcConfig"), properties.toString());
+        }
+        assertTrue(((Map<?, ?>) t.findResources("AWS::Lambda::Function").get(function).get("Properties"))
+                .containsKey("VpcConfig"));
+        Map<String, Object> resource = t.findResources("Custom::EfsDirectories").values().iterator().next();
+        Map<?, ?> properties = (Map<?, ?>) resource.get("Properties");
+        String forwarder = logicalId(t, "AWS::Lambda::Function", "Efs/Directories/Provider/framework-onEvent");
+        assertEquals(Map.of("Fn::GetAtt", List.of(forwarder, "Arn")), properties.get("ServiceToken"),
+                "the released provider's address keeps the token (CloudFormation cannot change it)");
+        assertEquals(Map.of("Variables", Map.of("PROVIDER_FUNCTION", Map.of("Fn::GetAtt", List.of(framework, "Arn")))),
+                ((Map<?, ?>) t.findResources("AWS::Lambda::Function").get(forwarder).get("Properties"))
+                        .get("Environment"));
+        assertEquals(Map.of("Fn::GetAtt", List.of(function, "Arn")), properties.get("DirectoriesFunction"));
+        assertTrue(((List<?>) resource.get("DependsOn")).contains(grants), "the grants outlive the resource");
+        t.hasResourceProperties("AWS::IAM::Policy", Map.of("PolicyDocument", Map.of("Version", "2012-10-17",
+                "Statement", List.of(Map.of("Action", "lambda:InvokeFunction", "Effect", "Allow",
+                        "Resource", Map.of("Fn::GetAtt", List.of(function, "Arn"))))),
+                "Roles", List.of(Map.of("Ref", logicalId(t, "AWS::IAM::Role", "CustomResourceProvider/Handler/ServiceRole"))),
+                "PolicyName", Match.anyValue()));
     }
 
     @Test

@@ -67,8 +67,9 @@ class TrainingTeardownTest {
     }
 
     /** The statements of the policies of a role of the template, intrinsics evaluated. */
-    private static List<?> statements(Template template, String role) {
-        return (List<?>) Intrinsics.evaluate(PolicyStatements.statements(template, Map.of("Ref", role)));
+    /** @return the statements of one policy, intrinsics evaluated */
+    private static List<?> policyStatements(Template template, String policy) {
+        return (List<?>) Intrinsics.evaluate(PolicyStatements.of(resource(template, policy)));
     }
 
     private static String only(Set<String> ids) {
@@ -87,7 +88,7 @@ class TrainingTeardownTest {
         String subnet = only(ids(t, "AWS::EC2::Subnet", "NetworkVpcDataSubnet1"));
         t.hasResource(TYPE, Map.of("Properties", Map.of(
                 "ServiceToken", Map.of("Fn::GetAtt", List.of(only(ids(t, "AWS::Lambda::Function",
-                        "TrainingTeardownProviderframeworkonEvent")), "Arn")),
+                        "CustomResourceProviderframeworkonEvent")), "Arn")),
                 "StateMachineArn", Map.of("Ref", machine),
                 "JobNamePrefix", "resnet",
                 "SecurityGroupIds", List.of(Map.of("Fn::GetAtt", List.of(group, "GroupId"))),
@@ -150,7 +151,7 @@ class TrainingTeardownTest {
         expected.addAll(ids(t, "AWS::EC2::VPC", "NetworkVpc"));
         expected.addAll(ids(t, "AWS::EC2::VPCEndpoint", "NetworkVpc"));
         expected.addAll(ids(t, "AWS::EC2::RouteTable", "NetworkVpc"));
-        expected.addAll(ids(t, "AWS::IAM::Policy", "TrainingTeardownGrants"));
+        expected.addAll(ids(t, "AWS::IAM::Policy", "TrainingProviderGrants"));
         assertEquals(13, expected.size(), expected.toString());
         assertTrue(dependsOn.containsAll(expected), "missing " + difference(expected, dependsOn));
     }
@@ -191,7 +192,7 @@ class TrainingTeardownTest {
         f.define(f.props().jobNamePrefix("ResNet").network(f.network()));
         Template t = Template.fromStack(f.stack);
         String machine = only(ids(t, "AWS::StepFunctions::StateMachine", "TrainingStateMachine"));
-        String isCompleteRole = only(ids(t, "AWS::IAM::Role", "TrainingTeardownIsCompleteServiceRole"));
+        String grants = only(ids(t, "AWS::IAM::Policy", "TrainingProviderGrants"));
         String prefix = "arn:REF(AWS::Partition):sagemaker:REF(AWS::Region):REF(AWS::AccountId):training-job/";
 
         assertEquals(List.of(
@@ -204,10 +205,11 @@ class TrainingTeardownTest {
                         "Resource", List.of(prefix + "ResNet-*", prefix + "resnet-*")),
                 Map.of("Action", "ec2:DescribeNetworkInterfaces", "Effect", "Allow", "Resource", "*",
                         "Condition", Map.of("StringEquals", Map.of("ec2:Region", "REF(AWS::Region)")))),
-                statements(t, isCompleteRole));
-        assertEquals(Set.of(), ids(t, "AWS::IAM::Policy", "TrainingTeardownOnEvent"), "onEvent calls no AWS API");
-        assertEquals(Set.of(), ids(t, "AWS::IAM::Policy", "TrainingTeardownIsComplete"),
-                "isComplete's grants are the definitions' own policies, not a shared one");
+                policyStatements(t, grants));
+        assertEquals(List.of(Map.of("Ref", only(ids(t, "AWS::IAM::Role", "CustomResourceProviderHandlerServiceRole")))),
+                ((Map<?, ?>) resource(t, grants).get("Properties")).get("Roles"), "on the stack's provider function");
+        assertEquals(Set.of(), ids(t, "AWS::IAM::Policy", "CustomResourceProviderHandler"),
+                "the provider function's grants are the definitions' own policies, not a shared one");
     }
 
     @Test
@@ -218,7 +220,7 @@ class TrainingTeardownTest {
         Template t = Template.fromStack(f.stack);
 
         for (String definition : List.of("Training", "Second")) {
-            String grants = only(ids(t, "AWS::IAM::Policy", definition + "TeardownGrants"));
+            String grants = only(ids(t, "AWS::IAM::Policy", definition + "ProviderGrants"));
             String teardown = only(ids(t, TYPE, definition + "Teardown"));
             assertTrue(dependsOn(t, teardown).contains(grants), "CloudFormation deletes " + grants + " after " + teardown);
         }
@@ -232,16 +234,17 @@ class TrainingTeardownTest {
         Template t = Template.fromStack(f.stack);
 
         assertEquals(2, ids(t, TYPE).size());
-        String onEvent = only(ids(t, "AWS::Lambda::Function", "TrainingTeardownProviderframeworkonEvent"));
+        String onEvent = only(ids(t, "AWS::Lambda::Function", "CustomResourceProviderframeworkonEvent"));
         t.resourcePropertiesCountIs(TYPE, Map.of("ServiceToken", Map.of("Fn::GetAtt", List.of(onEvent, "Arn"))), 2);
-        assertEquals(2, ids(t, "AWS::Lambda::Function", "TrainingTeardown").size() - 3,
-                "onEvent and isComplete, besides the framework's three");
+        assertEquals(1, ids(t, "AWS::Lambda::Function", "CustomResourceProvider").size() - 3,
+                "one function, besides the framework's three");
         TrainingFixture other = new TrainingFixture();
         new TrainingJobDefinition(other.stack, "Second", other.props().jobNamePrefix("second").build());
         assertEquals(onEvent, only(ids(Template.fromStack(other.stack), "AWS::Lambda::Function",
-                "TrainingTeardownProviderframeworkonEvent")), "the same service token whichever definition came first");
+                "CustomResourceProviderframeworkonEvent")), "the same service token whichever definition came first");
         List<String> statements = new ArrayList<>();
-        for (Object statement : statements(t, only(ids(t, "AWS::IAM::Role", "TrainingTeardownIsCompleteServiceRole")))) {
+        for (Object statement : (List<?>) Intrinsics.evaluate(PolicyStatements.statements(t, Map.of("Ref",
+                only(ids(t, "AWS::IAM::Role", "CustomResourceProviderHandlerServiceRole")))))) {
             statements.add(String.valueOf(((Map<?, ?>) statement).get("Resource")));
         }
         assertTrue(statements.stream().anyMatch(r -> r.contains("training-job/first-*")), statements.toString());

@@ -47,8 +47,8 @@ public final class PreloadDefaults {
     public static final String DEFAULT_WORKER_INSTANCE_TYPE = "ml.m5.xlarge";
 
     /**
-     * The longest a deploy waits for a preload, in seconds: 55 minutes, the Provider framework's one-hour limit on
-     * a custom resource less a margin. The wait decision and the advisor's capacity sizing both hold the estimated
+     * The longest a deploy waits for a preload, in seconds: 55 minutes, within the stack provider's 58 minutes and
+     * a custom resource's hour. The wait decision and the advisor's capacity sizing both hold the estimated
      * metadata import and warm-up against it.
      */
     public static final int MAX_DEPLOY_WAIT_SECONDS = 55 * 60;

@@ -1,7 +1,9 @@
 package io.github.trainingdata.cdk.preload;
 
 import io.github.trainingdata.cdk.performance.PreloadDefaults;
+import io.github.trainingdata.cdk.internal.CustomResourceProvider;
 import io.github.trainingdata.cdk.internal.KeyPrefix;
+import io.github.trainingdata.cdk.internal.ReleasedServiceToken;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreLocation;
 import io.github.trainingdata.cdk.training.TrainingChannel;
@@ -17,12 +19,12 @@ import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.iam.IRole;
+import software.amazon.awscdk.services.iam.Policy;
 import software.amazon.awscdk.services.ssm.IStringParameter;
 import software.amazon.awscdk.services.ssm.ParameterTier;
 import software.amazon.awscdk.services.ssm.StringParameter;
 import software.amazon.awscdk.services.stepfunctions.IStateMachine;
 import software.amazon.awscdk.services.stepfunctions.StateMachine;
-import software.amazon.awscdk.customresources.Provider;
 import software.constructs.Construct;
 
 /**
@@ -48,8 +50,10 @@ import software.constructs.Construct;
  * STARTED).
  */
 public class LustrePreload extends Construct {
+    /** The preload's custom resource type. */
+    static final String RESOURCE_TYPE = "Custom::LustrePreload";
     /**
-     * The longest a deploy waits for the warm-up: the Provider framework's one-hour limit, less a margin.
+     * The longest a deploy waits for the warm-up: within the stack provider's 58 minutes and a custom resource's hour.
      * A warm-up still running then goes on while the deploy completes (status STARTED).
      */
     public static final Duration MAX_WAITING_TIMEOUT = Duration.seconds(PreloadDefaults.MAX_DEPLOY_WAIT_SECONDS);
@@ -103,7 +107,7 @@ public class LustrePreload extends Construct {
         this.stateMachine = new PreloadStateMachine(this, "StateMachine", worker, cache.getFileSystemId(),
                 dataLocations, spec.importTimeout, spec.timeout, cache.getEncryptionKey());
 
-        Provider provider = PreloadProvider.create(this, stateMachine.getStateMachine(), worker.getJobNamePrefix(),
+        Policy grants = PreloadProvider.grant(this, stateMachine.getStateMachine(), worker.getJobNamePrefix(),
                 cache.getEncryptionKey());
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("WorkerJobNamePrefix", worker.getJobNamePrefix());
@@ -113,13 +117,16 @@ public class LustrePreload extends Construct {
         properties.put("WarmKey", Stack.of(this).toJsonString(spec.warmKey(props.getDatasetVersion())));
         properties.put("WaitSeconds", waitForCompletion ? MAX_WAITING_TIMEOUT.toSeconds().toString() : "0");
         this.resource = CustomResource.Builder.create(this, "Resource")
-                .serviceToken(provider.getServiceToken())
-                .resourceType("Custom::LustrePreload")
+                .serviceToken(ReleasedServiceToken.of(this, CustomResourceProvider.of(this, cache.getEncryptionKey()),
+                        cache.getEncryptionKey()))
+                .resourceType(RESOURCE_TYPE)
                 .properties(properties)
                 .build();
         // The worker needs its role's policy (VPC, FSx, logs) before it starts, and the file system with its links
         // to S3 (a dependency on the cache covers every resource under it).
         resource.getNode().addDependency(worker.getRole());
+        // Its grants outlive it (also when the preload is removed from the stack).
+        resource.getNode().addDependency(grants);
         resource.getNode().addDependency(cache);
         this.currentExecution = StringParameter.Builder.create(this, "CurrentExecution")
                 .description("ARN of the Lustre preload's current warm-up execution: training waits for it")

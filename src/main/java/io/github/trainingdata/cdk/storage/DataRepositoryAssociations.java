@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.storage;
 
+import io.github.trainingdata.cdk.internal.CustomResourceProvider;
 import io.github.trainingdata.cdk.storage.associations.DataRepositoryAssociationHandler;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -7,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.Stack;
-import software.amazon.awscdk.customresources.Provider;
+import software.amazon.awscdk.services.iam.Policy;
 import software.amazon.awscdk.services.kms.IKey;
 import software.constructs.Construct;
 
@@ -50,27 +51,30 @@ final class DataRepositoryAssociations {
     }
 
     /**
-     * Creates the provider ({@code AssociationProvider}), the task guard ({@code TaskGuard}) and one custom resource
+     * Grants the stack's provider what the associations need ({@code AssociationProvider}), creates the task guard ({@code TaskGuard}) and one custom resource
      * per dataset ({@code Associations/<name>}) in {@code cache}.
      *
      * @return the guard and the associations, in dataset order
      */
     static Links create(Construct cache, String fileSystemId, List<LustreDataset> datasets,
             List<IKey> keys, IKey logsKey) {
-        Provider provider = AssociationProvider.create(new Construct(cache, "AssociationProvider"), fileSystemId,
+        Policy grants = AssociationProvider.grant(new Construct(cache, "AssociationProvider"), fileSystemId,
                 datasets, keys, logsKey);
+        String serviceToken = CustomResourceProvider.of(cache, logsKey).getServiceToken();
         Map<String, Object> guardProperties = new LinkedHashMap<>();
         guardProperties.put(DataRepositoryAssociationHandler.FILE_SYSTEM_ID, fileSystemId);
         CustomResource guard = CustomResource.Builder.create(cache, "TaskGuard")
-                .serviceToken(provider.getServiceToken())
+                .serviceToken(serviceToken)
                 .resourceType(GUARD_TYPE)
                 .properties(guardProperties)
                 .build();
+        // The guard and the associations keep their grants until they are deleted (also when the cache is removed).
+        guard.getNode().addDependency(grants);
         Construct scope = new Construct(cache, "Associations");
         List<CustomResource> resources = new ArrayList<>();
         for (LustreDataset dataset : datasets) {
             CustomResource resource = CustomResource.Builder.create(scope, dataset.getName())
-                    .serviceToken(provider.getServiceToken())
+                    .serviceToken(serviceToken)
                     .resourceType(RESOURCE_TYPE)
                     .properties(properties(fileSystemId, dataset))
                     .build();

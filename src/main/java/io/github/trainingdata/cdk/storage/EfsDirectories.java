@@ -2,7 +2,8 @@ package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.internal.LogGroups;
 import io.github.trainingdata.cdk.internal.BundledAsset;
-import io.github.trainingdata.cdk.internal.WildcardFindings;
+import io.github.trainingdata.cdk.internal.CustomResourceProvider;
+import io.github.trainingdata.cdk.internal.ReleasedServiceToken;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.handler.EfsDirectoriesHandler;
 import java.util.Arrays;
@@ -21,12 +22,12 @@ import software.amazon.awscdk.Lazy;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Token;
 import software.amazon.awscdk.Validations;
-import software.amazon.awscdk.customresources.Provider;
 import software.amazon.awscdk.services.ec2.SecurityGroup;
 import software.amazon.awscdk.services.efs.AccessPoint;
 import software.amazon.awscdk.services.efs.CfnAccessPoint;
 import software.amazon.awscdk.services.efs.IFileSystem;
 import software.amazon.awscdk.services.efs.PosixUser;
+import software.amazon.awscdk.services.iam.Policy;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.lambda.FileSystemConfig;
@@ -39,8 +40,9 @@ import software.constructs.Construct;
  * The custom resource that makes an {@link EfsStore}'s directories exist: a Java function on the plain JDK
  * ({@code efs-directories-handler.zip}) that runs in the network's data subnet, mounts the file system through
  * an access point acting as root (POSIX user 0:0; Lambda mounts EFS only through an access point), and creates
- * each directory with {@code mkdir -p} semantics (mode 755, never deleting). aws-cdk-lib's Provider framework
- * calls it from outside the VPC, so the isolated subnet needs no internet access.
+ * each directory with {@code mkdir -p} semantics (mode 755, never deleting). The stack's custom-resource provider
+ * ({@link CustomResourceProvider}) invokes it from outside the VPC with the request (its own policy {@code
+ * ProviderGrants} allows only that, on this function), so the isolated subnet needs no internet access.
  *
  * <p>The access point's root is the top-level directory that all the directories share (e.g. {@code /features}
  * for {@code /features/imagenet} and {@code /features/coco}), which EFS creates owned by root with mode 755 when
@@ -107,21 +109,22 @@ final class EfsDirectories extends Construct {
                 .logGroup(LogGroups.shared(this, logsKey))
                 .build();
         group.getNode().addDependency(function.getRole());
-        Provider provider = Provider.Builder.create(this, "Provider")
-                .onEventHandler(function)
-                .logGroup(LogGroups.shared(this, logsKey))
-                .build();
+        CustomResourceProvider provider = CustomResourceProvider.of(this, logsKey);
+        Policy grants = provider.grant(this, List.of(PolicyStatement.Builder.create()
+                .actions(List.of("lambda:InvokeFunction")).resources(List.of(function.getFunctionArn())).build()));
 
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put(EfsDirectoriesHandler.FILE_SYSTEM_ID, fileSystem.getFileSystemId());
         properties.put(EfsDirectoriesHandler.DIRECTORIES, Lazy.list((IStableListProducer) directories::get));
+        properties.put(EfsDirectoriesHandler.FUNCTION, function.getFunctionArn());
         this.resource = CustomResource.Builder.create(this, "Resource")
-                .serviceToken(provider.getServiceToken())
+                .serviceToken(ReleasedServiceToken.of(this, provider, logsKey))
                 .resourceType(RESOURCE_TYPE)
                 .properties(properties)
                 .removalPolicy(RemovalPolicy.RETAIN)
                 .build();
-        acknowledge(function, provider);
+        resource.getNode().addDependency(grants);
+        acknowledge(function);
     }
 
     /**
@@ -159,22 +162,16 @@ final class EfsDirectories extends Construct {
         return rootDirectory;
     }
 
-    /** cdk-nag findings on the function's and the framework's roles, each with why it is acceptable. */
-    private static void acknowledge(Function function, Provider provider) {
+    /** cdk-nag findings on the function's role, each with why it is acceptable. */
+    private static void acknowledge(Function function) {
         String managed = "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/";
         Validations.of(function).acknowledge(Acknowledgment.builder().id(managed + "AWSLambdaVPCAccessExecutionRole]")
                 .reason("AWS's VPC execution policy grants only the network-interface actions Lambda needs to attach "
                         + "the function to the data subnet (they support no resource-level permissions) and log "
                         + "writes.").build());
-        for (Construct scope : List.<Construct>of(function, provider)) {
-            Validations.of(scope).acknowledge(Acknowledgment.builder().id(managed + "AWSLambdaBasicExecutionRole]")
-                    .reason("AWS's basic Lambda execution policy grants only logs:CreateLogGroup, CreateLogStream and "
-                            + "PutLogEvents, which the custom-resource functions need to log.").build());
-        }
-        WildcardFindings findings = new WildcardFindings(provider);
-        findings.add(List.of(function.getFunctionArn() + ":*"), "The Provider framework invokes the directories "
-                + "function by ARN; ':*' covers its versions and aliases only.");
-        findings.acknowledge();
+        Validations.of(function).acknowledge(Acknowledgment.builder().id(managed + "AWSLambdaBasicExecutionRole]")
+                .reason("AWS's basic Lambda execution policy grants only logs:CreateLogGroup, CreateLogStream and "
+                        + "PutLogEvents, which the function needs to log.").build());
     }
 
     /** @return the custom resource (retained on delete; its Delete never removes anything) */

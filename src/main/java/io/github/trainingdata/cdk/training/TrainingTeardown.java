@@ -1,6 +1,6 @@
 package io.github.trainingdata.cdk.training;
 
-import io.github.trainingdata.cdk.internal.HandlerProvider;
+import io.github.trainingdata.cdk.internal.CustomResourceProvider;
 import io.github.trainingdata.cdk.internal.WildcardFindings;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.ArrayList;
@@ -16,13 +16,10 @@ import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
-import software.amazon.awscdk.customresources.Provider;
 import software.amazon.awscdk.services.ec2.ISecurityGroup;
 import software.amazon.awscdk.services.ec2.ISubnet;
 import software.amazon.awscdk.services.iam.Policy;
 import software.amazon.awscdk.services.iam.PolicyStatement;
-import software.amazon.awscdk.services.kms.IKey;
-import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.stepfunctions.StateMachine;
 import software.constructs.Construct;
 import software.constructs.IConstruct;
@@ -46,15 +43,12 @@ import software.constructs.IConstruct;
  * Nothing depends on the custom resource, so the dependencies add no cycle. What lives in another stack is deleted
  * after this stack anyway (that stack depends on nothing here).
  *
- * <p>One provider per stack serves every definition in it (construct {@value #PROVIDER_ID} at the stack's root):
- * each definition gives the provider's isComplete role its own grants, in a policy of its own that the custom
- * resource depends on.
+ * <p>The stack's provider ({@link CustomResourceProvider}) serves every definition in it: each definition gives the
+ * provider's role its own grants, in a policy of its own ({@code ProviderGrants}) that the custom resource depends on.
  */
 final class TrainingTeardown {
     /** The custom resource's type. */
     static final String RESOURCE_TYPE = "Custom::TrainingTeardown";
-    static final String HANDLER_CLASS = "io.github.trainingdata.cdk.training.handler.TrainingTeardownHandler";
-    static final String PROVIDER_ID = "TrainingTeardown";
     /**
      * What a job's lifetime allows beyond its stopping condition and keep-alive: its start (provisioning) and its stop,
      * which no AWS text bounds (UNVERIFIED how long they take; a day is far more than either is seen to take). The
@@ -76,8 +70,9 @@ final class TrainingTeardown {
     static CustomResource create(Construct scope, TrainingJobBlueprint job, TrainingStateMachine machine) {
         JobPlacement placement = job.getPlacement();
         Stack stack = Stack.of(scope);
-        SharedProvider provider = SharedProvider.of(stack, job.getSpec().getOutputBucket().getEncryptionKey());
-        Policy grants = provider.grants(scope, machine.getStateMachine(), job.getJobNamePrefix(),
+        CustomResourceProvider provider = CustomResourceProvider.of(stack,
+                job.getSpec().getOutputBucket().getEncryptionKey());
+        Policy grants = grants(provider, scope, machine.getStateMachine(), job.getJobNamePrefix(),
                 placement.network() != null);
 
         Map<String, Object> properties = new LinkedHashMap<>();
@@ -92,7 +87,7 @@ final class TrainingTeardown {
             properties.put("JobLifetimeSeconds", lifetime);
         }
         CustomResource resource = CustomResource.Builder.create(scope, "Teardown")
-                .serviceToken(provider.provider.getServiceToken())
+                .serviceToken(provider.getServiceToken())
                 .resourceType(RESOURCE_TYPE)
                 .properties(properties)
                 .build();
@@ -157,74 +152,48 @@ final class TrainingTeardown {
         return held;
     }
 
-    /** The stack's teardown provider: its two handler functions and aws-cdk-lib's Provider framework. */
-    private static final class SharedProvider extends Construct {
-        private final Function isComplete;
-        private final Provider provider;
-
-        private SharedProvider(Stack stack, IKey logsKey) {
-            super(stack, PROVIDER_ID);
-            Function onEvent = handler("OnEvent", "onEvent", logsKey);
-            this.isComplete = handler("IsComplete", "isComplete", logsKey);
-            this.provider = HandlerProvider.provider(this, onEvent, isComplete, logsKey);
+    /**
+     * A policy {@code ProviderGrants} under the definition {@code scope}, on the stack provider's role, that lets it list
+     * and stop the executions of {@code machine}, list jobs and stop and release those named {@code <prefix>-*}
+     * (also in lowercase), and, for a job in a VPC, describe network interfaces. Each definition has its own, so
+     * that removing a definition from the stack keeps its grants until its teardown is deleted (CloudFormation
+     * deletes both in the cleanup, the policy last); a shared policy would lose them in the update before.
+     */
+    private static Policy grants(CustomResourceProvider provider, Construct scope, StateMachine machine, String prefix,
+            boolean inVpc) {
+        Stack stack = Stack.of(scope);
+        String executions = stack.formatArn(ArnComponents.builder().service("states").resource("execution")
+                .resourceName(machine.getStateMachineName() + ":*").arnFormat(ArnFormat.COLON_RESOURCE_NAME).build());
+        List<String> jobs = TrainingStateMachine.arnNames(prefix + "-*").stream()
+                .map(name -> stack.formatArn(ArnComponents.builder().service("sagemaker").resource("training-job")
+                        .resourceName(name).arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build()))
+                .toList();
+        List<PolicyStatement> statements = new ArrayList<>(List.of(
+                PolicyStatement.Builder.create().actions(List.of("states:ListExecutions"))
+                        .resources(List.of(machine.getStateMachineArn())).build(),
+                PolicyStatement.Builder.create().actions(List.of("states:StopExecution"))
+                        .resources(List.of(executions)).build(),
+                PolicyStatement.Builder.create().actions(List.of("sagemaker:ListTrainingJobs"))
+                        .resources(List.of("*")).build(),
+                PolicyStatement.Builder.create()
+                        .actions(List.of("sagemaker:StopTrainingJob", "sagemaker:UpdateTrainingJob"))
+                        .resources(jobs).build()));
+        if (inVpc) {
+            statements.add(PolicyStatement.Builder.create().actions(List.of("ec2:DescribeNetworkInterfaces"))
+                    .resources(List.of("*"))
+                    .conditions(Map.of("StringEquals", Map.of("ec2:Region", Aws.REGION))).build());
         }
-
-        /** The stack's provider, created by the first definition (its output bucket's key encrypts the logs). */
-        static SharedProvider of(Stack stack, IKey logsKey) {
-            IConstruct existing = stack.getNode().tryFindChild(PROVIDER_ID);
-            return existing instanceof SharedProvider shared ? shared : new SharedProvider(stack, logsKey);
-        }
-
-        private Function handler(String id, String method, IKey logsKey) {
-            return HandlerProvider.function(this, id, "Training definitions' teardown custom resource (" + method
-                    + ") of stack " + Stack.of(this).getStackName(), HANDLER_CLASS + "::" + method, logsKey);
-        }
-
-        /**
-         * A policy {@code TeardownGrants} under the definition {@code scope}, on isComplete's role, that lets it list
-         * and stop the executions of {@code machine}, list jobs and stop and release those named {@code <prefix>-*}
-         * (also in lowercase), and, for a job in a VPC, describe network interfaces. Each definition has its own, so
-         * that removing a definition from the stack keeps its grants until its teardown is deleted (CloudFormation
-         * deletes both in the cleanup, the policy last); a shared policy would lose them in the update before.
-         */
-        Policy grants(Construct scope, StateMachine machine, String prefix, boolean inVpc) {
-            Stack stack = Stack.of(this);
-            String executions = stack.formatArn(ArnComponents.builder().service("states").resource("execution")
-                    .resourceName(machine.getStateMachineName() + ":*").arnFormat(ArnFormat.COLON_RESOURCE_NAME).build());
-            List<String> jobs = TrainingStateMachine.arnNames(prefix + "-*").stream()
-                    .map(name -> stack.formatArn(ArnComponents.builder().service("sagemaker").resource("training-job")
-                            .resourceName(name).arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build()))
-                    .toList();
-            List<PolicyStatement> statements = new ArrayList<>(List.of(
-                    PolicyStatement.Builder.create().actions(List.of("states:ListExecutions"))
-                            .resources(List.of(machine.getStateMachineArn())).build(),
-                    PolicyStatement.Builder.create().actions(List.of("states:StopExecution"))
-                            .resources(List.of(executions)).build(),
-                    PolicyStatement.Builder.create().actions(List.of("sagemaker:ListTrainingJobs"))
-                            .resources(List.of("*")).build(),
-                    PolicyStatement.Builder.create()
-                            .actions(List.of("sagemaker:StopTrainingJob", "sagemaker:UpdateTrainingJob"))
-                            .resources(jobs).build()));
-            if (inVpc) {
-                statements.add(PolicyStatement.Builder.create().actions(List.of("ec2:DescribeNetworkInterfaces"))
-                        .resources(List.of("*"))
-                        .conditions(Map.of("StringEquals", Map.of("ec2:Region", Aws.REGION))).build());
-            }
-            Policy policy = Policy.Builder.create(scope, "TeardownGrants")
-                    .roles(List.of(isComplete.getRole()))
-                    .statements(statements)
-                    .build();
-            WildcardFindings findings = new WildcardFindings(policy);
-            findings.add(List.of(executions), "On delete the teardown stops the running executions of this state "
-                    + "machine only; their names are chosen at each start.");
-            findings.add(jobs, "On delete the teardown stops the jobs and releases the warm pools of the definition "
-                    + "whose jobs are named '" + prefix + "-<unique suffix>' (IAM may see the name in lowercase).");
-            findings.add(List.of("*"), "sagemaker:ListTrainingJobs and ec2:DescribeNetworkInterfaces support no "
-                    + "resource-level permissions (Service Authorization Reference): the teardown lists jobs by name "
-                    + "and acts only on its definition's own; describing network interfaces is read-only and limited "
-                    + "to the stack's Region.");
-            findings.acknowledge();
-            return policy;
-        }
+        Policy policy = provider.grant(scope, statements);
+        WildcardFindings findings = new WildcardFindings(policy);
+        findings.add(List.of(executions), "On delete the teardown stops the running executions of this state "
+                + "machine only; their names are chosen at each start.");
+        findings.add(jobs, "On delete the teardown stops the jobs and releases the warm pools of the definition "
+                + "whose jobs are named '" + prefix + "-<unique suffix>' (IAM may see the name in lowercase).");
+        findings.add(List.of("*"), "sagemaker:ListTrainingJobs and ec2:DescribeNetworkInterfaces support no "
+                + "resource-level permissions (Service Authorization Reference): the teardown lists jobs by name "
+                + "and acts only on its definition's own; describing network interfaces is read-only and limited "
+                + "to the stack's Region.");
+        findings.acknowledge();
+        return policy;
     }
 }

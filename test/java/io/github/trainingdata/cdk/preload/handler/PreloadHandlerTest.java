@@ -141,6 +141,21 @@ class PreloadHandlerTest {
         assertEquals(List.of(), h.emulator.calls(), "not even whether the stack rolls back");
     }
 
+    /** The upgrade to the stack's provider (another ServiceToken, the same WarmKey) re-warms nothing. */
+    @Test
+    void anUpdateFromAnotherProviderKeepsTheWarmUpAndAsksNothing() {
+        Map<String, Object> old = waiting();
+        old.put("ServiceToken", "arn:aws:lambda:us-east-1:123456789012:function:PreloadProviderframeworkonEvent");
+        Map<String, Object> now = waiting();
+        now.put("ServiceToken", "arn:aws:lambda:us-east-1:123456789012:function:CustomResourceProviderframeworkonEvent");
+
+        Map<String, Object> result = h.handler.onEvent(update(NAME, now, old), h.context);
+
+        assertEquals(started(NAME, "arn:aws:states:us-east-1:123456789012:execution:" + STATE_MACHINE
+                .substring(STATE_MACHINE.lastIndexOf(':') + 1) + ":" + NAME, "KEPT"), result);
+        assertEquals(List.of(), h.emulator.calls(), "no execution started, nothing asked");
+    }
+
     @Test
     void anUpdateWithANewKeyStartsANewExecutionOnceTheStackIsNotRollingBack() {
         Map<String, Object> result = h.handler.onEvent(update(NAME, properties("k2", "3300"), waiting()), h.context);

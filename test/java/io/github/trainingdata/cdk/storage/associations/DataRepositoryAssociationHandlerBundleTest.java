@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator;
 import java.io.IOException;
+import io.github.trainingdata.cdk.internal.dispatch.CustomResourceDispatcher;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.net.URLClassLoader;
@@ -19,12 +20,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runs the handler from its Lambda bundle alone (its classes and lib/ jars, nothing from the test classpath), with
- * the public no-arg constructor Lambda uses, against the loopback FSx: the bundle carries this handler and the FSx
- * SDK, and nothing of the other handlers, the launcher or the CDK.
+ * Runs the handler from the SDK handlers' Lambda bundle alone (its classes and lib/ jars, nothing from the test
+ * classpath), through the stack provider's dispatcher with the public no-arg constructor Lambda uses, against the
+ * loopback FSx: the bundle carries the handlers and the SDKs they call, and nothing of the launcher or the CDK.
  */
 class DataRepositoryAssociationHandlerBundleTest {
-    private static final String BUNDLE = "/io/github/trainingdata/cdk/storage/data-repository-association-handler.zip";
+    private static final String BUNDLE = "/io/github/trainingdata/cdk/preload/preload-handler.zip";
     private static final List<String> SYSTEM_PROPERTIES =
             List.of("aws.region", "aws.accessKeyId", "aws.secretAccessKey", "aws.endpointUrl");
 
@@ -41,7 +42,7 @@ class DataRepositoryAssociationHandlerBundleTest {
 
     @Test
     @SuppressWarnings("unchecked")
-    void theBundledHandlerLinksADirectoryWithTheFsxSdkAlone() throws Exception {
+    void theBundledDispatcherLinksADirectoryFromTheSharedBundle() throws Exception {
         Map<String, String> saved = new LinkedHashMap<>();
         SYSTEM_PROPERTIES.forEach(name -> saved.put(name, System.getProperty(name)));
         try (AwsJsonEmulator emulator = new AwsJsonEmulator(); URLClassLoader loader = unpackBundle()) {
@@ -51,24 +52,26 @@ class DataRepositoryAssociationHandlerBundleTest {
             System.setProperty("aws.secretAccessKey", "fake-secret-key");
             System.setProperty("aws.endpointUrl", emulator.endpoint().toString());
 
-            for (String absent : List.of("software.amazon.awssdk.services.sagemaker.SageMakerClient",
-                    "software.amazon.awssdk.services.cloudformation.CloudFormationClient",
-                    "software.amazon.awssdk.services.sfn.SfnClient", "software.amazon.awssdk.services.ssm.SsmClient",
-                    "software.amazon.awscdk.Stack", "io.github.trainingdata.cdk.storage.LustreCache")) {
+            for (String absent : List.of("software.amazon.awssdk.services.ssm.SsmClient",
+                    "software.amazon.awscdk.Stack", "io.github.trainingdata.cdk.storage.LustreCache",
+                    "io.github.trainingdata.cdk.launch.TrainingJobLauncher")) {
                 assertThrows(ClassNotFoundException.class, () -> loader.loadClass(absent), absent);
             }
-            assertTrue(entries.stream().filter(e -> e.endsWith(".class"))
-                    .allMatch(e -> e.startsWith("io/github/trainingdata/cdk/storage/associations/")
-                            || e.startsWith("io/github/trainingdata/cdk/internal/handler/")), entries.toString());
-            Class<?> handlerType = loader.loadClass(DataRepositoryAssociationHandler.class.getName());
+            List<String> packages = List.of("storage/associations/", "internal/handler/", "internal/dispatch/",
+                    "preload/handler/", "training/handler/", "limits/", "launch/TrainingJobNames");
+            assertTrue(entries.stream().filter(e -> e.startsWith("io/github/") && e.endsWith(".class"))
+                    .allMatch(e -> packages.stream().anyMatch(p -> e.startsWith("io/github/trainingdata/cdk/" + p))),
+                    entries.toString());
+            Class<?> handlerType = loader.loadClass(CustomResourceDispatcher.class.getName());
             Object handler = handlerType.getConstructor().newInstance();
             Class<?> contextType = loader.loadClass("com.amazonaws.services.lambda.runtime.Context");
-            Method onEvent = handlerType.getMethod("onEvent", Map.class, contextType);
-            Method isComplete = handlerType.getMethod("isComplete", Map.class, contextType);
+            Method onEvent = handlerType.getMethod("handle", Map.class, contextType);
+            Method isComplete = onEvent;
             List<String> logLines = new ArrayList<>();
             Object context = lambdaContext(loader, contextType, logLines);
 
             Map<String, Object> event = new LinkedHashMap<>(Map.of("RequestType", "Create", "RequestId", "r-1",
+                    "ResourceType", "Custom::DataRepositoryAssociation",
                     "LogicalResourceId", "LustreAssociationsimagenet1A2B3C4D",
                     "ResourceProperties", Map.of("FileSystemId", "fs-0123456789abcdef0", "FileSystemPath", "/imagenet",
                             "DataRepositoryPath", "s3://team-datasets/imagenet/", "BatchImportMetaDataOnCreate", "true")));

@@ -349,6 +349,27 @@ class DataRepositoryAssociationHandlerTest {
         assertFalse(targets().subList(before, targets().size()).contains("CreateDataRepositoryAssociation"));
     }
 
+    /**
+     * The upgrade to the stack's provider (another ServiceToken, nothing else changed) is an Update that only lists the
+     * file system's associations: the association is kept, nothing is created, moved, deleted or cancelled.
+     */
+    @Test
+    void anUpdateFromAnotherProviderKeepsTheAssociationAndOnlyReads() {
+        created();
+        String id = fsx.associations().get(0).id;
+        Map<String, Object> moved = imagenet();
+        moved.put("ServiceToken", "arn:aws:lambda:us-east-1:123456789012:function:CustomResourceProviderframeworkonEvent");
+        int before = emulator.calls().size();
+
+        Map<String, Object> result = deploy(update("req-provider", moved, imagenet()));
+
+        assertEquals(Map.of("AssociationId", id), result.get("Data"));
+        assertEquals(OWNER, result.get("PhysicalResourceId"));
+        assertEquals(List.of(id), fsx.associations().stream().map(a -> a.id).toList());
+        assertTrue(targets().subList(before, targets().size()).stream().allMatch(t -> t.startsWith("Describe")),
+                targets().subList(before, targets().size()).toString());
+    }
+
     @Test
     void turningAutomaticImportOffSendsAnEmptyEventList() {
         created();

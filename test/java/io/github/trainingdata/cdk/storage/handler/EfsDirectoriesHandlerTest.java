@@ -83,6 +83,31 @@ class EfsDirectoriesHandlerTest {
                 "Directories no longer listed are kept: nothing is ever removed"), log);
     }
 
+    /**
+     * The upgrade that moves the directories to the stack's provider adds the directories function's ARN to the
+     * properties: an Update with the same directories makes nothing and touches nothing.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void anUpdateThatOnlyNamesTheDirectoriesFunctionMakesNothing() throws IOException {
+        handler().onEvent(event("Create", List.of("/features/imagenet")));
+        Files.writeString(root.resolve("features/imagenet/part-0"), "data");
+        Files.setPosixFilePermissions(root.resolve("features"), PosixFilePermissions.fromString("rwx------"));
+        log.clear();
+        Map<String, Object> update = event("Update", List.of("/features/imagenet"));
+        ((Map<String, Object>) update.get("ResourceProperties")).put(EfsDirectoriesHandler.FUNCTION,
+                "arn:aws:lambda:us-east-1:123456789012:function:Directories");
+        update.put("OldResourceProperties", event("Create", List.of("/features/imagenet")).get("ResourceProperties"));
+
+        Map<String, Object> response = handler().onEvent(update);
+
+        assertEquals(Map.of("PhysicalResourceId", "fs-0123456789abcdef0:directories"), response);
+        assertEquals(List.of("Exists: /features/imagenet",
+                "Directories no longer listed are kept: nothing is ever removed"), log);
+        assertEquals("rwx------", mode(root.resolve("features")));
+        assertEquals("data", Files.readString(root.resolve("features/imagenet/part-0")));
+    }
+
     @Test
     void updateCreatesNewDirectoriesAndKeepsTheOldOnes() throws IOException {
         handler().onEvent(event("Create", List.of("/old")));

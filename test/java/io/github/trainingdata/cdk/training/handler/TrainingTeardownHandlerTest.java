@@ -233,6 +233,23 @@ class TrainingTeardownHandlerTest {
         assertEquals(List.of(), emulator.calls());
     }
 
+    /** An Update from another provider (another ServiceToken) keeps the physical id and stops nothing. */
+    @Test
+    void anUpdateFromAnotherProviderStopsNothingAndKeepsThePhysicalId() {
+        Map<String, Object> old = inVpc();
+        old.put("ServiceToken", "arn:aws:lambda:us-east-1:123456789012:function:TrainingTeardownProviderframeworkonEvent");
+        Map<String, Object> update = event("Update", inVpc());
+        update.put("OldResourceProperties", old);
+
+        Map<String, Object> answer = handler.onEvent(update, context);
+        Map<String, Object> waiting = new LinkedHashMap<>(update);
+        waiting.putAll(answer);
+
+        assertEquals(Map.of("PhysicalResourceId", "TrainingTeardown5C4D2E1F-teardown"), answer);
+        assertEquals(COMPLETE, handler.isComplete(waiting, context));
+        assertEquals(List.of(), emulator.calls(), "no execution, job or warm pool is stopped");
+    }
+
     @Test
     void createRejectsBadPropertiesByName() {
         Map<String, Object> properties = inVpc();

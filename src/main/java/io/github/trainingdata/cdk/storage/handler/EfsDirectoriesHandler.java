@@ -17,7 +17,8 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * Lambda handler of the EFS directories custom resource (aws-cdk-lib's Provider framework, onEvent only).
+ * Lambda handler of the EFS directories custom resource, invoked with the request by the stack's custom-resource
+ * provider (whose function, outside the VPC, answers CloudFormation).
  *
  * <p>Lambda mounts the access point's root directory (the environment variable {@value #ROOT_VARIABLE}, from
  * the file system's root; {@code /} when unset) at {@value #MOUNT_PATH}, acting as root (POSIX user 0:0), so
@@ -35,6 +36,11 @@ public final class EfsDirectoriesHandler {
     public static final String FILE_SYSTEM_ID = "FileSystemId";
     /** ResourceProperties key: the absolute directories, from the file system's root, that must exist. */
     public static final String DIRECTORIES = "Directories";
+    /**
+     * ResourceProperties key: the ARN of this handler's function, which the stack's custom-resource provider invokes
+     * with the request (the function runs in the VPC with the access point mounted; the provider does not).
+     */
+    public static final String FUNCTION = "DirectoriesFunction";
     /** Environment variable: the access point's root directory (absolute), which is mounted at {@value #MOUNT_PATH}. */
     public static final String ROOT_VARIABLE = "ACCESS_POINT_ROOT";
     /** Longest directory path SageMaker accepts as a channel's DirectoryPath. */

@@ -31,7 +31,7 @@ public final class TrainingTeardownHandler {
     /** The Data member, set by onEvent on Delete, that tells isComplete when the delete began (epoch seconds). */
     public static final String STARTED = "TeardownStarted";
     /**
-     * How long a delete waits at most: within the Provider framework's total timeout of 60 minutes with room for the
+     * How long a delete waits at most: within the stack provider's total timeout of 58 minutes with room for the
      * last look.
      */
     public static final Duration GIVE_UP_AFTER = Duration.ofMinutes(50);

@@ -1,0 +1,158 @@
+package io.github.trainingdata.cdk;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.trainingdata.cdk.internal.CustomResourceProvider;
+import io.github.trainingdata.cdk.internal.dispatch.CustomResourceDispatcher;
+import io.github.trainingdata.examples.QuickstartStack;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.assertions.Match;
+import software.amazon.awscdk.assertions.Template;
+
+/**
+ * The quickstart's asynchronous custom resources (an association and the task guard, the preload, the training
+ * teardown, the EFS directories) share the stack's one provider: one dispatcher function, the Provider framework's
+ * three functions with two roles, one waiter; the released types keep their service tokens through forwarders; each
+ * resource keeps its own grants until it is deleted.
+ */
+class CustomResourceProviderTest {
+    private static final String DISPATCHER = "io.github.trainingdata.cdk.internal.dispatch.CustomResourceDispatcher::handle";
+    private static QuickstartStack stack;
+    private static Template t;
+    private static Map<String, Map<String, Object>> resources;
+
+    @BeforeAll
+    @SuppressWarnings("unchecked")
+    static void synthesize() {
+        stack = new QuickstartStack(TestApps.app(), "TrainingDataQuickstart");
+        t = Template.fromStack(stack);
+        resources = (Map<String, Map<String, Object>>) t.toJSON().get("Resources");
+    }
+
+    private static Map<?, ?> properties(String id) {
+        return (Map<?, ?>) resources.get(id).get("Properties");
+    }
+
+    private static String id(Object reference) {
+        Object value = reference instanceof Map<?, ?> map ? map.values().iterator().next() : reference;
+        return value instanceof List<?> att ? String.valueOf(att.get(0)) : String.valueOf(value);
+    }
+
+    /** @return the custom resources served by the library's provider, by logical id */
+    private static Map<String, Map<String, Object>> served() {
+        Map<String, Map<String, Object>> served = new java.util.LinkedHashMap<>();
+        resources.forEach((id, resource) -> {
+            if (String.valueOf(resource.get("Type")).startsWith("Custom::")
+                    && !"Custom::VpcRestrictDefaultSG".equals(resource.get("Type"))) {
+                served.put(id, resource);
+            }
+        });
+        return served;
+    }
+
+    @Test
+    void oneDispatcherAndTheFrameworksThreeFunctionsServeEveryTypeTheDispatcherKnows() {
+        t.resourcePropertiesCountIs("AWS::Lambda::Function", Map.of("Handler", DISPATCHER, "Runtime", "java25",
+                "MemorySize", 512, "Timeout", 120), 1);
+        Set<String> types = new TreeSet<>();
+        Set<Object> tokens = new java.util.HashSet<>();
+        served().values().forEach(resource -> {
+            types.add(String.valueOf(resource.get("Type")));
+            tokens.add(((Map<?, ?>) resource.get("Properties")).get("ServiceToken"));
+        });
+        assertEquals(new TreeSet<>(List.of(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION,
+                CustomResourceDispatcher.LUSTRE_TASK_GUARD, CustomResourceDispatcher.LUSTRE_PRELOAD,
+                CustomResourceDispatcher.TRAINING_TEARDOWN, CustomResourceDispatcher.EFS_DIRECTORIES)), types);
+        Object token = stack.resolve(CustomResourceProvider.of(stack, null).getServiceToken());
+        Set<Object> forwarded = new java.util.HashSet<>();
+        for (Object other : tokens) {
+            if (!other.equals(token)) {
+                Map<?, ?> forwarder = properties(id(other));
+                assertEquals(Map.of("Variables", Map.of("PROVIDER_FUNCTION", token)), forwarder.get("Environment"));
+                forwarded.add(other);
+            }
+        }
+        assertEquals(2, forwarded.size(), "the released preload's and EFS directories' tokens forward to the provider");
+        assertEquals(8, t.findResources("AWS::Lambda::Function").size(), "the dispatcher, the framework's three, two "
+                + "forwarders, the EFS directories function in the VPC and aws-cdk-lib's default security group "
+                + "restriction");
+    }
+
+    /**
+     * CloudFormation refuses to change a custom resource's ServiceToken ("Modifying service token is not allowed"):
+     * every custom resource of the last release's quickstart keeps its token, and the function it names keeps its
+     * logical id (so its ARN), updated in place.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyCustomResourceOfTheLastReleaseKeepsItsServiceToken() throws java.io.IOException {
+        Map<String, Object> baseline = new com.fasterxml.jackson.databind.ObjectMapper().readValue(
+                java.nio.file.Path.of("test/resources/release-baseline/quickstart/TrainingDataQuickstart.template.json")
+                        .toFile(), Map.class);
+        int kept = 0;
+        for (Map.Entry<String, Object> entry : ((Map<String, Object>) baseline.get("Resources")).entrySet()) {
+            Map<String, Object> released = (Map<String, Object>) entry.getValue();
+            if (String.valueOf(released.get("Type")).startsWith("Custom::") && resources.containsKey(entry.getKey())) {
+                assertEquals(((Map<?, ?>) released.get("Properties")).get("ServiceToken"),
+                        properties(entry.getKey()).get("ServiceToken"), entry.getKey());
+                kept++;
+            }
+        }
+        assertEquals(3, kept, "the preload, the EFS directories and aws-cdk-lib's default security group restriction");
+    }
+
+    @Test
+    void theFrameworksFunctionsShareTwoRolesAndRunOutsideTheVpc() {
+        Set<String> roles = new TreeSet<>();
+        resources.forEach((id, resource) -> {
+            if ("AWS::Lambda::Function".equals(resource.get("Type")) && id.startsWith("CustomResourceProvider")) {
+                assertFalse(properties(id).containsKey("VpcConfig"), id);
+                if (id.contains("framework")) {
+                    roles.add(id(properties(id).get("Role")));
+                }
+            }
+        });
+        assertEquals(2, roles.size(), "onEvent's; isComplete's and onTimeout's: " + roles);
+    }
+
+    @Test
+    void theWaiterLooksEvery30SecondsFor58MinutesWithinCloudFormationsHourTracedAndLogged() {
+        assertEquals(58 * 60, CustomResourceProvider.TOTAL_TIMEOUT.toSeconds().intValue());
+        t.resourcePropertiesCountIs("AWS::StepFunctions::StateMachine", Match.objectLike(Map.of(
+                "DefinitionString", Match.objectLike(Map.of("Fn::Join", List.of("", Match.arrayWith(List.of(
+                        Match.stringLikeRegexp(".*\"IntervalSeconds\":30,\"MaxAttempts\":116,.*")))))),
+                "TracingConfiguration", Map.of("Enabled", true),
+                "LoggingConfiguration", Match.objectLike(Map.of("Level", "ALL")))), 1);
+    }
+
+    @Test
+    void theDispatchersRoleHoldsOnlyTheResourcesOwnGrantsAndEachResourceOutlivesNoneOfItsGrants() {
+        String role = id(properties(t.findResources("AWS::Lambda::Function", Match.objectLike(Map.of("Properties",
+                Match.objectLike(Map.of("Handler", DISPATCHER))))).keySet().iterator().next()).get("Role"));
+        List<String> policies = new ArrayList<>();
+        resources.forEach((id, resource) -> {
+            if ("AWS::IAM::Policy".equals(resource.get("Type"))
+                    && ((List<?>) properties(id).get("Roles")).contains(Map.of("Ref", role))) {
+                policies.add(id);
+            }
+        });
+        assertTrue(policies.stream().allMatch(id -> id.contains("ProviderGrants")), policies.toString());
+        assertEquals(4, policies.size(), "the cache's, the preload's, the definition's and the EFS store's: " + policies);
+        for (Map.Entry<String, Map<String, Object>> resource : served().entrySet()) {
+            if (!"Custom::DataRepositoryAssociation".equals(resource.getValue().get("Type"))) {
+                // (an association depends on the guard before it, which depends on the cache's grants)
+                Object dependsOn = resource.getValue().get("DependsOn");
+                assertTrue(dependsOn instanceof List<?> list && list.stream().anyMatch(policies::contains),
+                        resource.getKey() + " depends on its grants: " + dependsOn);
+            }
+        }
+    }
+}
