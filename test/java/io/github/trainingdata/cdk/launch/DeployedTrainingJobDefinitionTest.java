@@ -174,6 +174,85 @@ class DeployedTrainingJobDefinitionTest {
         }
     }
 
+    static final String GET_PARAMETERS = "AmazonSSM.GetParameters";
+
+    /** A GetParameters answer in SSM's JSON shape: the asked names {@code parts} holds, the others invalid. */
+    private static Reply partsReply(AwsJsonEmulator.Call call, java.util.Map<String, String> parts) {
+        ObjectNode reply = Json.MAPPER.createObjectNode();
+        com.fasterxml.jackson.databind.node.ArrayNode found = reply.putArray("Parameters");
+        com.fasterxml.jackson.databind.node.ArrayNode invalid = reply.putArray("InvalidParameters");
+        // SSM lists the parameters it found in alphabetical order, not in the order asked.
+        java.util.TreeSet<String> asked = new java.util.TreeSet<>();
+        call.json().get("Names").forEach(name -> asked.add(name.asText()));
+        for (String name : asked) {
+            if (parts.containsKey(name)) {
+                found.addObject().put("Name", name).put("Type", "String").put("Value", parts.get(name))
+                        .put("Version", 1).put("DataType", "text");
+            } else {
+                invalid.add(name);
+            }
+        }
+        return Reply.ok(reply.toString());
+    }
+
+    /** The document cut into {@code count} parts named {@code /p/part-1}…, as a definition splits it. */
+    private static java.util.Map<String, String> split(String document, int count) {
+        java.util.Map<String, String> parts = new java.util.LinkedHashMap<>();
+        int size = (document.length() + count - 1) / count;
+        for (int i = 0; i < count; i++) {
+            parts.put("/p/part-" + (i + 1), document.substring(Math.min(document.length(), i * size),
+                    Math.min(document.length(), (i + 1) * size)));
+        }
+        return parts;
+    }
+
+    @Test
+    void joinsTheRequestsPartsTenPerCallAndLaunchesIt() throws IOException {
+        String document = TrainingJobLauncherTest.realisticDocument();
+        java.util.Map<String, String> parts = split(document, 12);
+        try (AwsJsonEmulator emulator = new AwsJsonEmulator(); SsmClient ssm = emulator.ssm();
+                SageMakerClient sageMaker = emulator.sageMaker()) {
+            emulator.on(GET_PARAMETER, call -> parameterReply("/training/resnet/definition",
+                    "{\"RequestParts\":{\"Prefix\":\"/p/part-\",\"Count\":12}}"));
+            emulator.on(GET_PARAMETERS, call -> partsReply(call, parts));
+            emulator.on(TrainingJobLauncherTest.CREATE, call -> Reply.ok("{\"TrainingJobArn\":\"arn\"}"));
+            TrainingJobLauncher launcher = new TrainingJobLauncher(
+                    sageMaker, new MutableClock(Instant.parse("2026-01-02T03:04:05Z")), duration -> { }, new Random(3));
+
+            String jobName = new DeployedTrainingJobDefinition(ssm, "/training/resnet/definition")
+                    .launch(launcher, "resnet");
+
+            assertEquals(List.of(GET_PARAMETER, GET_PARAMETERS, GET_PARAMETERS, TrainingJobLauncherTest.CREATE),
+                    emulator.calls().stream().map(AwsJsonEmulator.Call::target).toList());
+            assertEquals(Json.tree("{\"Names\":[\"/p/part-1\",\"/p/part-2\",\"/p/part-3\",\"/p/part-4\","
+                    + "\"/p/part-5\",\"/p/part-6\",\"/p/part-7\",\"/p/part-8\",\"/p/part-9\",\"/p/part-10\"]}"),
+                    Json.tree(emulator.calls(GET_PARAMETERS).get(0).body()));
+            assertEquals(Json.tree("{\"Names\":[\"/p/part-11\",\"/p/part-12\"]}"),
+                    Json.tree(emulator.calls(GET_PARAMETERS).get(1).body()));
+            assertEquals(Json.treeWithJob(document, jobName,
+                    "s3://training-data-123456789012/checkpoints/" + jobName + "/"),
+                    Json.tree(emulator.calls(TrainingJobLauncherTest.CREATE).get(0).body()));
+        }
+    }
+
+    @Test
+    void aMissingPartSaysWhichOne() throws IOException {
+        java.util.Map<String, String> parts = split(TrainingJobLauncherTest.realisticDocument(), 3);
+        parts.remove("/p/part-2");
+        try (AwsJsonEmulator emulator = new AwsJsonEmulator(); SsmClient ssm = emulator.ssm()) {
+            emulator.on(GET_PARAMETER, call -> parameterReply("/p",
+                    "{\"RequestParts\":{\"Prefix\":\"/p/part-\",\"Count\":3}}"));
+            emulator.on(GET_PARAMETERS, call -> partsReply(call, parts));
+
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> new DeployedTrainingJobDefinition(ssm, "/p").document());
+
+            assertEquals("SSM parameter /p splits the request into 3 parts, but /p/part-2 does not exist: is the "
+                    + "stack deployed (or being updated, which replaces the parts) in this account and Region?",
+                    e.getMessage());
+        }
+    }
+
     @Test
     void aMissingParameterSaysSo() throws IOException {
         try (AwsJsonEmulator emulator = new AwsJsonEmulator(); SsmClient ssm = emulator.ssm()) {

@@ -17,11 +17,13 @@ import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.App;
+import software.amazon.awscdk.CfnParameter;
 import software.amazon.awscdk.Environment;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
@@ -243,24 +245,88 @@ class StoreBindingTest {
     }
 
     @Test
-    void aRequestTooLargeForItsParameterCannotReadACacheOfAnotherStack() {
+    void aDeployTimeValueLargerThanAParameterCannotBeSplitOffARequestThatReadsACacheOfAnotherStack() {
+        LustreCache cache = cache("Lustre");
+        Stack team = new Stack(app, "Team", env("us-east-1"));
+        // A template parameter without MaxLength: bounded only by the hyperparameter's limit, 2,500 characters.
+        String rate = CfnParameter.Builder.create(team, "LearningRate").build().getValueAsString();
+        assertRule("TRAINING_STORE_REQUEST_IN_PARAMETER", () -> new TrainingJobDefinition(team, "Training",
+                TrainingJobDefinitionProps.builder()
+                        .trainingImage(TrainingImage.fromUri(TrainingFixture.IMAGE))
+                        .instanceType("ml.m5.xlarge")
+                        .outputBucket(bucket)
+                        .hyperParameters(Map.of("learning_rate", rate))
+                        .channels(List.of(LustreChannel.builder("train").cache(cache).path("train").build()))
+                        .build()), "Team/Training", "channels[0].cache",
+                "Data/Lustre (another stack's) for a request whose deploy-time value HyperParameters.{} may have "
+                        + "10000 bytes", "a store and network of this stack, or deploy-time values of at most 8192 "
+                        + "bytes each: the state machine renders the request at run time, so the SDK launcher reads it "
+                        + "from SSM parameters, split between whole deploy-time values");
+    }
+
+    @Test
+    void aRequestOfTwentyKilobytesThatReadsACacheOfAnotherStackIsSplitAcrossParameters() throws IOException {
         LustreCache cache = cache("Lustre");
         Stack team = new Stack(app, "Team", env("us-east-1"));
         Map<String, String> environment = new java.util.TreeMap<>();
-        for (int i = 0; i < 20; i++) {
+        for (int i = 0; i < 40; i++) {
             environment.put("VARIABLE_" + i, "x".repeat(512));
         }
-        assertRule("TRAINING_STORE_REQUEST_IN_PARAMETER", () -> new TrainingJobDefinition(team, "Training",
+        TrainingJobDefinition definition = new TrainingJobDefinition(team, "Training",
                 TrainingJobDefinitionProps.builder()
                         .trainingImage(TrainingImage.fromUri(TrainingFixture.IMAGE))
                         .instanceType("ml.m5.xlarge")
                         .outputBucket(bucket)
                         .environment(environment)
                         .channels(List.of(LustreChannel.builder("train").cache(cache).path("train").build()))
-                        .build()), "Team/Training", "channels[0].cache",
-                "Data/Lustre (another stack's) for a request document of up to 11544 bytes", "a store and network "
-                        + "of this stack, or a request document that fits the SSM parameter (8192 bytes): the state "
-                        + "machine reads them at run time, so the SDK launcher reads the parameter's request");
+                        .build());
+
+        Template template = Template.fromStack(team);
+        Map<String, Map<String, Object>> parameters = template.findResources("AWS::SSM::Parameter");
+        String pointerId = team.resolve(((software.amazon.awscdk.CfnElement) definition.getRequestParameter().getNode()
+                .getDefaultChild()).getLogicalId()).toString();
+        JsonNode pointer = Json.read(
+                (String) properties(parameters.get(pointerId)).get("Value")).get("RequestParts");
+        int count = pointer.get("Count").asInt();
+        String prefix = pointer.get("Prefix").asText();
+        assertTrue(prefix.matches("/training-data/requests/Team\\.Training/[0-9a-f]{8}/part-"), prefix);
+        assertEquals(3, count, "about 21 KB in parts of at most 8 KB");
+        StringBuilder joined = new StringBuilder();
+        List<String> partIds = new ArrayList<>();
+        for (int n = 1; n <= count; n++) {
+            String name = prefix + n;
+            Map.Entry<String, Map<String, Object>> part = parameters.entrySet().stream()
+                    .filter(e -> name.equals(properties(e.getValue()).get("Name"))).findFirst().orElseThrow();
+            partIds.add(part.getKey());
+            // Each deploy-time value at its bound: an 8-byte mount name or 21-byte file-system id would be shorter.
+            String value = atBound(properties(part.getValue()).get("Value"));
+            assertTrue(value.getBytes(StandardCharsets.UTF_8).length <= 8192, name + ": " + value.length());
+            joined.append(value);
+        }
+        assertEquals(Json.MAPPER.valueToTree(environment), Json.read(joined.toString()).get("Environment"));
+        assertEquals("{{DataStore:/training-data/stores/Data.Lustre:FileSystemId}}", Json.read(joined.toString())
+                .get("InputDataConfig").get(0).get("DataSource").get("FileSystemDataSource").get("FileSystemId")
+                .asText());
+        assertEquals(partIds, ((List<?>) parameters.get(pointerId).get("DependsOn")).stream()
+                .filter(partIds::contains).toList(), "the pointer is written after its parts");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> properties(Map<String, Object> resource) {
+        return (Map<String, Object>) resource.get("Properties");
+    }
+
+    /** A part's template value with each deploy-time value replaced by 102 characters (a new role's ARN). */
+    private static String atBound(Object value) {
+        if (value instanceof String text) {
+            return text;
+        }
+        List<?> join = (List<?>) ((Map<?, ?>) value).get("Fn::Join");
+        StringBuilder text = new StringBuilder();
+        for (Object piece : (List<?>) join.get(1)) {
+            text.append(piece instanceof String literal ? literal : "r".repeat(102));
+        }
+        return text.toString();
     }
 
     @Test

@@ -15,7 +15,9 @@ import software.amazon.awssdk.services.ssm.model.ParameterNotFoundException;
  * may be (8 KB), a pointer {@code {"RequestInStateMachine": {"StateMachineArn": …, "StateName": "Train",
  * "CheckpointS3Uri": …}}} to the definition's state machine, whose training state holds the same request: then
  * the document is read from the state machine's definition (DescribeStateMachine), which needs an
- * {@link SfnClient}.
+ * {@link SfnClient}. When the state machine renders the request at run time (it binds a store or network of another
+ * stack), a larger document is split across parameters instead, and the parameter holds
+ * {@code {"RequestParts": {"Prefix": …, "Count": N}}}: the parts are read with GetParameters and joined.
  */
 public final class DeployedTrainingJobDefinition {
     /** The pointer's only member: where the request is kept. */
@@ -26,6 +28,12 @@ public final class DeployedTrainingJobDefinition {
     public static final String STATE_NAME = "StateName";
     /** The pointer's base checkpoint URI (each run syncs a prefix under it), absent without checkpoints. */
     public static final String CHECKPOINT_S3_URI = "CheckpointS3Uri";
+    /** The only member of a pointer to the parts a request is split into. */
+    public static final String REQUEST_PARTS = "RequestParts";
+    /** The parts pointer's name prefix: part {@code n} is the parameter {@code <prefix>n}. */
+    public static final String PARTS_PREFIX = "Prefix";
+    /** The parts pointer's number of parts. */
+    public static final String PARTS_COUNT = "Count";
 
     private final SsmClient ssm;
     private final SfnClient stepFunctions;
@@ -64,13 +72,18 @@ public final class DeployedTrainingJobDefinition {
      * now, from the SSM parameter where that store publishes it ({@link DataStoreBindings}).
      *
      * @return the CreateTrainingJob request document
-     * @throws IllegalArgumentException if the parameter or the state machine it points at does not exist
+     * @throws IllegalArgumentException if the parameter, the state machine it points at or a part it points at does
+     *                                  not exist
      * @throws DataStoreNotReadyException if a store the document reads is not published, or lacks a value
      * @throws IllegalStateException    if the parameter points at a state machine and this reader has no
      *                                  {@link SfnClient}
      */
     public String document() {
         String value = read(parameterName);
+        Optional<RequestParts> parts = RequestParts.from(value);
+        if (parts.isPresent()) {
+            return DataStoreBindings.resolve(ssm, parts.get().document(ssm, parameterName));
+        }
         Optional<StateMachineRequest> pointer = StateMachineRequest.from(value);
         if (pointer.isEmpty()) {
             return DataStoreBindings.resolve(ssm, value);

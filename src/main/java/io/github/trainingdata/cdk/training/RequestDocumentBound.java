@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import software.amazon.awscdk.CfnParameter;
 import software.amazon.awscdk.CfnResource;
@@ -85,12 +86,15 @@ final class RequestDocumentBound {
     }
 
     private final Stack stack;
+    /** Receives the document as it is measured: literal JSON text and whole deploy-time values; null when unused. */
+    private final RequestSplit sink;
     /** Paths of another document's members that hold request members: measured as those (e.g. with their caps). */
     private final Map<String, String> requestMembers;
 
-    private RequestDocumentBound(Stack stack, Map<String, String> requestMembers) {
+    private RequestDocumentBound(Stack stack, Map<String, String> requestMembers, RequestSplit sink) {
         this.stack = stack;
         this.requestMembers = requestMembers;
+        this.sink = sink;
     }
 
     /**
@@ -114,38 +118,77 @@ final class RequestDocumentBound {
      * @return the most bytes the document can have (at least {@link #UNBOUNDED} when it cannot be bounded)
      */
     static long of(Stack stack, Map<String, Object> document, Map<String, String> requestMembers) {
-        return new RequestDocumentBound(stack, requestMembers).value(document, "");
+        return new RequestDocumentBound(stack, requestMembers, null).value(document, "");
+    }
+
+    /**
+     * Cuts the request's JSON document into parts of at most {@code maxPartBytes} each (whatever its deploy-time
+     * values resolve to): between literal characters and whole deploy-time values, each counted by its bound.
+     *
+     * @param stack        the stack that renders it
+     * @param request      the canonical CreateTrainingJob request
+     * @param maxPartBytes the most bytes a part may have
+     * @return the parts, in order, and the largest deploy-time value, which may not fit one part
+     */
+    static RequestSplit split(Stack stack, Map<String, Object> request, long maxPartBytes) {
+        RequestSplit split = new RequestSplit(maxPartBytes);
+        new RequestDocumentBound(stack, Map.of(), split).value(request, "");
+        return split;
+    }
+
+    private void literal(String json) {
+        if (sink != null) {
+            sink.literal(json);
+        }
     }
 
     private long value(Object value, String path) {
         if (value instanceof Map<?, ?> map) {
             long bytes = 2 + Math.max(0, map.size() - 1);
+            literal("{");
+            String separator = "";
             for (Map.Entry<?, ?> entry : map.entrySet()) {
+                literal(separator);
+                separator = ",";
                 String key = String.valueOf(entry.getKey());
                 boolean free = !CAPS.containsKey(child(path, key)) && CAPS.containsKey(path + ".{}");
                 bytes += string(key, free ? path + ".{key}" : null) + 1;
+                literal(":");
                 bytes += value(entry.getValue(), free ? path + ".{}" : child(path, key));
             }
+            literal("}");
             return bytes;
         }
         if (value instanceof List<?> list) {
             if (list.stream().anyMatch(item -> item instanceof String s && s.contains("#{Token["))) {
+                if (sink != null) {
+                    sink.token(null, UNBOUNDED, path);
+                }
                 return UNBOUNDED;
             }
             long bytes = 2 + Math.max(0, list.size() - 1);
+            literal("[");
+            String separator = "";
             for (Object item : list) {
+                literal(separator);
+                separator = ",";
                 bytes += value(item, path + "[]");
             }
+            literal("]");
             return bytes;
         }
         if (value instanceof String text) {
             return string(text, path);
         }
         if (value instanceof Boolean flag) {
+            literal(flag.toString());
             return flag ? 4 : 5;
         }
         if (value instanceof Number number) {
-            return number(number);
+            return number(number, path);
+        }
+        if (sink != null) {
+            sink.token(null, UNBOUNDED, path);
         }
         return UNBOUNDED;
     }
@@ -158,23 +201,41 @@ final class RequestDocumentBound {
     /** A string: its literal parts escaped, each deploy-time value by its bound, at most the member's limit. */
     private long string(String text, String path) {
         if (!text.contains("{Token[")) {
+            literal("\"" + escape(text) + "\"");
             return 2 + escapedBytes(text);
         }
         Cap cap = path == null ? null : CAPS.get(path);
         long bytes = 2 + escapedBytes(STRING_TOKEN.matcher(text).replaceAll(""));
-        for (IResolvable token : Tokenization.reverseString(text).getTokens()) {
-            long bound = boundOf(token);
-            bytes += bound >= 0 ? bound : cap != null ? cap.max() * (cap.ascii() ? 1 : 4) : UNBOUNDED;
+        literal("\"");
+        Matcher marker = STRING_TOKEN.matcher(text);
+        int literalStart = 0;
+        while (marker.find()) {
+            literal(escape(text.substring(literalStart, marker.start())));
+            literalStart = marker.end();
+            long bound = boundOf(Tokenization.reverseString(marker.group()).getFirstToken());
+            long tokenBytes = bound >= 0 ? bound : cap != null ? cap.max() * (cap.ascii() ? 1 : 4) : UNBOUNDED;
+            if (sink != null) {
+                sink.token(marker.group(), tokenBytes, path);
+            }
+            bytes += tokenBytes;
         }
+        literal(escape(text.substring(literalStart)));
+        literal("\"");
         return cap == null ? bytes : Math.min(bytes, cap.bytes());
     }
 
-    private static long number(Number number) {
+    private long number(Number number, String path) {
         if (Token.isUnresolved(number)) {
+            if (sink != null) {
+                sink.token(Token.asString(number), NUMBER, path);
+            }
             return NUMBER;
         }
         double value = number.doubleValue();
-        return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value).length() : 24;
+        String json = value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value)
+                : Double.toString(value);
+        literal(json);
+        return value == Math.rint(value) && Math.abs(value) < 1e15 ? json.length() : 24;
     }
 
     /**
@@ -247,19 +308,33 @@ final class RequestDocumentBound {
 
     /** The bytes of {@code text} as a JSON string's content: as JavaScript's {@code JSON.stringify} escapes it. */
     static long escapedBytes(String text) {
-        long bytes = 0;
+        return escape(text).getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    /** {@code text} as a JSON string's content, escaped as JavaScript's {@code JSON.stringify} escapes it. */
+    static String escape(String text) {
+        StringBuilder json = new StringBuilder(text.length());
         for (int i = 0; i < text.length(); ) {
             int c = text.codePointAt(i);
             i += Character.charCount(c);
-            if (c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t') {
-                bytes += 2;
-            } else if (c < 0x20 || c >= Character.MIN_SURROGATE && c <= Character.MAX_SURROGATE) {
-                bytes += 6;
-            } else {
-                bytes += new String(Character.toChars(c)).getBytes(StandardCharsets.UTF_8).length;
+            switch (c) {
+                case '"' -> json.append("\\\"");
+                case '\\' -> json.append("\\\\");
+                case '\b' -> json.append("\\b");
+                case '\f' -> json.append("\\f");
+                case '\n' -> json.append("\\n");
+                case '\r' -> json.append("\\r");
+                case '\t' -> json.append("\\t");
+                default -> {
+                    if (c < 0x20 || c >= Character.MIN_SURROGATE && c <= Character.MAX_SURROGATE) {
+                        json.append(String.format("\\u%04x", c));
+                    } else {
+                        json.appendCodePoint(c);
+                    }
+                }
             }
         }
-        return bytes;
+        return json.toString();
     }
 
     private static Map<String, Cap> caps() {

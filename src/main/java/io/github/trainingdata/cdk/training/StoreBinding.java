@@ -47,10 +47,10 @@ final class StoreBinding {
             "SSM API reference, GetParameter (a parameter is read by name, in the caller's account and Region)");
     static final SynthRule REQUEST_IN_PARAMETER = SynthRule.of("TRAINING_STORE_REQUEST_IN_PARAMETER",
             "TrainingJobDefinition", "channels[].cache, channels[].store, network",
-            "a cache, EFS store or network of another stack only with a request document that fits the SSM parameter "
-                    + "(8192 bytes)",
-            "library (the state machine renders a bound request at run time, so the SDK launcher reads the "
-                    + "parameter's)");
+            "a cache, EFS store or network of another stack only with deploy-time values in the request of at most "
+                    + "8192 bytes each (the request is split across SSM parameters between whole values)",
+            "AWS Systems Manager Parameter Store, advanced parameter value limit (8 KB); library (the state machine "
+                    + "renders a bound request at run time, so the SDK launcher reads the parameters')");
     /** The error of an execution whose store's parameter does not exist. */
     static final String NOT_PUBLISHED = "DataStoreNotPublished";
     /** The error of an execution whose store's document lacks a value a job needs, or has a malformed one. */
@@ -223,10 +223,11 @@ final class StoreBinding {
 
     /**
      * A bound request is rendered by the state machine at run time, so the SDK launcher cannot read it from the state
-     * machine's definition: it must fit the SSM parameter.
+     * machine's definition: it is split across SSM parameters, which works unless one deploy-time value alone may
+     * exceed a parameter.
      */
-    void checkRequestInParameter(IConstruct definition, long bound) {
-        if (stores.isEmpty()) {
+    void checkRequestSplit(IConstruct definition, RequestSplit split) {
+        if (stores.isEmpty() || split.fits()) {
             return;
         }
         String field = "network";
@@ -237,11 +238,12 @@ final class StoreBinding {
             first = byChannel.get(channel).cache();
         }
         throw ConfigurationError.of(REQUEST_IN_PARAMETER, definition, field, first.getNode().getPath()
-                + " (another stack's) for a request document of up to "
-                + (bound >= RequestDocumentBound.UNBOUNDED ? "an unknown number of" : Long.toString(bound))
-                + " bytes", "a store and network of this stack, or a request document that fits the SSM parameter ("
-                + TrainingJobDefinition.MAX_PARAMETER_DOCUMENT_BYTES + " bytes): the state machine reads "
-                + "them at run time, so the SDK launcher reads the parameter's request");
+                + " (another stack's) for a request whose deploy-time value " + split.largestValuePath()
+                + " may have " + (split.largestValue() >= RequestDocumentBound.UNBOUNDED ? "an unknown number of"
+                        : Long.toString(split.largestValue())) + " bytes", "a store and network of this stack, or "
+                + "deploy-time values of at most " + TrainingJobDefinition.MAX_PARAMETER_DOCUMENT_BYTES + " bytes "
+                + "each: the state machine renders the request at run time, so the SDK launcher reads it from SSM "
+                + "parameters, split between whole deploy-time values");
     }
 
     /** @return whether nothing is bound at run time */

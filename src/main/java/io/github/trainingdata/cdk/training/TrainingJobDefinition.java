@@ -5,7 +5,14 @@ import io.github.trainingdata.cdk.internal.DurationSeconds;
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.launch.DeployedTrainingJobDefinition;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.CfnOutput;
@@ -52,9 +59,12 @@ public class TrainingJobDefinition extends Construct {
      * parameters have a value limit of 8 KB"; the parameter's Intelligent-Tiering picks the tier).
      */
     public static final int MAX_PARAMETER_DOCUMENT_BYTES = 8192;
+    /** The first part of the name of every parameter holding a part of a split request. */
+    public static final String REQUEST_PARTS_NAME_PREFIX = "/training-data/requests/";
 
     private final TrainingJobBlueprint job;
     private final TrainingStateMachine stateMachine;
+    private final List<StringParameter> requestParts = new ArrayList<>();
     private final StringParameter requestParameter;
     private final StringParameter capacityPolicyParameter;
     private final CustomResource teardown;
@@ -71,6 +81,8 @@ public class TrainingJobDefinition extends Construct {
                 .stringValue(Stack.of(this).toJsonString(storedRequest()))
                 .tier(ParameterTier.INTELLIGENT_TIERING)
                 .build();
+        // The pointer is written after its parts, so that a launch never reads one whose parts are not there yet.
+        requestParts.forEach(part -> requestParameter.getNode().addDependency(part));
         this.capacityPolicyParameter = job.getSpec().getCapacityPolicy() == null ? null : capacityPolicyParameter();
         CfnOutput.Builder.create(this, "StateMachineArn").value(stateMachine.getStateMachine().getStateMachineArn())
                 .description("Start an execution to train: each execution runs one job").build();
@@ -99,7 +111,8 @@ public class TrainingJobDefinition extends Construct {
     /**
      * What the SSM parameter holds: the request, when it fits ({@link #MAX_PARAMETER_DOCUMENT_BYTES}) whatever its
      * deploy-time values resolve to; otherwise a pointer to the state machine's training state, whose Parameters are
-     * the same request (the SDK launcher follows it).
+     * the same request (the SDK launcher follows it), or, when the state machine renders the request at run time (it
+     * binds a store or network of another stack), a pointer to the parts the request is split into.
      */
     private Map<String, Object> storedRequest() {
         long bound = RequestDocumentBound.of(Stack.of(this), job.getRequest());
@@ -107,7 +120,9 @@ public class TrainingJobDefinition extends Construct {
             return job.getRequest();
         }
         CapacityPolicyRules.checkRequestInParameter(this, job.getSpec(), bound);
-        job.getBinding().checkRequestInParameter(this, bound);
+        if (!job.getBinding().isEmpty()) {
+            return requestParts(bound);
+        }
         Map<String, Object> source = new LinkedHashMap<>();
         source.put(DeployedTrainingJobDefinition.STATE_MACHINE_ARN, stateMachine.getStateMachine().getStateMachineArn());
         source.put(DeployedTrainingJobDefinition.STATE_NAME, TrainingStateMachine.TRAIN_STATE);
@@ -120,6 +135,54 @@ public class TrainingJobDefinition extends Construct {
                 + "points at the state machine's training state, which holds the same request (the SDK launcher reads "
                 + "it there with states:DescribeStateMachine)");
         return Map.of(DeployedTrainingJobDefinition.REQUEST_IN_STATE_MACHINE, source);
+    }
+
+    /**
+     * Splits the request across parameters {@code /training-data/requests/<path>/<hash>/part-<n>}, each within
+     * {@link #MAX_PARAMETER_DOCUMENT_BYTES}, and returns the pointer to them. The hash is that of the parts as the
+     * template renders them: a changed request gets new parameters (their name is create-only, so CloudFormation
+     * creates them, then updates the pointer, and deletes the old ones in its cleanup).
+     */
+    private Map<String, Object> requestParts(long bound) {
+        Stack stack = Stack.of(this);
+        RequestSplit split = RequestDocumentBound.split(stack, job.getRequest(), MAX_PARAMETER_DOCUMENT_BYTES);
+        job.getBinding().checkRequestSplit(this, split);
+        List<String> parts = split.parts();
+        String prefix = REQUEST_PARTS_NAME_PREFIX + String.join(".", getNode().getScopes().stream()
+                .map(scope -> scope.getNode().getId()).filter(id -> !id.isEmpty())
+                .map(id -> id.replaceAll("[^A-Za-z0-9_.-]", "-")).toList())
+                + "/" + renderedHash(stack, parts) + "/part-";
+        for (int i = 0; i < parts.size(); i++) {
+            requestParts.add(StringParameter.Builder.create(this, "RequestPart" + (i + 1))
+                    .parameterName(prefix + (i + 1))
+                    .description("Part " + (i + 1) + " of " + parts.size() + " of the CreateTrainingJob request of "
+                            + getNode().getPath())
+                    .stringValue(parts.get(i))
+                    .tier(ParameterTier.INTELLIGENT_TIERING)
+                    .build());
+        }
+        Annotations.of(this).addInfo(getNode().getPath() + ": the request document may have up to " + bound
+                + " bytes, more than an SSM parameter value may (" + MAX_PARAMETER_DOCUMENT_BYTES + "), and the state "
+                + "machine renders it at run time: it is split across " + parts.size() + " parameters " + prefix
+                + "<n>, which the SDK launcher joins");
+        Map<String, Object> pointer = new LinkedHashMap<>();
+        pointer.put(DeployedTrainingJobDefinition.PARTS_PREFIX, prefix);
+        pointer.put(DeployedTrainingJobDefinition.PARTS_COUNT, parts.size());
+        return Map.of(DeployedTrainingJobDefinition.REQUEST_PARTS, pointer);
+    }
+
+    /** The first 8 hex digits of the SHA-256 of the parts as the template renders them (deploy-time values unresolved). */
+    private static String renderedHash(Stack stack, List<String> parts) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            for (String part : parts) {
+                digest.update(String.valueOf(stack.resolve(part)).getBytes(StandardCharsets.UTF_8));
+                digest.update((byte) 0);
+            }
+            return HexFormat.of().formatHex(digest.digest()).substring(0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
+        }
     }
 
     /**
@@ -213,6 +276,7 @@ public class TrainingJobDefinition extends Construct {
     public void deployAfter(IDependable dependable) {
         stateMachine.getNode().addDependency(dependable);
         requestParameter.getNode().addDependency(dependable);
+        requestParts.forEach(part -> part.getNode().addDependency(dependable));
         if (capacityPolicyParameter != null) {
             capacityPolicyParameter.getNode().addDependency(dependable);
         }
@@ -264,6 +328,16 @@ public class TrainingJobDefinition extends Construct {
      */
     public CustomResource getTeardown() {
         return teardown;
+    }
+
+    /**
+     * The parameters holding the parts of a request split because the state machine renders it at run time and it
+     * may not fit {@link #getRequestParameter()} (which then points at them).
+     *
+     * @return the parts in order, empty when the request is not split
+     */
+    public List<StringParameter> getRequestParts() {
+        return Collections.unmodifiableList(requestParts);
     }
 
     /** @return the SSM parameter holding the request as JSON */
