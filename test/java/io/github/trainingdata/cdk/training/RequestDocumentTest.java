@@ -85,6 +85,26 @@ class RequestDocumentTest {
     }
 
     @Test
+    void aSplitDocumentIsCutBetweenCharactersIntoPartsThatJoinToTheRenderedDocument() {
+        TrainingFixture f = new TrainingFixture();
+        Map<String, String> environment = new LinkedHashMap<>();
+        environment.put("QUOTED", "say \"hi\" \\ back");
+        environment.put("LINES", "one\ntwo\tthree\u0001");
+        environment.put("UNICODE", "Grüße, 東京 🚀".repeat(20));
+        TrainingJobDefinition definition = f.define(literal(f).environment(environment));
+
+        RequestSplit split = RequestDocumentBound.split(f.stack, definition.getRequest(), 100);
+
+        StringBuilder joined = new StringBuilder();
+        for (String part : split.parts()) {
+            assertTrue(part.getBytes(StandardCharsets.UTF_8).length <= 100, part);
+            joined.append(part);
+        }
+        assertEquals(document(definition), joined.toString());
+        assertTrue(split.fits());
+    }
+
+    @Test
     void eachResourceReferenceCountsAsTheMostItsResourceTypeCanHold() {
         TrainingFixture f = new TrainingFixture();
         TrainingDataBucket encrypted = new TrainingDataBucket(f.stack, "Encrypted", TrainingDataBucketProps.builder()
