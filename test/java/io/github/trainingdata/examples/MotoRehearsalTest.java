@@ -16,6 +16,7 @@ import io.github.trainingdata.cdk.MotoServer;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.launch.DataStoreNotReadyException;
 import io.github.trainingdata.cdk.launch.DeployedTrainingJobDefinition;
+import io.github.trainingdata.cdk.training.TrainingJobDefinition;
 import io.github.trainingdata.cdk.launch.TrainingJobLauncher;
 import io.github.trainingdata.cdk.launch.TrainingJobNames;
 import io.github.trainingdata.cdk.launch.TrainingJobRequestJson;
@@ -97,6 +98,8 @@ class MotoRehearsalTest {
     private static final String SHARED_EFS = PUBLISHED + "TrainingDataShared.Features";
     /** A team that reads S3 only, in the data stack's network (as the update catalogue's move-data-az-s3-team). */
     private static final String S3_TEAM = "Tabular";
+    /** Its hyperparameters: about 15 KB, so its bound request is split across SSM parameters. */
+    private static final Map<String, String> S3_TEAM_HYPERPARAMETERS = hyperParameters(10, 1500);
     /** Where it publishes its network, whose training security group the teams' jobs run in. */
     private static final String SHARED_NETWORK = StorePublication.NETWORK_NAME_PREFIX + "TrainingDataShared.Network";
 
@@ -127,8 +130,8 @@ class MotoRehearsalTest {
         QuickstartStack quickstart = new QuickstartStack(app, "TrainingDataQuickstart");
         AdvisedPlatformStack advised = new AdvisedPlatformStack(app, NO_WAIT_STACK);
         List<TrainingSettings> teams = new ArrayList<>(PlatformCompositionApp.TEAMS);
-        teams.add(new TrainingSettings(S3_TEAM, "xgb", null, "2.5.1-cpu-py311", "ml.m5.4xlarge", 1, Map.of(), false,
-                null, null, null, null));
+        teams.add(new TrainingSettings(S3_TEAM, "xgb", null, "2.5.1-cpu-py311", "ml.m5.4xlarge", 1,
+                S3_TEAM_HYPERPARAMETERS, false, null, null, null, null));
         List<Stack> composition = PlatformCompositionApp.build(app, PlatformCompositionApp.DATA, teams);
         resolve(List.of(quickstart), List.of(advised), composition);
         for (JsonNode template : TEMPLATES.values()) {
@@ -458,12 +461,24 @@ class MotoRehearsalTest {
             }
         }
         String arn = createInMoto(stack, machine);
-        String document = resourcesOfType(template, "AWS::SSM::Parameter").stream()
+        String pointer = resourcesOfType(template, "AWS::SSM::Parameter").stream()
                 .filter(p -> p.get("Properties").path("Description").asText().startsWith("CreateTrainingJob request"))
                 .findFirst().orElseThrow().get("Properties").get("Value").asText();
+        // About 15 KB of hyperparameters: the request is split, each part written as CloudFormation resolves it.
+        assertEquals(2, readTree(pointer).path("RequestParts").path("Count").asInt(), pointer);
+        Map<Integer, String> parts = new java.util.TreeMap<>();
+        for (JsonNode part : resourcesOfType(template, "AWS::SSM::Parameter")) {
+            String name = part.get("Properties").path("Name").asText();
+            if (name.startsWith(TrainingJobDefinition.REQUEST_PARTS_NAME_PREFIX)) {
+                publish(name, part.get("Properties").get("Value").asText());
+                parts.put(Integer.valueOf(name.substring(name.lastIndexOf('-') + 1)),
+                        part.get("Properties").get("Value").asText());
+            }
+        }
+        String document = String.join("", parts.values());
         assertTrue(document.contains("{{DataStore:" + SHARED_NETWORK + ":Subnets}}"), document);
         String requestName = "/rehearsal/tabular/request";
-        ssm.putParameter(r -> r.name(requestName).type(ParameterType.STRING).value(document).overwrite(true));
+        ssm.putParameter(r -> r.name(requestName).type(ParameterType.STRING).value(pointer).overwrite(true));
         String deployed = ssm.getParameter(r -> r.name(SHARED_NETWORK)).parameter().value();
         try {
             assertEquals("SUCCEEDED", run(arn, UUID.randomUUID().toString(), "{}").get("status").asText());
@@ -471,6 +486,7 @@ class MotoRehearsalTest {
             TrainingJobLauncher launcher = new TrainingJobLauncher(sageMaker);
             String job = launcher.start(new DeployedTrainingJobDefinition(ssm, requestName).document(), "xgb");
             assertRunsInNetwork(requestNamed(job), readTree(deployed));
+            assertEquals(JSON.valueToTree(S3_TEAM_HYPERPARAMETERS), requestNamed(job).get("HyperParameters"));
 
             // The data stack moved the data AZ: another data subnet in another zone. No team stack is deployed again;
             // the next execution and launch run there.
@@ -485,6 +501,15 @@ class MotoRehearsalTest {
         } finally {
             publish(SHARED_NETWORK, deployed);
         }
+    }
+
+    /** {@code count} hyperparameters {@code p00}… of {@code length} characters each. */
+    private static Map<String, String> hyperParameters(int count, int length) {
+        Map<String, String> hyperParameters = new java.util.TreeMap<>();
+        for (int i = 0; i < count; i++) {
+            hyperParameters.put(String.format("p%02d", i), String.valueOf((char) ('a' + i)).repeat(length));
+        }
+        return hyperParameters;
     }
 
     /** The request runs in the published network's data subnet and training security group. */
