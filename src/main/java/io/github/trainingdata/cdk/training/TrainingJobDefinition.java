@@ -14,6 +14,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.CustomResource;
@@ -176,13 +177,26 @@ public class TrainingJobDefinition extends Construct {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             for (String part : parts) {
-                digest.update(String.valueOf(stack.resolve(part)).getBytes(StandardCharsets.UTF_8));
+                digest.update(canonical(stack.resolve(part)).getBytes(StandardCharsets.UTF_8));
                 digest.update((byte) 0);
             }
             return HexFormat.of().formatHex(digest.digest()).substring(0, 8);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every Java platform", e);
         }
+    }
+
+    /** A resolved template value as text, map keys sorted: the same whatever map type the resolver returns. */
+    private static String canonical(Object value) {
+        if (value instanceof Map<?, ?> map) {
+            Map<String, String> sorted = new TreeMap<>();
+            map.forEach((key, member) -> sorted.put(String.valueOf(key), canonical(member)));
+            return sorted.toString();
+        }
+        if (value instanceof List<?> list) {
+            return list.stream().map(TrainingJobDefinition::canonical).toList().toString();
+        }
+        return String.valueOf(value);
     }
 
     /**
