@@ -143,16 +143,14 @@ class TrainingTeardownTest {
         Set<String> expected = new LinkedHashSet<>();
         expected.addAll(ids(t, "AWS::StepFunctions::StateMachine", "TrainingStateMachine"));
         expected.addAll(ids(t, "AWS::IAM::Role", "TrainingStateMachineRole"));
-        expected.addAll(ids(t, "AWS::IAM::Policy", "TrainingStateMachineRole"));
         expected.addAll(ids(t, "AWS::IAM::Role", "TrainingExecutionRole"));
-        expected.addAll(ids(t, "AWS::IAM::Policy", "TrainingExecutionRole"));
         expected.addAll(ids(t, "AWS::EC2::SecurityGroup", "NetworkTrainingSecurityGroup"));
         expected.addAll(ids(t, "AWS::EC2::Subnet", "NetworkVpc"));
         expected.addAll(ids(t, "AWS::EC2::VPC", "NetworkVpc"));
         expected.addAll(ids(t, "AWS::EC2::VPCEndpoint", "NetworkVpc"));
         expected.addAll(ids(t, "AWS::EC2::RouteTable", "NetworkVpc"));
         expected.addAll(ids(t, "AWS::IAM::Policy", "TrainingProviderGrants"));
-        assertEquals(13, expected.size(), expected.toString());
+        assertEquals(11, expected.size(), expected.toString());
         assertTrue(dependsOn.containsAll(expected), "missing " + difference(expected, dependsOn));
     }
 
