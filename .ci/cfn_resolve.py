@@ -83,7 +83,7 @@ class Template:
         explicit = {
             "AWS::S3::Bucket": "BucketName", "AWS::IAM::Role": "RoleName", "AWS::Logs::LogGroup": "LogGroupName",
             "AWS::Lambda::Function": "FunctionName", "AWS::SSM::Parameter": "Name",
-            "AWS::StepFunctions::StateMachine": "StateMachineName",
+            "AWS::StepFunctions::StateMachine": "StateMachineName", "AWS::S3Express::DirectoryBucket": "BucketName",
         }
         if rtype in explicit and explicit[rtype] in props:
             name = self.resolve(props[explicit[rtype]])
@@ -156,6 +156,9 @@ class Template:
             ("AWS::EC2::VPC", "VpcId"): lambda: ref,
             ("AWS::EC2::Subnet", "SubnetId"): lambda: ref,
             ("AWS::EC2::Subnet", "AvailabilityZone"): lambda: self.resolve(props["AvailabilityZone"]),
+            ("AWS::EC2::Subnet", "AvailabilityZoneId"): lambda: self.resolve(props["AvailabilityZoneId"])
+                if "AvailabilityZoneId" in props else self.zone_id(self.resolve(props["AvailabilityZone"])),
+            ("AWS::S3Express::DirectoryBucket", "Arn"): lambda: f"arn:aws:s3express:{r}:{a}:bucket/{ref}",
             ("AWS::EC2::SecurityGroup", "GroupId"): lambda: ref,
             ("AWS::FSx::FileSystem", "LustreMountName"): lambda: MOUNT_NAME,
             ("AWS::FSx::FileSystem", "DNSName"): lambda: f"{ref}.fsx.{r}.amazonaws.com",
@@ -174,6 +177,13 @@ class Template:
         if value is None:
             raise Unresolvable(f"no realistic value for Fn::GetAtt {logical}.{attr} ({rtype})")
         return value()
+
+    @staticmethod
+    def zone_id(zone_name):
+        """A realistic zone ID for a zone name (us-east-1a -> use1-az1); the real mapping differs per account."""
+        region, letter = zone_name[:-1], zone_name[-1]
+        area, direction, number = region.split("-", 2)
+        return f"{area}{direction[0]}{number}-az{ord(letter) - ord('a') + 1}"
 
     def pseudo(self, name):
         values = {

@@ -49,7 +49,8 @@ class BareAppTest {
     static Stream<Arguments> examples() {
         Function<App, List<Stack>> quickstart = app -> List.of(new QuickstartStack(app, "TrainingDataQuickstart"));
         Function<App, List<Stack>> advised = app -> List.of(new AdvisedPlatformStack(app, "TrainingDataAdvisedPlatform"),
-                new ThroughputPlatformStack(app, "TrainingDataThroughputPlatform"));
+                new ThroughputPlatformStack(app, "TrainingDataThroughputPlatform"),
+                new ExpressPlatformStack(app, "TrainingDataExpressPlatform"));
         Function<App, List<Stack>> composition = app -> PlatformCompositionApp.build(app, PlatformCompositionApp.DATA,
                 PlatformCompositionApp.TEAMS);
         return Stream.of(Arguments.of("QuickstartApp", quickstart), Arguments.of("AdvisedPlatformApp", advised),

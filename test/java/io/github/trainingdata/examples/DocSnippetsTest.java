@@ -11,6 +11,7 @@ import io.github.trainingdata.examples.docs.LfsWorkerExample;
 import io.github.trainingdata.examples.docs.PersistentCacheExample;
 import io.github.trainingdata.examples.docs.PlatformExample;
 import io.github.trainingdata.examples.docs.RetryExample;
+import io.github.trainingdata.examples.docs.S3ExpressExample;
 import io.github.trainingdata.examples.docs.SharedBucketExample;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -87,6 +88,7 @@ class DocSnippetsTest {
         stacks.put("CompositionExample", CompositionExample::new);
         stacks.put("DataInS3Example", DataInS3Example::new);
         stacks.put("SharedBucketExample", SharedBucketExample::new);
+        stacks.put("S3ExpressExample", S3ExpressExample::new);
         stacks.put("RetryExample", RetryExample::new);
         stacks.put("CapacityPolicyExample", CapacityPolicyExample::new);
         return stacks.entrySet().stream().map(e -> Arguments.of(e.getKey(), e.getValue()));

@@ -2,13 +2,16 @@ package io.github.trainingdata.cdk.advisor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertIterableEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.trainingdata.cdk.Json;
+import io.github.trainingdata.cdk.performance.ByteSize;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -59,12 +62,14 @@ class AdvisorCliTest {
         List<Object> reasons = (List<Object>) recommendation.get("reasons");
         // FSx pays its storage ($169.24 a month) also while the preload runs: 813 s with the worker's 128 readers.
         assertTrue(((String) reasons.get(0)).startsWith("estimated for 1 job: FSX_LUSTRE $4.95 (1.1 h billable), "
-                + "S3_FAST_FILE $10.45 (2.6 h billable), S3_FILE $16.04 (4 h billable)"), reasons.get(0).toString());
+                + "S3_EXPRESS_DIRECT $10.43 (2.1 h billable), S3_EXPRESS_FAST_FILE $10.43 (2.1 h billable), S3_DIRECT "
+                + "$10.45 (2.6 h billable), S3_FAST_FILE $10.45 (2.6 h billable), S3_FILE $16.04 (4 h billable), "
+                + "S3_EXPRESS_FILE $18.03 (4 h billable)"), reasons.get(0).toString());
         assertTrue(reasons.stream().anyMatch(reason -> ((String) reason).contains("~150 MB shards")), reasons.toString());
 
         List<Map<String, Object>> options = (List<Map<String, Object>>) json.get("options");
-        assertEquals(List.of("S3_FILE", "S3_FAST_FILE", "S3_PIPE", "FSX_LUSTRE", "EFS"),
-                options.stream().map(option -> option.get("source")).toList());
+        assertEquals(List.of("S3_FILE", "S3_FAST_FILE", "S3_PIPE", "FSX_LUSTRE", "EFS", "S3_EXPRESS_FILE",
+                "S3_EXPRESS_FAST_FILE", "S3_DIRECT", "S3_EXPRESS_DIRECT"), options.stream().map(option -> option.get("source")).toList());
         for (Map<String, Object> option : options) {
             assertIterableEquals(List.of("source", "startupSeconds", "throughputMBps", "monthlyStorageUsd",
                     "startupCostUsd", "billableSeconds", "costUsd"), option.keySet());
@@ -209,24 +214,45 @@ class AdvisorCliTest {
         assertEquals("dataset: 54 GB in 491 files (average 110 MB), sequential reads, 1 epoch, data on S3; "
                 + "1 x ml.p3.2xlarge at $3.825/h, 1 h of compute", lines.get(0));
         assertEquals("", lines.get(1));
-        assertEquals("  source        mode        start-up  throughput  billable      cost $   storage $  storage $/mo",
-                lines.get(2));
-        assertEquals("  S3_FILE       File         6.3 min    250 MB/s     1.1 h       $4.28      $0.002         $1.24",
-                lines.get(3));
-        assertEquals("* S3_FAST_FILE  FastFile        15 s    948 MB/s     1.1 h       $4.05      $0.002         $1.24",
-                lines.get(4));
-        assertTrue(lines.get(5).startsWith("- S3_PIPE       Pipe            10 s"), lines.get(5));
+        assertEquals("  source                mode        start-up  throughput  billable      cost $   storage $  "
+                + "storage $/mo", lines.get(2));
+        assertEquals("  S3_FILE               File         6.3 min    250 MB/s     1.1 h       $4.28      $0.002         "
+                + "$1.24", lines.get(3));
+        assertEquals("* S3_FAST_FILE          FastFile        15 s    948 MB/s     1.1 h       $4.05      $0.002         "
+                + "$1.24", lines.get(4));
+        assertTrue(lines.get(5).startsWith("- S3_PIPE               Pipe            10 s"), lines.get(5));
         // The preload of 54 GB loads at 117 MB/s (1200 GiB x 100 MB/s per TiB): 461 s + 340 s of worker start.
-        assertTrue(lines.get(6).startsWith("  FSX_LUSTRE    File            12 s    234 MB/s     1.1 h       $4.35"),
-                lines.get(6));
-        assertTrue(lines.get(7).startsWith("- EFS           File            12 s"), lines.get(7));
+        assertTrue(lines.get(6).startsWith("  FSX_LUSTRE            File            12 s    234 MB/s     1.1 h       "
+                + "$4.35"), lines.get(6));
+        assertTrue(lines.get(7).startsWith("- EFS                   File            12 s"), lines.get(7));
+        // A directory bucket holds a second copy ($0.11 per GB-month) and is filled at deploy time; File mode gains
+        // nothing on it in the estimate, FastFile 20 ms per file and reader.
+        assertEquals("  S3_EXPRESS_FILE       File         6.3 min    250 MB/s     1.1 h       $4.48      $0.011         "
+                + "$6.77", lines.get(8));
+        assertEquals("  S3_EXPRESS_FAST_FILE  FastFile        15 s    959 MB/s     1.1 h       $4.25      $0.011         "
+                + "$6.77", lines.get(9));
+        // Training code that reads S3 itself: no channel, so no channel set-up; it lists the 491 objects itself.
+        assertEquals("  S3_DIRECT             none          0.05 s    876 MB/s     1.1 h       $4.05      $0.002         "
+                + "$1.24", lines.get(10));
+        assertTrue(lines.get(11).startsWith("  S3_EXPRESS_DIRECT     none          0.05 s"), lines.get(11));
         assertEquals("* recommended, - does not fit; billable time and cost cover the job (instances, storage while they "
-                + "run, S3 requests)", lines.get(8));
-        assertEquals("recommendation: S3_FAST_FILE (input mode FastFile)", lines.get(10));
-        assertTrue(lines.get(11).startsWith("  - estimated for 1 job: S3_FAST_FILE $4.05 (1.1 h billable)"), lines.get(11));
+                + "run, S3 requests)", lines.get(12));
+        assertEquals("recommendation: S3_FAST_FILE (input mode FastFile)", lines.get(14));
+        assertTrue(lines.get(15).startsWith("  - estimated for 1 job: S3_FAST_FILE $4.05 (1.1 h billable)"), lines.get(15));
         assertTrue(lines.contains("notes:"), result.out());
         assertTrue(lines.contains("  S3_PIPE: does not fit: Pipe needs a streamable format (TFRecord, RecordIO, text)"),
                 result.out());
+    }
+
+    @Test
+    void aRecommendationWithoutAChannelHasNoInputMode() {
+        DatasetProfile profile = DatasetProfile.builder().totalBytes(54 * ByteSize.GB).fileCount(491).build();
+        Recommendation direct = Advisor.recommend(profile, EnumSet.of(DataSourceOption.S3_DIRECT));
+        assertNull(direct.inputMode());
+        String json = RecommendationJson.render(direct);
+        assertTrue(json.startsWith("{\"recommendation\": {\"source\": \"S3_DIRECT\", \"inputMode\": null, "), json);
+        assertTrue(ComparisonTable.render(profile, direct).contains(NL + "recommendation: S3_DIRECT (no channel: the "
+                + "training code reads the store)" + NL), ComparisonTable.render(profile, direct));
     }
 
     @Test

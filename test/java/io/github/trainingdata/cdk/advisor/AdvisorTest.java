@@ -9,7 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.trainingdata.cdk.performance.ByteSize;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,14 +49,24 @@ class AdvisorTest {
         OptionEstimate lustre = recommendation.estimateFor(DataSourceOption.FSX_LUSTRE);
         OptionEstimate fastFile = recommendation.estimateFor(DataSourceOption.S3_FAST_FILE);
         OptionEstimate file = recommendation.estimateFor(DataSourceOption.S3_FILE);
-        assertTrue(lustre.costUsd() * 1.05 < fastFile.costUsd() && fastFile.costUsd() < file.costUsd());
+        OptionEstimate expressFastFile = recommendation.estimateFor(DataSourceOption.S3_EXPRESS_FAST_FILE);
+        OptionEstimate expressFile = recommendation.estimateFor(DataSourceOption.S3_EXPRESS_FILE);
+        OptionEstimate direct = recommendation.estimateFor(DataSourceOption.S3_DIRECT);
+        OptionEstimate expressDirect = recommendation.estimateFor(DataSourceOption.S3_EXPRESS_DIRECT);
+        assertTrue(lustre.costUsd() * 1.05 < expressDirect.costUsd() && expressDirect.costUsd() <= expressFastFile.costUsd()
+                && expressFastFile.costUsd() < direct.costUsd() && direct.costUsd() <= fastFile.costUsd()
+                && fastFile.costUsd() < file.costUsd() && file.costUsd() < expressFile.costUsd());
         assertEquals("estimated for 1 job: FSX_LUSTRE " + HumanReadable.usd(lustre.costUsd()) + " (1.1 h billable), "
+                + "S3_EXPRESS_DIRECT " + HumanReadable.usd(expressDirect.costUsd()) + " (2.1 h billable), "
+                + "S3_EXPRESS_FAST_FILE " + HumanReadable.usd(expressFastFile.costUsd()) + " (2.1 h billable), "
+                + "S3_DIRECT " + HumanReadable.usd(direct.costUsd()) + " (2.6 h billable), "
                 + "S3_FAST_FILE " + HumanReadable.usd(fastFile.costUsd()) + " (2.6 h billable), S3_FILE "
-                + HumanReadable.usd(file.costUsd()) + " (4 h billable); S3_PIPE and EFS do not fit (see notes)",
+                + HumanReadable.usd(file.costUsd()) + " (4 h billable), S3_EXPRESS_FILE "
+                + HumanReadable.usd(expressFile.costUsd()) + " (4 h billable); S3_PIPE and EFS do not fit (see notes)",
                 recommendation.reasons().get(0));
         assertEquals("FSX_LUSTRE is the cheapest by more than 5% (the model's accuracy on the published runs): "
-                + HumanReadable.usd(lustre.costUsd()) + " against " + HumanReadable.usd(fastFile.costUsd())
-                + " for S3_FAST_FILE", recommendation.reasons().get(1));
+                + HumanReadable.usd(lustre.costUsd()) + " against " + HumanReadable.usd(expressDirect.costUsd())
+                + " for S3_EXPRESS_DIRECT", recommendation.reasons().get(1));
         assertTrue(reasonStartingWith(recommendation, "S3_FILE: 4 h billable").contains("start-up 3 h (download of "
                 + "1,500,000 objects and 54 GB: 7 ms per object and 150 MB/s, fitted to the case study's 10,955 s for "
                 + "1.53 M JPEGs"));
@@ -218,6 +230,27 @@ class AdvisorTest {
     }
 
     @Test
+    void aCallerThatBuildsOnlySomeOptionsGetsTheCheapestOfThoseAndIsToldOfCheaperOnes() {
+        DatasetProfile profile = DatasetProfile.builder().totalBytes(54 * ByteSize.GB).fileCount(1_500_000).build();
+        Recommendation s3Only = Advisor.recommend(profile, EnumSet.of(DataSourceOption.S3_FILE,
+                DataSourceOption.S3_FAST_FILE, DataSourceOption.S3_PIPE));
+        assertEquals(DataSourceOption.S3_FAST_FILE, s3Only.option());
+        OptionEstimate lustre = s3Only.estimateFor(DataSourceOption.FSX_LUSTRE);
+        OptionEstimate express = s3Only.estimateFor(DataSourceOption.S3_EXPRESS_FAST_FILE);
+        assertTrue(s3Only.reasons().contains("FSX_LUSTRE would cost " + HumanReadable.usd(lustre.costUsd())
+                + " (1.1 h billable), but it is not among the options chosen from here"), s3Only.reasons().toString());
+        assertTrue(s3Only.reasons().contains("S3_EXPRESS_FAST_FILE would cost " + HumanReadable.usd(express.costUsd())
+                + " (2.1 h billable), but it is not among the options chosen from here"), s3Only.reasons().toString());
+        assertTrue(s3Only.reasons().get(0).startsWith("estimated for 1 job: S3_FAST_FILE"), s3Only.reasons().get(0));
+        // Every estimate is still there, and all options together choose as recommend(profile) does.
+        assertEquals(List.of(DataSourceOption.values()), s3Only.estimates().stream().map(OptionEstimate::option).toList());
+        assertEquals(Advisor.recommend(profile), Advisor.recommend(profile, EnumSet.allOf(DataSourceOption.class)));
+        assertEquals("candidates must include an option that fits the profile, was " + EnumSet.of(DataSourceOption.EFS),
+                assertThrows(IllegalArgumentException.class,
+                        () -> Advisor.recommend(profile, EnumSet.of(DataSourceOption.EFS))).getMessage());
+    }
+
+    @Test
     void recommendationCarriesTheEstimateOfEveryOption() {
         DatasetProfile profile = dataset("2TB", "200MB").build();
         Recommendation recommendation = Advisor.recommend(profile);
@@ -237,7 +270,8 @@ class AdvisorTest {
         IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
                 () -> new Recommendation(DataSourceOption.S3_FILE, List.of("why"), estimates.subList(0, 4), lustre, null));
         assertTrue(missing.getMessage().startsWith("estimates must hold one estimate per option in the order "
-                + "[S3_FILE, S3_FAST_FILE, S3_PIPE, FSX_LUSTRE, EFS], was "), missing.getMessage());
+                + "[S3_FILE, S3_FAST_FILE, S3_PIPE, FSX_LUSTRE, EFS, S3_EXPRESS_FILE, S3_EXPRESS_FAST_FILE, "
+                + "S3_DIRECT, S3_EXPRESS_DIRECT], was "), missing.getMessage());
         assertTrue(assertThrows(IllegalArgumentException.class,
                 () -> new Recommendation(null, List.of("why"), estimates, lustre, null)).getMessage()
                         .startsWith("option must be one of"));
@@ -247,7 +281,7 @@ class AdvisorTest {
 
     @Test
     void optionsKnowTheirSageMakerInputMode() {
-        assertEquals(List.of("File", "FastFile", "Pipe", "File", "File"),
+        assertEquals(Arrays.asList("File", "FastFile", "Pipe", "File", "File", "File", "FastFile", null, null),
                 List.of(DataSourceOption.values()).stream().map(DataSourceOption::inputMode).toList());
     }
 }

@@ -238,6 +238,81 @@ class EstimateModelTest {
         // The 1.2 TB minimum is $168 a month, plus the S3 copy the file system is linked to.
         assertEquals(168 + s3, estimate(profile, DataSourceOption.FSX_LUSTRE).monthlyStorageUsd(), DELTA);
         assertEquals(54 * 0.30, estimate(profile, DataSourceOption.EFS).monthlyStorageUsd(), DELTA);
+        double express = s3 + 54 * ByteSize.GB / (double) ByteSize.GIB * 0.11;
+        assertEquals(express, estimate(profile, DataSourceOption.S3_EXPRESS_FILE).monthlyStorageUsd(), DELTA);
+        assertEquals(express, estimate(profile, DataSourceOption.S3_EXPRESS_FAST_FILE).monthlyStorageUsd(), DELTA);
+    }
+
+    @Test
+    void aDirectoryBucketSavesTheFirstBytesDifferenceOnEveryFileAndCostsASecondCopy() {
+        DatasetProfile.Builder profile = dataset(ByteSize.TB, 1_000_000);
+        OptionEstimate fastFile = estimate(profile, DataSourceOption.S3_FAST_FILE);
+        OptionEstimate express = estimate(profile, DataSourceOption.S3_EXPRESS_FAST_FILE);
+        // FastFile's 6 ms per file less (30 ms - 10 ms) / 16 reads in flight; the bytes at the same 1000 MB/s.
+        assertEquals(1_000_000 * (0.006 - 0.020 / 16) + 1000, express.epochReadSeconds(), DELTA);
+        assertEquals(1_000_000 * 0.006 + 1000, fastFile.epochReadSeconds(), DELTA);
+        assertEquals(fastFile.startupSeconds(), express.startupSeconds(), DELTA);
+        // The S3 copy stays; the directory bucket bills $0.11 per GB (2^30 bytes) a month on top.
+        double gib = ByteSize.TB / (double) ByteSize.GIB;
+        assertEquals(23 + gib * 0.11, express.monthlyStorageUsd(), DELTA);
+        // File mode copies a directory bucket at S3's rates: same times, the directory bucket's prices.
+        OptionEstimate file = estimate(profile, DataSourceOption.S3_FILE);
+        OptionEstimate expressFile = estimate(profile, DataSourceOption.S3_EXPRESS_FILE);
+        assertEquals(file.billableSeconds(), expressFile.billableSeconds(), DELTA);
+        assertEquals(23 + gib * 0.11, expressFile.monthlyStorageUsd(), DELTA);
+    }
+
+    @Test
+    void aDirectoryBucketPaysItsFillOnceAndItsRequestsAndRetrievalPerRead() {
+        DatasetProfile.Builder profile = dataset(ByteSize.TB, 5_000_000).epochs(4).trainingTime(Duration.ofHours(40));
+        double gib = ByteSize.TB / (double) ByteSize.GIB;
+        // Filling: 5 M S3 GETs at $0.4 per million, 5 M PUTs at $0.00113 per 1,000, the bytes uploaded at $0.0032/GB.
+        double fill = 5 * 0.4 + 5000 * 0.00113 + gib * 0.0032;
+        // FastFile: 4 epochs of 5 M GETs at $0.00003 per 1,000, and 4 TB retrieved at $0.0006/GB.
+        assertEquals(fill + 4 * 5000 * 0.00003 + 4 * gib * 0.0006,
+                estimate(profile, DataSourceOption.S3_EXPRESS_FAST_FILE).requestUsd(), DELTA);
+        // File mode: each instance of each job copies it once.
+        profile.instanceCount(3).jobs(2);
+        assertEquals(fill + 6 * (5000 * 0.00003 + gib * 0.0006),
+                estimate(profile, DataSourceOption.S3_EXPRESS_FILE).requestUsd(), DELTA);
+        // The fill runs at deploy time at File mode's rates, billed to no job.
+        assertEquals(5_000_000 * 0.007 + 1_000_000 / 150.0,
+                estimate(profile, DataSourceOption.S3_EXPRESS_FILE).preloadSeconds(), DELTA);
+        assertEquals(0, estimate(profile, DataSourceOption.S3_FILE).preloadSeconds(), DELTA);
+    }
+
+    @Test
+    void aDirectoryBucketCapsTheFilesAllInstancesReadAtItsDefaultReadRate() {
+        // 2,000 instances at 4.75 ms per file would read 421,000 files/s; a directory bucket serves 200,000 reads/s.
+        DatasetProfile.Builder profile = dataset(100 * ByteSize.TB, 100_000_000).instanceCount(2000)
+                .trainingTime(Duration.ofHours(1));
+        OptionEstimate express = estimate(profile, DataSourceOption.S3_EXPRESS_FAST_FILE);
+        // Each instance reads 50,000 files at 10 ms (2,000 / 200,000 reads/s) and its 50 GB at 1000 MB/s.
+        assertEquals(50_000 * 0.010 + 50_000 / 1000.0, express.epochReadSeconds(), DELTA);
+        assertTrue(express.notes().stream().anyMatch(note -> note.startsWith("needs a VPC and a training subnet in the "
+                + "directory bucket's Availability Zone (by zone ID)")), express.notes().toString());
+    }
+
+    @Test
+    void trainingCodeThatReadsS3ItselfListsStreamsAtTheBlogsRateAndPaysFastFilesTimePerObject() {
+        DatasetProfile.Builder profile = dataset(ByteSize.TB, 1_000_000).instanceType("ml.g5.8xlarge");
+        OptionEstimate direct = estimate(profile, DataSourceOption.S3_DIRECT);
+        // No channel to set up: the code lists the prefix at 10,000 objects/s before it reads.
+        assertEquals(100, direct.startupSeconds(), DELTA);
+        // 6 ms per object, then the bytes at the blog's 8,000 samples/s x 115 KB = 920 MB/s.
+        assertEquals(1_000_000 * 0.006 + 1_000_000 / 920.0, direct.epochReadSeconds(), DELTA);
+        assertEquals(estimate(profile, DataSourceOption.S3_FAST_FILE).requestUsd(), direct.requestUsd(), DELTA);
+        assertEquals(estimate(profile, DataSourceOption.S3_FAST_FILE).monthlyStorageUsd(), direct.monthlyStorageUsd(),
+                DELTA);
+        assertTrue(direct.notes().contains("needs training code that reads the store itself (S3 Connector for PyTorch, "
+                + "Mountpoint for Amazon S3) from the location the job is given; no SageMaker channel"), direct.notes()
+                        .toString());
+        // On a directory bucket: its time per object, prices and fill, as its FastFile option has.
+        OptionEstimate express = estimate(profile, DataSourceOption.S3_EXPRESS_DIRECT);
+        assertEquals(1_000_000 * (0.006 - 0.020 / 16) + 1_000_000 / 920.0, express.epochReadSeconds(), DELTA);
+        assertEquals(estimate(profile, DataSourceOption.S3_EXPRESS_FAST_FILE).requestUsd(), express.requestUsd(), DELTA);
+        assertEquals(estimate(profile, DataSourceOption.S3_EXPRESS_FAST_FILE).preloadSeconds(), express.preloadSeconds(),
+                DELTA);
     }
 
     @ParameterizedTest

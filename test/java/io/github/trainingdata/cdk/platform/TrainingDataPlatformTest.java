@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.cdk.advisor.AccessPattern;
 import io.github.trainingdata.cdk.advisor.DataLocation;
 import io.github.trainingdata.cdk.advisor.DataSourceOption;
+import io.github.trainingdata.cdk.advisor.StorageService;
 import io.github.trainingdata.cdk.advisor.DatasetProfile;
 import io.github.trainingdata.cdk.storage.DataEncryption;
 import io.github.trainingdata.cdk.storage.LustreDeploymentType;
@@ -88,10 +90,77 @@ class TrainingDataPlatformTest {
                         .securityGroup(SecurityGroup.fromSecurityGroupId(stack, "LabelledGroup", "sg-0123456789abcdef0"))
                         .build())));
 
-        assertSame(p.getStore(), p.getDefinition().getSpec().getChannels().get(0).getStore());
+        TrainingJobSpec spec = p.getDefinition().getSpec();
+        assertSame(p.getStore(), source.inputMode() != null ? spec.getChannels().get(0).getStore()
+                : spec.getDirectReads().get(0).getStore());
         assertEquals(source == DataSourceOption.FSX_LUSTRE, p.getStore() == p.getLustreCache());
         assertEquals(source == DataSourceOption.EFS, p.getStore() == p.getEfsStore());
-        assertEquals(source.name().startsWith("S3_"), p.getStore() == p.getDataBucket());
+        assertEquals(source.storage() == StorageService.S3, p.getStore() == p.getDataBucket());
+        assertEquals(source.storage() == StorageService.S3_EXPRESS, p.getStore() == p.getS3ExpressStore());
+    }
+
+    @Test
+    void aProfileWhoseBestSourceIsADirectoryBucketBuildsItInTheDataZoneWithAFastFileChannel() {
+        Stack stack = TestApps.stack();
+        // 1 TB of 10 MB files read at random by 4 x ml.p4d.24xlarge: a preloaded Lustre cache estimates within 5% of
+        // FastFile on a directory bucket, which needs nothing provisioned, so the tie goes to the directory bucket.
+        TrainingDataPlatform p = platform(stack, TrainingDataPlatformProps.builder().profile(DatasetProfile.builder()
+                .totalBytes(1000 * GB).fileCount(100_000).accessPattern(AccessPattern.RANDOM).epochs(5)
+                .trainingTime(java.time.Duration.ofHours(2)).instanceType("ml.p4d.24xlarge").instanceCount(4).build())
+                .s3ExpressBaseName("vision"));
+        Template t = Template.fromStack(stack);
+
+        assertEquals(DataSourceOption.S3_EXPRESS_FAST_FILE, p.getSource());
+        assertEquals(p.getSource(), p.getRecommendation().option());
+        assertNotNull(p.getS3ExpressStore());
+        t.resourceCountIs("AWS::S3Express::DirectoryBucket", 1);
+        t.hasResourceProperties("AWS::S3Express::DirectoryBucket", Match.objectLike(Map.of(
+                "DataRedundancy", "SingleAvailabilityZone",
+                "LocationName", Map.of("Fn::GetAtt", List.of(Match.stringLikeRegexp("PlatformNetworkVpcDataSubnet.*"),
+                        "AvailabilityZoneId")))));
+        t.resourceCountIs("Custom::LustrePreload", 0);
+        t.resourceCountIs("AWS::FSx::FileSystem", 0);
+        Map<?, ?> channel = (Map<?, ?>) ((List<?>) p.getDefinition().getRequest().get("InputDataConfig")).get(0);
+        assertEquals("FastFile", channel.get("InputMode"));
+        assertSame(p.getS3ExpressStore(), p.getDefinition().getSpec().getChannels().get(0).getStore());
+        Annotations.fromStack(stack).hasWarning("/Test/Platform", Match.stringLikeRegexp(
+                ".*the directory bucket Test/Platform/Express starts empty and nothing fills it at deploy.*"));
+    }
+
+    @Test
+    void theDirectoryBucketsDefaultBaseNameIsThePlatformsUniqueNameInLowerCase() {
+        Stack stack = TestApps.stack();
+        platform(stack, TrainingDataPlatformProps.builder().source(DataSourceOption.S3_EXPRESS_FILE)
+                .trainingJob(job().instanceType("ml.g5.xlarge").build()));
+        Map<String, Map<String, Object>> buckets = Template.fromStack(stack).findResources(
+                "AWS::S3Express::DirectoryBucket");
+        Object name = ((Map<?, ?>) buckets.values().iterator().next().get("Properties")).get("BucketName");
+        List<?> parts = (List<?>) ((List<?>) ((Map<?, ?>) name).get("Fn::Join")).get(1);
+        assertEquals("test-platform-", ((String) parts.get(0)).replaceAll("[0-9a-f]{8}--$", ""));
+        assertTrue(((String) parts.get(0)).matches("[a-z0-9-]{1,30}--"), parts.get(0).toString());
+    }
+
+    @Test
+    void trainingCodeThatReadsTheBucketItselfGetsADirectReadInsteadOfAChannel() {
+        Stack stack = TestApps.stack();
+        TrainingDataPlatform p = platform(stack, TrainingDataPlatformProps.builder().source(DataSourceOption.S3_DIRECT)
+                .channelName("images").channelPath("shards")
+                .trainingJob(job().instanceType("ml.g5.8xlarge").build()));
+
+        TrainingJobSpec spec = p.getDefinition().getSpec();
+        assertEquals(List.of(), spec.getChannels());
+        assertEquals("IMAGES_S3_URI", spec.getDirectReads().get(0).getEnvironmentVariable());
+        assertEquals("shards", spec.getDirectReads().get(0).getPath());
+        assertSame(p.getDataBucket(), spec.getDirectReads().get(0).getStore());
+        assertNull(p.getDefinition().getRequest().get("InputDataConfig"));
+        Template.fromStack(stack).hasOutput("*", Map.of("Value", "S3_DIRECT (no channel)",
+                "Description", "Chosen explicitly"));
+    }
+
+    @ParameterizedTest
+    @CsvSource({"train,TRAIN_S3_URI", "val-2.a,VAL_2_A_S3_URI", "2nd,_2ND_S3_URI"})
+    void aDirectReadsVariableIsTheChannelNameAsAVariable(String channel, String variable) {
+        assertEquals(variable, TrainingDataPlatform.directReadVariable(channel));
     }
 
     @Test

@@ -296,7 +296,8 @@ class ChannelValidationTest {
     @Test
     void anS3ChannelNeedsItsBucket() {
         assertRule("CHANNEL_S3_BUCKET", () -> f.define(f.props().channels(List.of(S3Channel.builder("train").path("train").build()))),
-                "Test/Training", "channels[0].dataBucket", null, "the TrainingDataBucket the channel reads");
+                "Test/Training", "channels[0].store", null,
+                "the S3 store the channel reads (a TrainingDataBucket, an S3ExpressStore or an S3Store of your own)");
     }
 
     @Test

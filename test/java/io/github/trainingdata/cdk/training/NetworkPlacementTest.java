@@ -92,8 +92,8 @@ class NetworkPlacementTest {
     void rejectsASubnetOutsideTheLustreZone() {
         assertRule("TRAINING_SUBNETS_IN_LUSTRE_AZ", () -> f.define(f.props().channels(List.of(f.lustreChannel("train", "train"))).vpcSubnets(secondSubnet())),
                 "Test/Training", "vpcSubnets", "Test/Network/Vpc/DataSubnet2",
-                "subnets in the Availability Zone of channel 'train' (its file system lives in one AZ; SageMaker "
-                        + "must run there to mount it)");
+                "subnets in the Availability Zone of channel 'train' (its store keeps its data in one zone; "
+                        + "SageMaker must run there to reach it)");
     }
 
     @Test
@@ -103,8 +103,8 @@ class NetworkPlacementTest {
         assertRule("TRAINING_SUBNETS_IN_LUSTRE_AZ", () -> f.define(f.props().vpcSubnets(secondSubnet()).channels(List.of(
                 EfsChannel.builder("features").store(oneZone).directoryPath("/features").build()))),
                 "Test/Training", "vpcSubnets", "Test/Network/Vpc/DataSubnet2",
-                "subnets in the Availability Zone of channel 'features' (its file system lives in one AZ; SageMaker "
-                        + "must run there to mount it)");
+                "subnets in the Availability Zone of channel 'features' (its store keeps its data in one zone; "
+                        + "SageMaker must run there to reach it)");
     }
 
     @Test
@@ -195,8 +195,8 @@ class NetworkPlacementTest {
         assertRule("TRAINING_SUBNETS_IN_LUSTRE_AZ", () -> f.define(f.props().channels(List.of(train)).vpcSubnets(SubnetSelection.builder()
                 .subnets(List.of(subnets.get(0), subnets.get(1))).build())),
                 "Test/Training", "vpcSubnets", "Test/AdoptedVpc/IsolatedSubnet2",
-                "subnets in the Availability Zone of channel 'train' (its file system lives in one AZ; SageMaker "
-                        + "must run there to mount it)");
+                "subnets in the Availability Zone of channel 'train' (its store keeps its data in one zone; "
+                        + "SageMaker must run there to reach it)");
         TrainingJobDefinition job = new TrainingJobDefinition(f.stack, "SameZone", f.props().channels(List.of(train))
                 .vpcSubnets(SubnetSelection.builder().subnets(List.of(subnets.get(0), subnets.get(2))).build())
                 .build());

@@ -1,9 +1,6 @@
 package io.github.trainingdata.cdk.advisor;
 
 import static io.github.trainingdata.cdk.performance.PublishedFigures.CONTAINER_STARTUP_SECONDS;
-import static io.github.trainingdata.cdk.performance.PublishedFigures.FASTFILE_LISTING_OBJECTS_PER_SECOND;
-import static io.github.trainingdata.cdk.performance.PublishedFigures.FASTFILE_SECONDS_PER_FILE;
-import static io.github.trainingdata.cdk.performance.PublishedFigures.FILE_MODE_SECONDS_PER_OBJECT;
 import static io.github.trainingdata.cdk.performance.PublishedFigures.IDEAL_SHARD_BYTES;
 import static io.github.trainingdata.cdk.performance.PublishedFigures.SMALL_DATASET_BYTES;
 import static io.github.trainingdata.cdk.performance.PublishedFigures.SMALL_FILE_BYTES;
@@ -16,7 +13,9 @@ import io.github.trainingdata.cdk.performance.PublishedFigures;
 import io.github.trainingdata.cdk.performance.ByteSize;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -25,9 +24,10 @@ import java.util.stream.Collectors;
  * <ol>
  *   <li>Data already on EFS stays on EFS (guide step 1): copying it elsewhere is work the estimates do not see.</li>
  *   <li>Otherwise, among the options that fit, those within {@link PublishedFigures#TIE_MARGIN} (5%) of the
- *   cheapest are ties. Set-up effort breaks them: the S3 modes need no VPC and nothing provisioned, so a tied
- *   S3 mode goes before FSx for Lustre and EFS; among tied S3 modes the lowest estimate wins, and the guide's
- *   flowchart settles estimates that are equal.</li>
+ *   cheapest are ties. Set-up effort breaks them ({@link StorageService}, then a channel before training code that
+ *   reads the store itself): the S3 modes need no VPC and nothing provisioned, so a tied S3 mode goes before a
+ *   directory bucket, FSx for Lustre and EFS; among the tied options of least set-up the lowest estimate wins, and the
+ *   guide's flowchart settles estimates that are equal.</li>
  * </ol>
  * The guide's flowchart (data on EFS → EFS; under 100 GB → File; streamable small files → Pipe; large files →
  * FastFile; else FSx for Lustre) explains the choice when it agrees and is named and overruled, with the
@@ -48,6 +48,19 @@ public final class Advisor {
      * @return the chosen option, the reasons and the estimates for every option
      */
     public static Recommendation recommend(DatasetProfile profile) {
+        return recommend(profile, EnumSet.allOf(DataSourceOption.class));
+    }
+
+    /**
+     * Chooses a data source for the profile among the given options (those a caller can build), and estimates every
+     * option; the reasons name a cheaper option that was not among them.
+     *
+     * @param profile the dataset and job
+     * @param candidates the options to choose from; one that fits at least (EFS for data on EFS)
+     * @return the chosen option, the reasons and the estimates for every option
+     * @throws IllegalArgumentException when no candidate fits the profile
+     */
+    public static Recommendation recommend(DatasetProfile profile, Set<DataSourceOption> candidates) {
         List<OptionEstimate> estimates = EstimateModel.estimateAll(profile);
         LustreChoice lustre = EstimateModel.lustreChoice(profile);
         S3Fallback fallback = EstimateModel.s3Fallback(profile, estimates);
@@ -59,7 +72,7 @@ public final class Advisor {
             reasons.add("the data already lives on EFS: mount it where it is instead of copying it to S3 (guide step 1)");
             reasons.add(breakdown(chosen, profile));
         } else {
-            chosen = choose(estimates, guide, profile, reasons);
+            chosen = choose(estimates, candidates, guide, profile, reasons);
         }
         addDetails(profile, chosen, estimates, lustre, reasons);
         if (chosen.option() == DataSourceOption.FSX_LUSTRE && fallback != null) {
@@ -68,16 +81,21 @@ public final class Advisor {
         return new Recommendation(chosen.option(), reasons, estimates, lustre, fallback);
     }
 
-    private static OptionEstimate choose(List<OptionEstimate> estimates, GuideStep guide, DatasetProfile profile,
-            List<String> reasons) {
-        List<OptionEstimate> fitting = estimates.stream().filter(OptionEstimate::fits)
+    private static OptionEstimate choose(List<OptionEstimate> estimates, Set<DataSourceOption> candidates,
+            GuideStep guide, DatasetProfile profile, List<String> reasons) {
+        List<OptionEstimate> fitting = estimates.stream().filter(e -> e.fits() && candidates.contains(e.option()))
                 .sorted(Comparator.comparingDouble(OptionEstimate::costUsd)).toList();
+        if (fitting.isEmpty()) {
+            throw new IllegalArgumentException("candidates must include an option that fits the profile, was "
+                    + candidates);
+        }
         OptionEstimate cheapest = fitting.get(0);
         double tieLimit = cheapest.costUsd() * (1 + TIE_MARGIN);
         List<OptionEstimate> tied = fitting.stream().filter(e -> e.costUsd() <= tieLimit).toList();
-        List<OptionEstimate> tiedS3 = tied.stream().filter(e -> isS3(e.option())).toList();
-        OptionEstimate chosen = tiedS3.isEmpty() ? cheapest : tiedS3.get(0);
-        for (OptionEstimate other : tiedS3) {
+        int leastSetUp = tied.stream().mapToInt(e -> e.option().setUpRank()).min().orElseThrow();
+        List<OptionEstimate> easiest = tied.stream().filter(e -> e.option().setUpRank() == leastSetUp).toList();
+        OptionEstimate chosen = easiest.get(0);
+        for (OptionEstimate other : easiest) {
             if (other.option() == guide.option() && other.costUsd() - chosen.costUsd() < EQUAL_USD) {
                 chosen = other;
             }
@@ -87,13 +105,17 @@ public final class Advisor {
                 .map(e -> e.option() + " " + HumanReadable.usd(e.costUsd()) + " (" + HumanReadable.duration(e.billableSeconds())
                         + " billable)").collect(Collectors.joining(", "))
                 + unfit(estimates));
-        reasons.add(decision(chosen, cheapest, tied, tiedS3, fitting, guide));
+        reasons.add(decision(chosen, cheapest, tied, easiest, fitting, guide));
         reasons.add(breakdown(chosen, profile));
         for (OptionEstimate other : fitting) {
             if (other != chosen) {
                 reasons.add(breakdown(other, profile));
             }
         }
+        double chosenUsd = chosen.costUsd();
+        estimates.stream().filter(e -> e.fits() && !candidates.contains(e.option()) && e.costUsd() < chosenUsd)
+                .forEach(e -> reasons.add(e.option() + " would cost " + HumanReadable.usd(e.costUsd()) + " (" + HumanReadable
+                        .duration(e.billableSeconds()) + " billable), but it is not among the options chosen from here"));
         reasons.add(guide.option() == chosen.option()
                 ? "the guide's flowchart agrees: " + guide.text()
                 : "the guide's flowchart suggests " + guide.option() + " (" + guide.text() + "), but the estimates decide: "
@@ -103,7 +125,7 @@ public final class Advisor {
     }
 
     private static String decision(OptionEstimate chosen, OptionEstimate cheapest, List<OptionEstimate> tied,
-            List<OptionEstimate> tiedS3, List<OptionEstimate> fitting, GuideStep guide) {
+            List<OptionEstimate> easiest, List<OptionEstimate> fitting, GuideStep guide) {
         String margin = HumanReadable.percent(TIE_MARGIN) + " (the model's accuracy on the published runs)";
         if (tied.size() == 1) {
             return fitting.size() == 1 ? chosen.option() + " is the only option that fits"
@@ -115,16 +137,18 @@ public final class Advisor {
                 .map(e -> e.option() + " (" + HumanReadable.usd(e.costUsd()) + ")").collect(Collectors.joining(", "));
         if (chosen != cheapest) {
             return chosen.option() + " (" + HumanReadable.usd(chosen.costUsd()) + ") is within " + margin + " of the "
-                    + "cheapest, " + cheapest.option() + " (" + HumanReadable.usd(cheapest.costUsd()) + "): the S3 modes need "
-                    + "no VPC and nothing provisioned, so set-up effort breaks the tie";
+                    + "cheapest, " + cheapest.option() + " (" + HumanReadable.usd(cheapest.costUsd()) + "): "
+                    + (chosen.option().storage() == cheapest.option().storage() ? "a channel needs no change to the "
+                            + "training code" : chosen.option().storage().setUp()) + ", so set-up effort breaks the tie";
         }
-        OptionEstimate twin = tiedS3.stream().filter(e -> e != chosen
+        OptionEstimate twin = easiest.stream().filter(e -> e != chosen
                 && Math.abs(e.costUsd() - chosen.costUsd()) < EQUAL_USD).findFirst().orElse(null);
         return twin != null
                 ? chosen.option() + " and " + twin.option() + " estimate the same, "
                         + HumanReadable.usd(chosen.costUsd()) + ": the guide's flowchart breaks the tie (" + guide.text() + ")"
                 : chosen.option() + " has the lowest estimate, " + HumanReadable.usd(chosen.costUsd()) + "; " + others
-                        + " within " + margin + (isS3(chosen.option()) ? ", and it needs no VPC or provisioned storage" : "");
+                        + " within " + margin
+                        + (chosen.option().setUpRank() == 0 ? ", and it needs no VPC or provisioned storage" : "");
     }
 
     private static String unfit(List<OptionEstimate> estimates) {
@@ -136,7 +160,7 @@ public final class Advisor {
     /** One option's estimate in a sentence: billable time, cost, start-up and what bounds the epochs. */
     static String breakdown(OptionEstimate e, DatasetProfile profile) {
         double compute = EstimateModel.computePerEpoch(profile);
-        String startup = HumanReadable.duration(e.startupSeconds()) + " (" + startupWhat(e.option(), profile) + ")"
+        String startup = HumanReadable.duration(e.startupSeconds()) + " (" + e.option().startupWhat(profile) + ")"
                 + (e.startupSeconds() < CONTAINER_STARTUP_SECONDS
                         ? " within the " + HumanReadable.duration(CONTAINER_STARTUP_SECONDS) + " container start-up" : "");
         String epochs = profile.epochs() == 1 ? "1 epoch" : profile.epochs() + " epochs";
@@ -147,34 +171,11 @@ public final class Advisor {
                 ? epochs + ", read-bound: " + HumanReadable.duration(e.epochSeconds())
                         + (profile.epochs() == 1 ? "" : " each") + ", " + HumanReadable.percent(e.epochSeconds() / compute - 1)
                         + " longer than the " + HumanReadable.duration(compute) + " of compute (" + reading
-                        + readWhy(e.option(), profile) + ")"
+                        + e.option().readWhy(profile) + ")"
                 : epochs + " of " + HumanReadable.duration(compute) + ", compute-bound (" + reading + ")";
         return e.option() + ": " + HumanReadable.duration(e.billableSeconds()) + " billable, "
                 + HumanReadable.usd(e.costUsd()) + " on " + profile.instanceCount() + " x " + profile.instanceType()
                 + " at " + HumanReadable.price(profile.hourlyPriceUsd()) + "/h; start-up " + startup + "; " + bound;
-    }
-
-    private static String startupWhat(DataSourceOption option, DatasetProfile profile) {
-        return switch (option) {
-            case S3_FILE -> "download of " + HumanReadable.count(profile.fileCount()) + " objects and "
-                    + ByteSize.format(profile.totalBytes()) + ": " + HumanReadable.millis(FILE_MODE_SECONDS_PER_OBJECT)
-                    + " per object and " + HumanReadable.rate(EstimateModel.fileModeDownloadMBps(profile.instance()))
-                    + ", fitted to the case study's 10,955 s for 1.53 M JPEGs and 357 s for 54 GB of TFRecord";
-            case S3_FAST_FILE -> "listing " + HumanReadable.count(profile.fileCount()) + " objects at "
-                    + HumanReadable.count((long) FASTFILE_LISTING_OBJECTS_PER_SECOND) + " per second, case study";
-            case S3_PIPE -> "Pipe start, assumed";
-            case FSX_LUSTRE -> "mount, case study: 10–14 s";
-            case EFS -> "mount, assumed as FSx";
-        };
-    }
-
-    private static String readWhy(DataSourceOption option, DatasetProfile profile) {
-        return switch (option) {
-            case S3_FAST_FILE -> "; " + HumanReadable.millis(FASTFILE_SECONDS_PER_FILE)
-                    + " per file, case study: 166 images/s where the GPU takes 330";
-            case S3_FILE -> profile.instance().localNvme() ? "" : "; EBS volume";
-            default -> "";
-        };
     }
 
     private static void addDetails(DatasetProfile profile, OptionEstimate chosen, List<OptionEstimate> estimates,
@@ -199,14 +200,7 @@ public final class Advisor {
                     + HumanReadable.usd(EstimateModel.estimate(packed, DataSourceOption.S3_FAST_FILE).costUsd()));
         }
         if (profile.epochs() > 1) {
-            reasons.add(switch (chosen.option()) {
-                case S3_FILE, FSX_LUSTRE -> profile.epochs() + " epochs all read the copy loaded once; streaming from "
-                        + "S3 repeats its per-file cost every epoch";
-                case S3_FAST_FILE, S3_PIPE -> "each of the " + profile.epochs() + " epochs streams the dataset from S3 "
-                        + "again (" + HumanReadable.usd(chosen.requestUsd()) + " of GETs in all), and the reads keep up "
-                        + "with the compute";
-                case EFS -> profile.epochs() + " epochs all read from EFS, no S3 requests involved";
-            });
+            reasons.add(chosen.option().epochs(profile, chosen));
         }
         if (profile.jobs() > 1) {
             reasons.add(warmPoolReason(profile, chosen));
@@ -246,11 +240,6 @@ public final class Advisor {
 
     private static String jobs(DatasetProfile profile) {
         return profile.jobs() == 1 ? "1 job" : profile.jobs() + " jobs";
-    }
-
-    private static boolean isS3(DataSourceOption option) {
-        return option == DataSourceOption.S3_FILE || option == DataSourceOption.S3_FAST_FILE
-                || option == DataSourceOption.S3_PIPE;
     }
 
     /** The guide's flowchart step for a profile: which option it names and why, in words. */

@@ -29,8 +29,9 @@ public final class AdvisorCli {
     private static final String NL = System.lineSeparator();
     private static final String HELP = USAGE + NL + NL
             + "Recommends how a SageMaker training job should read its data (S3 File, FastFile or Pipe mode," + NL
-            + "FSx for Lustre, EFS): it estimates each option's billable time and cost for the whole job and" + NL
-            + "picks the cheapest (options within 5% are ties, won by the S3 modes, which need no VPC)." + NL
+            + "FSx for Lustre, EFS, S3 Express One Zone File or FastFile, or training code that reads S3 or a" + NL
+            + "directory bucket itself): it estimates each option's billable time and cost for the whole job and" + NL
+            + "picks the cheapest (options within 5% are ties, won by the least set-up: the S3 modes need no VPC)." + NL
             + "SIZE is bytes or a number with a unit: KB, MB, GB, TB, PB (powers of 1000)"
             + " or KiB, MiB, GiB, TiB, PiB (powers of 1024)." + NL
             + "Compute speed: --training-hours is the compute time of all epochs if reading data took no time" + NL

@@ -10,7 +10,7 @@ import java.util.Locale;
  */
 final class ComparisonTable {
 
-    private static final String ROW = "%-2s%-14s%-10s%10s%12s%10s%12s%12s%14s%n";
+    private static final String ROW = "%-2s%-22s%-10s%10s%12s%10s%12s%12s%14s%n";
 
     private ComparisonTable() {
     }
@@ -22,7 +22,7 @@ final class ComparisonTable {
                 "cost $", "storage $", "storage $/mo"));
         for (OptionEstimate estimate : recommendation.estimates()) {
             text.append(String.format(Locale.ROOT, ROW, marker(recommendation, estimate),
-                    estimate.option().name(), estimate.option().inputMode(),
+                    estimate.option().name(), estimate.option().inputMode() == null ? "none" : estimate.option().inputMode(),
                     HumanReadable.duration(estimate.startupSeconds()), HumanReadable.rate(estimate.throughputMBps()),
                     HumanReadable.duration(estimate.billableSeconds()), HumanReadable.usd(estimate.costUsd()),
                     HumanReadable.usd(estimate.storageUsd()), HumanReadable.usd(estimate.monthlyStorageUsd())));
@@ -31,7 +31,8 @@ final class ComparisonTable {
                 .append(profile.jobs() == 1 ? "the job" : "all " + profile.jobs() + " jobs")
                 .append(" (instances, storage while they run, S3 requests)").append(System.lineSeparator());
         text.append(System.lineSeparator()).append("recommendation: ").append(recommendation.option().name())
-                .append(" (input mode ").append(recommendation.inputMode()).append(')').append(System.lineSeparator());
+                .append(recommendation.inputMode() == null ? " (no channel: the training code reads the store)"
+                        : " (input mode " + recommendation.inputMode() + ")").append(System.lineSeparator());
         for (String reason : recommendation.reasons()) {
             text.append("  - ").append(reason).append(System.lineSeparator());
         }

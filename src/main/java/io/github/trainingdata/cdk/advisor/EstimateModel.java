@@ -9,7 +9,6 @@ import static io.github.trainingdata.cdk.performance.PublishedFigures.HOURS_PER_
 import static io.github.trainingdata.cdk.performance.PublishedFigures.JOB_TAIL_SECONDS;
 import static io.github.trainingdata.cdk.performance.PublishedFigures.LUSTRE_OBJECTS_INDEXED_PER_HOUR;
 import static io.github.trainingdata.cdk.performance.PublishedFigures.S3_CHANNEL_SETUP_SECONDS;
-import static io.github.trainingdata.cdk.performance.PublishedFigures.S3_USD_PER_MILLION_GETS;
 import static io.github.trainingdata.cdk.performance.PublishedFigures.WARM_POOL_CONTAINER_STARTUP_SECONDS;
 import static io.github.trainingdata.cdk.performance.PublishedFigures.WARM_POOL_GAP_SECONDS;
 import static io.github.trainingdata.cdk.performance.PublishedFigures.WARM_POOL_KEEP_ALIVE_SECONDS;
@@ -88,14 +87,8 @@ public final class EstimateModel {
      */
     static OptionEstimate estimate(DatasetProfile profile, DataSourceOption option, boolean lustrePreloaded) {
         List<String> notes = new ArrayList<>();
-        DataPath path = switch (option) {
-            case S3_FILE -> DataPath.fileMode(profile, notes);
-            case S3_FAST_FILE -> DataPath.fastFile(profile, notes);
-            case S3_PIPE -> DataPath.pipe(profile, notes);
-            case FSX_LUSTRE -> DataPath.lustre(profile, lustrePreloaded, notes);
-            case EFS -> DataPath.efs(profile, notes);
-        };
-        if (profile.dataLocation() == DataLocation.EFS && option != DataSourceOption.EFS) {
+        DataPath path = option.path(profile, lustrePreloaded, notes);
+        if (profile.dataLocation() == DataLocation.EFS && option.storage() != StorageService.EFS) {
             notes.add(0, "does not fit: the data is on EFS; copy it to S3 first");
         }
         return priced(profile, option, path, notes);
@@ -247,7 +240,7 @@ public final class EstimateModel {
                 path.monthlyStorageUsd(), path.startupSeconds() * instanceHourUsd / SECONDS_PER_HOUR,
                 billable * instanceHourUsd / SECONDS_PER_HOUR,
                 path.monthlyStorageUsd() / HOURS_PER_MONTH * periodHours,
-                path.gets() / 1e6 * S3_USD_PER_MILLION_GETS, notes);
+                path.requestUsd(), notes);
     }
 
     /** Seconds of compute per epoch, all instances together, if data were free. */

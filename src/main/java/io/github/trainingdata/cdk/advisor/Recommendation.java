@@ -45,7 +45,7 @@ public record Recommendation(DataSourceOption option, List<String> reasons, List
     /**
      * The SageMaker input mode of the recommended option.
      *
-     * @return {@code File}, {@code FastFile} or {@code Pipe}
+     * @return {@code File}, {@code FastFile} or {@code Pipe}; null when the training code reads the store itself
      */
     public String inputMode() {
         return option.inputMode();

@@ -13,7 +13,8 @@ import java.util.stream.Collectors;
  * "readMBps", "candidates": [{"deploymentType", "perUnitStorageThroughput", "capacityGiB", "baselineMBps",
  * "monthlyUsd", "estimatedPrice"}]}, "s3Fallback": {"inputMode", "startupSeconds", "throughputMBps", "jobSeconds",
  * "cacheJobSeconds", "jobUsd", "cacheJobUsd", "breakEvenWaitSeconds", "expectedWaitSeconds", "fallBackSooner"}}};
- * numbers are rounded to three decimals; {@code perUnitStorageThroughput} is null for SCRATCH_2, {@code s3Fallback}
+ * numbers are rounded to three decimals; {@code inputMode} is null when the training code reads the store itself
+ * (no channel); {@code perUnitStorageThroughput} is null for SCRATCH_2, {@code s3Fallback}
  * null when the data is not in S3, and its expected wait and verdict null when the profile gives no wait.
  * {@code billableSeconds} and {@code costUsd} cover all the profile's jobs (one by default); the fallback's figures are
  * for one job.
@@ -27,7 +28,7 @@ final class RecommendationJson {
         String reasons = recommendation.reasons().stream().map(RecommendationJson::string)
                 .collect(Collectors.joining(", ", "[", "]"));
         return "{\"recommendation\": {\"source\": " + string(recommendation.option().name())
-                + ", \"inputMode\": " + string(recommendation.inputMode())
+                + ", \"inputMode\": " + (recommendation.inputMode() == null ? "null" : string(recommendation.inputMode()))
                 + ", \"reasons\": " + reasons + "}, \"options\": " + options(recommendation.estimates())
                 + ", \"lustre\": " + lustre(recommendation.lustre())
                 + ", \"s3Fallback\": " + fallback(recommendation.s3Fallback()) + "}";

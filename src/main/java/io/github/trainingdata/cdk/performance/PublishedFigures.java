@@ -124,6 +124,59 @@ public final class PublishedFigures {
      */
     public static final double PIPE_MBPS = FASTFILE_SEQUENTIAL_MBPS;
 
+    // ---- S3 Express One Zone (directory buckets) ---------------------------------------------
+
+    /**
+     * S3 Express One Zone serves "consistent single-digit millisecond first-byte read and write request latencies—up to
+     * 10x faster than S3 Standard" (S3 guide, "Optimizing S3 Express One Zone performance"); we take the upper bound,
+     * 10 ms, so the estimate counts the least gain the guide allows.
+     */
+    public static final double S3_EXPRESS_FIRST_BYTE_SECONDS = 0.010;
+
+    /**
+     * Assumption: a GET's first byte from S3 Standard takes 30 ms. A small S3 GET "takes tens of ms" (aws-rules.md,
+     * preload row) and {@link #LUSTRE_FIRST_READ_SECONDS} assumes 40 ms with the file server's part; the lower figure keeps
+     * the gain counted for S3 Express small. Only the difference to {@link #S3_EXPRESS_FIRST_BYTE_SECONDS} is used: a
+     * directory bucket saves 20 ms per file and reader, 3x and not the guide's "up to 10x".
+     */
+    public static final double S3_STANDARD_FIRST_BYTE_SECONDS = 0.030;
+
+    /**
+     * A directory bucket supports up to 200,000 reads per second by default (up to 2 million on request; S3 guide,
+     * "Optimizing S3 Express One Zone performance"). The estimate caps the files all instances read per second at it.
+     */
+    public static final double S3_EXPRESS_READS_PER_SECOND = 200_000.0;
+
+    /**
+     * Assumption: SageMaker lists a directory bucket as fast as a general-purpose one
+     * ({@link #FASTFILE_LISTING_OBJECTS_PER_SECOND}); no published figure exists.
+     */
+    public static final double S3_EXPRESS_LISTING_OBJECTS_PER_SECOND = FASTFILE_LISTING_OBJECTS_PER_SECOND;
+
+    /**
+     * Assumption: File mode copies each object of a directory bucket in {@link #FILE_MODE_SECONDS_PER_OBJECT}, as from a
+     * general-purpose bucket: File mode's download concurrency, which would turn the first-byte saving into a
+     * per-object one, is not published, so none is counted. The fill of a directory bucket from S3 before training is
+     * estimated at File mode's rates too (an assumption: the fill's own rate depends on how it is made).
+     */
+    public static final double S3_EXPRESS_FILE_MODE_SECONDS_PER_OBJECT = FILE_MODE_SECONDS_PER_OBJECT;
+
+    // ---- Training code that reads S3 itself (S3 Connector for PyTorch, Mountpoint) ------------------
+
+    /**
+     * Training code that reads S3 with the S3 Connector for PyTorch streams large objects at 920 MB/s per instance: AWS ML
+     * blog, "Applying data loading best practices for ML training with Amazon S3 clients" (Dec 2025): over 8,000
+     * samples/s from 256 MB tar shards on one g5.8xlarge with 8 workers; at the benchmark's ~115 KB JPEGs that is 920
+     * MB/s. The samples are the benchmark's, so the rate is a floor of the client's, not its ceiling; capped by the
+     * instance's network. Per object the client pays FastFile's fitted {@link #FASTFILE_SECONDS_PER_FILE} (166 objects/s
+     * at {@link #DATA_LOADER_CONCURRENCY}): the same blog's ViT on ~115 KB JPEGs, one object per sample, saturates the
+     * GPU at ~138 samples/s with 16 workers, which that does not contradict, and no published per-object figure sets
+     * the client apart from FastFile.
+     */
+    public static final double S3_CLIENT_SHARD_MBPS = 8_000 * 115.0 / 1000;
+
+    // ---- File systems -------------------------------------------------------------------------
+
     // ---- File systems -------------------------------------------------------------------------
 
     /**
@@ -305,6 +358,28 @@ public final class PublishedFigures {
 
     /** S3 GET requests: $0.4 per million (guide). */
     public static final double S3_USD_PER_MILLION_GETS = 0.4;
+
+    /**
+     * S3 Express One Zone storage: $0.11 per GB-month in us-east-1 (S3 FAQs, S3 Express One Zone billing example 1; its
+     * example 2 bills 10,995,116,277,760 bytes as 10,240 GB, so a GB is 2^30 bytes). Prices of other Regions were not
+     * found; like every price here, it is us-east-1's.
+     */
+    public static final double S3_EXPRESS_USD_PER_GIB_MONTH = 0.11;
+
+    /** S3 Express One Zone PUT requests: $0.00113 per 1,000 in us-east-1 (S3 FAQs, billing example 1). */
+    public static final double S3_EXPRESS_USD_PER_THOUSAND_PUTS = 0.00113;
+
+    /** S3 Express One Zone GET requests: $0.00003 per 1,000 in us-east-1 (S3 FAQs, billing example 1). */
+    public static final double S3_EXPRESS_USD_PER_THOUSAND_GETS = 0.00003;
+
+    /**
+     * S3 Express One Zone data upload: $0.0032 per GB (2^30 bytes) in us-east-1 (S3 FAQs, billing example 1, which bills
+     * every byte of 10 KB requests; the estimate bills every byte too).
+     */
+    public static final double S3_EXPRESS_UPLOAD_USD_PER_GIB = 0.0032;
+
+    /** S3 Express One Zone data retrieval: $0.0006 per GB (2^30 bytes) in us-east-1, every byte (as the upload). */
+    public static final double S3_EXPRESS_RETRIEVAL_USD_PER_GIB = 0.0006;
 
     /**
      * FSx for Lustre SCRATCH_2 SSD without compression: $140 per TB-month of provisioned capacity,

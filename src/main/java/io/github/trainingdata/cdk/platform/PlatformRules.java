@@ -4,6 +4,7 @@ import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.internal.Deployments;
 import io.github.trainingdata.cdk.SynthRule;
 import io.github.trainingdata.cdk.advisor.DataSourceOption;
+import io.github.trainingdata.cdk.advisor.StorageService;
 import io.github.trainingdata.cdk.performance.ByteSize;
 import io.github.trainingdata.cdk.performance.Sizing;
 import io.github.trainingdata.cdk.storage.LustreDeploymentType;
@@ -80,7 +81,7 @@ final class PlatformRules {
                     "unset, or the platform's own network: give an existing network as TrainingDataPlatformProps."
                             + "network, so the stores and the job share it");
         }
-        if (source == DataSourceOption.FSX_LUSTRE && job.getTrainingImage() == null) {
+        if (source.storage() == StorageService.FSX_LUSTRE && job.getTrainingImage() == null) {
             throw ConfigurationError.of(JOB_IMAGE, scope,
                     "trainingJob.trainingImage", null, "an image when the source is "
                     + "FSX_LUSTRE: the preload's worker runs the job's image to warm the cache (an algorithm name "
@@ -92,12 +93,12 @@ final class PlatformRules {
                     + "existing network: give it to that TrainingNetwork (TrainingNetworkProps.dataAvailabilityZone, or "
                     + "its dataSubnet)");
         }
-        if (source == DataSourceOption.EFS && props.getEfsFileSystem() == null) {
+        if (source.storage() == StorageService.EFS && props.getEfsFileSystem() == null) {
             throw ConfigurationError.of(EFS_FILE_SYSTEM, scope, "efsFileSystem", null,
                     "the EFS file system that holds the data when the source is EFS (EFS is chosen because the data "
                             + "already lives there)");
         }
-        if (source == DataSourceOption.EFS && Deployments.separate(scope, props.getEfsFileSystem())
+        if (source.storage() == StorageService.EFS && Deployments.separate(scope, props.getEfsFileSystem())
                 && Token.isUnresolved(props.getEfsFileSystem().getFileSystemId())) {
             throw ConfigurationError.of(EFS_STACK, scope, "efsFileSystem", props.getEfsFileSystem().getNode().getPath(),
                     "an EFS file system of the platform's stack, or one adopted by its literal id: the platform's "
@@ -106,14 +107,14 @@ final class PlatformRules {
                             + "EfsStore there and an EfsChannel here (bound at run time)");
         }
         Number perUnit = props.getLustrePerUnitStorageThroughput();
-        if (source == DataSourceOption.FSX_LUSTRE && perUnit != null
+        if (source.storage() == StorageService.FSX_LUSTRE && perUnit != null
                 && props.getLustreDeploymentType() != LustreDeploymentType.PERSISTENT_2) {
             throw ConfigurationError.of(LUSTRE_TIER, scope,
                     "lustrePerUnitStorageThroughput", perUnit, "unset unless "
                     + "lustreDeploymentType is PERSISTENT_2 (a throughput tier is PERSISTENT_2's)");
         }
         Number iops = props.getLustreMetadataIops();
-        if (source == DataSourceOption.FSX_LUSTRE && iops != null
+        if (source.storage() == StorageService.FSX_LUSTRE && iops != null
                 && props.getLustreDeploymentType() != LustreDeploymentType.PERSISTENT_2) {
             throw ConfigurationError.of(LUSTRE_METADATA_IOPS, scope, "lustreMetadataIops", iops, "unset unless "
                     + "lustreDeploymentType is PERSISTENT_2 (a metadata configuration is PERSISTENT_2's)");

@@ -11,6 +11,7 @@ import io.github.trainingdata.cdk.performance.LustreTier;
 import io.github.trainingdata.cdk.advisor.OptionEstimate;
 import io.github.trainingdata.cdk.performance.PublishedFigures;
 import io.github.trainingdata.cdk.advisor.Recommendation;
+import io.github.trainingdata.cdk.advisor.StorageService;
 import io.github.trainingdata.cdk.limits.FsxLimits;
 import io.github.trainingdata.cdk.monitoring.TrainingDataDashboard;
 import io.github.trainingdata.cdk.monitoring.TrainingDataDashboardProps;
@@ -25,12 +26,14 @@ import io.github.trainingdata.cdk.storage.LustreCacheProps;
 import io.github.trainingdata.cdk.storage.LustreDataset;
 import io.github.trainingdata.cdk.storage.LustreDeploymentType;
 import io.github.trainingdata.cdk.storage.LustreMetadataMode;
+import io.github.trainingdata.cdk.storage.S3ExpressStore;
+import io.github.trainingdata.cdk.storage.S3ExpressStoreProps;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import io.github.trainingdata.cdk.storage.TrainingDataBucketProps;
 import io.github.trainingdata.cdk.storage.TrainingDataStore;
 import io.github.trainingdata.cdk.training.TrainingChannel;
 import io.github.trainingdata.cdk.training.EfsChannel;
-import io.github.trainingdata.cdk.training.ChannelInputMode;
+import io.github.trainingdata.cdk.training.DirectRead;
 import io.github.trainingdata.cdk.training.LustreChannel;
 import io.github.trainingdata.cdk.training.S3Channel;
 import io.github.trainingdata.cdk.training.TrainingJobDefinition;
@@ -39,20 +42,24 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Names;
 import software.amazon.awscdk.Token;
+import software.amazon.awscdk.UniqueResourceNameOptions;
 import software.constructs.Construct;
 
 /**
  * The one-call platform: from a dataset profile (or an explicit choice) it builds the network, the
  * training-data bucket, the store the advisor recommends — an FSx for Lustre cache with its preload, the
- * given EFS file system that holds the data, or nothing more for S3 File, FastFile or Pipe — and a
- * training-job definition whose
- * channel reads it in the right mode. The recommendation is reported at synth (an info annotation with
+ * given EFS file system that holds the data, an S3 Express One Zone directory bucket in the network's data zone, or
+ * nothing more for S3 File, FastFile or Pipe — and a training-job definition whose channel reads it in the right mode
+ * (or, for training code that reads the store itself, whose direct read puts its location in
+ * {@code <CHANNEL>_S3_URI}). The recommendation is reported at synth (an info annotation with
  * the reasons) and as a stack output, and a dashboard shows the data path. Every construct it creates
  * is reachable through a getter for further customisation.
  *
@@ -67,15 +74,21 @@ public class TrainingDataPlatform extends Construct {
     private static final int MIN_VOLUME_GIB = 50;
     /** The Lustre cache's one dataset: the bucket's dataset prefix, linked at {@code /dataset}. */
     static final String LUSTRE_DATASET = "dataset";
-    /** What the platform builds for each source: the store its channel reads, and the channel. */
-    private static final Map<DataSourceOption, PlatformSource<?>> SOURCES = new EnumMap<>(Map.of(
-            DataSourceOption.S3_FILE, s3(ChannelInputMode.FILE),
-            DataSourceOption.S3_FAST_FILE, s3(ChannelInputMode.FAST_FILE),
-            DataSourceOption.S3_PIPE, s3(ChannelInputMode.PIPE),
-            DataSourceOption.FSX_LUSTRE, new PlatformSource<>(TrainingDataPlatform::lustreCache,
-                    (name, path, cache) -> LustreChannel.builder(name).cache(cache).path(path).build()),
-            DataSourceOption.EFS, new PlatformSource<>(TrainingDataPlatform::efsStore,
-                    (name, path, efs) -> EfsChannel.builder(name).store(efs).directoryPath("/" + path).build())));
+    /** What the platform builds for each storage service: the store, and the channel or direct read on it. */
+    private static final Map<StorageService, PlatformSource<?>> SOURCES = new EnumMap<>(Map.of(
+            StorageService.S3, new PlatformSource<>((platform, props, profile) -> platform.dataBucket,
+                    (name, path, mode, bucket) -> S3Channel.builder(name).dataBucket(bucket).path(path).inputMode(mode)
+                            .build(),
+                    (variable, path, bucket) -> DirectRead.builder(variable).store(bucket).path(path).build()),
+            StorageService.S3_EXPRESS, new PlatformSource<>(TrainingDataPlatform::s3ExpressStore,
+                    (name, path, mode, express) -> S3Channel.builder(name).store(express).path(path).inputMode(mode)
+                            .build(),
+                    (variable, path, express) -> DirectRead.builder(variable).store(express).path(path).build()),
+            StorageService.FSX_LUSTRE, new PlatformSource<>(TrainingDataPlatform::lustreCache,
+                    (name, path, mode, cache) -> LustreChannel.builder(name).cache(cache).path(path).build(), null),
+            StorageService.EFS, new PlatformSource<>(TrainingDataPlatform::efsStore,
+                    (name, path, mode, efs) -> EfsChannel.builder(name).store(efs).directoryPath("/" + path).build(),
+                    null)));
 
     private final Recommendation recommendation;
     private final DataSourceOption source;
@@ -111,10 +124,11 @@ public class TrainingDataPlatform extends Construct {
         String channelPath = props.getChannelPath() != null ? props.getChannelPath() : "train";
 
         OptionEstimate estimate = recommendation != null ? recommendation.estimateFor(source) : null;
-        TrainingChannel channel = SOURCES.get(source).build(this, props, profile, channelName, channelPath);
-        this.store = channel.getStore();
+        PlatformSource.Read read = SOURCES.get(source.storage()).build(this, props, profile, source, channelName,
+                directReadVariable(channelName), channelPath);
+        this.store = read.store();
 
-        this.definition = new TrainingJobDefinition(this, "Training", withPlatformDefaults(job, channel, profile,
+        this.definition = new TrainingJobDefinition(this, "Training", withPlatformDefaults(job, read, profile,
                 estimate));
         this.preload = getLustreCache() == null ? null : new LustrePreload(this, "Preload", LustrePreloadProps.builder()
                 .cache(getLustreCache())
@@ -135,14 +149,24 @@ public class TrainingDataPlatform extends Construct {
      * the output, its network, and from the profile's estimate the instances, the File-mode volume, the runtime and
      * a warm pool (never with spot, which cannot use one).
      */
-    private TrainingJobDefinitionProps withPlatformDefaults(TrainingJobDefinitionProps job, TrainingChannel channel,
+    private TrainingJobDefinitionProps withPlatformDefaults(TrainingJobDefinitionProps job, PlatformSource.Read read,
             DatasetProfile profile, OptionEstimate estimate) {
-        List<TrainingChannel> channels = new ArrayList<>();
-        channels.add(channel);
-        if (job.getChannels() != null) {
-            channels.addAll(job.getChannels());
+        TrainingJobDefinitionProps.Builder filled = job.toBuilder();
+        if (read.channel() != null) {
+            List<TrainingChannel> channels = new ArrayList<>();
+            channels.add(read.channel());
+            if (job.getChannels() != null) {
+                channels.addAll(job.getChannels());
+            }
+            filled.channels(channels);
+        } else {
+            List<DirectRead> directReads = new ArrayList<>();
+            directReads.add(read.direct());
+            if (job.getDirectReads() != null) {
+                directReads.addAll(job.getDirectReads());
+            }
+            filled.directReads(directReads);
         }
-        TrainingJobDefinitionProps.Builder filled = job.toBuilder().channels(channels);
         if (job.getOutputBucket() == null) {
             filled.outputBucket(dataBucket);
         }
@@ -169,7 +193,7 @@ public class TrainingDataPlatform extends Construct {
     }
 
     private void report() {
-        String summary = source + " (" + source.inputMode() + ")";
+        String summary = describe(source);
         String text = recommendation == null ? summary + ", chosen explicitly"
                 : source == recommendation.option()
                         ? summary + ", recommended: " + String.join("; ", recommendation.reasons())
@@ -178,14 +202,41 @@ public class TrainingDataPlatform extends Construct {
         Annotations.of(this).addInfo("Training data source: " + text);
         CfnOutput.Builder.create(this, "DataSource").value(summary)
                 .description(recommendation == null ? "Chosen explicitly"
-                        : "Advisor recommends " + recommendation.option() + " (" + recommendation.inputMode() + ")")
+                        : "Advisor recommends " + describe(recommendation.option()))
                 .build();
     }
 
-    /** S3 in {@code mode}: the channel reads the platform's data bucket. */
-    private static PlatformSource<TrainingDataBucket> s3(ChannelInputMode mode) {
-        return new PlatformSource<>((platform, props, profile) -> platform.dataBucket,
-                (name, path, bucket) -> S3Channel.builder(name).dataBucket(bucket).path(path).inputMode(mode).build());
+    /** An option and how the job reads it: {@code S3_FAST_FILE (FastFile)}, {@code S3_DIRECT (no channel)}. */
+    private static String describe(DataSourceOption option) {
+        return option + " (" + (option.inputMode() != null ? option.inputMode() : "no channel") + ")";
+    }
+
+    /**
+     * The environment variable that carries a direct read's location to the training code: the channel name in upper
+     * case, characters a variable cannot hold as {@code _}, then {@code _S3_URI} ({@code train}: {@code TRAIN_S3_URI}).
+     */
+    static String directReadVariable(String channelName) {
+        String name = channelName.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9_]", "_") + "_S3_URI";
+        return Character.isDigit(name.charAt(0)) ? "_" + name : name;
+    }
+
+    /**
+     * A directory bucket in the network's data zone, under the data bucket's dataset prefix and with its key (SSE-KMS
+     * with the data bucket's customer managed key, else SSE-S3). It starts empty: the library does not fill it
+     * (docs/s3-express.md), so a warning says to copy the dataset in before training.
+     */
+    private S3ExpressStore s3ExpressStore(TrainingDataPlatformProps props, DatasetProfile profile) {
+        String base = props.getS3ExpressBaseName() != null ? props.getS3ExpressBaseName()
+                : Names.uniqueResourceName(this, UniqueResourceNameOptions.builder().maxLength(30).separator("-")
+                        .build()).toLowerCase(Locale.ROOT);
+        S3ExpressStore express = new S3ExpressStore(this, "Express", S3ExpressStoreProps.builder().network(network)
+                .baseName(base).datasetPrefix(props.getDatasetPrefix()).encryptionKey(dataBucket.getEncryptionKey())
+                .build());
+        Annotations.of(this).addWarningV2("@trainingdata/platform:fillDirectoryBucket", getNode().getPath()
+                + ": the directory bucket " + express.getNode().getPath() + " starts empty and nothing fills it at "
+                + "deploy: copy the dataset prefix of the data bucket into it (S3 Batch Operations import, or aws s3 "
+                + "sync) before the first training run (docs/s3-express.md)");
+        return express;
     }
 
     /** The given EFS file system, which holds the data (EFS is chosen because the data already lives there). */
@@ -195,7 +246,8 @@ public class TrainingDataPlatform extends Construct {
     }
 
     private Integer volumeSize(DatasetProfile profile) {
-        if (profile == null || source != DataSourceOption.S3_FILE) {
+        boolean objectStore = source.storage() == StorageService.S3 || source.storage() == StorageService.S3_EXPRESS;
+        if (profile == null || !objectStore || !"File".equals(source.inputMode())) {
             return null;
         }
         long gib = (long) Math.ceil(profile.totalBytes() * FILE_MODE_VOLUME_HEADROOM / ByteSize.GIB);
@@ -357,7 +409,10 @@ public class TrainingDataPlatform extends Construct {
         return dataBucket;
     }
 
-    /** @return the store the platform's channel reads: the data bucket, the Lustre cache or the EFS store */
+    /**
+     * @return the store the platform's job reads (through its channel or a direct read): the data bucket, the Lustre
+     *     cache, the EFS store or the directory bucket
+     */
     public TrainingDataStore getStore() {
         return store;
     }
@@ -370,6 +425,11 @@ public class TrainingDataPlatform extends Construct {
     /** @return the preload, or null unless the source is FSX_LUSTRE */
     public LustrePreload getPreload() {
         return preload;
+    }
+
+    /** @return the directory bucket, or null unless the source is an S3 Express One Zone option */
+    public S3ExpressStore getS3ExpressStore() {
+        return store instanceof S3ExpressStore express ? express : null;
     }
 
     /** @return the EFS store, or null unless the source is EFS */

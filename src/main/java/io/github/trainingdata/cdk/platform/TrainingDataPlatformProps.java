@@ -24,6 +24,7 @@ public final class TrainingDataPlatformProps {
     private final String datasetPrefix;
     private final String channelName;
     private final String channelPath;
+    private final String s3ExpressBaseName;
     private final Boolean waitForPreload;
     private final Number lustreCapacityGiB;
     private final IFileSystem efsFileSystem;
@@ -42,6 +43,7 @@ public final class TrainingDataPlatformProps {
         this.datasetPrefix = b.datasetPrefix;
         this.channelName = b.channelName;
         this.channelPath = b.channelPath;
+        this.s3ExpressBaseName = b.s3ExpressBaseName;
         this.waitForPreload = b.waitForPreload;
         this.lustreCapacityGiB = b.lustreCapacityGiB;
         this.efsFileSystem = b.efsFileSystem;
@@ -101,6 +103,11 @@ public final class TrainingDataPlatformProps {
         return channelPath;
     }
 
+    /** @return the directory bucket's base name, or null for the default */
+    public String getS3ExpressBaseName() {
+        return s3ExpressBaseName;
+    }
+
     /** @return whether the deploy waits for the Lustre preload, or null for the default */
     public Boolean getWaitForPreload() {
         return waitForPreload;
@@ -147,6 +154,7 @@ public final class TrainingDataPlatformProps {
         private String datasetPrefix;
         private String channelName;
         private String channelPath;
+        private String s3ExpressBaseName;
         private Boolean waitForPreload;
         private Number lustreCapacityGiB;
         private IFileSystem efsFileSystem;
@@ -255,6 +263,17 @@ public final class TrainingDataPlatformProps {
          */
         public Builder channelPath(String channelPath) {
             this.channelPath = channelPath;
+            return this;
+        }
+
+        /**
+         * For S3 Express One Zone: the base name of the directory bucket the platform creates, named
+         * {@code <base>--<zone-id>--x-s3} in the network's data zone (S3ExpressStore's naming rules apply).
+         *
+         * @default the platform's unique construct name in lower case, at most 30 characters
+         */
+        public Builder s3ExpressBaseName(String s3ExpressBaseName) {
+            this.s3ExpressBaseName = s3ExpressBaseName;
             return this;
         }
 

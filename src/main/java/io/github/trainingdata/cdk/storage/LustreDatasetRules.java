@@ -21,6 +21,11 @@ import software.constructs.IConstruct;
  * of 1–512000 MiB ({@link FsxLimits}). Tokens are never rejected.
  */
 final class LustreDatasetRules {
+    static final SynthRule DIRECTORY_BUCKET = SynthRule.of("LUSTRE_DATASET_DIRECTORY_BUCKET", "LustreCache",
+            "datasets[i].dataBucket",
+            "a general purpose bucket (a directory bucket is read with S3ExpressStore and an S3 channel)",
+            "library (a data repository association links a general purpose bucket; FSx for Lustre documents no "
+                    + "directory bucket as a data repository)");
     static final SynthRule COUNT = SynthRule.of("DATASET_COUNT", "LustreCache dataset", "datasets",
             "1 to 8 datasets",
             "FSx API reference, CreateDataRepositoryAssociation (at most 8 per file system)");
@@ -94,6 +99,11 @@ final class LustreDatasetRules {
                 throw ConfigurationError.of(BUCKET, scope,
                         field + ".dataBucket", null, "the TrainingDataBucket whose dataset "
                         + "prefix the association links");
+            }
+            if (dataset.getDataBucket().isDirectoryBucket()) {
+                throw ConfigurationError.of(DIRECTORY_BUCKET, scope, field + ".dataBucket",
+                        dataset.getDataBucket().getBucketName(), "a general purpose bucket: a directory bucket is "
+                        + "read with S3ExpressStore and an S3 channel or a direct read, not through a Lustre cache");
             }
             KeyPrefix.check(scope, field + ".prefix", dataset.getPrefix());
             checkPath(field + ".fileSystemPath", dataset.getFileSystemPath());

@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.storage;
 
 import java.util.List;
+import java.util.Map;
 import software.amazon.awscdk.services.s3.IBucket;
 
 /**
@@ -23,5 +24,17 @@ public interface StoreGrants {
      *
      * @param wildcardReason why the resource is a wildcard, for the cdk-nag acknowledgement (empty when it is not)
      */
-    void allow(List<String> actions, String resource, String wildcardReason);
+    default void allow(List<String> actions, String resource, String wildcardReason) {
+        allow(actions, resource, Map.of(), wildcardReason);
+    }
+
+    /**
+     * Lets the role take {@code actions} on {@code resource} under IAM {@code conditions} (operator to key to value,
+     * e.g. {@code StringEquals} to {@code s3express:SessionMode} to {@code ReadOnly}); statements with the same
+     * actions and conditions are merged.
+     *
+     * @param conditions the statement's Condition block, an ordered map (empty for none)
+     * @param wildcardReason why the resource is a wildcard, for the cdk-nag acknowledgement (empty when it is not)
+     */
+    void allow(List<String> actions, String resource, Map<String, Object> conditions, String wildcardReason);
 }

@@ -39,7 +39,7 @@ import software.constructs.Construct;
  * <p>With {@link DataEncryption#KMS} the bucket's key is the data layer's key: the log groups of the
  * definitions and preloads on this bucket use it too ({@link LogGroups}), and so can the network's flow logs.
  */
-public class TrainingDataBucket extends Construct implements TrainingDataStore {
+public class TrainingDataBucket extends Construct implements S3Store {
     static final String DEFAULT_DATASET_PREFIX = "datasets";
     static final Duration DEFAULT_NONCURRENT_EXPIRATION = Duration.days(30);
     /** aws-cdk-lib's feature flag: log delivery by bucket policy instead of the LogDeliveryWrite ACL. */
@@ -193,56 +193,41 @@ public class TrainingDataBucket extends Construct implements TrainingDataStore {
      *
      * @return the key, or null for SSE-S3 (or an existing bucket imported without its key)
      */
+    @Override
     public IKey getEncryptionKey() {
         return encryptionKey;
     }
 
+    /** @return the bucket's ARN (a token for a new bucket) */
+    @Override
+    public String getBucketArn() {
+        return bucket.getBucketArn();
+    }
+
     /** @return the bucket's name (a token for a new bucket) */
+    @Override
     public String getBucketName() {
         return bucketName;
     }
 
     /** @return the dataset prefix, without leading or trailing {@code /} (empty for the bucket root) */
+    @Override
     public String getDatasetPrefix() {
         return datasetPrefix;
     }
 
     /**
-     * The object-key prefix of a path relative to the dataset prefix, e.g. {@code keyPrefix("train")} is
-     * {@code "datasets/train"}; an empty path gives the dataset prefix itself.
-     *
-     * @param relativePath a path under the dataset prefix, without leading or trailing {@code /}
-     * @return the key prefix
+     * @return whether the bucket adopted is a directory bucket (its name, known at synth, ends with {@code --x-s3}):
+     *     adopt one with {@link S3ExpressStore} instead, which grants and places jobs as a directory bucket needs
      */
-    public String keyPrefix(String relativePath) {
-        return KeyPrefix.join(datasetPrefix, KeyPrefix.check(this, "relativePath", relativePath));
-    }
-
-    /**
-     * The {@code s3://} URI of a directory under the dataset prefix, with a trailing {@code /} so that a
-     * prefix never matches a sibling ({@code train/} does not match {@code train2/}).
-     *
-     * @param relativePath a path under the dataset prefix; empty for the dataset prefix itself
-     * @return e.g. {@code s3://my-bucket/datasets/train/}
-     */
-    public String s3Uri(String relativePath) {
-        return uri(keyPrefix(relativePath)) + "/";
+    @Override
+    public boolean isDirectoryBucket() {
+        return !bucketName.contains("${Token[") && bucketName.endsWith(S3ExpressStoreRules.SUFFIX);
     }
 
     /** @return the dataset's {@code s3://} URI without a trailing {@code /}, as FSx import paths want it */
     public String datasetUri() {
         return uri(datasetPrefix);
-    }
-
-    /**
-     * The {@code s3://} URI of an object key or key prefix counted from the bucket root, without a trailing
-     * {@code /}; an empty key gives {@code s3://bucket}.
-     *
-     * @param key a key or key prefix (checked by the caller)
-     * @return e.g. {@code s3://my-bucket/training-output}
-     */
-    public String uri(String key) {
-        return "s3://" + getBucketName() + (key.isEmpty() ? "" : "/" + key);
     }
 
     /** @return null: jobs reach S3 through the AWS API (in a VPC, through the network's S3 gateway endpoint) */

@@ -7,14 +7,14 @@ import software.amazon.awscdk.services.cloudwatch.IWidget;
 import software.constructs.IConstruct;
 
 /**
- * A place training data lives: the S3 bucket ({@link TrainingDataBucket}), an FSx for Lustre cache of either
- * deployment type ({@link LustreCache}) or an EFS file system ({@link EfsStore}). Every store answers the same
+ * A place training data lives: the S3 bucket ({@link TrainingDataBucket}), an S3 Express One Zone directory bucket
+ * ({@link S3ExpressStore}), an FSx for Lustre cache of either deployment type ({@link LustreCache}), an EFS file system
+ * ({@link EfsStore}), or a store of your own (any S3-addressable one implements {@link S3Store}). Every store answers the same
  * questions, so a channel binds to any store and the training job's permissions, the dashboard and the platform
  * handle every store alike, never by its kind:
  * <ul>
- *   <li>what a job must join to reach it ({@link #getNetwork}, {@link #getPinnedAvailabilityZone},
- *       {@link #getReachableZones}); the store's own security group already admits the network's training
- *       security group;</li>
+ *   <li>what a job must join to reach it ({@link #getNetwork}, {@link #getZone}, {@link #getReachableZones}); the
+ *       store's own security group already admits the network's training security group;</li>
  *   <li>what a training job's role needs to use a path of it ({@link #grantTraining});</li>
  *   <li>what the dashboard shows of it ({@link #dashboardRows}).</li>
  * </ul>
@@ -33,6 +33,19 @@ public interface TrainingDataStore extends IConstruct {
      *     or null when it pins none
      */
     String getPinnedAvailabilityZone();
+
+    /**
+     * The zone the store keeps its data in and how strongly it holds a job there. A job that reads a store with a
+     * zone must run in a network (a job outside a VPC runs wherever SageMaker puts it); a required zone fails synth
+     * when a training subnet is elsewhere, a preferred one warns.
+     *
+     * @return the zone, or null when the store has none; by default the {@link #getPinnedAvailabilityZone() pinned
+     *     zone}, required
+     */
+    default StoreZone getZone() {
+        String pinned = getPinnedAvailabilityZone();
+        return pinned == null ? null : StoreZone.ofName(StoreZone.Affinity.REQUIRED, pinned);
+    }
 
     /**
      * @return the Availability Zones where the store can be reached (one per mount target), or null when any zone of

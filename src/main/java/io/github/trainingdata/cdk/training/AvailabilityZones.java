@@ -1,9 +1,12 @@
 package io.github.trainingdata.cdk.training;
 
+import io.github.trainingdata.cdk.internal.SubnetZoneIds;
+import io.github.trainingdata.cdk.storage.StoreZone;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
+import software.amazon.awscdk.services.ec2.ISubnet;
 import software.constructs.IConstruct;
 
 /**
@@ -33,6 +36,18 @@ final class AvailabilityZones {
             return Match.DIFFERENT;
         }
         return Match.UNKNOWN;
+    }
+
+    /**
+     * Compares the zone of {@code subnet} with a store's zone: by name, or by ID (a new subnet's
+     * {@code AvailabilityZoneId}, its property when set, else its attribute; an imported subnet's ID is unknown).
+     */
+    static Match compare(IConstruct scope, ISubnet subnet, StoreZone zone) {
+        if (zone.getZoneName() != null) {
+            return compare(scope, subnet.getAvailabilityZone(), zone.getZoneName());
+        }
+        String subnetZoneId = SubnetZoneIds.of(subnet);
+        return subnetZoneId == null ? Match.UNKNOWN : compare(scope, subnetZoneId, zone.getZoneId());
     }
 
     /** @return {@code [index, list]} of an {@code Fn::Select} over {@code Fn::GetAZs}, else null */

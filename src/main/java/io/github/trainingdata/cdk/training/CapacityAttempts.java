@@ -3,6 +3,7 @@ package io.github.trainingdata.cdk.training;
 import io.github.trainingdata.cdk.internal.KeyPrefix;
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.storage.StoreZone;
 import io.github.trainingdata.cdk.storage.LustreLocation;
 import io.github.trainingdata.cdk.storage.TrainingDataStore;
 import java.util.ArrayList;
@@ -100,14 +101,16 @@ final class CapacityAttempts {
 
     /**
      * Where the S3 fallback may run: a storage subnet of the job's network in each Availability Zone that every
-     * channel the fallback keeps can be reached from (an EFS file system where it has a mount target; one whose mount
+     * channel the fallback keeps and every direct read can be reached from (anywhere for a store that only prefers a
+     * zone) (an EFS file system where it has a mount target; one whose mount
      * targets are unknown, an existing one, only in the job's own zones), at most 16 (VpcConfig's limit).
      */
     static List<ISubnet> fallbackSubnets(TrainingJobBlueprint job) {
         TrainingNetwork network = job.getPlacement().network();
         List<String> ownZones = zonesOf(job.getPlacement().subnets());
-        List<TrainingDataStore> stores = fallbackChannels(job.getSpec()).stream().map(TrainingChannel::getStore)
-                .toList();
+        List<TrainingDataStore> stores = new ArrayList<>(fallbackChannels(job.getSpec()).stream()
+                .map(TrainingChannel::getStore).toList());
+        job.getSpec().getDirectReads().forEach(read -> stores.add(read.getStore()));
         List<ISubnet> subnets = new ArrayList<>();
         for (ISubnet subnet : network.getVpc().selectSubnets(network.getStorageSubnets()).getSubnets()) {
             String zone = subnet.getAvailabilityZone();
@@ -124,8 +127,12 @@ final class CapacityAttempts {
         if (store.getNetwork() == null) {
             return true;
         }
-        if (store.getPinnedAvailabilityZone() != null) {
-            return store.getPinnedAvailabilityZone().equals(zone);
+        StoreZone own = store.getZone();
+        if (own != null && !own.isRequired()) {
+            return true;
+        }
+        if (own != null && own.getZoneName() != null) {
+            return own.getZoneName().equals(zone);
         }
         List<String> zones = store.getReachableZones();
         return zones != null ? zones.contains(zone) : ownZones.contains(zone);

@@ -4,12 +4,21 @@ import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.SynthRule;
 import software.constructs.IConstruct;
 
-/** Raises a channel's rule violations with the definition's path and the channel's index in the field name. */
-final class ChannelRules {
+/**
+ * Raises a channel's rule violations with the definition's path and the channel's index in the field name. A
+ * {@link TrainingChannel} of your own gets one in {@link TrainingChannel#validate} and raises its own
+ * {@link SynthRule}s through {@link #error}.
+ */
+public final class ChannelRules {
     static final SynthRule DATA_BUCKET = SynthRule.of("CHANNEL_S3_BUCKET", "TrainingJobDefinition channel",
-            "channels[i].dataBucket",
-            "the TrainingDataBucket the channel reads",
+            "channels[i].store",
+            "the S3 store the channel reads",
             "library");
+    static final SynthRule STORE_INPUT_MODE = SynthRule.of("CHANNEL_STORE_INPUT_MODE", "TrainingJobDefinition channel",
+            "channels[i].inputMode",
+            "an input mode the channel's S3 store accepts (S3Store.getInputModes)",
+            "the store's own declaration; SageMaker Developer Guide: directory buckets are an input location for File, "
+                    + "FastFile and Pipe mode");
     static final SynthRule MANIFEST_PATH = SynthRule.of("CHANNEL_S3_MANIFEST_PATH", "TrainingJobDefinition channel",
             "channels[i].path",
             "the key of the manifest object",
@@ -82,15 +91,20 @@ final class ChannelRules {
         this.index = index;
     }
 
-    IConstruct scope() {
+    /** @return the job definition whose channel is checked, named in every error */
+    public IConstruct scope() {
         return scope;
     }
 
-    String field(String name) {
+    /** @return the channel's field {@code name} as errors name it, e.g. {@code channels[0].path} */
+    public String field(String name) {
         return "channels[" + index + "]." + name;
     }
 
-    ConfigurationError error(SynthRule rule, String field, Object value, String allowed) {
+    /**
+     * @return the error for {@code rule} broken by the channel's {@code field} holding {@code value} (throw it)
+     */
+    public ConfigurationError error(SynthRule rule, String field, Object value, String allowed) {
         return ConfigurationError.of(rule, scope, field(field), value, allowed);
     }
 }

@@ -50,7 +50,7 @@ public final class EfsChannel extends FileSystemChannel {
     }
 
     @Override
-    void validate(ChannelRules rules, ChannelInputMode effectiveMode) {
+    protected void validate(ChannelRules rules, ChannelInputMode effectiveMode) {
         if (store == null) {
             throw rules.error(ChannelRules.EFS_STORE, "store", null, "the EfsStore the channel reads");
         }
@@ -72,7 +72,7 @@ public final class EfsChannel extends FileSystemChannel {
      * stack cannot be passed to the store's stack (that stack deploys first): the job warns instead.
      */
     @Override
-    void bind(IConstruct definition) {
+    protected void bind(IConstruct definition) {
         if (Token.isUnresolved(directoryPath) && Stack.of(definition) != Stack.of(store)) {
             Annotations.of(definition).addWarningV2("@trainingdata/training:efsDirectoryNotCreated",
                     definition.getNode().getPath() + ": channel '" + getName() + "' reads a directory given as a "

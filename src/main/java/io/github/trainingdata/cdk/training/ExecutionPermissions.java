@@ -38,9 +38,12 @@ final class ExecutionPermissions implements StoreGrants {
     private final Map<IBucket, Set<String>> reads = new LinkedHashMap<>();
     private final Map<IBucket, Set<String>> writes = new LinkedHashMap<>();
     private final Map<IBucket, Set<String>> deletes = new LinkedHashMap<>();
-    /** What stores allow beyond objects, by action set (merged), in the order first granted, with the reason. */
-    private final Map<List<String>, Set<String>> storeResources = new LinkedHashMap<>();
-    private final Map<List<String>, String> storeReasons = new LinkedHashMap<>();
+    /**
+     * What stores allow beyond objects, by action set and conditions (merged), in the order first granted, with the
+     * reason.
+     */
+    private final Map<StoreStatement, Set<String>> storeResources = new LinkedHashMap<>();
+    private final Map<StoreStatement, String> storeReasons = new LinkedHashMap<>();
     private final Set<IKey> decryptKeys = new LinkedHashSet<>();
     private final Set<IKey> encryptKeys = new LinkedHashSet<>();
     private final Set<IKey> volumeKeys = new LinkedHashSet<>();
@@ -72,9 +75,14 @@ final class ExecutionPermissions implements StoreGrants {
     }
 
     @Override
-    public void allow(List<String> actions, String resource, String wildcardReason) {
-        storeResources.computeIfAbsent(List.copyOf(actions), a -> new LinkedHashSet<>()).add(resource);
-        storeReasons.putIfAbsent(List.copyOf(actions), wildcardReason);
+    public void allow(List<String> actions, String resource, Map<String, Object> conditions, String wildcardReason) {
+        StoreStatement key = new StoreStatement(List.copyOf(actions), new LinkedHashMap<>(conditions));
+        storeResources.computeIfAbsent(key, a -> new LinkedHashSet<>()).add(resource);
+        storeReasons.putIfAbsent(key, wildcardReason);
+    }
+
+    /** One statement a store asks for: its actions and its conditions (ordered; empty for none). */
+    private record StoreStatement(List<String> actions, Map<String, Object> conditions) {
     }
 
     void volumeKey(IKey key) {
@@ -94,6 +102,9 @@ final class ExecutionPermissions implements StoreGrants {
             } else {
                 channel.getStore().grantTraining(permissions, channel.storeAccess(), channel.grantedPath());
             }
+        }
+        for (DirectRead read : spec.getDirectReads()) {
+            read.grant(permissions);
         }
         CapacityAttempts.addFallbackPermissions(permissions, spec);
         spec.getOutputBucket().grantTraining(permissions, StoreAccess.READ_WRITE, spec.getOutputPrefix());
@@ -143,8 +154,11 @@ final class ExecutionPermissions implements StoreGrants {
             allow(role, findings, VPC_ACTIONS, List.of("*"), "SageMaker attaches training instances to the VPC "
                     + "with these EC2 network-interface actions, which support no resource-level permissions.");
         }
-        storeResources.forEach((actions, resources) ->
-                allow(role, findings, actions, List.copyOf(resources), storeReasons.get(actions)));
+        storeResources.forEach((statement, resources) -> {
+            role.addToPrincipalPolicy(PolicyStatement.Builder.create().actions(statement.actions())
+                    .resources(List.copyOf(resources)).conditions(statement.conditions()).build());
+            findings.add(List.copyOf(resources), storeReasons.get(statement));
+        });
         findings.acknowledge();
     }
 

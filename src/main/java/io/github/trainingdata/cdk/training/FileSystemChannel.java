@@ -30,12 +30,12 @@ abstract class FileSystemChannel extends TrainingChannel {
 
     /** Read-only mounts read, read-write ones also write. */
     @Override
-    StoreAccess storeAccess() {
+    protected StoreAccess storeAccess() {
         return accessMode == ChannelAccessMode.READ_WRITE ? StoreAccess.READ_WRITE : StoreAccess.READ;
     }
 
     @Override
-    String grantedPath() {
+    protected String grantedPath() {
         return directoryPathOnFileSystem();
     }
 
@@ -49,7 +49,7 @@ abstract class FileSystemChannel extends TrainingChannel {
     abstract String directoryPathOnFileSystem();
 
     @Override
-    Map<String, Object> render() {
+    protected Map<String, Object> render() {
         Map<String, Object> fs = new LinkedHashMap<>();
         fs.put("FileSystemId", fileSystemId());
         fs.put("FileSystemAccessMode", accessMode.apiValue());

@@ -3,6 +3,7 @@ package io.github.trainingdata.cdk.training;
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.storage.StoreZone;
 import java.util.ArrayList;
 import java.util.List;
 import software.amazon.awscdk.Annotations;
@@ -11,10 +12,11 @@ import software.amazon.awscdk.services.ec2.ISubnet;
 import software.constructs.IConstruct;
 
 /**
- * Where a job runs: the network (given, or brought by its file-system channels), the security groups (the
+ * Where a job runs: the network (given, or brought by the stores it reads), the security groups (the
  * network's training group first) and the subnets (the network's data subnet, or the given selection), checked so
- * that every file system the job mounts can be reached from every subnet. A job without a network runs outside
- * any VPC: no groups, no subnets.
+ * that every store the job reads is reached from every subnet: in the zone a store requires (an error), in the zone it
+ * prefers (a warning), where it has mount targets. Every store is asked alike, whether a channel or a direct read
+ * reads it. A job without a network runs outside any VPC: no groups, no subnets, and no store with a zone.
  *
  * @param network the network, or null outside a VPC
  * @param securityGroups the groups of VpcConfig, in order
@@ -27,6 +29,15 @@ record JobPlacement(TrainingNetwork network, List<ISecurityGroup> securityGroups
     static JobPlacement of(IConstruct scope, TrainingJobSpec spec) {
         TrainingNetwork network = network(scope, spec);
         if (network == null) {
+            for (TrainingJobSpec.StoreRead read : spec.storeReads()) {
+                StoreZone zone = read.store().getZone();
+                if (zone != null) {
+                    throw ConfigurationError.of(TrainingJobRules.ZONE_WITHOUT_NETWORK, scope, "network", null,
+                            "a TrainingNetwork for the job: the " + read.name() + " reads "
+                                    + read.store().getNode().getPath() + ", which keeps its data in one zone ("
+                                    + zone + "), and a job outside a VPC runs in a zone SageMaker picks");
+                }
+            }
             return OUTSIDE_VPC;
         }
         List<ISecurityGroup> groups = securityGroups(scope, spec, network);
@@ -35,17 +46,21 @@ record JobPlacement(TrainingNetwork network, List<ISecurityGroup> securityGroups
 
     private static TrainingNetwork network(IConstruct scope, TrainingJobSpec spec) {
         TrainingNetwork chosen = spec.getGivenNetwork();
-        List<TrainingChannel> channels = spec.getChannels();
-        for (int i = 0; i < channels.size(); i++) {
-            TrainingNetwork own = channels.get(i).getStore().getNetwork();
+        List<TrainingJobSpec.StoreRead> reads = spec.storeReads();
+        int channels = spec.getChannels().size();
+        for (int i = 0; i < reads.size(); i++) {
+            TrainingNetwork own = reads.get(i).store().getNetwork();
             if (own == null) {
                 continue;
             }
             if (chosen == null) {
                 chosen = own;
             } else if (chosen != own) {
+                boolean channel = i < channels;
                 throw ConfigurationError.of(TrainingJobRules.ONE_NETWORK, scope,
-                        "channels[" + i + "]", channels.get(i).getName(),
+                        channel ? "channels[" + i + "]" : "directReads[" + (i - channels) + "]",
+                        channel ? spec.getChannels().get(i).getName()
+                                : spec.getDirectReads().get(i - channels).getEnvironmentVariable(),
                         "a store in the job's network " + chosen.getNode().getPath() + " (it is in "
                                 + own.getNode().getPath() + "): a job runs in one VPC");
             }
@@ -85,16 +100,16 @@ record JobPlacement(TrainingNetwork network, List<ISecurityGroup> securityGroups
         for (ISubnet subnet : chosen) {
             TrainingJobRules.literal(scope, "vpcSubnets", subnet.getSubnetId(), SageMakerLimits.SUBNET_ID, "a subnet id of ");
         }
-        for (TrainingChannel channel : spec.getChannels()) {
-            String zone = channel.getStore().getPinnedAvailabilityZone();
+        for (TrainingJobSpec.StoreRead read : spec.storeReads()) {
+            StoreZone zone = read.store().getZone();
             if (zone != null) {
-                checkPinnedZone(scope, chosen, channel.getName(), zone);
+                checkZone(scope, chosen, read.name(), zone);
             }
         }
-        for (TrainingChannel channel : spec.getChannels()) {
-            List<String> zones = channel.getStore().getReachableZones();
+        for (TrainingJobSpec.StoreRead read : spec.storeReads()) {
+            List<String> zones = read.store().getReachableZones();
             if (zones != null) {
-                checkMountTargets(scope, chosen, channel.getName(), zones);
+                checkMountTargets(scope, chosen, read.name(), zones);
             }
         }
         return List.copyOf(chosen);
@@ -111,21 +126,30 @@ record JobPlacement(TrainingNetwork network, List<ISecurityGroup> securityGroups
         }
     }
 
-    /** Every training subnet must be in the one AZ of a file system that lives in one (FSx for Lustre). */
-    private static void checkPinnedZone(IConstruct scope, List<ISubnet> chosen, String channel, String zone) {
+    /**
+     * Every training subnet must be in the zone a store requires (a Lustre or One Zone EFS file system), and should be
+     * in the zone it prefers (a directory bucket: reads from elsewhere cross zones).
+     */
+    private static void checkZone(IConstruct scope, List<ISubnet> chosen, String reader, StoreZone zone) {
         for (ISubnet subnet : chosen) {
-            AvailabilityZones.Match match = AvailabilityZones.compare(scope, subnet.getAvailabilityZone(), zone);
-            if (match == AvailabilityZones.Match.DIFFERENT) {
+            AvailabilityZones.Match match = AvailabilityZones.compare(scope, subnet, zone);
+            if (match == AvailabilityZones.Match.DIFFERENT && zone.isRequired()) {
                 throw ConfigurationError.of(TrainingJobRules.SUBNETS_IN_LUSTRE_AZ, scope,
                         "vpcSubnets", subnet.getNode().getPath(),
-                        "subnets in the Availability Zone of channel '" + channel
-                                + "' (its file system lives in one AZ; SageMaker must run there to mount it)");
+                        "subnets in the Availability Zone of " + reader
+                                + " (its store keeps its data in one zone; SageMaker must run there to reach it)");
+            }
+            if (match == AvailabilityZones.Match.DIFFERENT) {
+                Annotations.of(scope).addWarningV2("@trainingdata/training:subnetOutsidePreferredZone",
+                        scope.getNode().getPath() + ": subnet " + subnet.getNode().getPath() + " is not in the zone "
+                                + "where the store of " + reader + " keeps its data; a job there reads across zones "
+                                + "(slower, and billed for the transfer)");
             }
             if (match == AvailabilityZones.Match.UNKNOWN) {
                 Annotations.of(scope).addWarningV2("@trainingdata/training:subnetZoneUnknown",
                         scope.getNode().getPath() + ": cannot tell at synth whether subnet " + subnet.getNode().getPath()
-                                + " is in the Availability Zone of channel '" + channel
-                                + "'; the job fails to mount it if not");
+                                + " is in the Availability Zone of " + reader + "; "
+                                + (zone.isRequired() ? "the job fails to mount it if not" : "it reads across zones if not"));
             }
         }
     }
@@ -138,13 +162,13 @@ record JobPlacement(TrainingNetwork network, List<ISecurityGroup> securityGroups
             if (matches.stream().allMatch(m -> m == AvailabilityZones.Match.DIFFERENT)) {
                 throw ConfigurationError.of(TrainingJobRules.SUBNETS_IN_EFS_AZ, scope,
                         "vpcSubnets", subnet.getNode().getPath(),
-                        "subnets in an Availability Zone where the EFS file system of channel '" + channel
-                                + "' has a mount target (the zones of its network's storage subnets)");
+                        "subnets in an Availability Zone where the EFS file system of " + channel
+                                + " has a mount target (the zones of its network's storage subnets)");
             }
             if (!matches.contains(AvailabilityZones.Match.SAME)) {
                 Annotations.of(scope).addWarningV2("@trainingdata/training:mountTargetZoneUnknown",
                         scope.getNode().getPath() + ": cannot tell at synth whether subnet " + subnet.getNode().getPath()
-                                + " is in an Availability Zone with a mount target of channel '" + channel + "'");
+                                + " is in an Availability Zone with a mount target of " + channel);
             }
         }
     }

@@ -71,7 +71,7 @@ public final class LustreChannel extends FileSystemChannel {
     }
 
     @Override
-    void validate(ChannelRules rules, ChannelInputMode effectiveMode) {
+    protected void validate(ChannelRules rules, ChannelInputMode effectiveMode) {
         if (cache == null) {
             throw rules.error(ChannelRules.LUSTRE_CACHE, "cache", null, "the LustreCache the channel reads");
         }

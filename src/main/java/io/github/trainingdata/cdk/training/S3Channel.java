@@ -3,6 +3,7 @@ package io.github.trainingdata.cdk.training;
 import io.github.trainingdata.cdk.limits.SageMakerLimits;
 import io.github.trainingdata.cdk.internal.KeyPrefix;
 import io.github.trainingdata.cdk.storage.StoreAccess;
+import io.github.trainingdata.cdk.storage.S3Store;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,15 +13,16 @@ import java.util.Objects;
 import software.amazon.awscdk.Token;
 
 /**
- * An S3 channel (the SageMaker Python SDK's {@code TrainingInput}): objects under a prefix of the
- * training-data bucket, a manifest, or an augmented manifest, read in File, FastFile or Pipe mode.
- * The execution role may read the channel's prefix only.
+ * An S3 channel (the SageMaker Python SDK's {@code TrainingInput}): objects under a prefix of an {@link S3Store} (the
+ * training-data bucket, an S3 Express One Zone directory bucket, or a bucket of your own), a manifest, or an augmented
+ * manifest, read in File, FastFile or Pipe mode (those the store accepts). The execution role may read the channel's
+ * prefix only (on a directory bucket: a read-only session on it).
  */
 public final class S3Channel extends TrainingChannel {
     /** Most attribute names an augmented manifest channel may name (16): {@link SageMakerLimits#ATTRIBUTE_NAMES}. */
     public static final int MAX_ATTRIBUTE_NAMES = SageMakerLimits.ATTRIBUTE_NAMES.getMax().intValue();
 
-    private final TrainingDataBucket dataBucket;
+    private final S3Store store;
     private final String path;
     private final S3ChannelDataType dataType;
     private final ChannelInputMode inputMode;
@@ -33,7 +35,7 @@ public final class S3Channel extends TrainingChannel {
 
     private S3Channel(Builder b) {
         super(b.name);
-        this.dataBucket = b.dataBucket;
+        this.store = b.store;
         this.path = b.path;
         this.dataType = b.dataType;
         this.inputMode = b.inputMode;
@@ -67,25 +69,31 @@ public final class S3Channel extends TrainingChannel {
 
     /** @return the channel's {@code s3://} URI (a directory with trailing {@code /}, or a manifest object) */
     public String getS3Uri() {
-        return dataType == S3ChannelDataType.S3_PREFIX ? dataBucket.s3Uri(path) : dataBucket.uri(dataBucket.keyPrefix(path));
+        return dataType == S3ChannelDataType.S3_PREFIX ? store.s3Uri(path) : store.uri(store.keyPrefix(path));
     }
 
-    /** @return the bucket the channel reads */
+    /** @return the S3 store the channel reads */
     @Override
-    public TrainingDataBucket getStore() {
-        return dataBucket;
+    public S3Store getStore() {
+        return store;
     }
 
     /** S3 channels only read. */
     @Override
-    StoreAccess storeAccess() {
+    protected StoreAccess storeAccess() {
         return StoreAccess.READ;
     }
 
     @Override
-    void validate(ChannelRules rules, ChannelInputMode mode) {
-        if (dataBucket == null) {
-            throw rules.error(ChannelRules.DATA_BUCKET, "dataBucket", null, "the TrainingDataBucket the channel reads");
+    protected void validate(ChannelRules rules, ChannelInputMode mode) {
+        if (store == null) {
+            throw rules.error(ChannelRules.DATA_BUCKET, "store", null,
+                    "the S3 store the channel reads (a TrainingDataBucket, an S3ExpressStore or an S3Store of your own)");
+        }
+        if (!store.getInputModes().contains(mode.apiValue())) {
+            throw rules.error(ChannelRules.STORE_INPUT_MODE, "inputMode", mode.apiValue(),
+                    "an input mode the store " + store.getNode().getPath() + " accepts: "
+                            + String.join(", ", store.getInputModes()));
         }
         KeyPrefix.check(rules.scope(), rules.field("path"), path);
         if (dataType != S3ChannelDataType.S3_PREFIX && path.isEmpty()) {
@@ -135,7 +143,7 @@ public final class S3Channel extends TrainingChannel {
     }
 
     @Override
-    Map<String, Object> render() {
+    protected Map<String, Object> render() {
         Map<String, Object> s3 = new LinkedHashMap<>();
         s3.put("S3DataType", dataType.apiValue());
         s3.put("S3Uri", getS3Uri());
@@ -166,14 +174,14 @@ public final class S3Channel extends TrainingChannel {
 
     /** The key prefix read; a manifest may list any object of the dataset, so for one the dataset prefix. */
     @Override
-    String grantedPath() {
-        return dataType == S3ChannelDataType.S3_PREFIX ? dataBucket.keyPrefix(path) : dataBucket.getDatasetPrefix();
+    protected String grantedPath() {
+        return dataType == S3ChannelDataType.S3_PREFIX ? store.keyPrefix(path) : store.getDatasetPrefix();
     }
 
     /** Builder of {@link S3Channel}. */
     public static final class Builder {
         private final String name;
-        private TrainingDataBucket dataBucket;
+        private S3Store store;
         private String path = "";
         private S3ChannelDataType dataType = S3ChannelDataType.S3_PREFIX;
         private ChannelInputMode inputMode;
@@ -188,9 +196,17 @@ public final class S3Channel extends TrainingChannel {
             this.name = name;
         }
 
-        /** The bucket holding the data. Required. */
+        /** The bucket holding the data: the same as {@link #store}. */
         public Builder dataBucket(TrainingDataBucket dataBucket) {
-            this.dataBucket = dataBucket;
+            return store(dataBucket);
+        }
+
+        /**
+         * The S3 store holding the data: a {@link TrainingDataBucket}, an S3 Express One Zone directory bucket
+         * ({@code S3ExpressStore}) or an {@link S3Store} of your own, new or existing. Required.
+         */
+        public Builder store(S3Store store) {
+            this.store = store;
             return this;
         }
 

@@ -13,12 +13,15 @@ import software.constructs.IConstruct;
  * runs ({@link JobPlacement}) and what its role is granted ({@link ExecutionPermissions}) come from the store, the
  * same way for every kind.
  *
- * <p>Three kinds exist: {@link S3Channel}, {@link LustreChannel} and {@link EfsChannel}.
+ * <p>Three kinds ship: {@link S3Channel} (any {@link io.github.trainingdata.cdk.storage.S3Store}), {@link LustreChannel}
+ * and {@link EfsChannel}. A kind of your own extends this class outside the library: it names its store, the access
+ * and path its role is granted, its rules and its InputDataConfig entry, and the job places, grants and renders it as it
+ * does the others (docs/extending.md).
  */
 public abstract class TrainingChannel {
     private final String name;
 
-    TrainingChannel(String name) {
+    protected TrainingChannel(String name) {
         this.name = name;
     }
 
@@ -34,18 +37,18 @@ public abstract class TrainingChannel {
     public abstract TrainingDataStore getStore();
 
     /** @return how the job uses the store's path, which decides what its role is granted */
-    abstract StoreAccess storeAccess();
+    protected abstract StoreAccess storeAccess();
 
     /** @return the path of the store the role is granted: an S3 key prefix, or a directory on a file system */
-    abstract String grantedPath();
+    protected abstract String grantedPath();
 
     /** Checks the channel's own rules, given the mode it will run in. */
-    abstract void validate(ChannelRules rules, ChannelInputMode effectiveMode);
+    protected abstract void validate(ChannelRules rules, ChannelInputMode effectiveMode);
 
     /** @return the channel's entry of InputDataConfig (ChannelName first, ordered) */
-    abstract Map<String, Object> render();
+    protected abstract Map<String, Object> render();
 
     /** Wires the store to the job defined under {@code job} once the job is checked; most stores need nothing. */
-    void bind(IConstruct job) {
+    protected void bind(IConstruct job) {
     }
 }

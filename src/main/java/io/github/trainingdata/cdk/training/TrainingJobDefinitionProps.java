@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.network.TrainingNetwork;
+import io.github.trainingdata.cdk.storage.S3Store;
 import io.github.trainingdata.cdk.storage.TrainingDataBucket;
 import java.util.List;
 import java.util.Map;
@@ -72,8 +73,13 @@ public final class TrainingJobDefinitionProps {
         return settings.channels;
     }
 
+    /** @return directReads, or null when not set */
+    public List<DirectRead> getDirectReads() {
+        return settings.directReads;
+    }
+
     /** @return outputBucket, or null when not set */
-    public TrainingDataBucket getOutputBucket() {
+    public S3Store getOutputBucket() {
         return settings.outputBucket;
     }
 
@@ -208,7 +214,8 @@ public final class TrainingJobDefinitionProps {
         private IKey volumeKey;
         private ChannelInputMode inputMode;
         private List<TrainingChannel> channels;
-        private TrainingDataBucket outputBucket;
+        private List<DirectRead> directReads;
+        private S3Store outputBucket;
         private String outputPrefix;
         private String checkpointPrefix;
         private String checkpointLocalPath;
@@ -330,9 +337,23 @@ public final class TrainingJobDefinitionProps {
         }
 
         /**
-         * The bucket that receives the model artifacts (and checkpoints). Required.
+         * Stores the training code reads itself, without a channel (the S3 Connector for PyTorch, Mountpoint for
+         * Amazon S3, boto3): each grants the role a read of its prefix, puts the prefix's {@code s3://} URI in its
+         * environment variable and places the job where its store wants it.
+         *
+         * @default none
          */
-        public Builder outputBucket(TrainingDataBucket outputBucket) {
+        public Builder directReads(List<DirectRead> directReads) {
+            settings.directReads = directReads == null ? null : List.copyOf(directReads);
+            return this;
+        }
+
+        /**
+         * The bucket that receives the model artifacts (and checkpoints): a {@link TrainingDataBucket}, an
+         * {@code S3ExpressStore} encrypted with SSE-S3 (SageMaker writes output to a directory bucket with SSE-S3
+         * only; no checkpoints there), or an S3Store of your own. Required.
+         */
+        public Builder outputBucket(S3Store outputBucket) {
             settings.outputBucket = outputBucket;
             return this;
         }

@@ -99,7 +99,7 @@ final class TrainingJobRequest {
     private Map<String, Object> output() {
         Map<String, Object> output = new LinkedHashMap<>();
         output.put("S3OutputPath", s3Uri(spec.getOutputPrefix()));
-        IKey key = spec.getOutputBucket().getBucket().getEncryptionKey();
+        IKey key = spec.getOutputBucket().getEncryptionKey();
         if (key != null) {
             output.put("KmsKeyId", key.getKeyArn());
         }

@@ -24,6 +24,16 @@ import software.constructs.IConstruct;
  * Deploy-time values pass every literal check. Where the job runs is checked by {@link JobPlacement}.
  */
 final class TrainingJobRules {
+    static final SynthRule OUTPUT_DIRECTORY_BUCKET_KMS = SynthRule.of("TRAINING_OUTPUT_DIRECTORY_BUCKET_KMS",
+            "TrainingJobDefinition", "outputBucket.encryptionKey",
+            "no KMS key when the output bucket is a directory bucket",
+            "SageMaker API reference, OutputDataConfig.KmsKeyId (KMS key is not supported for Amazon S3 Express One "
+                    + "Zone; output there is encrypted with SSE-S3)");
+    static final SynthRule CHECKPOINT_DIRECTORY_BUCKET = SynthRule.of("TRAINING_CHECKPOINT_DIRECTORY_BUCKET",
+            "TrainingJobDefinition", "checkpointPrefix",
+            "unset when the output bucket is a directory bucket",
+            "library (checkpoint resumption lists a general purpose bucket; SageMaker documents no checkpoint "
+                    + "location in a directory bucket)");
     static final SynthRule OUTPUT_BUCKET = SynthRule.of("TRAINING_OUTPUT_BUCKET", "TrainingJobDefinition",
             "outputBucket",
             "the bucket that receives model artifacts",
@@ -128,8 +138,20 @@ final class TrainingJobRules {
             "aws-cdk-lib Vpc.selectSubnets");
     static final SynthRule SUBNETS_IN_LUSTRE_AZ = SynthRule.of("TRAINING_SUBNETS_IN_LUSTRE_AZ", "TrainingJobDefinition",
             "vpcSubnets",
-            "subnets in the AZ of a Lustre or One Zone EFS channel",
+            "subnets in the AZ a store requires (Lustre, One Zone EFS, a store of your own)",
             "SageMaker Developer Guide, FSx for Lustre and EFS as training data sources");
+    static final SynthRule ZONE_WITHOUT_NETWORK = SynthRule.of("TRAINING_ZONE_WITHOUT_NETWORK", "TrainingJobDefinition",
+            "network",
+            "a network when a store the job reads keeps its data in one zone",
+            "library (a job without VpcConfig runs in a zone SageMaker picks)");
+    static final SynthRule DIRECT_READ_STORE = SynthRule.of("TRAINING_DIRECT_READ_STORE", "TrainingJobDefinition",
+            "directReads[i].store",
+            "the S3 store the training code reads",
+            "library");
+    static final SynthRule DIRECT_READ_VARIABLE = SynthRule.of("TRAINING_DIRECT_READ_VARIABLE", "TrainingJobDefinition",
+            "directReads[i].environmentVariable",
+            "a variable neither the job's environment nor another direct read sets",
+            "library");
     static final SynthRule SUBNETS_IN_EFS_AZ = SynthRule.of("TRAINING_SUBNETS_IN_EFS_AZ", "TrainingJobDefinition",
             "vpcSubnets",
             "subnets in an AZ with a mount target of a regional EFS channel",
@@ -163,6 +185,7 @@ final class TrainingJobRules {
         rules.resources();
         rules.storage();
         rules.stopping();
+        rules.directReads();
         rules.maps();
         rules.channels();
         CapacityPolicyRules.check(scope, spec);
@@ -221,7 +244,17 @@ final class TrainingJobRules {
         if (spec.getVolumeKey() != null) {
             string("volumeKey", spec.getVolumeKey().getKeyArn(), SageMakerLimits.KMS_KEY_ID, "a KMS key ARN of ");
         }
-        IKey outputKey = spec.getOutputBucket().getBucket().getEncryptionKey();
+        IKey outputKey = spec.getOutputBucket().getEncryptionKey();
+        if (outputKey != null && spec.getOutputBucket().isDirectoryBucket()) {
+            throw ConfigurationError.of(OUTPUT_DIRECTORY_BUCKET_KMS, scope, "outputBucket.encryptionKey",
+                    outputKey.getNode().getPath(), "none: SageMaker writes output to a directory bucket with SSE-S3 only "
+                            + "(KMS keys are not supported for S3 Express One Zone)");
+        }
+        if (spec.getCheckpointPrefix() != null && spec.getOutputBucket().isDirectoryBucket()) {
+            throw ConfigurationError.of(CHECKPOINT_DIRECTORY_BUCKET, scope, "checkpointPrefix",
+                    spec.getCheckpointPrefix(), "unset when the output bucket is a directory bucket (the definition "
+                            + "finds earlier checkpoints with s3:ListBucket on a general purpose bucket)");
+        }
         if (outputKey != null) {
             string("outputBucket.encryptionKey", outputKey.getKeyArn(), SageMakerLimits.KMS_KEY_ID, "a KMS key ARN of ");
         }
@@ -338,6 +371,26 @@ final class TrainingJobRules {
             string(field + " " + keyNoun, k, key, "");
             string(field + "['" + k + "']", v, value, "");
         });
+    }
+
+    private void directReads() {
+        Set<String> taken = new HashSet<>(spec.getGivenEnvironment().keySet());
+        List<DirectRead> reads = spec.getDirectReads();
+        for (int i = 0; i < reads.size(); i++) {
+            DirectRead read = reads.get(i);
+            String field = "directReads[" + i + "]";
+            if (read.getStore() == null) {
+                throw ConfigurationError.of(DIRECT_READ_STORE, scope, field + ".store", null,
+                        "the S3 store the training code reads (a TrainingDataBucket, an S3ExpressStore or an S3Store "
+                                + "of your own)");
+            }
+            KeyPrefix.check(scope, field + ".path", read.getPath());
+            if (!taken.add(read.getEnvironmentVariable())) {
+                throw ConfigurationError.of(DIRECT_READ_VARIABLE, scope, field + ".environmentVariable",
+                        read.getEnvironmentVariable(),
+                        "a variable neither the job's environment nor another direct read sets");
+            }
+        }
     }
 
     private void channels() {

@@ -1,7 +1,9 @@
 package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.network.TrainingNetwork;
-import io.github.trainingdata.cdk.storage.TrainingDataBucket;
+import io.github.trainingdata.cdk.storage.S3Store;
+import io.github.trainingdata.cdk.storage.TrainingDataStore;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -36,11 +38,12 @@ public final class TrainingJobSpec {
     private final String algorithmName;
     private final ChannelInputMode inputMode;
     private final List<TrainingChannel> channels;
+    private final List<DirectRead> directReads;
     private final String instanceType;
     private final Number instanceCount;
     private final Number volumeSizeGiB;
     private final IKey volumeKey;
-    private final TrainingDataBucket outputBucket;
+    private final S3Store outputBucket;
     private final String outputPrefix;
     private final String checkpointPrefix;
     private final String checkpointLocalPath;
@@ -70,6 +73,7 @@ public final class TrainingJobSpec {
         this.algorithmName = props.getAlgorithmName();
         this.inputMode = props.getInputMode() != null ? props.getInputMode() : DEFAULT_INPUT_MODE;
         this.channels = props.getChannels() != null ? props.getChannels() : List.of();
+        this.directReads = props.getDirectReads() != null ? props.getDirectReads() : List.of();
         this.instanceType = props.getInstanceType();
         this.instanceCount = props.getInstanceCount() != null ? props.getInstanceCount() : DEFAULT_INSTANCE_COUNT;
         this.volumeSizeGiB = props.getVolumeSizeGiB() != null ? props.getVolumeSizeGiB() : DEFAULT_VOLUME_SIZE_GIB;
@@ -177,7 +181,7 @@ public final class TrainingJobSpec {
     }
 
     /** @return the bucket that receives model artifacts and checkpoints */
-    public TrainingDataBucket getOutputBucket() {
+    public S3Store getOutputBucket() {
         return outputBucket;
     }
 
@@ -236,9 +240,48 @@ public final class TrainingJobSpec {
         return hyperParameters;
     }
 
-    /** @return the environment, sorted by name (empty when none) */
-    public Map<String, String> getEnvironment() {
+    /** @return the direct reads, in order (empty when none) */
+    public List<DirectRead> getDirectReads() {
+        return directReads;
+    }
+
+    /** @return the environment given, sorted by name (empty when none) */
+    Map<String, String> getGivenEnvironment() {
         return environment;
+    }
+
+    /**
+     * @return the container's environment: the one given and each direct read's variable with its location, sorted
+     *     by name (empty when none)
+     */
+    public Map<String, String> getEnvironment() {
+        if (directReads.isEmpty()) {
+            return environment;
+        }
+        Map<String, String> all = new TreeMap<>(environment);
+        for (DirectRead read : directReads) {
+            all.put(read.getEnvironmentVariable(), read.getS3Uri());
+        }
+        return Collections.unmodifiableMap(all);
+    }
+
+    /**
+     * @return every store the job reads, with the name it reads it by (a channel's name, a direct read's variable),
+     *     channels first, in order
+     */
+    List<StoreRead> storeReads() {
+        List<StoreRead> reads = new ArrayList<>();
+        for (TrainingChannel channel : channels) {
+            reads.add(new StoreRead("channel '" + channel.getName() + "'", channel.getStore()));
+        }
+        for (DirectRead read : directReads) {
+            reads.add(new StoreRead("direct read " + read.getEnvironmentVariable(), read.getStore()));
+        }
+        return reads;
+    }
+
+    /** A store the job reads, and how an error names the read (a channel or a direct read). */
+    record StoreRead(String name, TrainingDataStore store) {
     }
 
     /** @return the metric definitions, name to regex, sorted by name (empty when none) */

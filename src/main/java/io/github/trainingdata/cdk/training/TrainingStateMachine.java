@@ -202,7 +202,7 @@ final class TrainingStateMachine extends Construct {
             // Only to check, before resuming, that the earlier execution left checkpoints.
             stateMachine.addToRolePolicy(PolicyStatement.Builder.create()
                     .actions(List.of("s3:ListBucket"))
-                    .resources(List.of(spec.getOutputBucket().getBucket().getBucketArn()))
+                    .resources(List.of(spec.getOutputBucket().getBucketArn()))
                     .conditions(Map.of("StringLike", Map.of("s3:prefix", List.of(checkpointPrefix() + "/*"))))
                     .build());
         }
