@@ -61,17 +61,19 @@ if (!preloadMachine || preloadMachine.Type !== 'AWS::StepFunctions::StateMachine
 const definitionOf = (machine) => JSON.stringify(machine.Properties.DefinitionString);
 if (!definitionOf(preloadMachine).includes(`{"Ref":"${fsxId}"}`)) fail('the preload worker does not mount the Lustre file system');
 const path = require('path');
-const handlers = ofType('AWS::Lambda::Function').filter((f) => (f.Properties.Handler || '').includes('PreloadHandler'));
-if (handlers.length !== 2) fail(`expected the onEvent and isComplete handlers, found ${handlers.length}`);
-const linkHandlers = ofType('AWS::Lambda::Function')
-  .filter((f) => (f.Properties.Handler || '').includes('DataRepositoryAssociationHandler'));
-if (linkHandlers.length !== 2) fail(`expected the associations' onEvent and isComplete handlers, found ${linkHandlers.length}`);
-for (const f of [...handlers, ...linkHandlers]) {
-  const asset = f.Metadata && f.Metadata['aws:asset:path'];
-  const zip = path.join(path.dirname(file), asset);
-  const listing = require('child_process').execFileSync('unzip', ['-l', zip]).toString();
-  const cls = f.Properties.Handler.split('::')[0].replace(/\./g, '/') + '.class';
-  if (!listing.includes(cls)) fail(`${cls} is not inside the handler asset ${asset}`);
+// One provider per stack: one dispatcher function serves the preload, the associations, the task guard and the
+// training teardown; its asset must carry every handler class it dispatches to.
+const dispatchers = ofType('AWS::Lambda::Function')
+  .filter((f) => (f.Properties.Handler || '').includes('CustomResourceDispatcher'));
+if (dispatchers.length !== 1) fail(`expected 1 custom-resource dispatcher function, found ${dispatchers.length}`);
+const dispatcherAsset = dispatchers[0].Metadata && dispatchers[0].Metadata['aws:asset:path'];
+const dispatcherListing = require('child_process')
+  .execFileSync('unzip', ['-l', path.join(path.dirname(file), dispatcherAsset)]).toString();
+for (const cls of ['io/github/trainingdata/cdk/internal/dispatch/CustomResourceDispatcher.class',
+  'io/github/trainingdata/cdk/preload/handler/PreloadHandler.class',
+  'io/github/trainingdata/cdk/storage/associations/DataRepositoryAssociationHandler.class',
+  'io/github/trainingdata/cdk/training/handler/TrainingTeardownHandler.class']) {
+  if (!dispatcherListing.includes(cls)) fail(`${cls} is not inside the dispatcher's asset ${dispatcherAsset}`);
 }
 const machines = Object.entries(resources).filter(([id, r]) => r.Type === 'AWS::StepFunctions::StateMachine'
   && id !== preloadMachineId && definitionOf(r).includes('createTrainingJob.sync'));

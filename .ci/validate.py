@@ -36,7 +36,7 @@ CONTROL = re.compile(r"\[(CT\.[A-Z0-9]+\.PR\.\d+)\]")
 EXECUTION_NAME = "a1b2c3d4-e5f6-4789-8abc-def012345678"
 LAUNCH_NAME_SUFFIX = "-20261122-041503-a1b2"
 # A store's publication (StorePublication) and the request document's placeholders for its members (DataStoreBindings).
-PUBLICATION_PREFIX = "/training-data/stores/"
+PUBLICATION_PREFIXES = ("/training-data/stores/", "/training-data/networks/")
 PLACEHOLDER = re.compile(r"\{\{DataStore:([A-Za-z0-9_./-]+):([A-Za-z]+)}}")
 
 
@@ -402,12 +402,12 @@ def api_request(resource, arguments):
 
 
 def publications_of(resolved):
-    """Every store publication the run's templates deploy: parameter name to its document."""
+    """Every store and network publication the run's templates deploy: parameter name to its document."""
     found = {}
     for template in resolved.values():
         for resource in template.get("Resources", {}).values():
             props = resource.get("Properties", {})
-            if resource["Type"] == "AWS::SSM::Parameter" and str(props.get("Name", "")).startswith(PUBLICATION_PREFIX):
+            if resource["Type"] == "AWS::SSM::Parameter" and str(props.get("Name", "")).startswith(PUBLICATION_PREFIXES):
                 found[props["Name"]] = json.loads(props["Value"])
     return found
 

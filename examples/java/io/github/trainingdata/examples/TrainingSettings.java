@@ -17,7 +17,8 @@ import software.constructs.Construct;
  *
  * @param name            the definition's construct id (in the composition also its team's stack name)
  * @param jobNamePrefix   the job-name prefix
- * @param dataset         the cache dataset the job's Lustre channel reads (null where the example has one)
+ * @param dataset         the cache dataset the job's Lustre channel reads (null where the example has one; in the
+ *                        composition, a team that reads S3 only)
  * @param imageTag        the training image's tag (the repository is the example's)
  * @param instanceType    the instance type
  * @param instanceCount   the instance count

@@ -21,6 +21,7 @@ import io.github.trainingdata.cdk.launch.TrainingJobNames;
 import io.github.trainingdata.cdk.launch.TrainingJobRequestJson;
 import io.github.trainingdata.cdk.preload.handler.PreloadHandler;
 import io.github.trainingdata.cdk.preload.handler.RecordingContext;
+import io.github.trainingdata.cdk.storage.StorePublication;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,6 +29,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -93,6 +95,10 @@ class MotoRehearsalTest {
     private static final String SHARED_CACHE = PUBLISHED + "TrainingDataShared.Lustre";
     /** Where it publishes its EFS store, which the teams' EFS channels read at run time. */
     private static final String SHARED_EFS = PUBLISHED + "TrainingDataShared.Features";
+    /** A team that reads S3 only, in the data stack's network (as the update catalogue's move-data-az-s3-team). */
+    private static final String S3_TEAM = "Tabular";
+    /** Where it publishes its network, whose training security group the teams' jobs run in. */
+    private static final String SHARED_NETWORK = StorePublication.NETWORK_NAME_PREFIX + "TrainingDataShared.Network";
 
     private static MotoServer moto;
     private static SfnClient sfn;
@@ -120,12 +126,16 @@ class MotoRehearsalTest {
         App app = TestApps.app();
         QuickstartStack quickstart = new QuickstartStack(app, "TrainingDataQuickstart");
         AdvisedPlatformStack advised = new AdvisedPlatformStack(app, NO_WAIT_STACK);
-        List<Stack> composition = PlatformCompositionApp.build(app, PlatformCompositionApp.DATA,
-                PlatformCompositionApp.TEAMS);
+        List<TrainingSettings> teams = new ArrayList<>(PlatformCompositionApp.TEAMS);
+        teams.add(new TrainingSettings(S3_TEAM, "xgb", null, "2.5.1-cpu-py311", "ml.m5.4xlarge", 1, Map.of(), false,
+                null, null, null, null));
+        List<Stack> composition = PlatformCompositionApp.build(app, PlatformCompositionApp.DATA, teams);
         resolve(List.of(quickstart), List.of(advised), composition);
         for (JsonNode template : TEMPLATES.values()) {
             for (JsonNode parameter : template.path("Resources")) {
-                if (parameter.path("Properties").path("Name").asText().startsWith(PUBLISHED)) {
+                String parameterName = parameter.path("Properties").path("Name").asText();
+                if (parameterName.startsWith(PUBLISHED)
+                        || parameterName.startsWith(StorePublication.NETWORK_NAME_PREFIX)) {
                     publish(parameter.get("Properties").get("Name").asText(),
                             parameter.get("Properties").get("Value").asText());
                 }
@@ -357,12 +367,29 @@ class MotoRehearsalTest {
         preloadReports(stack, machine, List.of("SUCCEEDED"));
         String deployed = ssm.getParameter(r -> r.name(SHARED_CACHE)).parameter().value();
         String deployedEfs = ssm.getParameter(r -> r.name(SHARED_EFS)).parameter().value();
+        String deployedNetwork = ssm.getParameter(r -> r.name(SHARED_NETWORK)).parameter().value();
         try {
             int before = requests().size();
             assertEquals("SUCCEEDED", run(arn, UUID.randomUUID().toString(), "{}").get("status").asText());
             JsonNode published = readTree(deployed);
             assertReads(requests().get(before), published);
             assertReadsEfs(requests().get(before), readTree(deployedEfs));
+            assertRunsIn(requests().get(before), readTree(deployedNetwork));
+
+            // The network's training group, as published now (say the data stack was given another): bound the same way.
+            ObjectNode otherGroup = ((ObjectNode) readTree(deployedNetwork)).put("SecurityGroupId", "sg-0fedcba9876543210");
+            publish(SHARED_NETWORK, otherGroup.toString());
+            assertEquals("SUCCEEDED", run(arn, UUID.randomUUID().toString(), "{}").get("status").asText());
+            assertRunsIn(requests().get(requests().size() - 1), otherGroup);
+            ObjectNode noGroup = otherGroup.deepCopy();
+            noGroup.remove("SecurityGroupId");
+            publish(SHARED_NETWORK, noGroup.toString());
+            JsonNode groupless = run(arn, UUID.randomUUID().toString(), "{}");
+            assertEquals("DataStoreIncomplete", groupless.get("failure").asText(), groupless.toString());
+            assertTrue(groupless.get("cause").asText().contains(SHARED_NETWORK)
+                    && groupless.get("cause").asText().contains("TrainingDataShared/Network"), groupless.toString());
+            publish(SHARED_NETWORK, deployedNetwork);
+            before += 1;
 
             // The data stack replaced the EFS file system (e.g. another performance mode): the next execution mounts
             // the new one; a publication without an id fails the execution at once, naming the store.
@@ -414,6 +441,116 @@ class MotoRehearsalTest {
         } finally {
             publish(SHARED_CACHE, deployed);
             publish(SHARED_EFS, deployedEfs);
+            publish(SHARED_NETWORK, deployedNetwork);
+        }
+    }
+
+    @Test
+    void anS3TeamsExecutionAndLaunchRunInTheNetworkAsPublishedAlsoAfterADataAzMove() throws InterruptedException {
+        String stack = "TrainingTeam" + S3_TEAM;
+        JsonNode template = TEMPLATES.get(stack);
+        String machine = null;
+        for (Iterator<String> ids = template.get("Resources").fieldNames(); ids.hasNext(); ) {
+            String id = ids.next();
+            if (id.startsWith(S3_TEAM + "StateMachine") && "AWS::StepFunctions::StateMachine".equals(
+                    template.get("Resources").get(id).path("Type").asText())) {
+                machine = id;
+            }
+        }
+        String arn = createInMoto(stack, machine);
+        String document = resourcesOfType(template, "AWS::SSM::Parameter").stream()
+                .filter(p -> p.get("Properties").path("Description").asText().startsWith("CreateTrainingJob request"))
+                .findFirst().orElseThrow().get("Properties").get("Value").asText();
+        assertTrue(document.contains("{{DataStore:" + SHARED_NETWORK + ":Subnets}}"), document);
+        String requestName = "/rehearsal/tabular/request";
+        ssm.putParameter(r -> r.name(requestName).type(ParameterType.STRING).value(document).overwrite(true));
+        String deployed = ssm.getParameter(r -> r.name(SHARED_NETWORK)).parameter().value();
+        try {
+            assertEquals("SUCCEEDED", run(arn, UUID.randomUUID().toString(), "{}").get("status").asText());
+            assertRunsInNetwork(requests().get(requests().size() - 1), readTree(deployed));
+            TrainingJobLauncher launcher = new TrainingJobLauncher(sageMaker);
+            String job = launcher.start(new DeployedTrainingJobDefinition(ssm, requestName).document(), "xgb");
+            assertRunsInNetwork(requestNamed(job), readTree(deployed));
+
+            // The data stack moved the data AZ: another data subnet in another zone. No team stack is deployed again;
+            // the next execution and launch run there.
+            ObjectNode moved = ((ObjectNode) readTree(deployed)).put("AvailabilityZone", "us-east-1b");
+            moved.putArray("Subnets").add("subnet-0a1b2c3d4e5f60002");
+            publish(SHARED_NETWORK, moved.toString());
+            assertEquals("SUCCEEDED", run(arn, UUID.randomUUID().toString(), "{}").get("status").asText());
+            assertRunsInNetwork(requests().get(requests().size() - 1), moved);
+            String next = launcher.start(new DeployedTrainingJobDefinition(ssm, requestName).document(), "xgb");
+            assertRunsInNetwork(requestNamed(next), moved);
+            assertEquals(List.of(), problems());
+        } finally {
+            publish(SHARED_NETWORK, deployed);
+        }
+    }
+
+    /** The request runs in the published network's data subnet and training security group. */
+    private static void assertRunsInNetwork(JsonNode request, JsonNode network) {
+        assertEquals(network.get("Subnets"), request.get("VpcConfig").get("Subnets"), request.toString());
+        assertRunsIn(request, network);
+    }
+
+    /** Publications the SDK launcher refuses: (what is wrong, the parameter, its value given the deployed one). */
+    static Stream<Arguments> refusedPublications() {
+        return Stream.of(
+                Arguments.of("not JSON", SHARED_CACHE, (java.util.function.UnaryOperator<ObjectNode>) d -> null),
+                Arguments.of("a malformed subnet", SHARED_CACHE, (java.util.function.UnaryOperator<ObjectNode>) d -> {
+                    d.putArray("Subnets").add("subnet-0a1b2c3d4e5f60001").add("sub net");
+                    return d;
+                }),
+                Arguments.of("no mount name", SHARED_CACHE, (java.util.function.UnaryOperator<ObjectNode>) d -> {
+                    d.remove("MountName");
+                    return d;
+                }),
+                Arguments.of("a malformed mount name", SHARED_CACHE, (java.util.function.UnaryOperator<ObjectNode>) d ->
+                        d.put("MountName", "mount/name")),
+                Arguments.of("an empty subnet list", SHARED_CACHE, (java.util.function.UnaryOperator<ObjectNode>) d -> {
+                    d.putArray("Subnets");
+                    return d;
+                }),
+                Arguments.of("a nested object", SHARED_EFS, (java.util.function.UnaryOperator<ObjectNode>) d -> {
+                    d.putObject("Extra").put("a", "b");
+                    return d;
+                }),
+                Arguments.of("a numeric id", SHARED_EFS, (java.util.function.UnaryOperator<ObjectNode>) d ->
+                        d.put("FileSystemId", 12345678)),
+                Arguments.of("a malformed security group", SHARED_NETWORK,
+                        (java.util.function.UnaryOperator<ObjectNode>) d -> d.put("SecurityGroupId", "group-1")));
+    }
+
+    @ParameterizedTest(name = "{0} in {1}")
+    @MethodSource("refusedPublications")
+    void aPublicationTheLauncherRefusesFailsTheExecutionAsDataStoreIncompleteNamingStoreAndParameter(String what,
+            String parameter, java.util.function.UnaryOperator<ObjectNode> change) {
+        String arn = createInMoto("TrainingTeamVision", "VisionStateMachineEDD2524C");
+        preloadReports("TrainingTeamVision", "VisionStateMachineEDD2524C", List.of("SUCCEEDED"));
+        String deployed = ssm.getParameter(r -> r.name(parameter)).parameter().value();
+        ObjectNode changed = change.apply((ObjectNode) readTree(deployed));
+        String value = changed == null ? "{\"FileSystemId\": \"fs-0123456789abcdef0\"," : changed.toString();
+        String store = parameter.equals(SHARED_NETWORK) ? "TrainingDataShared/Network"
+                : parameter.equals(SHARED_EFS) ? "TrainingDataShared/Features" : "TrainingDataShared/Lustre";
+        String request = resourcesOfType(TEMPLATES.get("TrainingTeamVision"), "AWS::SSM::Parameter").stream()
+                .filter(p -> p.get("Properties").path("Description").asText().startsWith("CreateTrainingJob request"))
+                .findFirst().orElseThrow().get("Properties").get("Value").asText();
+        String requestName = "/rehearsal/vision/request";
+        ssm.putParameter(r -> r.name(requestName).type(ParameterType.STRING).value(request).overwrite(true));
+        int before = requests().size();
+        try {
+            publish(parameter, value);
+            JsonNode failed = run(arn, UUID.randomUUID().toString(), "{}");
+            assertEquals("DataStoreIncomplete", failed.get("failure").asText(), what + ": " + failed);
+            assertTrue(failed.get("cause").asText().contains(parameter) && failed.get("cause").asText().contains(store),
+                    failed.toString());
+            DataStoreNotReadyException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    DataStoreNotReadyException.class, () -> new DeployedTrainingJobDefinition(ssm, requestName).document());
+            assertEquals("DataStoreIncomplete", refused.getError(), what);
+            assertEquals(parameter, refused.getParameterName());
+            assertEquals(before, requests().size(), "no job starts");
+        } finally {
+            publish(parameter, deployed);
         }
     }
 
@@ -435,6 +572,7 @@ class MotoRehearsalTest {
                     line -> { }).trainingJobStatusAsString());
             assertReads(requestNamed(job), readTree(deployed));
             assertReadsEfs(requestNamed(job), readTree(ssm.getParameter(r -> r.name(SHARED_EFS)).parameter().value()));
+            assertRunsIn(requestNamed(job), readTree(ssm.getParameter(r -> r.name(SHARED_NETWORK)).parameter().value()));
             assertEquals(List.of(), problems());
 
             ssm.deleteParameter(r -> r.name(SHARED_CACHE));
@@ -461,6 +599,12 @@ class MotoRehearsalTest {
         assertEquals(1, efs.size(), request.toString());
         assertEquals(published.get("FileSystemId").asText(), efs.get(0).get("FileSystemId").asText());
         assertTrue(efs.get(0).get("DirectoryPath").asText().startsWith("/features/"), efs.toString());
+    }
+
+    /** The request runs in the published network's training security group (the first). */
+    private static void assertRunsIn(JsonNode request, JsonNode network) {
+        assertEquals(network.get("SecurityGroupId").asText(),
+                request.get("VpcConfig").get("SecurityGroupIds").get(0).asText(), request.toString());
     }
 
     /** The request's Lustre channel and subnets are the published cache's. */

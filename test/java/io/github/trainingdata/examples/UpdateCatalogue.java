@@ -74,6 +74,14 @@ public final class UpdateCatalogue {
             changed.add(jobs.get(0).named(name, prefix));
             return new Settings(data, changed);
         }
+
+        /** Adds a team that reads S3 only, in the data stack's network (the composition's SharedTrainingStack). */
+        Settings withS3Team() {
+            List<TrainingSettings> changed = new ArrayList<>(jobs);
+            changed.add(new TrainingSettings("Tabular", "xgb", null, "2.5.1-cpu-py311", "ml.m5.4xlarge", 1, Map.of(),
+                    false, null, null, null, null));
+            return new Settings(data, changed);
+        }
     }
 
     /** Builds an example app's stacks with the given settings. */
@@ -191,6 +199,11 @@ public final class UpdateCatalogue {
         crossing.add(new Change("move-cache-az", "move the cache to another Availability Zone (us-east-1a -> b): a "
                 + "new file system in the other data subnet", true,
                 s -> s.withData(d -> d.withDataAvailabilityZone("us-east-1b"))));
+        // A data-AZ move with a team that reads S3 only in the data stack's network: its definition reads the data
+        // subnet and training group from the network's publication, so its stack does not change either.
+        crossing.add(new Change("move-data-az-s3-team", "move the data AZ (us-east-1a -> b: another data subnet, a "
+                + "new cache) with a team that reads S3 only in the data stack's network", true,
+                Settings::withS3Team, s -> s.withS3Team().withData(d -> d.withDataAvailabilityZone("us-east-1b"))));
         crossing.add(new Change("scratch-to-persistent", "SCRATCH_2 -> PERSISTENT_2 at 500 MB/s per TiB: a new file "
                 + "system", true, s -> s.withData(d -> d.withLustrePerUnitStorageThroughput(500))));
         crossing.add(new Change("persistent-tier", "PERSISTENT_2 tier 500 -> 1000 MB/s per TiB, which CloudFormation's "

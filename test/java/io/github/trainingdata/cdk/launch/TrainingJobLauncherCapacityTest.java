@@ -172,6 +172,47 @@ class TrainingJobLauncherCapacityTest {
     }
 
     @Test
+    void aBoundDefinitionsPlanRecordsTheZonesAndFallbackSubnetsPublishedWhenTheLaunchStarts() throws Exception {
+        String cache = "/training-data/stores/Data.Lustre";
+        String network = "/training-data/networks/Data.Network";
+        // As a definition bound to a cache and network of another stack keeps its plan (StoreBindingTest).
+        String bound = PLAN.replace("[\"us-east-1a\"]", "[\"{{DataStore:" + cache + ":AvailabilityZone}}\"]")
+                .replace("[\"us-east-1a\",\"us-east-1b\"]", "\"{{DataStore:" + network + ":StorageZones}}\"")
+                .replace("[\"subnet-0123456789abcdef0\",\"subnet-0fedcba9876543210\"]",
+                        "\"{{DataStore:" + network + ":StorageSubnets}}\"");
+        assertFalse(bound.contains("us-east-1"), bound);
+        Map<String, String> parameters = Map.of("/training/resnet/capacity", bound,
+                cache, "{\"Store\":\"Data/Lustre\",\"FileSystemId\":\"fs-0123456789abcdef0\",\"AvailabilityZone\":"
+                        + "\"us-west-2c\",\"Subnets\":[\"subnet-0c0c0c0c0c0c0c0c0\"]}",
+                network, "{\"Store\":\"Data/Network\",\"StorageSubnets\":[\"subnet-0d0d0d0d0d0d0d0d0\","
+                        + "\"subnet-0c0c0c0c0c0c0c0c0\"],\"StorageZones\":[\"us-west-2b\",\"us-west-2c\"]}");
+        emulator.on(DeployedTrainingJobDefinitionTest.GET_PARAMETER, call -> {
+            String name = call.json().required("Name").textValue();
+            return DeployedTrainingJobDefinitionTest.parameterReply(name, parameters.get(name));
+        });
+        CapacityPlan plan;
+        try (software.amazon.awssdk.services.ssm.SsmClient ssm = emulator.ssm()) {
+            plan = new DeployedTrainingJobDefinition(ssm, "/training/resnet/definition")
+                    .capacityPlan("/training/resnet/capacity");
+        }
+        assertEquals(List.of("us-west-2c"), plan.firstAvailabilityZones(), "the data zone as published now");
+        assertEquals(List.of("subnet-0d0d0d0d0d0d0d0d0", "subnet-0c0c0c0c0c0c0c0c0"), plan.s3FallbackSubnets());
+
+        String document = TrainingJobLauncherTest.realisticDocument();
+        jobsEnd("Failed: " + CAPACITY, "Failed: " + CAPACITY, "Failed: " + CAPACITY, "Completed");
+        CapacityRun run = launcher.runWithCapacityPlan(document, plan, "resnet", null, Duration.ofSeconds(30),
+                Duration.ofDays(1), progress::add);
+
+        assertTrue(run.completed());
+        assertEquals(List.of(List.of("us-west-2c"), List.of("us-west-2c"), List.of("us-west-2c"),
+                List.of("us-west-2b", "us-west-2c")), run.attempts().stream()
+                .map(CapacityRunAttempt::availabilityZones).toList(), "the record of attempts");
+        assertEquals(List.of("subnet-0d0d0d0d0d0d0d0d0", "subnet-0c0c0c0c0c0c0c0c0"),
+                ((Map<String, Object>) requests().get(3).get("VpcConfig")).get("Subnets"));
+        assertTrue(progress.get(0).endsWith(" in us-west-2c"), progress.get(0));
+    }
+
+    @Test
     void aCapacityErrorOfTheLastAttemptEndsTheRunWithEveryAttemptListed() throws Exception {
         jobsEnd("Failed: " + CAPACITY, "Failed: " + CAPACITY, "Failed: " + CAPACITY, "Failed: " + EC2_CAPACITY);
 

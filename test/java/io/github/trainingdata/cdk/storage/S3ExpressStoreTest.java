@@ -10,6 +10,7 @@ import io.github.trainingdata.cdk.network.TrainingNetworkProps;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.CfnParameter;
 import software.amazon.awscdk.CfnResource;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.RemovalPolicy;
@@ -144,6 +145,25 @@ class S3ExpressStoreTest {
                 "<base-name>--<zone-id>--x-s3 (e.g. features--use1-az4--x-s3), 3 to 63 lowercase letters, numbers "
                         + "and hyphens, the base beginning and ending with a letter or number and not beginning "
                         + "with xn--, sthree-, amzn-s3-demo-");
+    }
+
+    @Test
+    void adoptsABucketNamedAtDeployInTheZoneGiven() {
+        String name = new CfnParameter(stack, "FeaturesBucket").getValueAsString();
+        S3ExpressStore store = new S3ExpressStore(stack, "Express", S3ExpressStoreProps.builder()
+                .bucketName(name).zoneId("use1-az4").build());
+
+        assertEquals(name, store.getBucketName());
+        assertEquals("use1-az4", store.getZoneId());
+    }
+
+    @Test
+    void rejectsABucketNamedAtDeployWithoutItsZoneId() {
+        assertRule("S3EXPRESS_ZONE_ID", () -> new S3ExpressStore(stack, "Express", S3ExpressStoreProps.builder()
+                .bucketName(new CfnParameter(stack, "FeaturesBucket").getValueAsString()).build()),
+                "Test/Express", "zoneId", null,
+                "the bucket's zone ID, such as use1-az4, when bucketName is a deploy-time value (the zone ID in its "
+                        + "name is known only at deploy)");
     }
 
     @Test

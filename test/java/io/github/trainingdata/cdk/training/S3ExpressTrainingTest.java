@@ -169,15 +169,30 @@ class S3ExpressTrainingTest {
     }
 
     @Test
-    void rejectsAStoreWithAZoneForAJobWithoutANetwork() {
+    void rejectsAStoreThatRequiresAZoneForAJobWithoutANetwork() {
+        S3Store zonal = new OwnStore(f.stack, "Zonal", null, StoreZone.ofId(StoreZone.Affinity.REQUIRED, "use1-az4"),
+                List.of("File"));
+
+        assertRule("TRAINING_ZONE_WITHOUT_NETWORK", () -> f.define(f.props().channels(List.of(
+                S3Channel.builder("train").store(zonal).build()))),
+                "Test/Training", "network", null,
+                "a TrainingNetwork for the job: the channel 'train' reads Test/Zonal, which keeps its data in one "
+                        + "zone (REQUIRED id use1-az4), and a job outside a VPC runs in a zone SageMaker picks");
+    }
+
+    @Test
+    void aJobWithoutANetworkReadsADirectoryBucketAcrossZonesWithAWarning() {
         S3ExpressStore store = new S3ExpressStore(f.stack, "Express", S3ExpressStoreProps.builder()
                 .bucketName("features--use1-az4--x-s3").build());
 
-        assertRule("TRAINING_ZONE_WITHOUT_NETWORK", () -> f.define(f.props().channels(List.of(
-                S3Channel.builder("train").store(store).build()))),
-                "Test/Training", "network", null,
-                "a TrainingNetwork for the job: the channel 'train' reads Test/Express, which keeps its data in one "
-                        + "zone (PREFERRED id use1-az4), and a job outside a VPC runs in a zone SageMaker picks");
+        Map<String, Object> request = f.define(f.props().channels(List.of(
+                S3Channel.builder("train").store(store).build()))).getRequest();
+
+        assertEquals(null, request.get("VpcConfig"));
+        Annotations.fromStack(f.stack).hasWarning("/Test/Training", "Test/Training: the channel 'train' reads "
+                + "Test/Express, which keeps its data in one zone; a job outside a VPC runs in a zone SageMaker picks "
+                + "and may read across zones (slower, and billed for the transfer): give the job or the store a "
+                + "network to run it there [ack: @trainingdata/training:outsideVpcPreferredZone]");
     }
 
     @Test

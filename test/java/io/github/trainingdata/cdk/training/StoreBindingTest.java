@@ -117,6 +117,89 @@ class StoreBindingTest {
     }
 
     @Test
+    void anS3DefinitionInAnotherStacksNetworkReadsItsSubnetAndGroupAsPublished() throws Exception {
+        Stack team = new Stack(app, "Team", env("us-east-1"));
+        new TrainingJobDefinition(team, "Training", TrainingJobDefinitionProps.builder()
+                .trainingImage(TrainingImage.fromUri(TrainingFixture.IMAGE))
+                .instanceType("ml.m5.xlarge")
+                .outputBucket(bucket)
+                .network(network)
+                .channels(List.of(S3Channel.builder("train").dataBucket(bucket).path("train").build()))
+                .build());
+
+        Template.fromStack(data).hasResourceProperties("AWS::SSM::Parameter", Match.objectLike(Map.of(
+                "Name", "/training-data/networks/Data.Network", "Type", "String")));
+        String request = storedRequest(team).replace("\\\"", "\"");
+        assertTrue(request.contains("\"VpcConfig\":{\"SecurityGroupIds\":[\"{{DataStore:/training-data/networks/"
+                + "Data.Network:SecurityGroupId}}\"],\"Subnets\":\"{{DataStore:/training-data/networks/Data.Network:"
+                + "Subnets}}\"}"), request);
+        String teamTemplate = Json.MAPPER.writeValueAsString(Template.fromStack(team).toJSON());
+        for (String value : crossing(teamTemplate)) {
+            assertFalse(value.contains("Subnet"), "crosses at deploy time: " + value);
+        }
+        assertTrue(team.getDependencies().contains(data), "the network's stack deploys first");
+        JsonNode states = AslSimulator.definitionOf(team).get("States");
+        assertEquals("/training-data/networks/Data.Network", states.get("ReadDataStore0").get("Parameters").get("Name")
+                .asText());
+        JsonNode bind = states.get("BindDataStores").get("Parameters");
+        assertEquals("$.dataStore0.Document.Subnets", bind.get("Subnets.$").asText());
+        assertEquals("States.Array($.dataStore0.Document.SecurityGroupId)", bind.get("SecurityGroupIds.$").asText());
+        assertFalse(bind.has("InputDataConfig"), "the S3 channel is rendered at synth");
+        JsonNode vpc = states.get("Train").get("Parameters").get("VpcConfig");
+        assertEquals("$securityGroupIds", vpc.get("SecurityGroupIds.$").asText());
+        assertEquals("$subnets", vpc.get("Subnets.$").asText());
+        assertTrue(teamTemplate.contains("\"arn:aws:ssm:us-east-1:123456789012:parameter/training-data/networks/"
+                + "Data.Network\""), "the state machine reads exactly the publication");
+    }
+
+    @Test
+    void theS3FallbackRunsInTheNetworksStorageSubnetsAsPublished() throws Exception {
+        LustreCache cache = cache("Lustre");
+        Stack team = new Stack(app, "Team", env("us-east-1"));
+        new TrainingJobDefinition(team, "Training", TrainingJobDefinitionProps.builder()
+                .trainingImage(TrainingImage.fromUri(TrainingFixture.IMAGE))
+                .instanceType("ml.p4d.24xlarge")
+                .outputBucket(bucket)
+                .channels(List.of(LustreChannel.builder("train").cache(cache).path("train").build()))
+                .capacityPolicy(CapacityPolicy.of(List.of(CapacityStep.s3Fallback())))
+                .build());
+        String plan = Json.MAPPER.writeValueAsString(Template.fromStack(team).findResources("AWS::SSM::Parameter",
+                Match.objectLike(Map.of("Properties", Match.objectLike(Map.of("Description",
+                        Match.stringLikeRegexp("Capacity policy.*")))))));
+        assertTrue(plan.contains("\\\"Subnets\\\":\\\"{{DataStore:/training-data/networks/Data.Network:"
+                + "StorageSubnets}}\\\""), plan);
+        assertTrue(plan.contains("{{DataStore:/training-data/networks/Data.Network:StorageZones}}"), plan);
+        assertTrue(plan.contains("\\\"FirstAttempt\\\":{\\\"DataSources\\\":\\\"FSxLustre\\\",\\\"AvailabilityZones"
+                + "\\\":[\\\"{{DataStore:/training-data/stores/Data.Lustre:AvailabilityZone}}\\\"]}"), "the zone the "
+                + "cache is published in, when the launch starts: " + plan);
+        JsonNode states = AslSimulator.definitionOf(team).get("States");
+        assertEquals("$.dataStore1.Document.StorageSubnets",
+                states.get("BindDataStores").get("Parameters").get("FallbackSubnets.$").asText());
+        JsonNode attempt = states.get("CapacityAttempt1").get("Assign");
+        assertEquals("$boundFallbackSubnets", attempt.get("subnets.$").asText());
+        assertEquals("$boundFallbackAvailabilityZones", attempt.get("availabilityZones.$").asText());
+        for (String value : crossing(Json.MAPPER.writeValueAsString(Template.fromStack(team).toJSON()))) {
+            assertFalse(value.contains("Subnet"), "crosses at deploy time: " + value);
+        }
+    }
+
+    @Test
+    void aNetworkInAnotherRegionIsPublishedNowhereTheDefinitionCanReadIt() {
+        Stack team = new Stack(app, "Team", env("us-west-2"));
+        TrainingDataBucket output = new TrainingDataBucket(team, "Output", TrainingDataBucketProps.builder()
+                .bucket(Bucket.fromBucketName(team, "Existing", "team-output")).build());
+        assertRule("TRAINING_STORE_PUBLISHED", () -> new TrainingJobDefinition(team, "Training",
+                TrainingJobDefinitionProps.builder()
+                        .trainingImage(TrainingImage.fromUri(TrainingFixture.IMAGE))
+                        .instanceType("ml.m5.xlarge")
+                        .outputBucket(output)
+                        .network(network)
+                        .build()), "Team/Training", "network", "Data/Network", "a network in the definition's account "
+                        + "and Region (123456789012, us-west-2): Data publishes it in 123456789012, us-east-1, so "
+                        + "nobody publishes it where the definition runs");
+    }
+
+    @Test
     void inItsOwnStackADefinitionReferencesTheCachePlainly() {
         LustreCache cache = cache("Lustre");
         define(data, cache, bucket);
@@ -156,7 +239,7 @@ class StoreBindingTest {
         data.addStackDependency(team);
         assertRule("TRAINING_STORE_STACK", () -> define(team, cache, bucket), "Team/Training", "channels[0].cache",
                 "Data/Lustre", "a cache in a stack of the same stage that does not depend on Team (the definition's "
-                        + "stack must depend on the store's stack, which then deploys first)");
+                        + "stack must depend on its stack, which then deploys first)");
     }
 
     @Test
@@ -175,9 +258,9 @@ class StoreBindingTest {
                         .environment(environment)
                         .channels(List.of(LustreChannel.builder("train").cache(cache).path("train").build()))
                         .build()), "Team/Training", "channels[0].cache",
-                "Data/Lustre (another stack's) for a request document of up to 11510 bytes", "a store of this stack, "
-                        + "or a request document that fits the SSM parameter (8192 bytes): the state machine reads the "
-                        + "store at run time, so the SDK launcher reads the parameter's request");
+                "Data/Lustre (another stack's) for a request document of up to 11544 bytes", "a store and network "
+                        + "of this stack, or a request document that fits the SSM parameter (8192 bytes): the state "
+                        + "machine reads them at run time, so the SDK launcher reads the parameter's request");
     }
 
     @Test
@@ -195,6 +278,8 @@ class StoreBindingTest {
         software.amazon.awscdk.assertions.Annotations.fromStack(dataStack).hasWarning("/Data/Lustre",
                 Match.stringLikeRegexp(".*is unset, which aws-cdk-lib treats as strong.*set it to \"both\" and run "
                         + "cdk deploy --all.*"));
+        software.amazon.awscdk.assertions.Annotations.fromStack(dataStack).hasWarning("/Data/Network",
+                Match.stringLikeRegexp(".*import the data subnet's id, whose export this release drops.*"));
 
         define(new Stack(app, "Team", env("us-east-1")), cache("Lustre"), bucket);
         software.amazon.awscdk.assertions.Annotations.fromStack(data).hasNoWarning("/Data/Lustre",

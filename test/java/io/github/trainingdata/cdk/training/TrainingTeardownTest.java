@@ -190,9 +190,11 @@ class TrainingTeardownTest {
         assertTrue(training.getDependencies().contains(shared), "the shared stack is deleted after the training stack");
         Map<?, ?> properties = (Map<?, ?>) ((List<?>) ((Map<?, ?>) resource(t, only(new LinkedHashSet<>(ids(t, TYPE))))
                 .get("Properties")).get("Definitions")).get(0);
-        Object subnet = ((List<?>) properties.get("SubnetIds")).get(0);
-        assertTrue(subnet instanceof Map<?, ?> reference && Set.of("Fn::ImportValue", "Fn::GetStackOutput")
-                .containsAll(reference.keySet()), "a reference to the shared stack: " + subnet);
+        // The jobs' subnet is read at run time (the network's publication): the wait looks in every subnet.
+        assertEquals(List.of(), properties.get("SubnetIds"));
+        Object group = ((List<?>) properties.get("SecurityGroupIds")).get(0);
+        assertTrue(group instanceof Map<?, ?> reference && Set.of("Fn::ImportValue", "Fn::GetStackOutput")
+                .containsAll(reference.keySet()), "a reference to the shared stack: " + group);
     }
 
     @Test

@@ -12,11 +12,13 @@ import software.amazon.awssdk.services.ssm.SsmClient;
 import software.amazon.awssdk.services.ssm.model.ParameterNotFoundException;
 
 /**
- * Fills in what a request document reads of stores in other stacks when a launch starts. A definition that reads a
- * Lustre cache or an EFS store of another stack stores {@code {{DataStore:<parameter>:<member>}}} where a value of the
- * store goes (its {@code FileSystemId}, a cache's {@code MountName} inside a {@code DirectoryPath}, and, as the whole
- * value of {@code VpcConfig.Subnets}, its {@code Subnets}); this reads each named SSM parameter once, now, and puts the current
- * values in. A missing parameter, or one without a value a job needs, fails the launch with a
+ * Fills in what a request document (or capacity plan) reads of stores and networks in other stacks when a launch
+ * starts. A definition that reads a Lustre cache or an EFS store of another stack, or runs in a network of another
+ * stack, stores {@code {{DataStore:<parameter>:<member>}}} where a published value goes (a store's
+ * {@code FileSystemId}, a cache's {@code MountName} inside a {@code DirectoryPath}, as the whole value of
+ * {@code VpcConfig.Subnets} the {@code Subnets}, the network's training {@code SecurityGroupId}, and in the capacity
+ * plan the S3 fallback's {@code StorageSubnets} and {@code StorageZones}); this reads each named SSM parameter once,
+ * now, and puts the current values in. A missing parameter, or one without a value a job needs, fails the launch with a
  * {@link DataStoreNotReadyException} naming the store and the parameter: no job mounts a file system that is gone.
  */
 public final class DataStoreBindings {
@@ -24,9 +26,30 @@ public final class DataStoreBindings {
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{DataStore:([A-Za-z0-9_./-]+):([A-Za-z]+)}}");
     /** A placeholder that is a whole JSON string (a list member such as Subnets replaces the string). */
     private static final Pattern WHOLE = Pattern.compile("\"" + PLACEHOLDER.pattern() + "\"");
-    private static final Pattern FILE_SYSTEM_ID = Pattern.compile("fs-[0-9a-f]{8,}");
-    private static final Pattern MOUNT_NAME = Pattern.compile("[A-Za-z0-9_-]{1,8}");
-    private static final Pattern SUBNET_ID = Pattern.compile("subnet-[0-9a-z]+");
+    /** JSON's whitespace. */
+    private static final String WS = "[ \\t\\n\\r]*";
+    /** A JSON string (a backslash written {@code \x5c}, which JSONata's regular-expression scanner reads right). */
+    private static final String STRING = "\"(?:[^\"\\x5c\\x00-\\x1f]|\\x5c(?:[\"\\x5c/bfnrt]|u[0-9a-fA-F]{4}))*\"";
+    private static final String SCALAR = "(?:" + STRING + "|-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true"
+            + "|false|null)";
+    private static final String VALUE = "(?:" + SCALAR + "|\\[" + WS + "(?:" + SCALAR + "(?:" + WS + "," + WS + SCALAR
+            + ")*)?" + WS + "\\])";
+    private static final String MEMBER = STRING + WS + ":" + WS + VALUE;
+    /**
+     * A publication's document: a JSON object whose members are strings, numbers, booleans, nulls or lists of them
+     * (a regular expression, anchored, the same in Java and JSONata). The training state machine parses a value only
+     * once it matches, so that a value that is not JSON fails as {@code DataStoreIncomplete}, never in the parse.
+     */
+    public static final String DOCUMENT = "^" + WS + "\\{" + WS + "(?:" + MEMBER + "(?:" + WS + "," + WS + MEMBER
+            + ")*)?" + WS + "\\}" + WS + "$";
+    /** A published {@code FileSystemId} (anchored; the same in Java and JSONata). */
+    public static final String FILE_SYSTEM_ID = "^fs-[0-9a-f]{8,}$";
+    /** A published Lustre {@code MountName}. */
+    public static final String MOUNT_NAME = "^[A-Za-z0-9_-]{1,8}$";
+    /** Each of the published {@code Subnets} and {@code StorageSubnets}. */
+    public static final String SUBNET_ID = "^subnet-[0-9a-z]+$";
+    /** A published {@code SecurityGroupId}. */
+    public static final String SECURITY_GROUP_ID = "^sg-[0-9a-z]+$";
 
     private DataStoreBindings() {
     }
@@ -83,15 +106,19 @@ public final class DataStoreBindings {
         return switch (member) {
             case "FileSystemId" -> matches(value, FILE_SYSTEM_ID) ? null : "is not a file system id (fs-...)";
             case "MountName" -> matches(value, MOUNT_NAME) ? null : "is not a mount name (1 to 8 letters and digits)";
-            case "Subnets" -> value.isArray() && !value.asArray().isEmpty()
-                    && value.asArray().stream().allMatch(s -> matches(s, SUBNET_ID)) ? null
+            case "Subnets", "StorageSubnets" -> value.isArray() && !value.asArray().isEmpty()
+                    && value.asArray().stream().allMatch(subnet -> matches(subnet, SUBNET_ID)) ? null
                     : "is not a non-empty list of subnet ids";
+            case "StorageZones" -> value.isArray() && !value.asArray().isEmpty()
+                    && value.asArray().stream().allMatch(JsonNode::isString) ? null
+                    : "is not a non-empty list of Availability Zones";
+            case "SecurityGroupId" -> matches(value, SECURITY_GROUP_ID) ? null : "is not a security group id (sg-...)";
             default -> value.isString() ? null : "is not a string";
         };
     }
 
-    private static boolean matches(JsonNode value, Pattern pattern) {
-        return value.isString() && pattern.matcher(value.asString()).matches();
+    private static boolean matches(JsonNode value, String pattern) {
+        return value.isString() && Pattern.compile(pattern).matcher(value.asString()).matches();
     }
 
     private static Map<String, JsonNode> read(SsmClient ssm, String name) {
@@ -103,17 +130,11 @@ public final class DataStoreBindings {
                     + "store of another stack publishes what jobs read of it, does not exist: deploy the stack that "
                     + "owns the store first (is it deployed in this account and Region?)", e);
         }
-        JsonNode document;
-        try {
-            document = JsonNode.parser().parse(value);
-        } catch (RuntimeException e) {
-            document = null;
-        }
-        if (document == null || !document.isObject()) {
+        if (!Pattern.compile(DOCUMENT).matcher(value).matches()) {
             throw new DataStoreNotReadyException("DataStoreIncomplete", name, "SSM parameter " + name
-                    + " does not hold a store's JSON document", null);
+                    + " does not hold a store's JSON document (an object of strings, numbers and lists of them)", null);
         }
-        return document.asObject();
+        return JsonNode.parser().parse(value).asObject();
     }
 
     private static String json(JsonNode node) {

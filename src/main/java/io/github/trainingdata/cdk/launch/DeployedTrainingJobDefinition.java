@@ -95,11 +95,16 @@ public final class DeployedTrainingJobDefinition {
      * {@link TrainingJobLauncher#runWithCapacityPlan}.
      *
      * @param policyParameterName the capacity policy parameter's name
+     * <p>What the plan reads of a network or store in another stack (the S3 fallback's subnets and zones, the zones
+     * of attempts in the data subnet) is read now, from its publication ({@link DataStoreBindings}).
+     *
      * @return the plan
      * @throws IllegalArgumentException if the parameter does not exist or holds no capacity plan
+     * @throws DataStoreNotReadyException if a network or store the plan reads is not published, or lacks a value
      */
     public CapacityPlan capacityPlan(String policyParameterName) {
-        return CapacityPlan.fromJson(read(Objects.requireNonNull(policyParameterName, "policyParameterName")));
+        return CapacityPlan.fromJson(DataStoreBindings.resolve(ssm,
+                read(Objects.requireNonNull(policyParameterName, "policyParameterName"))));
     }
 
     private String read(String name) {

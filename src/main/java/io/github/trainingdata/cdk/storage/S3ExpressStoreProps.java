@@ -119,7 +119,8 @@ public final class S3ExpressStoreProps {
 
         /**
          * The Availability Zone ID of a new bucket, e.g. {@code use1-az4} (a zone ID, not a zone name: names map to
-         * physical zones differently in each account). With a network it must be the network's data zone.
+         * physical zones differently in each account), or of an existing bucket whose {@code bucketName} is a
+         * deploy-time value (required then). With a network it must be the network's data zone.
          *
          * @default the zone ID of the network's data subnet (its {@code AvailabilityZoneId}, at deploy time)
          */
@@ -130,8 +131,9 @@ public final class S3ExpressStoreProps {
 
         /**
          * The full name of an existing directory bucket to adopt, e.g. {@code features--use1-az4--x-s3}; its zone is
-         * read from the name. Not with {@code baseName}, {@code zoneId}, {@code encryptionKey} or
-         * {@code requestMetrics}.
+         * read from the name, or from {@code zoneId} when the name is a deploy-time value (a parameter, an import).
+         * Not with {@code baseName} or {@code requestMetrics}, nor with {@code zoneId} when the name is known at
+         * synth.
          *
          * @default a new bucket
          */

@@ -92,9 +92,13 @@ final class S3ExpressStoreRules {
 
     private static Spec existing(IConstruct scope, S3ExpressStoreProps props, String prefix, boolean readOnly,
             RemovalPolicy removal) {
+        String name = props.getBucketName();
+        boolean deployTime = Token.isUnresolved(name);
         Map<String, Object> newOnly = new LinkedHashMap<>();
         newOnly.put("baseName", props.getBaseName());
-        newOnly.put("zoneId", props.getZoneId());
+        if (!deployTime) {
+            newOnly.put("zoneId", props.getZoneId());
+        }
         newOnly.put("requestMetrics", props.getRequestMetrics());
         for (Map.Entry<String, Object> setting : newOnly.entrySet()) {
             if (setting.getValue() != null) {
@@ -102,10 +106,17 @@ final class S3ExpressStoreRules {
                         "unset with bucketName (an existing bucket keeps its own name, zone and metrics)");
             }
         }
-        String name = props.getBucketName();
-        if (Token.isUnresolved(name)) {
-            throw ConfigurationError.of(BUCKET_NAME, scope, "bucketName", "a deploy-time value",
-                    "the bucket's full name at synth: its zone ID is part of it, and jobs are placed by it");
+        if (deployTime) {
+            // The zone ID in a deploy-time name is unknown at synth: the bucket's zone is given apart.
+            String zoneId = props.getZoneId();
+            if (zoneId == null) {
+                throw ConfigurationError.of(ZONE_ID, scope, "zoneId", null,
+                        "the bucket's zone ID, such as use1-az4, when bucketName is a deploy-time value (the zone ID "
+                                + "in its name is known only at deploy)");
+            }
+            checkZoneId(scope, zoneId);
+            checkDataZone(scope, props, zoneId);
+            return new Spec(true, name, zoneId, prefix, removal, false, readOnly);
         }
         Matcher m = FULL.matcher(name);
         if (!m.matches() || !BASE.matcher(m.group(1)).matches() || name.length() > MAX_NAME || reserved(m.group(1))) {
@@ -122,11 +133,7 @@ final class S3ExpressStoreRules {
     private static String zoneId(IConstruct scope, S3ExpressStoreProps props) {
         String given = props.getZoneId();
         if (given != null) {
-            if (!Token.isUnresolved(given) && !ZONE.matcher(given).matches()) {
-                throw ConfigurationError.of(ZONE_ID, scope, "zoneId", given,
-                        "a zone ID such as use1-az4 or usw2-lax1-az1 (a directory bucket is named by zone ID, not "
-                                + "by zone name)");
-            }
+            checkZoneId(scope, given);
             checkDataZone(scope, props, given);
             return given;
         }
@@ -137,6 +144,14 @@ final class S3ExpressStoreRules {
                     : "a zone ID such as use1-az4: the network's data subnet is imported, so its zone ID is unknown");
         }
         return networkZone;
+    }
+
+    private static void checkZoneId(IConstruct scope, String zoneId) {
+        if (!Token.isUnresolved(zoneId) && !ZONE.matcher(zoneId).matches()) {
+            throw ConfigurationError.of(ZONE_ID, scope, "zoneId", zoneId,
+                    "a zone ID such as use1-az4 or usw2-lax1-az1 (a directory bucket is named by zone ID, not "
+                            + "by zone name)");
+        }
     }
 
     /** A given zone ID must be the network's data zone where both are known at synth; else a warning. */

@@ -2,12 +2,16 @@ package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.SynthRule;
+import io.github.trainingdata.cdk.internal.ReplaceableReference;
+import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.services.ec2.ISubnet;
 import software.amazon.awscdk.services.ssm.ParameterTier;
 import software.amazon.awscdk.services.ssm.StringParameter;
 import software.constructs.Construct;
@@ -19,7 +23,9 @@ import software.constructs.IConstruct;
  * document ({@code Store}, {@code FileSystemType}, {@code FileSystemId}, {@code MountName}, {@code DnsName},
  * {@code AvailabilityZone}, {@code Subnets}). A training execution and an SDK launch read it when they start, so a
  * replacement of the store (a new file system id, mount name, Availability Zone or data subnet) changes only this
- * parameter's value, never a value another stack imports or reads at deploy time.
+ * parameter's value, never a value another stack imports or reads at deploy time. A {@link TrainingNetwork} read from
+ * another stack publishes the same way under {@code /training-data/networks/<construct path>} ({@link #of(TrainingNetwork)}:
+ * its data zone and subnet, its storage subnets and its training security group).
  *
  * <p>The publication is the store's sibling ({@code <store id>Publication}), not its child, so that it can be updated
  * after what must come first ({@link #publishAfter}: the cache's preload), while the preload still depends on
@@ -30,8 +36,10 @@ import software.constructs.IConstruct;
  * the parameter) instead of at deploy.
  */
 public final class StorePublication extends Construct {
-    /** The first part of every publication's parameter name. */
+    /** The first part of every store publication's parameter name. */
     public static final String NAME_PREFIX = "/training-data/stores/";
+    /** The first part of every network publication's parameter name. */
+    public static final String NETWORK_NAME_PREFIX = "/training-data/networks/";
     /** The document member that names the store's construct path. */
     public static final String STORE = "Store";
     /** The document member with the file system's id. */
@@ -40,9 +48,17 @@ public final class StorePublication extends Construct {
     public static final String MOUNT_NAME = "MountName";
     /** The document member with the subnets jobs that read the store run in. */
     public static final String SUBNETS = "Subnets";
-    static final SynthRule UNIQUE_NAME = SynthRule.of("STORE_PUBLICATION_UNIQUE", "LustreCache, EfsStore",
+    /** The document member with the Availability Zone of {@link #SUBNETS}. */
+    public static final String AVAILABILITY_ZONE = "AvailabilityZone";
+    /** A network's member with its storage subnets, one per zone (where a capacity policy's S3 fallback may run). */
+    public static final String STORAGE_SUBNETS = "StorageSubnets";
+    /** A network's member with the Availability Zone of each of {@link #STORAGE_SUBNETS}, in the same order. */
+    public static final String STORAGE_ZONES = "StorageZones";
+    /** A network's member with the id of its training security group. */
+    public static final String SECURITY_GROUP_ID = "SecurityGroupId";
+    static final SynthRule UNIQUE_NAME = SynthRule.of("STORE_PUBLICATION_UNIQUE", "LustreCache, EfsStore, TrainingNetwork",
             "publication name",
-            "a name no other store of the app publishes under (construct paths map to names with '/' as '.' and "
+            "a name no other store (or network) of the app publishes under (construct paths map to names with '/' as '.' and "
                     + "characters outside [A-Za-z0-9_.-] as '-')",
             "library (one SSM parameter per name: a second one with the same name fails the deploy)");
     private static final String ID_SUFFIX = "Publication";
@@ -69,11 +85,50 @@ public final class StorePublication extends Construct {
      * @throws ConfigurationError when another store of the app already publishes under the same name
      */
     static StorePublication of(Construct store, Map<String, Object> document) {
+        return of(store, NAME_PREFIX, document);
+    }
+
+    /**
+     * The publication of {@code network}, created on first use: what a job of another stack reads of it when it
+     * starts ({@code Store}: the network's path, {@code AvailabilityZone} and {@code Subnets}: the data zone and
+     * subnet, {@code StorageSubnets} and {@code StorageZones}: the subnets the data stores use, one per zone, and their
+     * zones, {@code SecurityGroupId}: the
+     * training security group). A data-AZ move changes the data subnet (and may replace a subnet): only this value.
+     *
+     * @param network the network
+     * @return its publication
+     * @throws ConfigurationError when another construct of the app already publishes under the same name
+     */
+    public static StorePublication of(TrainingNetwork network) {
+        Map<String, Object> document = new LinkedHashMap<>();
+        document.put(STORE, network.getNode().getPath());
+        document.put(AVAILABILITY_ZONE, network.getDataAvailabilityZone());
+        document.put(SUBNETS, List.of(network.getDataSubnet().getSubnetId()));
+        List<ISubnet> storage = network.getVpc().selectSubnets(network.getStorageSubnets()).getSubnets();
+        document.put(STORAGE_SUBNETS, storage.stream().map(ISubnet::getSubnetId).toList());
+        document.put(STORAGE_ZONES, storage.stream().map(ISubnet::getAvailabilityZone).toList());
+        document.put(SECURITY_GROUP_ID, network.getTrainingSecurityGroup().getSecurityGroupId());
+        boolean first = existing(network) == null;
+        StorePublication publication = of(network, NETWORK_NAME_PREFIX, document);
+        Object strength = network.getNode().tryGetContext(ReplaceableReference.CONTEXT_KEY);
+        if (first && (strength == null || "strong".equals(strength))) {
+            Annotations.of(network).addWarningV2("@trainingdata/storage:upgradeWithImports", network.getNode().getPath()
+                    + ": definitions in other stacks read this network's subnets at run time now. If their stacks were "
+                    + "deployed by 0.x under strong cross-stack references (the app's " + ReplaceableReference.CONTEXT_KEY
+                    + " is " + (strength == null ? "unset, which aws-cdk-lib treats as strong" : "strong")
+                    + "), they import the data subnet's id, whose export this release drops: CloudFormation then "
+                    + "refuses this stack's update. Before upgrading, once, with 0.x: set it to \"both\" and run cdk "
+                    + "deploy --all (CHANGELOG, Upgrading); then acknowledge this warning");
+        }
+        return publication;
+    }
+
+    private static StorePublication of(Construct store, String prefix, Map<String, Object> document) {
         StorePublication existing = existing(store);
         if (existing != null) {
             return existing;
         }
-        String name = nameOf(store);
+        String name = nameOf(prefix, store);
         for (IConstruct other : store.getNode().getRoot().getNode().findAll()) {
             if (other instanceof StorePublication published && published.parameterName.equals(name)) {
                 throw ConfigurationError.of(UNIQUE_NAME, store, "publication name", name,
@@ -105,9 +160,9 @@ public final class StorePublication extends Construct {
     }
 
     /** @return the parameter name {@code store} publishes under: its construct path, '/' as '.', made SSM-safe */
-    static String nameOf(IConstruct store) {
+    private static String nameOf(String prefix, IConstruct store) {
         List<String> parts = List.of(store.getNode().getPath().split("/"));
-        return NAME_PREFIX + String.join(".", parts.stream().map(p -> p.replaceAll("[^A-Za-z0-9_.-]", "-")).toList());
+        return prefix + String.join(".", parts.stream().map(p -> p.replaceAll("[^A-Za-z0-9_.-]", "-")).toList());
     }
 
     /** @return the store that publishes */

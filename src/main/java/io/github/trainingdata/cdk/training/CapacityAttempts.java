@@ -106,11 +106,16 @@ final class CapacityAttempts {
      * targets are unknown, an existing one, only in the job's own zones), at most 16 (VpcConfig's limit).
      */
     static List<ISubnet> fallbackSubnets(TrainingJobBlueprint job) {
-        TrainingNetwork network = job.getPlacement().network();
-        List<String> ownZones = zonesOf(job.getPlacement().subnets());
-        List<TrainingDataStore> stores = new ArrayList<>(fallbackChannels(job.getSpec()).stream()
+        return fallbackSubnets(job.getSpec(), job.getPlacement());
+    }
+
+    /** @return the S3 fallback's subnets of {@code spec} placed in {@code placement}, see above */
+    static List<ISubnet> fallbackSubnets(TrainingJobSpec spec, JobPlacement placement) {
+        TrainingNetwork network = placement.network();
+        List<String> ownZones = zonesOf(placement.subnets());
+        List<TrainingDataStore> stores = new ArrayList<>(fallbackChannels(spec).stream()
                 .map(TrainingChannel::getStore).toList());
-        job.getSpec().getDirectReads().forEach(read -> stores.add(read.getStore()));
+        spec.getDirectReads().forEach(read -> stores.add(read.getStore()));
         List<ISubnet> subnets = new ArrayList<>();
         for (ISubnet subnet : network.getVpc().selectSubnets(network.getStorageSubnets()).getSubnets()) {
             String zone = subnet.getAvailabilityZone();

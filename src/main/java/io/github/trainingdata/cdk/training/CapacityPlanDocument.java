@@ -10,7 +10,9 @@ import software.amazon.awscdk.services.ec2.ISubnet;
 /**
  * The capacity policy as the SDK launcher reads it ({@link CapacityPlan}): what the first job reads and where, each
  * attempt after it ({@link CapacityAttempts#of}) with its wait, instance type, data sources and Availability Zones,
- * and the S3 fallback's channels and subnets when the policy has one. Values may be tokens.
+ * and the S3 fallback's channels and subnets when the policy has one. Values may be tokens; what a bound definition
+ * reads of another stack when it starts (the data zone, the fallback's subnets and zones) is a placeholder that
+ * {@code DeployedTrainingJobDefinition.capacityPlan} fills in from the publication.
  */
 final class CapacityPlanDocument {
     /** Where the document holds request members: each is bounded like the request member it is. */
@@ -40,8 +42,10 @@ final class CapacityPlanDocument {
             Map<String, Object> fallback = new LinkedHashMap<>();
             fallback.put(CapacityPlan.INPUT_DATA_CONFIG, CapacityAttempts.channelsOf(job, true).stream()
                     .map(TrainingChannel::render).toList());
-            fallback.put(CapacityPlan.SUBNETS, CapacityAttempts.subnetsOf(job, true).stream()
-                    .map(ISubnet::getSubnetId).toList());
+            // A network of another stack gives them when the launch starts ({@code DataStoreBindings}).
+            fallback.put(CapacityPlan.SUBNETS, job.getBinding().bindsFallbackSubnets()
+                    ? job.getBinding().requestFallbackSubnets()
+                    : CapacityAttempts.subnetsOf(job, true).stream().map(ISubnet::getSubnetId).toList());
             document.put(CapacityPlan.S3_FALLBACK, fallback);
         }
         return document;
@@ -54,7 +58,12 @@ final class CapacityPlanDocument {
     private static Map<String, Object> sourcesAndZones(TrainingJobBlueprint job, boolean fromS3) {
         Map<String, Object> members = new LinkedHashMap<>();
         members.put(CapacityPlan.DATA_SOURCES, CapacityAttempts.dataSources(CapacityAttempts.channelsOf(job, fromS3)));
-        members.put(CapacityPlan.AVAILABILITY_ZONES, CapacityAttempts.zonesOf(CapacityAttempts.subnetsOf(job, fromS3)));
+        // Subnets read at run time come with their zone: the launcher fills it in, as the state machine reads it.
+        StoreBinding binding = job.getBinding();
+        members.put(CapacityPlan.AVAILABILITY_ZONES, fromS3 && binding.bindsFallbackSubnets()
+                ? binding.requestFallbackZones()
+                : !fromS3 && binding.bindsSubnets() ? binding.requestZones()
+                : CapacityAttempts.zonesOf(CapacityAttempts.subnetsOf(job, fromS3)));
         return members;
     }
 }

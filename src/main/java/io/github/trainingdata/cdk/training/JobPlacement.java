@@ -31,11 +31,20 @@ record JobPlacement(TrainingNetwork network, List<ISecurityGroup> securityGroups
         if (network == null) {
             for (TrainingJobSpec.StoreRead read : spec.storeReads()) {
                 StoreZone zone = read.store().getZone();
-                if (zone != null) {
+                if (zone != null && zone.isRequired()) {
                     throw ConfigurationError.of(TrainingJobRules.ZONE_WITHOUT_NETWORK, scope, "network", null,
                             "a TrainingNetwork for the job: the " + read.name() + " reads "
                                     + read.store().getNode().getPath() + ", which keeps its data in one zone ("
                                     + zone + "), and a job outside a VPC runs in a zone SageMaker picks");
+                }
+                if (zone != null) {
+                    // A preferred zone (a directory bucket) is read from any zone, across zones.
+                    Annotations.of(scope).addWarningV2("@trainingdata/training:outsideVpcPreferredZone",
+                            scope.getNode().getPath() + ": the " + read.name() + " reads "
+                                    + read.store().getNode().getPath() + ", which keeps its data in one zone; a job "
+                                    + "outside a VPC runs in a zone SageMaker picks and may read across zones (slower, "
+                                    + "and billed for the transfer): give the job or the store a network to run it "
+                                    + "there");
                 }
             }
             return OUTSIDE_VPC;

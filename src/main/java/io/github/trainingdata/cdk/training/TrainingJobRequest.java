@@ -39,7 +39,12 @@ final class TrainingJobRequest {
         request.put("StoppingCondition", renderer.stopping());
         if (placement.network() != null) {
             Map<String, Object> vpc = new LinkedHashMap<>();
-            vpc.put("SecurityGroupIds", placement.securityGroups().stream().map(ISecurityGroup::getSecurityGroupId).toList());
+            List<String> groups = new ArrayList<>(placement.securityGroups().stream()
+                    .map(ISecurityGroup::getSecurityGroupId).toList());
+            if (binding.bindsSecurityGroup()) {
+                groups.set(0, binding.requestSecurityGroup());
+            }
+            vpc.put("SecurityGroupIds", groups);
             vpc.put("Subnets", binding.bindsSubnets() ? binding.requestSubnets()
                     : placement.subnets().stream().map(ISubnet::getSubnetId).toList());
             request.put("VpcConfig", vpc);

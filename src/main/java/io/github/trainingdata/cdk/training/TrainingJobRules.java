@@ -142,7 +142,7 @@ final class TrainingJobRules {
             "SageMaker Developer Guide, FSx for Lustre and EFS as training data sources");
     static final SynthRule ZONE_WITHOUT_NETWORK = SynthRule.of("TRAINING_ZONE_WITHOUT_NETWORK", "TrainingJobDefinition",
             "network",
-            "a network when a store the job reads keeps its data in one zone",
+            "a network when a store the job reads requires one zone (a preferred zone only warns)",
             "library (a job without VpcConfig runs in a zone SageMaker picks)");
     static final SynthRule DIRECT_READ_STORE = SynthRule.of("TRAINING_DIRECT_READ_STORE", "TrainingJobDefinition",
             "directReads[i].store",

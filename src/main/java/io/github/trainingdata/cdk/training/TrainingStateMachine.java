@@ -26,6 +26,7 @@ import software.amazon.awscdk.IStableStringProducer;
 import software.amazon.awscdk.Lazy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
+import software.amazon.awscdk.services.ec2.ISecurityGroup;
 import software.amazon.awscdk.services.ec2.ISubnet;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.iam.Role;
@@ -135,6 +136,10 @@ final class TrainingStateMachine extends Construct {
     private static final String INSTANCE_TYPE = "instanceType";
     private static final String INPUT_DATA_CONFIG = "inputDataConfig";
     private static final String SUBNETS = "subnets";
+    private static final String SECURITY_GROUP_IDS = "securityGroupIds";
+    /** The S3 fallback's subnets and zones, as the network read at run time gives them (kept as bound*). */
+    private static final String FALLBACK_SUBNETS = "fallbackSubnets";
+    private static final String FALLBACK_ZONES = "fallbackAvailabilityZones";
     private static final String TRAINING_JOB_NAME = "trainingJobName";
 
     private static final String TRAIN_RETRIES = "trainRetries";
@@ -292,8 +297,10 @@ final class TrainingStateMachine extends Construct {
         Map<String, Object> states = new LinkedHashMap<>();
         Map<String, Object> waits = new LinkedHashMap<>();
         Map<String, Object> binds = new LinkedHashMap<>();
+        List<String> extraGroups = job.getPlacement().securityGroups().stream().skip(1)
+                .map(ISecurityGroup::getSecurityGroupId).toList();
         String bindStores = job.getBinding().addStates(binds, NAME_JOB_STATE, Stack.of(this).getPartition(),
-                spec.getChannels());
+                spec.getChannels(), extraGroups);
         String afterCheckpoints = prerequisites.addStates(waits, bindStores);
         String start = checkpointPrefix() != null ? checkpointStates(states, afterCheckpoints)
                 : rejectResume(states, afterCheckpoints);
@@ -369,12 +376,21 @@ final class TrainingStateMachine extends Construct {
             // What the stores read at run time give, for this job and (as bound*) for the capacity policy's attempts.
             String binding = "$." + StoreBinding.BINDING + ".";
             boolean attempts = spec.getCapacityPolicy() != null;
-            assignBound(assign, INPUT_DATA_CONFIG, binding + "InputDataConfig", attempts);
+            if (job.getBinding().bindsChannels()) {
+                assignBound(assign, INPUT_DATA_CONFIG, binding + "InputDataConfig", attempts);
+            }
             if (job.getBinding().bindsSubnets()) {
                 assignBound(assign, SUBNETS, binding + "Subnets", attempts);
                 if (attempts) {
                     assignBound(assign, AVAILABILITY_ZONES, binding + "AvailabilityZones", true);
                 }
+            }
+            if (job.getBinding().bindsSecurityGroup()) {
+                assign.put(SECURITY_GROUP_IDS + ".$", binding + "SecurityGroupIds");
+            }
+            if (attempts && job.getBinding().bindsFallbackSubnets()) {
+                assign.put(bound(FALLBACK_SUBNETS) + ".$", binding + "FallbackSubnets");
+                assign.put(bound(FALLBACK_ZONES) + ".$", binding + "FallbackAvailabilityZones");
             }
         }
         Map<String, Object> name = new LinkedHashMap<>();
@@ -424,18 +440,25 @@ final class TrainingStateMachine extends Construct {
         assign.put(DATA_SOURCES, CapacityAttempts.dataSources(channels));
         StoreBinding binding = job.getBinding();
         boolean boundZones = index > 0 && !fromS3 && binding.bindsSubnets();
-        assign.put(AVAILABILITY_ZONES + (boundZones ? ".$" : ""), boundZones ? "$" + bound(AVAILABILITY_ZONES)
-                : CapacityAttempts.zonesOf(subnets));
+        boolean boundFallback = fromS3 && binding.bindsFallbackSubnets();
+        if (boundZones || boundFallback) {
+            assign.put(AVAILABILITY_ZONES + ".$", "$" + bound(boundFallback ? FALLBACK_ZONES : AVAILABILITY_ZONES));
+        } else {
+            assign.put(AVAILABILITY_ZONES, CapacityAttempts.zonesOf(subnets));
+        }
         if (CapacityAttempts.s3Fallback(spec) != null) {
             // From the second job on, the stores read at run time give the job's own channels and subnets.
-            boolean boundChannels = index > 0 && !fromS3 && !binding.isEmpty();
+            boolean boundChannels = index > 0 && !fromS3 && binding.bindsChannels();
             boolean boundSubnets = index > 0 && !fromS3 && binding.bindsSubnets();
             assign.put(INPUT_DATA_CONFIG + (boundChannels ? ".$" : ""), boundChannels ? "$" + bound(INPUT_DATA_CONFIG)
                     : fromS3 ? channels.stream().map(TrainingChannel::render).toList()
                     : job.getRequest().get("InputDataConfig"));
-            assign.put(SUBNETS + (boundSubnets ? ".$" : ""), boundSubnets ? "$" + bound(SUBNETS)
-                    : fromS3 ? subnets.stream().map(ISubnet::getSubnetId).toList()
-                    : ((Map<?, ?>) job.getRequest().get("VpcConfig")).get("Subnets"));
+            if (boundSubnets || boundFallback) {
+                assign.put(SUBNETS + ".$", "$" + bound(boundFallback ? FALLBACK_SUBNETS : SUBNETS));
+            } else {
+                assign.put(SUBNETS, fromS3 ? subnets.stream().map(ISubnet::getSubnetId).toList()
+                        : ((Map<?, ?>) job.getRequest().get("VpcConfig")).get("Subnets"));
+            }
         }
         return assign;
     }
@@ -757,12 +780,16 @@ final class TrainingStateMachine extends Construct {
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("TrainingJobName.$", "$" + TRAINING_JOB_NAME);
         parameters.putAll(job.getRequest());
-        if (!job.getBinding().isEmpty()) {
+        if (job.getBinding().bindsChannels()) {
             parameters = fromVariable(parameters, "InputDataConfig", INPUT_DATA_CONFIG);
         }
         if (job.getBinding().bindsSubnets()) {
             parameters.put("VpcConfig", fromVariable((Map<String, Object>) parameters.get("VpcConfig"), "Subnets",
                     SUBNETS));
+        }
+        if (job.getBinding().bindsSecurityGroup()) {
+            parameters.put("VpcConfig", fromVariable((Map<String, Object>) parameters.get("VpcConfig"),
+                    "SecurityGroupIds", SECURITY_GROUP_IDS));
         }
         if (checkpointPrefix() != null) {
             Map<String, Object> checkpoint = new LinkedHashMap<>();

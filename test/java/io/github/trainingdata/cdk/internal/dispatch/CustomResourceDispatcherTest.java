@@ -16,6 +16,8 @@ import software.amazon.awssdk.protocols.jsoncore.JsonNode;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.lambda.model.InvokeRequest;
 import software.amazon.awssdk.services.lambda.model.InvokeResponse;
+import software.amazon.awssdk.services.lambda.model.ResourceConflictException;
+import software.amazon.awssdk.services.lambda.model.ResourceNotReadyException;
 
 class CustomResourceDispatcherTest {
     private static final String FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:Directories";
@@ -106,6 +108,8 @@ class CustomResourceDispatcherTest {
     /** A Lambda client that records each invocation and answers with {@code payload} (and a function error). */
     private static final class FakeLambda implements LambdaClient {
         final List<InvokeRequest> requests = new ArrayList<>();
+        /** Thrown by the first invocations, one each, before the function answers. */
+        final List<RuntimeException> refusals = new ArrayList<>();
         private final String payload;
         private final String functionError;
 
@@ -117,6 +121,9 @@ class CustomResourceDispatcherTest {
         @Override
         public InvokeResponse invoke(InvokeRequest request) {
             requests.add(request);
+            if (!refusals.isEmpty()) {
+                throw refusals.remove(0);
+            }
             return InvokeResponse.builder().statusCode(200).functionError(functionError)
                     .payload(SdkBytes.fromUtf8String(payload)).build();
         }
@@ -157,6 +164,35 @@ class CustomResourceDispatcherTest {
         assertEquals("/features/imagenet", sent.asObject().get("ResourceProperties").asObject().get("Directories")
                 .asArray().get(0).asString());
         assertEquals(Map.of("IsComplete", true), invoker.isComplete(directories("Create"), context));
+    }
+
+    @Test
+    void anInactiveOrPendingDirectoriesFunctionIsInvokedAgainByIsCompleteUntilItAnswers() {
+        FakeLambda lambda = new FakeLambda("{\"PhysicalResourceId\":\"fs-0123456789abcdef0:directories\"}", null);
+        // What Lambda answers an idle VPC function's first invoke, then one while it is Pending again.
+        lambda.refusals.add(ResourceNotReadyException.builder().statusCode(502)
+                .message("The function is inactive and its VPC connection is no longer available").build());
+        lambda.refusals.add(ResourceConflictException.builder().statusCode(409)
+                .message("The operation cannot be performed at this time. The function is currently in the following "
+                        + "state: Pending").build());
+        DirectoriesInvoker invoker = new DirectoriesInvoker(lambda);
+        Map<String, Object> update = directories("Update");
+        update.put("PhysicalResourceId", "fs-0123456789abcdef0:directories");
+
+        Map<String, Object> answer = invoker.onEvent(update, context);
+        assertEquals("fs-0123456789abcdef0:directories", answer.get("PhysicalResourceId"));
+        Map<String, Object> waiter = waiterInput(update, answer);
+        waiter.put(CustomResourceDispatcher.PHASE, CustomResourceDispatcher.IS_COMPLETE);
+        assertEquals(Map.of("IsComplete", false), invoker.isComplete(waiter, context), "still Pending");
+        assertEquals(Map.of("IsComplete", true, "PhysicalResourceId", "fs-0123456789abcdef0:directories"),
+                invoker.isComplete(waiter, context));
+
+        assertEquals(3, lambda.requests.size());
+        JsonNode sent = JsonNode.parser().parse(lambda.requests.get(2).payload().asUtf8String());
+        assertEquals(null, sent.asObject().get("ResponseURL"));
+        assertEquals(null, sent.asObject().get(CustomResourceDispatcher.PHASE));
+        assertEquals(null, sent.asObject().get("DirectoriesFunctionNotReady"));
+        assertEquals("fs-0123456789abcdef0:directories", sent.asObject().get("PhysicalResourceId").asString());
     }
 
     @Test
