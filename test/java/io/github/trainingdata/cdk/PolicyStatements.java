@@ -39,10 +39,15 @@ public final class PolicyStatements {
     /**
      * @param role how the policies name the role in {@code Roles}: {@code Map.of("Ref", logicalId)} for a role of the
      *     stack, its name for an imported one
-     * @return the statements of every {@code AWS::IAM::Policy} attached to {@code role}
+     * @return the statements of the role's inline {@code Policies} (a role of the stack) and of every
+     *     {@code AWS::IAM::Policy} attached to {@code role}
      */
     public static List<Map<String, Object>> statements(Template template, Object role) {
         List<Map<String, Object>> statements = new ArrayList<>();
+        if (role instanceof Map<?, ?> ref && ref.get("Ref") instanceof String logicalId
+                && resources(template).get(logicalId) != null) {
+            statements.addAll(of(resources(template).get(logicalId)));
+        }
         resources(template).values().forEach(r -> {
             if ("AWS::IAM::Policy".equals(r.get("Type"))
                     && ((List<?>) ((Map<?, ?>) r.get("Properties")).get("Roles")).contains(role)) {

@@ -225,6 +225,11 @@ public final class UpdateCatalogue {
         quick.addAll(training("checkpoints/quickstart"));
         quick.add(new Change("add-definition", "add a definition (evaluation) on the same data, held back too",
                 false, s -> s.withAnotherJob("Evaluation", "quickstart-eval")));
+        // The stack's one teardown gets an Update that no longer lists the definition and stops what it runs; the
+        // definition's own resources (its grants to the provider among them) are deleted in the cleanup, after it.
+        quick.add(new Change("remove-definition", "remove a definition (evaluation): the stack's teardown stops what "
+                + "it runs before its resources are deleted", false,
+                s -> s.withAnotherJob("Evaluation", "quickstart-eval"), s -> s));
         List<Change> advisedChanges = new ArrayList<>(List.of(new Change("grow-cache",
                 "pin the cache's capacity above the platform's estimate (2400 -> 4800 GiB)", false,
                 s -> s.withData(d -> d.withLustreCapacityGiB(4800)))));

@@ -14,6 +14,7 @@ import io.github.trainingdata.examples.PlatformCompositionApp;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,8 +31,9 @@ import software.amazon.awscdk.StackProps;
 import software.amazon.awscdk.assertions.Template;
 
 /**
- * The teardown custom resource every definition gets: what it is told, what it is deleted before, what it may do,
- * and that one provider per stack serves every definition without ever changing its service token.
+ * The teardown custom resource of a stack's definitions: what it is told of each, what it is deleted before, what it
+ * may do, and that one teardown and one provider per stack serve every definition without ever changing its service
+ * token.
  */
 class TrainingTeardownTest {
     private static final String TYPE = TrainingTeardown.RESOURCE_TYPE;
@@ -72,6 +74,15 @@ class TrainingTeardownTest {
         return (List<?>) Intrinsics.evaluate(PolicyStatements.of(resource(template, policy)));
     }
 
+    /** @return the one entry of the stack's teardown's Definitions, intrinsics evaluated */
+    private static Map<?, ?> onlyDefinition(Template t) {
+        Map<?, ?> properties = (Map<?, ?>) Intrinsics.evaluate(t.findResources(TYPE).values().iterator().next()
+                .get("Properties"));
+        List<?> definitions = (List<?>) properties.get("Definitions");
+        assertEquals(1, definitions.size(), definitions.toString());
+        return (Map<?, ?>) definitions.get(0);
+    }
+
     private static String only(Set<String> ids) {
         assertEquals(1, ids.size(), ids.toString());
         return ids.iterator().next();
@@ -86,14 +97,17 @@ class TrainingTeardownTest {
         String machine = only(ids(t, "AWS::StepFunctions::StateMachine", "TrainingStateMachine"));
         String group = only(ids(t, "AWS::EC2::SecurityGroup", "NetworkTrainingSecurityGroup"));
         String subnet = only(ids(t, "AWS::EC2::Subnet", "NetworkVpcDataSubnet1"));
+        Map<String, Object> definition = new LinkedHashMap<>();
+        definition.put("Id", f.stack.getNode().getId() + "/Training");
+        definition.put("StateMachineArn", Map.of("Ref", machine));
+        definition.put("JobNamePrefix", "resnet");
+        definition.put("SecurityGroupIds", List.of(Map.of("Fn::GetAtt", List.of(group, "GroupId"))));
+        definition.put("SubnetIds", List.of(Map.of("Ref", subnet)));
+        definition.put("JobLifetimeSeconds", 8 * 3600 + 86_400);
         t.hasResource(TYPE, Map.of("Properties", Map.of(
                 "ServiceToken", Map.of("Fn::GetAtt", List.of(only(ids(t, "AWS::Lambda::Function",
                         "CustomResourceProviderframeworkonEvent")), "Arn")),
-                "StateMachineArn", Map.of("Ref", machine),
-                "JobNamePrefix", "resnet",
-                "SecurityGroupIds", List.of(Map.of("Fn::GetAtt", List.of(group, "GroupId"))),
-                "SubnetIds", List.of(Map.of("Ref", subnet)),
-                "JobLifetimeSeconds", 8 * 3600 + 86_400),
+                "Definitions", List.of(definition)),
                 "DeletionPolicy", "Delete"));
     }
 
@@ -104,9 +118,7 @@ class TrainingTeardownTest {
                 .capacityPolicy(CapacityPolicy.of(List.of(CapacityStep.s3Fallback()))));
         Template t = Template.fromStack(f.stack);
 
-        Map<?, ?> properties = (Map<?, ?>) Intrinsics.evaluate(t.findResources(TYPE).values().iterator().next()
-                .get("Properties"));
-        Object subnets = properties.get("SubnetIds");
+        Object subnets = onlyDefinition(t).get("SubnetIds");
         List<Object> fallback = Json.MAPPER.convertValue(AslSimulator.definitionOf(f.stack).get("States")
                 .get("CapacityAttempt1").get("Assign").get("subnets"), List.class);
         Object own = Intrinsics.evaluate(Map.of("Ref", only(ids(t, "AWS::EC2::Subnet", "NetworkVpcDataSubnet1"))));
@@ -143,16 +155,14 @@ class TrainingTeardownTest {
         Set<String> expected = new LinkedHashSet<>();
         expected.addAll(ids(t, "AWS::StepFunctions::StateMachine", "TrainingStateMachine"));
         expected.addAll(ids(t, "AWS::IAM::Role", "TrainingStateMachineRole"));
-        expected.addAll(ids(t, "AWS::IAM::Policy", "TrainingStateMachineRole"));
         expected.addAll(ids(t, "AWS::IAM::Role", "TrainingExecutionRole"));
-        expected.addAll(ids(t, "AWS::IAM::Policy", "TrainingExecutionRole"));
         expected.addAll(ids(t, "AWS::EC2::SecurityGroup", "NetworkTrainingSecurityGroup"));
         expected.addAll(ids(t, "AWS::EC2::Subnet", "NetworkVpc"));
         expected.addAll(ids(t, "AWS::EC2::VPC", "NetworkVpc"));
         expected.addAll(ids(t, "AWS::EC2::VPCEndpoint", "NetworkVpc"));
         expected.addAll(ids(t, "AWS::EC2::RouteTable", "NetworkVpc"));
         expected.addAll(ids(t, "AWS::IAM::Policy", "TrainingProviderGrants"));
-        assertEquals(13, expected.size(), expected.toString());
+        assertEquals(11, expected.size(), expected.toString());
         assertTrue(dependsOn.containsAll(expected), "missing " + difference(expected, dependsOn));
     }
 
@@ -178,7 +188,8 @@ class TrainingTeardownTest {
         assertTrue(dependsOn.stream().allMatch(id -> resource(t, id) != null), dependsOn.toString());
         assertTrue(dependsOn.containsAll(ids(t, "AWS::IAM::Role", "TrainingExecutionRole")), dependsOn.toString());
         assertTrue(training.getDependencies().contains(shared), "the shared stack is deleted after the training stack");
-        Map<?, ?> properties = (Map<?, ?>) resource(t, only(new LinkedHashSet<>(ids(t, TYPE)))).get("Properties");
+        Map<?, ?> properties = (Map<?, ?>) ((List<?>) ((Map<?, ?>) resource(t, only(new LinkedHashSet<>(ids(t, TYPE))))
+                .get("Properties")).get("Definitions")).get(0);
         // The jobs' subnet is read at run time (the network's publication): the wait looks in every subnet.
         assertEquals(List.of(), properties.get("SubnetIds"));
         Object group = ((List<?>) properties.get("SecurityGroupIds")).get(0);
@@ -213,29 +224,33 @@ class TrainingTeardownTest {
     }
 
     @Test
-    void aDefinitionRemovedFromTheStackKeepsItsGrantsUntilItsTeardownIsDeleted() {
+    void eachDefinitionKeepsItsOwnGrantsWhichTheTeardownDependsOn() {
         TrainingFixture f = new TrainingFixture();
         f.define(f.props().jobNamePrefix("first"));
         new TrainingJobDefinition(f.stack, "Second", f.props().jobNamePrefix("second").build());
         Template t = Template.fromStack(f.stack);
 
+        String teardown = only(new LinkedHashSet<>(ids(t, TYPE)));
         for (String definition : List.of("Training", "Second")) {
+            // Removed from the stack, a definition's grants are deleted in the cleanup, after the teardown's update.
             String grants = only(ids(t, "AWS::IAM::Policy", definition + "ProviderGrants"));
-            String teardown = only(ids(t, TYPE, definition + "Teardown"));
             assertTrue(dependsOn(t, teardown).contains(grants), "CloudFormation deletes " + grants + " after " + teardown);
         }
     }
 
     @Test
-    void oneProviderPerStackServesEveryDefinitionAndItsServiceTokenNeverDependsOnThem() {
+    void oneTeardownAndOneProviderPerStackServeEveryDefinitionAndTheServiceTokenNeverDependsOnThem() {
         TrainingFixture f = new TrainingFixture();
         f.define(f.props().jobNamePrefix("first"));
         new TrainingJobDefinition(f.stack, "Second", f.props().jobNamePrefix("second").build());
         Template t = Template.fromStack(f.stack);
 
-        assertEquals(2, ids(t, TYPE).size());
+        String teardown = only(new LinkedHashSet<>(ids(t, TYPE)));
+        assertEquals(List.of("second", "first"), ((List<?>) ((Map<?, ?>) resource(t, teardown).get("Properties"))
+                .get("Definitions")).stream().map(d -> ((Map<?, ?>) d).get("JobNamePrefix")).toList(),
+                "one teardown lists both definitions, by construct path");
         String onEvent = only(ids(t, "AWS::Lambda::Function", "CustomResourceProviderframeworkonEvent"));
-        t.resourcePropertiesCountIs(TYPE, Map.of("ServiceToken", Map.of("Fn::GetAtt", List.of(onEvent, "Arn"))), 2);
+        t.resourcePropertiesCountIs(TYPE, Map.of("ServiceToken", Map.of("Fn::GetAtt", List.of(onEvent, "Arn"))), 1);
         assertEquals(1, ids(t, "AWS::Lambda::Function", "CustomResourceProvider").size() - 3,
                 "one function, besides the framework's three");
         TrainingFixture other = new TrainingFixture();
@@ -260,7 +275,8 @@ class TrainingTeardownTest {
         f.define(f.props().jobNamePrefix("s3only").channels(List.of(f.s3("train").path("train").build())));
         Template t = Template.fromStack(f.stack);
 
-        t.hasResourceProperties(TYPE, Map.of("SecurityGroupIds", List.of(), "SubnetIds", List.of()));
+        assertEquals(List.of(), onlyDefinition(t).get("SecurityGroupIds"));
+        assertEquals(List.of(), onlyDefinition(t).get("SubnetIds"));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.training;
 
+import io.github.trainingdata.cdk.internal.InlinePolicy;
 import io.github.trainingdata.cdk.internal.InternalApi;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.Collections;
@@ -45,10 +46,15 @@ public final class TrainingJobBlueprint {
         TrainingJobSpec spec = TrainingJobSpec.resolve(scope, props);
         JobPlacement placement = JobPlacement.of(scope, spec);
         TrainingJobRules.checkRole(scope, spec);
-        IRole role = spec.getRole() != null ? spec.getRole() : Role.Builder.create(scope, "ExecutionRole")
-                .assumedBy(new ServicePrincipal("sagemaker.amazonaws.com"))
-                .description("Execution role of SageMaker training jobs defined by " + scope.getNode().getPath())
-                .build();
+        IRole role = spec.getRole();
+        if (role == null) {
+            Role created = Role.Builder.create(scope, "ExecutionRole")
+                    .assumedBy(new ServicePrincipal("sagemaker.amazonaws.com"))
+                    .description("Execution role of SageMaker training jobs defined by " + scope.getNode().getPath())
+                    .build();
+            InlinePolicy.of(created);
+            role = created;
+        }
         ExecutionPermissions.grant(scope, role, spec, placement);
         for (TrainingChannel channel : spec.getChannels()) {
             channel.bind(scope);

@@ -332,13 +332,14 @@ public class TrainingJobDefinition extends Construct {
     }
 
     /**
-     * The custom resource that, when the definition is deleted, stops what it started (its state machine's running
-     * executions, its jobs and their warm pools) and waits until they and their network interfaces are gone, so that
-     * CloudFormation can delete the state machine, the roles and the network next. It depends on what a stopping job
-     * holds or needs in the same stack (the state machine, the execution role, the output bucket, the security
-     * groups, subnets and VPC); add a dependency on anything else a job holds that this stack deletes.
+     * The custom resource that, when the definition is removed from the stack or the stack is deleted, stops what it
+     * started (its state machine's running executions, its jobs and their warm pools) and waits until they and their
+     * network interfaces are gone, so that CloudFormation can delete the state machine, the roles and the network
+     * next. One per stack serves every definition in it (issue 27). It depends on what a stopping job holds or needs
+     * in the same stack (the state machine, the execution role, the output bucket, the security groups, subnets and
+     * VPC); add a dependency on anything else a job holds that this stack deletes.
      *
-     * @return the teardown custom resource ({@code Custom::TrainingTeardown})
+     * @return the stack's teardown custom resource ({@code Custom::TrainingTeardown})
      */
     public CustomResource getTeardown() {
         return teardown;

@@ -9,6 +9,7 @@ import static io.github.trainingdata.cdk.training.AslStates.rule;
 import static io.github.trainingdata.cdk.training.AslStates.transientErrors;
 import static io.github.trainingdata.cdk.training.AslStates.variable;
 
+import io.github.trainingdata.cdk.internal.InlinePolicy;
 import io.github.trainingdata.cdk.internal.WildcardFindings;
 import io.github.trainingdata.cdk.launch.CapacityPlan;
 import io.github.trainingdata.cdk.launch.TrainingErrors;
@@ -28,6 +29,7 @@ import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.ec2.ISecurityGroup;
 import software.amazon.awscdk.services.ec2.ISubnet;
 import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.logs.LogGroup;
 import software.amazon.awscdk.services.ssm.IStringParameter;
 import software.amazon.awscdk.services.stepfunctions.IStateMachine;
@@ -188,6 +190,7 @@ final class TrainingStateMachine extends Construct {
                 .logs(LogOptions.builder().destination(logs).level(LogLevel.ALL).includeExecutionData(true).build())
                 .tracingEnabled(true)
                 .build();
+        InlinePolicy.of((Role) stateMachine.getRole());
 
         List<String> jobs = arnNames(job.getJobNamePrefix() + "-*").stream()
                 .map(name -> stack.formatArn(ArnComponents.builder().service("sagemaker").resource("training-job")

@@ -9,11 +9,14 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.IStableAnyProducer;
+import software.amazon.awscdk.Lazy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.ec2.ISecurityGroup;
@@ -25,30 +28,37 @@ import software.constructs.Construct;
 import software.constructs.IConstruct;
 
 /**
- * What stops a {@link TrainingJobDefinition}'s training when the definition is deleted: a custom resource
- * {@value #RESOURCE_TYPE} whose Delete stops the state machine's running executions, the jobs started under the
- * definition's prefix and their warm pools, and waits until they and their network interfaces are gone (at most
- * 50 minutes; see {@code TrainingTeardownHandler}). Create and Update do nothing.
+ * What stops a stack's {@link TrainingJobDefinition}s' training when a definition is removed from the stack or the
+ * stack is deleted: one custom resource {@value #RESOURCE_TYPE} per stack (child {@value #ID} of the stack) that lists
+ * every definition of the stack ({@code Definitions}: each one's construct path as {@code Id}, state machine, job-name
+ * prefix, security groups, subnets and job lifetime). An Update that drops a definition from the list stops that
+ * definition's running executions, the jobs started under its prefix and their warm pools, and waits until they and
+ * their network interfaces are gone; a Delete does so for every definition (at most 50 minutes; see
+ * {@code TrainingTeardownHandler}). One resource per stack instead of one per definition (issue 27).
  *
- * <p>The handler is told every subnet the definition's jobs may run in (the job's own and, with a capacity policy's S3
+ * <p>The handler is told every subnet a definition's jobs may run in (the job's own and, with a capacity policy's S3
  * fallback, the fallback's in other zones: {@link CapacityAttempts#subnetsOf}), since a job holds network interfaces in
  * the subnet it was placed in, and how long a job of the definition may live ({@code JobLifetimeSeconds}: its longest
  * run or spot wait, its keep-alive and {@link #START_AND_STOP_MARGIN_SECONDS}), so that each look lists only jobs created
  * since; omitted when a duration is a token (the handler then assumes SageMaker's longest).
  *
- * <p>CloudFormation deletes a resource before what it depends on, so the custom resource depends on what a stopping
- * job still holds or needs when it is in the same stack: the state machine (with its role, whose policy lets Step
- * Functions stop the job it runs), the execution role and its policies (a stopping job still writes its output),
- * the output bucket and the volume key, the job's security groups and subnets and the VPC (with its S3 endpoint).
- * Nothing depends on the custom resource, so the dependencies add no cycle. What lives in another stack is deleted
- * after this stack anyway (that stack depends on nothing here).
+ * <p>Ordering. A definition removed from the stack is torn down in the update phase, when CloudFormation updates this
+ * resource; the definition's own resources (state machine, roles, its grants to the provider) are deleted in the
+ * cleanup phase, after every update, so its teardown still has them. On a stack delete, CloudFormation deletes a
+ * resource before what it depends on, so the custom resource depends on what a stopping job still holds or needs
+ * when it is in the same stack: each state machine (with its role, whose policy lets Step Functions stop the job it
+ * runs), each execution role (a stopping job still writes its output), the output buckets and volume keys, the jobs'
+ * security groups and subnets and the VPC (with its S3 endpoint). Nothing depends on the custom resource, so the
+ * dependencies add no cycle. What lives in another stack is deleted after this stack anyway.
  *
- * <p>The stack's provider ({@link CustomResourceProvider}) serves every definition in it: each definition gives the
- * provider's role its own grants, in a policy of its own ({@code ProviderGrants}) that the custom resource depends on.
+ * <p>The stack's provider ({@link CustomResourceProvider}) serves it: each definition gives the provider's role its
+ * own grants, in a policy of its own ({@code ProviderGrants}) that the custom resource depends on.
  */
-final class TrainingTeardown {
+final class TrainingTeardown extends Construct {
     /** The custom resource's type. */
     static final String RESOURCE_TYPE = "Custom::TrainingTeardown";
+    /** The construct id of the stack's teardown, at the stack's root. */
+    static final String ID = "TrainingTeardown";
     /**
      * What a job's lifetime allows beyond its stopping condition and keep-alive: its start (provisioning) and its stop,
      * which no AWS text bounds (UNVERIFIED how long they take; a day is far more than either is seen to take). The
@@ -56,16 +66,27 @@ final class TrainingTeardown {
      */
     static final long START_AND_STOP_MARGIN_SECONDS = 86_400;
 
-    private TrainingTeardown() {
+    /** Each definition's entry, by construct path (the order they render in). */
+    private final Map<String, Map<String, Object>> definitions = new TreeMap<>();
+    private final CustomResource resource;
+
+    private TrainingTeardown(Stack stack, CustomResourceProvider provider) {
+        super(stack, ID);
+        this.resource = CustomResource.Builder.create(this, "Resource")
+                .serviceToken(provider.getServiceToken())
+                .resourceType(RESOURCE_TYPE)
+                .properties(Map.of("Definitions",
+                        Lazy.any((IStableAnyProducer) () -> new ArrayList<>(definitions.values()))))
+                .build();
     }
 
     /**
-     * Adds the teardown of the definition {@code scope} as child {@code Teardown}.
+     * Adds the definition {@code scope} to its stack's teardown, creating the teardown with the stack's first.
      *
      * @param scope   the definition
      * @param job     its blueprint
      * @param machine its state machine
-     * @return the custom resource
+     * @return the stack's teardown custom resource
      */
     static CustomResource create(Construct scope, TrainingJobBlueprint job, TrainingStateMachine machine) {
         JobPlacement placement = job.getPlacement();
@@ -74,8 +95,11 @@ final class TrainingTeardown {
                 job.getSpec().getOutputBucket().getEncryptionKey());
         Policy grants = grants(provider, scope, machine.getStateMachine(), job.getJobNamePrefix(),
                 placement.network() != null);
+        TrainingTeardown teardown = stack.getNode().tryFindChild(ID) instanceof TrainingTeardown existing ? existing
+                : new TrainingTeardown(stack, provider);
 
         Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("Id", scope.getNode().getPath());
         properties.put("StateMachineArn", machine.getStateMachine().getStateMachineArn());
         properties.put("JobNamePrefix", job.getJobNamePrefix());
         properties.put("SecurityGroupIds", placement.securityGroups().stream().map(ISecurityGroup::getSecurityGroupId)
@@ -86,12 +110,9 @@ final class TrainingTeardown {
         if (lifetime != null) {
             properties.put("JobLifetimeSeconds", lifetime);
         }
-        CustomResource resource = CustomResource.Builder.create(scope, "Teardown")
-                .serviceToken(provider.getServiceToken())
-                .resourceType(RESOURCE_TYPE)
-                .properties(properties)
-                .build();
-        // The grants are deleted after the teardown (also when only this definition is removed from the stack).
+        teardown.definitions.put(scope.getNode().getPath(), properties);
+        CustomResource resource = teardown.resource;
+        // The grants are deleted after the teardown (in the cleanup, also when only this definition is removed).
         resource.getNode().addDependency(grants);
         for (IConstruct held : held(job, machine)) {
             if (Stack.of(held) == stack) {
@@ -156,8 +177,9 @@ final class TrainingTeardown {
      * A policy {@code ProviderGrants} under the definition {@code scope}, on the stack provider's role, that lets it list
      * and stop the executions of {@code machine}, list jobs and stop and release those named {@code <prefix>-*}
      * (also in lowercase), and, for a job in a VPC, describe network interfaces. Each definition has its own, so
-     * that removing a definition from the stack keeps its grants until its teardown is deleted (CloudFormation
-     * deletes both in the cleanup, the policy last); a shared policy would lose them in the update before.
+     * that removing a definition from the stack keeps its grants while the teardown tears it down (CloudFormation
+     * deletes it in the cleanup, after the teardown's update has stopped what the definition ran); a shared policy
+     * would lose them in the update.
      */
     private static Policy grants(CustomResourceProvider provider, Construct scope, StateMachine machine, String prefix,
             boolean inVpc) {

@@ -159,10 +159,11 @@ class PreloadHandlerBundleTest {
 
             Map<String, Object> event = new LinkedHashMap<>(Map.of("RequestType", "Delete", "RequestId", "r-1",
                     "StackId", "arn:aws:cloudformation:us-east-1:123456789012:stack/S/1", "LogicalResourceId", "Teardown",
-                    "PhysicalResourceId", "Teardown-teardown", "ResourceProperties", Map.of(
-                            "StateMachineArn", "arn:aws:states:us-east-1:123456789012:stateMachine:Training",
-                            "JobNamePrefix", "train", "SecurityGroupIds", List.of("sg-0123456789abcdef0"),
-                            "SubnetIds", List.of("subnet-0123456789abcdef0"))));
+                    "PhysicalResourceId", "Teardown-teardown", "ResourceProperties", Map.of("Definitions", List.of(
+                            Map.of("Id", "S/Training",
+                                    "StateMachineArn", "arn:aws:states:us-east-1:123456789012:stateMachine:Training",
+                                    "JobNamePrefix", "train", "SecurityGroupIds", List.of("sg-0123456789abcdef0"),
+                                    "SubnetIds", List.of("subnet-0123456789abcdef0"))))));
             event.putAll(handler.onEvent(event));
 
             assertEquals(false, handler.isComplete(event).get("IsComplete"));

@@ -115,6 +115,26 @@ class TrainingTeardownHandlerTest {
         return properties;
     }
 
+    /** The stack's teardown properties with {@code definitions} (each as {@link #properties} gives it) listed. */
+    @SafeVarargs
+    private static Map<String, Object> stack(Map<String, Object>... definitions) {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        List<Map<String, Object>> listed = new ArrayList<>();
+        for (Map<String, Object> definition : definitions) {
+            properties.put("ServiceToken", definition.getOrDefault("ServiceToken", ""));
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("Id", definition.getOrDefault("Id", "Training/Training"));
+            definition.forEach((name, value) -> {
+                if (!name.equals("ServiceToken") && !name.equals("Id")) {
+                    entry.put(name, value);
+                }
+            });
+            listed.add(entry);
+        }
+        properties.put("Definitions", listed);
+        return properties;
+    }
+
     private static Map<String, Object> inVpc() {
         return properties(PREFIX, List.of(GROUP, "sg-0fedcba9876543210"), SUBNETS);
     }
@@ -126,7 +146,7 @@ class TrainingTeardownHandlerTest {
         event.put("StackId", "arn:aws:cloudformation:us-east-1:123456789012:stack/Training/4a1e2b30");
         event.put("LogicalResourceId", "TrainingTeardown5C4D2E1F");
         event.put("ResourceType", "Custom::TrainingTeardown");
-        event.put("ResourceProperties", properties);
+        event.put("ResourceProperties", stack(properties));
         if (!requestType.equals("Create")) {
             event.put("PhysicalResourceId", "TrainingTeardown5C4D2E1F-teardown");
         }
@@ -226,7 +246,7 @@ class TrainingTeardownHandlerTest {
                 handler.onEvent(event("Create", inVpc()), context));
         assertEquals(COMPLETE, handler.isComplete(event("Create", inVpc()), context));
         Map<String, Object> update = event("Update", properties("renamed", List.of(), List.of()));
-        update.put("OldResourceProperties", inVpc());
+        update.put("OldResourceProperties", stack(inVpc()));
         assertEquals(Map.of("PhysicalResourceId", "TrainingTeardown5C4D2E1F-teardown"), handler.onEvent(update, context),
                 "a new physical id would make CloudFormation delete this one, stopping running training");
         assertEquals(COMPLETE, handler.isComplete(update, context));
@@ -239,7 +259,7 @@ class TrainingTeardownHandlerTest {
         Map<String, Object> old = inVpc();
         old.put("ServiceToken", "arn:aws:lambda:us-east-1:123456789012:function:TrainingTeardownProviderframeworkonEvent");
         Map<String, Object> update = event("Update", inVpc());
-        update.put("OldResourceProperties", old);
+        update.put("OldResourceProperties", stack(old));
 
         Map<String, Object> answer = handler.onEvent(update, context);
         Map<String, Object> waiting = new LinkedHashMap<>(update);
@@ -250,24 +270,87 @@ class TrainingTeardownHandlerTest {
         assertEquals(List.of(), emulator.calls(), "no execution, job or warm pool is stopped");
     }
 
+    /** A definition of its own id, prefix and state machine, outside a VPC. */
+    private static Map<String, Object> definition(String id, String prefix) {
+        Map<String, Object> properties = properties(prefix, List.of(), List.of());
+        properties.put("Id", id);
+        properties.put("StateMachineArn", STATE_MACHINE + "-" + prefix);
+        return properties;
+    }
+
+    @Test
+    void anUpdateThatRemovesADefinitionTearsDownThatOneOnly() {
+        emulator.on(LIST_EXECUTIONS, call -> Reply.ok("{\"executions\":[]}"));
+        emulator.on(LIST_JOBS, call -> Reply.ok(jobs()));
+        Map<String, Object> update = event("Update", definition("Training/First", "first"));
+        update.put("OldResourceProperties", stack(definition("Training/First", "first"),
+                definition("Training/Second", "second")));
+
+        Map<String, Object> answer = handler.onEvent(update, context);
+        assertEquals(Map.of("PhysicalResourceId", "TrainingTeardown5C4D2E1F-teardown", "Data",
+                Map.of("TeardownStarted", Long.toString(STARTED.getEpochSecond() + 90))), answer);
+        Map<String, Object> waiting = new LinkedHashMap<>(update);
+        waiting.putAll(answer);
+        assertEquals(COMPLETE, handler.isComplete(waiting, context));
+        assertEquals(List.of(STATE_MACHINE + "-second"), stopped(LIST_EXECUTIONS, "stateMachineArn"),
+                "only the removed definition's state machine");
+        assertEquals(List.of("second"), stopped(LIST_JOBS, "NameContains"), "only the removed definition's jobs");
+    }
+
+    @Test
+    void aDeleteTearsDownEveryDefinition() {
+        emulator.on(LIST_EXECUTIONS, call -> Reply.ok("{\"executions\":[]}"));
+        emulator.on(LIST_JOBS, call -> Reply.ok(jobs()));
+        Map<String, Object> delete = event("Delete", definition("Training/First", "first"));
+        delete.put("ResourceProperties", stack(definition("Training/First", "first"),
+                definition("Training/Second", "second")));
+        delete.put("Data", Map.of(TrainingTeardownHandler.STARTED, Long.toString(STARTED.getEpochSecond())));
+
+        assertEquals(COMPLETE, handler.isComplete(delete, context));
+        assertEquals(List.of(STATE_MACHINE + "-first", STATE_MACHINE + "-second"),
+                stopped(LIST_EXECUTIONS, "stateMachineArn"));
+    }
+
+    @Test
+    void anUpdateFromTheEarlierOneResourcePerDefinitionLayoutStopsNothing() {
+        Map<String, Object> update = event("Update", inVpc());
+        update.put("OldResourceProperties", inVpc());
+
+        Map<String, Object> answer = handler.onEvent(update, context);
+        Map<String, Object> waiting = new LinkedHashMap<>(update);
+        waiting.putAll(answer);
+        assertEquals(COMPLETE, handler.isComplete(waiting, context));
+        assertEquals(List.of(), emulator.calls());
+        assertTrue(context.lines().get(0).startsWith("Cannot tell what the earlier definitions ran (nothing stopped)"),
+                context.lines().toString());
+    }
+
+    @Test
+    void createRejectsADefinitionListedTwice() {
+        Map<String, Object> create = event("Create", inVpc());
+        create.put("ResourceProperties", stack(inVpc(), inVpc()));
+        assertEquals("ResourceProperties.Definitions[1].Id 'Training/Training' names a definition twice",
+                assertThrows(IllegalArgumentException.class, () -> handler.onEvent(create, context)).getMessage());
+    }
+
     @Test
     void createRejectsBadPropertiesByName() {
         Map<String, Object> properties = inVpc();
         properties.put("JobNamePrefix", "-bad");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> handler.onEvent(event("Create", properties),
-                context)).getMessage().startsWith("ResourceProperties.JobNamePrefix: Invalid training job name prefix '-bad'"));
+                context)).getMessage().startsWith("ResourceProperties.Definitions[0].JobNamePrefix: Invalid training job name prefix '-bad'"));
         properties.put("JobNamePrefix", PREFIX);
         properties.put("SecurityGroupIds", List.of());
-        assertEquals("ResourceProperties.SecurityGroupIds must be set with SubnetIds (both empty: a job outside a VPC; "
+        assertEquals("ResourceProperties.Definitions[0].SecurityGroupIds must be set with SubnetIds (both empty: a job outside a VPC; "
                 + "groups alone: jobs in subnets read at run time)", assertThrows(IllegalArgumentException.class,
                         () -> handler.onEvent(event("Create", properties), context)).getMessage());
         properties.put("SecurityGroupIds", List.of(GROUP));
         properties.put("JobLifetimeSeconds", "0");
-        assertEquals("ResourceProperties.JobLifetimeSeconds must be a positive whole number of seconds, got '0'",
+        assertEquals("ResourceProperties.Definitions[0].JobLifetimeSeconds must be a positive whole number of seconds, got '0'",
                 assertThrows(IllegalArgumentException.class, () -> handler.onEvent(event("Create", properties), context))
                         .getMessage());
         properties.put("StateMachineArn", "TrainingStateMachine");
-        assertEquals("ResourceProperties.StateMachineArn must be a state machine ARN, got 'TrainingStateMachine'",
+        assertEquals("ResourceProperties.Definitions[0].StateMachineArn must be a state machine ARN, got 'TrainingStateMachine'",
                 assertThrows(IllegalArgumentException.class, () -> handler.onEvent(event("Create", properties), context))
                         .getMessage());
         assertEquals(List.of(), emulator.calls());
@@ -543,7 +626,7 @@ class TrainingTeardownHandlerTest {
 
         clock.advance(Duration.ofSeconds(1));
         assertEquals(COMPLETE, isComplete());
-        assertEquals("Teardown of train gives up waiting after 50 minutes (the delete goes on; CloudFormation may fail "
+        assertEquals("Teardown of train gives up waiting after 50 minutes (CloudFormation goes on and may fail "
                 + "to delete what is still held): training jobs: " + LAUNCHED_JOB + " (Stopping)",
                 context.lines().get(context.lines().size() - 1));
     }
@@ -561,8 +644,8 @@ class TrainingTeardownHandlerTest {
     void aDeleteWithBadPropertiesCallsNothingAndGoesOn() {
         assertEquals(COMPLETE, handler.isComplete(deleting(Map.of("JobNamePrefix", PREFIX)), context));
         assertEquals(List.of(), emulator.calls());
-        assertTrue(context.lines().get(0).startsWith("Cannot tell what the definition runs (nothing stopped, the delete "
-                + "goes on): ResourceProperties.StateMachineArn"), context.lines().toString());
+        assertTrue(context.lines().get(0).startsWith("Cannot tell what the definitions run (nothing stopped, the delete "
+                + "goes on): ResourceProperties.Definitions[0].StateMachineArn"), context.lines().toString());
     }
 
     @Test

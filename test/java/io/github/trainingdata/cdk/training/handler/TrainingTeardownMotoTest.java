@@ -112,6 +112,7 @@ class TrainingTeardownMotoTest {
                 Region.US_EAST_1, moto.endpoint());
         RecordingContext context = new RecordingContext();
         Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("Id", "Training/Training");
         properties.put("StateMachineArn", STATE_MACHINE);
         properties.put("JobNamePrefix", PREFIX);
         properties.put("SecurityGroupIds", List.of(group));
@@ -120,7 +121,7 @@ class TrainingTeardownMotoTest {
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("RequestType", "Delete");
         event.put("PhysicalResourceId", "TrainingTeardown-teardown");
-        event.put("ResourceProperties", properties);
+        event.put("ResourceProperties", Map.of("Definitions", List.of(properties)));
         event.put("Data", Map.of(TrainingTeardownHandler.STARTED, Long.toString(Instant.now().getEpochSecond())));
 
         try (SfnClient sfn = moto.client(SfnClient.builder());

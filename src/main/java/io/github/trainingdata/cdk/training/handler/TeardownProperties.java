@@ -2,12 +2,13 @@ package io.github.trainingdata.cdk.training.handler;
 
 import io.github.trainingdata.cdk.launch.TrainingJobNames;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The properties of a teardown custom resource: what one training definition runs, and where its jobs hold
- * network interfaces.
+ * What one training definition runs, and where its jobs hold network interfaces: one entry of the stack's teardown
+ * custom resource's {@value #DEFINITIONS} ({@link #definitions}).
  *
  * @param stateMachineArn  the definition's state machine
  * @param jobNamePrefix    the prefix of the definition's job names
@@ -19,6 +20,8 @@ import java.util.Map;
  */
 record TeardownProperties(String stateMachineArn, String jobNamePrefix, List<String> securityGroupIds,
         List<String> subnetIds, Duration jobLifetime) {
+    static final String DEFINITIONS = "Definitions";
+    static final String ID = "Id";
     static final String STATE_MACHINE_ARN = "StateMachineArn";
     static final String JOB_NAME_PREFIX = "JobNamePrefix";
     static final String SECURITY_GROUP_IDS = "SecurityGroupIds";
@@ -32,54 +35,81 @@ record TeardownProperties(String stateMachineArn, String jobNamePrefix, List<Str
     static final Duration LONGEST_LIFETIME = Duration.ofDays(28).plusSeconds(21_600).plusDays(1);
 
     /**
-     * Reads and checks the properties.
+     * Reads and checks every definition of the stack's teardown.
      *
      * @param properties the custom resource's ResourceProperties
+     * @return each definition by its {@value #ID} (its construct path), in the order given
+     * @throws IllegalArgumentException naming the property that is missing or malformed
+     */
+    static Map<String, TeardownProperties> definitions(Map<?, ?> properties) {
+        Object value = properties.get(DEFINITIONS);
+        if (!(value instanceof List<?> list)) {
+            throw new IllegalArgumentException("ResourceProperties." + DEFINITIONS + " must be a list of definitions, got '"
+                    + value + "'");
+        }
+        Map<String, TeardownProperties> definitions = new LinkedHashMap<>();
+        for (int i = 0; i < list.size(); i++) {
+            String where = "ResourceProperties." + DEFINITIONS + "[" + i + "].";
+            if (!(list.get(i) instanceof Map<?, ?> entry) || !(entry.get(ID) instanceof String id) || id.isEmpty()) {
+                throw new IllegalArgumentException(where + ID + " must name the definition, got '" + list.get(i) + "'");
+            }
+            if (definitions.put(id, from(entry, where)) != null) {
+                throw new IllegalArgumentException(where + ID + " '" + id + "' names a definition twice");
+            }
+        }
+        return definitions;
+    }
+
+    /**
+     * Reads and checks one definition.
+     *
+     * @param properties the definition's entry
+     * @param where      how errors name the entry, e.g. {@code ResourceProperties.Definitions[0].}
      * @return the properties
      * @throws IllegalArgumentException naming the property that is missing or malformed
      */
-    static TeardownProperties from(Map<?, ?> properties) {
+    private static TeardownProperties from(Map<?, ?> properties, String where) {
         Object arn = properties.get(STATE_MACHINE_ARN);
         if (!(arn instanceof String text) || !text.startsWith("arn:") || !text.contains(":stateMachine:")) {
-            throw new IllegalArgumentException("ResourceProperties." + STATE_MACHINE_ARN
+            throw new IllegalArgumentException(where + STATE_MACHINE_ARN
                     + " must be a state machine ARN, got '" + arn + "'");
         }
         Object prefix = properties.get(JOB_NAME_PREFIX);
         try {
             TrainingJobNames.requireValidPrefix(prefix instanceof String name ? name : null);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("ResourceProperties." + JOB_NAME_PREFIX + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException(where + JOB_NAME_PREFIX + ": " + e.getMessage(), e);
         }
-        List<String> groups = ids(properties, SECURITY_GROUP_IDS);
-        List<String> subnets = ids(properties, SUBNET_IDS);
+        List<String> groups = ids(properties, SECURITY_GROUP_IDS, where);
+        List<String> subnets = ids(properties, SUBNET_IDS, where);
         if (groups.isEmpty() && !subnets.isEmpty()) {
-            throw new IllegalArgumentException("ResourceProperties." + SECURITY_GROUP_IDS + " must be set with "
+            throw new IllegalArgumentException(where + SECURITY_GROUP_IDS + " must be set with "
                     + SUBNET_IDS + " (both empty: a job outside a VPC; groups alone: jobs in subnets read at run time)");
         }
-        return new TeardownProperties(text, (String) prefix, groups, subnets, lifetime(properties));
+        return new TeardownProperties(text, (String) prefix, groups, subnets, lifetime(properties, where));
     }
 
     /** CloudFormation hands a custom resource's numbers over as strings: either is read. */
-    private static Duration lifetime(Map<?, ?> properties) {
+    private static Duration lifetime(Map<?, ?> properties, String where) {
         Object value = properties.get(JOB_LIFETIME_SECONDS);
         if (value == null) {
             return LONGEST_LIFETIME;
         }
         String text = String.valueOf(value);
         if (!text.matches("[1-9][0-9]{0,11}")) {
-            throw new IllegalArgumentException("ResourceProperties." + JOB_LIFETIME_SECONDS
+            throw new IllegalArgumentException(where + JOB_LIFETIME_SECONDS
                     + " must be a positive whole number of seconds, got '" + value + "'");
         }
         return Duration.ofSeconds(Long.parseLong(text));
     }
 
-    private static List<String> ids(Map<?, ?> properties, String name) {
+    private static List<String> ids(Map<?, ?> properties, String name, String where) {
         Object value = properties.get(name);
         if (value == null) {
             return List.of();
         }
         if (!(value instanceof List<?> list) || !list.stream().allMatch(id -> id instanceof String s && !s.isEmpty())) {
-            throw new IllegalArgumentException("ResourceProperties." + name + " must be a list of ids, got '"
+            throw new IllegalArgumentException(where + name + " must be a list of ids, got '"
                     + value + "'");
         }
         return list.stream().map(String.class::cast).toList();

@@ -14,18 +14,22 @@ import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
- * Lambda handler of a training definition's teardown custom resource (aws-cdk-lib Provider framework, onEvent +
- * isComplete).
+ * Lambda handler of a stack's training teardown custom resource (aws-cdk-lib Provider framework, onEvent +
+ * isComplete), which lists every training definition of the stack ({@link TeardownProperties#definitions}).
  *
- * <p>Create and Update do nothing and keep the physical id (a new one would make CloudFormation delete the old
- * resource, and so stop running training, during a routine update). Delete stops what the definition started and
- * waits until it has ended: each isComplete takes one {@link TeardownPass look} (stop the state machine's running
- * executions, stop the jobs in progress started under the definition's prefix, release their warm pools; once none
- * runs, wait for its jobs' network interfaces in every subnet they may use, telling them from other jobs' in the same
- * security group by the job they name, see {@link InterfaceOwner}), and is complete when nothing is
- * left, or {@link #GIVE_UP_AFTER} after the delete began (then it logs what is left: CloudFormation goes on, and
- * may fail to delete what is still held). A delete never fails: throttling, 5xx answers and timeouts mean "not
- * complete yet"; other errors are logged and not waited for.
+ * <p>Create does nothing. Update tears down each definition the old properties list and the new ones do not (the
+ * definition was removed from the stack: CloudFormation updates this resource in the update phase, while the removed
+ * definition's state machine, roles and grants are deleted only in the cleanup, so they are all still there); a
+ * definition still listed is left alone, whatever changed in it. Delete tears down every definition. Neither
+ * changes the physical id (a new one would make CloudFormation delete the old resource, and so stop all running
+ * training, during a routine update). Tearing down waits until what the definitions ran has ended: each isComplete
+ * takes one {@link TeardownPass look} per definition (stop the state machine's running executions, stop the jobs in
+ * progress started under the definition's prefix, release their warm pools; once none runs, wait for its jobs'
+ * network interfaces in every subnet they may use, telling them from other jobs' in the same security group by the
+ * job they name, see {@link InterfaceOwner}), and is complete when nothing is left, or {@link #GIVE_UP_AFTER} after
+ * the event began (then it logs what is left: CloudFormation goes on, and may fail to delete what is still held).
+ * A teardown never fails: throttling, 5xx answers and timeouts mean "not complete yet"; other errors are logged and
+ * not waited for; properties it cannot read (a resource of an earlier layout) stop nothing.
  */
 public final class TrainingTeardownHandler {
     /** The Data member, set by onEvent on Delete, that tells isComplete when the delete began (epoch seconds). */
@@ -65,7 +69,7 @@ public final class TrainingTeardownHandler {
      * @param event   the Provider framework's event
      * @param context the Lambda context
      * @return {@code PhysicalResourceId} (on Create {@code <LogicalResourceId>-teardown}, then never changed) and,
-     *         for Delete, {@code Data} with {@value #STARTED}
+     *         for a Delete or an Update that removes a definition, {@code Data} with {@value #STARTED}
      * @throws IllegalArgumentException on Create or Update, when a property is missing or malformed
      */
     public Map<String, Object> onEvent(Map<String, Object> event, Context context) {
@@ -73,24 +77,32 @@ public final class TrainingTeardownHandler {
         Map<String, Object> response = new LinkedHashMap<>();
         switch (request.requestType()) {
             case "Create" -> {
-                TeardownProperties.from(request.resourceProperties());
+                TeardownProperties.definitions(request.resourceProperties());
                 response.put("PhysicalResourceId", request.logicalResourceId() + "-teardown");
             }
             case "Update" -> {
-                TeardownProperties.from(request.resourceProperties());
+                TeardownProperties.definitions(request.resourceProperties());
                 response.put("PhysicalResourceId", request.physicalResourceId());
+                if (!removed(request, context.getLogger()).isEmpty()) {
+                    response.put("Data", started());
+                }
             }
             case "Delete" -> {
                 response.put("PhysicalResourceId", request.physicalResourceId());
-                response.put("Data", Map.of(STARTED, Long.toString(clock.instant().getEpochSecond())));
+                response.put("Data", started());
             }
             default -> throw new IllegalArgumentException("Unknown RequestType " + request.requestType());
         }
         return response;
     }
 
+    private Map<String, Object> started() {
+        return Map.of(STARTED, Long.toString(clock.instant().getEpochSecond()));
+    }
+
     /**
-     * Tells the Provider framework whether the definition's teardown is done; Create and Update are at once.
+     * Tells the Provider framework whether the teardown of the removed (Update) or of every (Delete) definition is
+     * done; Create, and an Update that removes none, are at once.
      *
      * @param event   the Provider framework's event, with the Data onEvent returned
      * @param context the Lambda context
@@ -98,34 +110,59 @@ public final class TrainingTeardownHandler {
      */
     public Map<String, Object> isComplete(Map<String, Object> event, Context context) {
         CustomResourceEvent request = new CustomResourceEvent(event);
-        if (!request.requestType().equals("Delete")) {
-            return Map.of("IsComplete", true);
-        }
         LambdaLogger log = context.getLogger();
-        TeardownProperties properties;
-        try {
-            properties = TeardownProperties.from(request.resourceProperties());
-        } catch (IllegalArgumentException e) {
-            log.log("Cannot tell what the definition runs (nothing stopped, the delete goes on): " + e.getMessage());
+        Map<String, TeardownProperties> definitions;
+        switch (request.requestType()) {
+            case "Update" -> definitions = removed(request, log);
+            case "Delete" -> {
+                try {
+                    definitions = TeardownProperties.definitions(request.resourceProperties());
+                } catch (IllegalArgumentException e) {
+                    log.log("Cannot tell what the definitions run (nothing stopped, the delete goes on): "
+                            + e.getMessage());
+                    return Map.of("IsComplete", true);
+                }
+            }
+            default -> definitions = Map.of();
+        }
+        if (definitions.isEmpty()) {
             return Map.of("IsComplete", true);
         }
         Instant now = clock.instant();
-        Leftovers left = new TeardownPass(stepFunctions, sageMaker, networkInterfaces, properties,
-                () -> context.getRemainingTimeInMillis() > CALL_RESERVE.toMillis(), log, now).run();
-        if (left.none()) {
-            log.log("Teardown of " + properties.jobNamePrefix() + ": nothing left running" + left.notWaitedFor());
-            return Map.of("IsComplete", true);
-        }
         Duration waited = waited(request, now);
-        if (waited == null || waited.compareTo(GIVE_UP_AFTER) >= 0) {
-            log.log("Teardown of " + properties.jobNamePrefix() + " gives up waiting" + (waited == null ? ""
-                    : " after " + waited.toMinutes() + " minutes") + " (the delete goes on; CloudFormation may fail "
-                    + "to delete what is still held): " + left.summary());
-            return Map.of("IsComplete", true);
+        boolean complete = true;
+        for (TeardownProperties properties : definitions.values()) {
+            Leftovers left = new TeardownPass(stepFunctions, sageMaker, networkInterfaces, properties,
+                    () -> context.getRemainingTimeInMillis() > CALL_RESERVE.toMillis(), log, now).run();
+            if (left.none()) {
+                log.log("Teardown of " + properties.jobNamePrefix() + ": nothing left running" + left.notWaitedFor());
+            } else if (waited == null || waited.compareTo(GIVE_UP_AFTER) >= 0) {
+                log.log("Teardown of " + properties.jobNamePrefix() + " gives up waiting" + (waited == null ? ""
+                        : " after " + waited.toMinutes() + " minutes") + " (CloudFormation goes on and may fail "
+                        + "to delete what is still held): " + left.summary());
+            } else {
+                log.log("Teardown of " + properties.jobNamePrefix() + ", waited " + waited.toSeconds() + " of "
+                        + GIVE_UP_AFTER.toSeconds() + " s: " + left.summary());
+                complete = false;
+            }
         }
-        log.log("Teardown of " + properties.jobNamePrefix() + ", waited " + waited.toSeconds() + " of "
-                + GIVE_UP_AFTER.toSeconds() + " s: " + left.summary());
-        return NOT_COMPLETE;
+        return complete ? Map.of("IsComplete", true) : NOT_COMPLETE;
+    }
+
+    /**
+     * The definitions an Update removes: listed in the old properties, not in the new ones. Old properties that
+     * cannot be read (a resource of an earlier layout) remove none.
+     */
+    private static Map<String, TeardownProperties> removed(CustomResourceEvent request, LambdaLogger log) {
+        Map<String, TeardownProperties> removed;
+        try {
+            removed = new LinkedHashMap<>(TeardownProperties.definitions(request.oldResourceProperties()));
+        } catch (IllegalArgumentException e) {
+            log.log("Cannot tell what the earlier definitions ran (nothing stopped): " + e.getMessage());
+            return Map.of();
+        }
+        removed.keySet().removeAll(TeardownProperties.definitions(request.resourceProperties()).keySet());
+        return removed;
     }
 
     /** How long ago the delete began, or null when onEvent's Data does not say (then the delete waits no longer). */
