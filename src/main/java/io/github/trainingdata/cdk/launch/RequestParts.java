@@ -31,19 +31,13 @@ record RequestParts(String prefix, int count) {
      * @throws IllegalArgumentException for a pointer without a prefix or a positive count
      */
     static Optional<RequestParts> from(String parameterValue) {
-        JsonNode node;
-        try {
-            node = JsonNode.parser().parse(parameterValue);
-        } catch (RuntimeException e) {
+        Optional<Map<String, JsonNode>> members =
+                RequestPointer.members(parameterValue, DeployedTrainingJobDefinition.REQUEST_PARTS);
+        if (members.isEmpty()) {
             return Optional.empty();
         }
-        JsonNode inner = node.isObject() && node.asObject().size() == 1
-                ? node.asObject().get(DeployedTrainingJobDefinition.REQUEST_PARTS) : null;
-        if (inner == null || !inner.isObject()) {
-            return Optional.empty();
-        }
-        JsonNode prefix = inner.asObject().get(DeployedTrainingJobDefinition.PARTS_PREFIX);
-        JsonNode count = inner.asObject().get(DeployedTrainingJobDefinition.PARTS_COUNT);
+        JsonNode prefix = members.get().get(DeployedTrainingJobDefinition.PARTS_PREFIX);
+        JsonNode count = members.get().get(DeployedTrainingJobDefinition.PARTS_COUNT);
         if (prefix == null || !prefix.isString() || prefix.asString().isEmpty() || count == null || !count.isNumber()
                 || !count.asNumber().matches("[1-9][0-9]{0,5}")) {
             throw new IllegalArgumentException("The request pointer " + parameterValue + " needs a "

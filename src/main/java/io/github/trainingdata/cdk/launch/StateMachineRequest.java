@@ -30,21 +30,11 @@ record StateMachineRequest(String stateMachineArn, String stateName, String chec
      * @throws IllegalArgumentException for a pointer without a state machine ARN or state name
      */
     static Optional<StateMachineRequest> from(String parameterValue) {
-        JsonNode node;
-        try {
-            node = JsonNode.parser().parse(parameterValue);
-        } catch (RuntimeException e) {
-            return Optional.empty();
-        }
-        JsonNode inner = node.isObject() && node.asObject().size() == 1
-                ? node.asObject().get(DeployedTrainingJobDefinition.REQUEST_IN_STATE_MACHINE) : null;
-        if (inner == null || !inner.isObject()) {
-            return Optional.empty();
-        }
-        Map<String, JsonNode> members = inner.asObject();
-        return Optional.of(new StateMachineRequest(required(members, DeployedTrainingJobDefinition.STATE_MACHINE_ARN),
-                required(members, DeployedTrainingJobDefinition.STATE_NAME),
-                optional(members, DeployedTrainingJobDefinition.CHECKPOINT_S3_URI)));
+        return RequestPointer.members(parameterValue, DeployedTrainingJobDefinition.REQUEST_IN_STATE_MACHINE)
+                .map(members -> new StateMachineRequest(
+                        required(members, DeployedTrainingJobDefinition.STATE_MACHINE_ARN),
+                        required(members, DeployedTrainingJobDefinition.STATE_NAME),
+                        optional(members, DeployedTrainingJobDefinition.CHECKPOINT_S3_URI)));
     }
 
     /**
