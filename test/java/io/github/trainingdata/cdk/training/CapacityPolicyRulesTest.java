@@ -1,6 +1,8 @@
 package io.github.trainingdata.cdk.training;
 
 import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.trainingdata.cdk.storage.EfsStore;
 import io.github.trainingdata.cdk.storage.EfsStoreProps;
@@ -125,16 +127,37 @@ class CapacityPolicyRulesTest {
     }
 
     @Test
-    void rejectsAPolicyForARequestTooLargeForTheParameter() {
+    void rejectsAPolicyForARequestWithADeployTimeValueLargerThanAParameter() {
+        // A template parameter without MaxLength: bounded only by the hyperparameter's limit, 2,500 characters.
+        String rate = software.amazon.awscdk.CfnParameter.Builder.create(f.stack, "LearningRate").build()
+                .getValueAsString();
+        assertRule("CAPACITY_REQUEST_IN_PARAMETER", () -> f.define(f.props().channels(List.of(f.lustreChannel("train", "train")))
+                .hyperParameters(java.util.Map.of("learning_rate", rate))
+                .capacityPolicy(CapacityPolicy.of(List.of(CapacityStep.waitAndRetry(Duration.minutes(5), 1))))),
+                PATH, "capacityPolicy", "set for a request whose deploy-time value HyperParameters.{} may have 10000 bytes",
+                "unset, or deploy-time values of at most 8192 bytes each: with a policy the state machine's request "
+                        + "changes per attempt, so the SDK launcher reads the request from SSM parameters, split "
+                        + "between whole deploy-time values");
+    }
+
+    @Test
+    void splitsAPolicysRequestTooLargeForOneParameterAcrossParameters() {
         java.util.Map<String, String> environment = new java.util.TreeMap<>();
         for (int i = 0; i < 20; i++) {
             environment.put("VARIABLE_" + i, "x".repeat(512));
         }
-        assertRule("CAPACITY_REQUEST_IN_PARAMETER", () -> f.define(f.props().channels(List.of(f.lustreChannel("train", "train")))
+        TrainingJobDefinition definition = f.define(f.props().channels(List.of(f.lustreChannel("train", "train")))
                 .environment(environment)
-                .capacityPolicy(CapacityPolicy.of(List.of(CapacityStep.waitAndRetry(Duration.minutes(5), 1))))),
-                PATH, "capacityPolicy", "set for a request document of up to 11401 bytes",
-                "unset, or a request document that fits the SSM parameter (8192 bytes): with a policy the state "
-                        + "machine's request changes per attempt, so the SDK launcher reads the parameter's");
+                .capacityPolicy(CapacityPolicy.of(List.of(CapacityStep.waitAndRetry(Duration.minutes(5), 1)))));
+
+        assertEquals(2, definition.getRequestParts().size(), "about 11 KB in parts of at most 8 KB");
+        String pointer = software.amazon.awscdk.assertions.Template.fromStack(f.stack)
+                .findResources("AWS::SSM::Parameter").values().stream()
+                .map(resource -> ((java.util.Map<?, ?>) resource.get("Properties")).get("Value"))
+                .filter(value -> value instanceof String text && text.contains("RequestParts"))
+                .map(String.class::cast).findFirst().orElseThrow();
+        assertTrue(pointer.startsWith("{\"RequestParts\":{\"Prefix\":\"/training-data/requests/Test.Training/"),
+                pointer);
+        assertTrue(pointer.endsWith("/part-\",\"Count\":2}}"), pointer);
     }
 }

@@ -44,7 +44,8 @@ final class CapacityPolicyRules {
                     + "on CapacityError failures only)");
     static final SynthRule REQUEST_IN_PARAMETER = SynthRule.of("CAPACITY_REQUEST_IN_PARAMETER",
             "TrainingJobDefinition", "capacityPolicy",
-            "unset, or a request document that fits the SSM parameter (the launcher reads it)",
+            "unset, or a request whose every deploy-time value fits one SSM parameter (the launcher reads the request "
+                    + "from parameters, split between whole deploy-time values)",
             "AWS Systems Manager Parameter Store, advanced parameter value limit (8 KB)");
     static final SynthRule POLICY_IN_PARAMETER = SynthRule.of("CAPACITY_POLICY_IN_PARAMETER",
             "TrainingJobDefinition", "capacityPolicy",
@@ -98,16 +99,19 @@ final class CapacityPolicyRules {
     }
 
     /**
-     * With a policy, the state machine computes the instance type (and the channels) at run time, so the SDK
-     * launcher cannot read the request there: it must fit the SSM parameter.
+     * With a policy the state machine's request changes per attempt, so the SDK launcher reads the request from SSM
+     * parameters: a request larger than one is split between whole deploy-time values, and a value that alone exceeds a
+     * parameter cannot be.
      */
-    static void checkRequestInParameter(IConstruct scope, TrainingJobSpec spec, long bound) {
-        if (spec.getCapacityPolicy() != null) {
-            throw ConfigurationError.of(REQUEST_IN_PARAMETER, scope, "capacityPolicy", "set for a request document of up to "
-                    + (bound >= RequestDocumentBound.UNBOUNDED ? "an unknown number of" : Long.toString(bound))
-                    + " bytes", "unset, or a request document that fits the SSM parameter ("
-                    + TrainingJobDefinition.MAX_PARAMETER_DOCUMENT_BYTES + " bytes): with a policy the state "
-                    + "machine's request changes per attempt, so the SDK launcher reads the parameter's");
+    static void checkRequestSplit(IConstruct scope, TrainingJobSpec spec, RequestSplit split) {
+        if (spec.getCapacityPolicy() != null && !split.fits()) {
+            throw ConfigurationError.of(REQUEST_IN_PARAMETER, scope, "capacityPolicy", "set for a request whose "
+                    + "deploy-time value " + split.largestValuePath() + " may have "
+                    + (split.largestValue() >= RequestDocumentBound.UNBOUNDED ? "an unknown number of"
+                            : Long.toString(split.largestValue())) + " bytes", "unset, or deploy-time values of at most "
+                    + TrainingJobDefinition.MAX_PARAMETER_DOCUMENT_BYTES + " bytes each: with a policy the state "
+                    + "machine's request changes per attempt, so the SDK launcher reads the request from SSM "
+                    + "parameters, split between whole deploy-time values");
         }
     }
 

@@ -113,15 +113,15 @@ public class TrainingJobDefinition extends Construct {
      * What the SSM parameter holds: the request, when it fits ({@link #MAX_PARAMETER_DOCUMENT_BYTES}) whatever its
      * deploy-time values resolve to; otherwise a pointer to the state machine's training state, whose Parameters are
      * the same request (the SDK launcher follows it), or, when the state machine renders the request at run time (it
-     * binds a store or network of another stack), a pointer to the parts the request is split into.
+     * binds a store or network of another stack) or changes it per attempt (a capacity policy), a pointer to the parts
+     * the request is split into.
      */
     private Map<String, Object> storedRequest() {
         long bound = RequestDocumentBound.of(Stack.of(this), job.getRequest());
         if (bound <= MAX_PARAMETER_DOCUMENT_BYTES) {
             return job.getRequest();
         }
-        CapacityPolicyRules.checkRequestInParameter(this, job.getSpec(), bound);
-        if (!job.getBinding().isEmpty()) {
+        if (!job.getBinding().isEmpty() || job.getSpec().getCapacityPolicy() != null) {
             return requestParts(bound);
         }
         Map<String, Object> source = new LinkedHashMap<>();
@@ -148,6 +148,7 @@ public class TrainingJobDefinition extends Construct {
         Stack stack = Stack.of(this);
         RequestSplit split = RequestDocumentBound.split(stack, job.getRequest(), MAX_PARAMETER_DOCUMENT_BYTES);
         job.getBinding().checkRequestSplit(this, split);
+        CapacityPolicyRules.checkRequestSplit(this, job.getSpec(), split);
         List<String> parts = split.parts();
         String prefix = REQUEST_PARTS_NAME_PREFIX + String.join(".", getNode().getScopes().stream()
                 .map(scope -> scope.getNode().getId()).filter(id -> !id.isEmpty())
@@ -164,7 +165,7 @@ public class TrainingJobDefinition extends Construct {
         }
         Annotations.of(this).addInfo(getNode().getPath() + ": the request document may have up to " + bound
                 + " bytes, more than an SSM parameter value may (" + MAX_PARAMETER_DOCUMENT_BYTES + "), and the state "
-                + "machine renders it at run time: it is split across " + parts.size() + " parameters " + prefix
+                + "machine renders it at run time or changes it per capacity attempt: it is split across " + parts.size() + " parameters " + prefix
                 + "<n>, which the SDK launcher joins");
         Map<String, Object> pointer = new LinkedHashMap<>();
         pointer.put(DeployedTrainingJobDefinition.PARTS_PREFIX, prefix);
