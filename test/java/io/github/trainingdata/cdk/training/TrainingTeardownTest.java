@@ -1,8 +1,10 @@
 package io.github.trainingdata.cdk.training;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.Intrinsics;
 import io.github.trainingdata.cdk.PolicyStatements;
 import io.github.trainingdata.cdk.TestApps;
@@ -236,6 +238,24 @@ class TrainingTeardownTest {
             String grants = only(ids(t, "AWS::IAM::Policy", definition + "ProviderGrants"));
             assertTrue(dependsOn(t, teardown).contains(grants), "CloudFormation deletes " + grants + " after " + teardown);
         }
+    }
+
+    @Test
+    void aStackHasRoomForTheGrantsOfAboutADozenDefinitionsOnly() {
+        // Each definition's teardown grants share the provider's role (10,240 characters of inline policies in all).
+        TrainingFixture f = new TrainingFixture();
+        List<TrainingChannel> channels = List.of(f.s3("validation").build());
+        for (int i = 1; i <= 12; i++) {
+            new TrainingJobDefinition(f.stack, "Training" + i, f.props().jobNamePrefix("team" + i).channels(channels)
+                    .build());
+        }
+        ConfigurationError e = assertThrows(ConfigurationError.class, () -> {
+            for (int i = 13; i <= 40; i++) {
+                new TrainingJobDefinition(f.stack, "Training" + i, f.props().jobNamePrefix("team" + i)
+                        .channels(channels).build());
+            }
+        });
+        assertEquals("CUSTOM_RESOURCE_GRANTS_SIZE", e.getRuleId());
     }
 
     @Test

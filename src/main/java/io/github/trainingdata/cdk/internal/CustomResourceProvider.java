@@ -3,6 +3,8 @@ package io.github.trainingdata.cdk.internal;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import io.github.trainingdata.cdk.ConfigurationError;
+import io.github.trainingdata.cdk.SynthRule;
 import software.amazon.awscdk.Acknowledgment;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
@@ -57,6 +59,20 @@ public final class CustomResourceProvider extends Construct {
      * request that does not complete.
      */
     public static final Duration TOTAL_TIMEOUT = Duration.minutes(58);
+    /**
+     * The most characters IAM allows a role's inline policies together, whitespace not counted (IAM and AWS STS quotas:
+     * "Role policy size cannot exceed 10,240 characters", the sum of all inline policies; an {@code AWS::IAM::Policy} is
+     * an inline policy).
+     */
+    static final int MAX_ROLE_POLICY_CHARACTERS = 10_240;
+    /** The stack's custom resources' grants together fit the provider's role. */
+    public static final SynthRule GRANTS_SIZE = SynthRule.of("CUSTOM_RESOURCE_GRANTS_SIZE",
+            "TrainingJobDefinition, LustreCache, LustrePreload, EfsStore (a stack's custom resources)", "ProviderGrants",
+            "the grants of a stack's custom resources (one per training definition, cache, association, preload and "
+                    + "EFS store) together at most " + MAX_ROLE_POLICY_CHARACTERS + " characters, the inline policies "
+                    + "of the stack provider's one role: put some of the definitions or stores in another stack",
+            "IAM and AWS STS quotas (role policy size: the inline policies of a role together, at most 10,240 "
+                    + "characters, whitespace not counted)");
 
     private static final String BASIC_EXECUTION = "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/"
             + "service-role/AWSLambdaBasicExecutionRole]";
@@ -66,6 +82,8 @@ public final class CustomResourceProvider extends Construct {
     private final Function handler;
     private final Provider provider;
     private Role forwarderRole;
+    /** The fewest characters the grants so far ({@link #grant}) count as in the function's role. */
+    private int grantsCharacters;
 
     private CustomResourceProvider(Stack stack, IKey logsKey) {
         super(stack, ID);
@@ -161,10 +179,18 @@ public final class CustomResourceProvider extends Construct {
      * @return the policy
      */
     public Policy grant(Construct scope, List<PolicyStatement> statements) {
-        return Policy.Builder.create(scope, "ProviderGrants")
+        Policy policy = Policy.Builder.create(scope, "ProviderGrants")
                 .roles(List.of(handler.getRole()))
                 .statements(statements)
                 .build();
+        // Counted at the fewest characters each can resolve to: past the limit, IAM surely refuses the last one.
+        int size = PolicySize.atLeast(Stack.of(this).resolve(policy.getDocument()));
+        grantsCharacters += size;
+        if (grantsCharacters > MAX_ROLE_POLICY_CHARACTERS) {
+            throw ConfigurationError.of(GRANTS_SIZE, scope, "ProviderGrants", grantsCharacters
+                    + " characters at least (" + size + " of them this construct's)", GRANTS_SIZE.getAllowed());
+        }
+        return policy;
     }
 
     /** The framework's and the function's own findings, each acknowledged with why it is acceptable. */
