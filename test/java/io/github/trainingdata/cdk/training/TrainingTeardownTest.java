@@ -106,6 +106,8 @@ class TrainingTeardownTest {
         definition.put("SecurityGroupIds", List.of(Map.of("Fn::GetAtt", List.of(group, "GroupId"))));
         definition.put("SubnetIds", List.of(Map.of("Ref", subnet)));
         definition.put("JobLifetimeSeconds", 8 * 3600 + 86_400);
+        definition.put("RoleArn", Map.of("Fn::GetAtt", List.of(only(ids(t, "AWS::IAM::Role", "TrainingTeardownRole")),
+                "Arn")));
         t.hasResource(TYPE, Map.of("Properties", Map.of(
                 "ServiceToken", Map.of("Fn::GetAtt", List.of(only(ids(t, "AWS::Lambda::Function",
                         "CustomResourceProviderframeworkonEvent")), "Arn")),
@@ -163,8 +165,9 @@ class TrainingTeardownTest {
         expected.addAll(ids(t, "AWS::EC2::VPC", "NetworkVpc"));
         expected.addAll(ids(t, "AWS::EC2::VPCEndpoint", "NetworkVpc"));
         expected.addAll(ids(t, "AWS::EC2::RouteTable", "NetworkVpc"));
-        expected.addAll(ids(t, "AWS::IAM::Policy", "TrainingProviderGrants"));
-        assertEquals(11, expected.size(), expected.toString());
+        expected.addAll(ids(t, "AWS::IAM::Role", "TrainingTeardownRole"));
+        expected.addAll(ids(t, "AWS::IAM::Policy", "TrainingTeardownProviderGrants"));
+        assertEquals(12, expected.size(), expected.toString());
         assertTrue(dependsOn.containsAll(expected), "missing " + difference(expected, dependsOn));
     }
 
@@ -205,7 +208,8 @@ class TrainingTeardownTest {
         f.define(f.props().jobNamePrefix("ResNet").network(f.network()));
         Template t = Template.fromStack(f.stack);
         String machine = only(ids(t, "AWS::StepFunctions::StateMachine", "TrainingStateMachine"));
-        String grants = only(ids(t, "AWS::IAM::Policy", "TrainingProviderGrants"));
+        String role = only(ids(t, "AWS::IAM::Role", "TrainingTeardownRole"));
+        String provider = only(ids(t, "AWS::IAM::Role", "CustomResourceProviderHandlerServiceRole"));
         String prefix = "arn:REF(AWS::Partition):sagemaker:REF(AWS::Region):REF(AWS::AccountId):training-job/";
 
         assertEquals(List.of(
@@ -218,15 +222,20 @@ class TrainingTeardownTest {
                         "Resource", List.of(prefix + "ResNet-*", prefix + "resnet-*")),
                 Map.of("Action", "ec2:DescribeNetworkInterfaces", "Effect", "Allow", "Resource", "*",
                         "Condition", Map.of("StringEquals", Map.of("ec2:Region", "REF(AWS::Region)")))),
-                policyStatements(t, grants));
-        assertEquals(List.of(Map.of("Ref", only(ids(t, "AWS::IAM::Role", "CustomResourceProviderHandlerServiceRole")))),
-                ((Map<?, ?>) resource(t, grants).get("Properties")).get("Roles"), "on the stack's provider function");
-        assertEquals(Set.of(), ids(t, "AWS::IAM::Policy", "CustomResourceProviderHandler"),
-                "the provider function's grants are the definitions' own policies, not a shared one");
+                policyStatements(t, role));
+        Map<?, ?> properties = (Map<?, ?>) Intrinsics.evaluate(resource(t, role).get("Properties"));
+        assertEquals(Map.of("Version", "2012-10-17", "Statement", List.of(Map.of("Action", "sts:AssumeRole",
+                "Effect", "Allow", "Principal", Map.of("AWS", "GETATT(" + provider + ".Arn)")))),
+                properties.get("AssumeRolePolicyDocument"), "only the stack's provider function may assume it");
+        assertEquals("/training-data/teardown/REF(AWS::StackName)/", properties.get("Path"));
+        assertEquals(List.of(Map.of("Action", "sts:AssumeRole", "Effect", "Allow", "Resource",
+                "arn:REF(AWS::Partition):iam::REF(AWS::AccountId):role/training-data/teardown/REF(AWS::StackName)/*")),
+                Intrinsics.evaluate(PolicyStatements.statements(t, Map.of("Ref", provider))),
+                "the provider function may only assume the stack's teardown roles");
     }
 
     @Test
-    void eachDefinitionKeepsItsOwnGrantsWhichTheTeardownDependsOn() {
+    void eachDefinitionKeepsItsOwnRoleWhichTheTeardownDependsOn() {
         TrainingFixture f = new TrainingFixture();
         f.define(f.props().jobNamePrefix("first"));
         new TrainingJobDefinition(f.stack, "Second", f.props().jobNamePrefix("second").build());
@@ -234,28 +243,32 @@ class TrainingTeardownTest {
 
         String teardown = only(new LinkedHashSet<>(ids(t, TYPE)));
         for (String definition : List.of("Training", "Second")) {
-            // Removed from the stack, a definition's grants are deleted in the cleanup, after the teardown's update.
-            String grants = only(ids(t, "AWS::IAM::Policy", definition + "ProviderGrants"));
-            assertTrue(dependsOn(t, teardown).contains(grants), "CloudFormation deletes " + grants + " after " + teardown);
+            // Removed from the stack, a definition's role is deleted in the cleanup, after the teardown's update.
+            String role = only(ids(t, "AWS::IAM::Role", definition + "TeardownRole"));
+            assertTrue(dependsOn(t, teardown).contains(role), "CloudFormation deletes " + role + " after " + teardown);
         }
     }
 
     @Test
-    void aStackHasRoomForTheGrantsOfAboutADozenDefinitionsOnly() {
-        // Each definition's teardown grants share the provider's role (10,240 characters of inline policies in all).
-        TrainingFixture f = new TrainingFixture();
-        List<TrainingChannel> channels = List.of(f.s3("validation").build());
-        for (int i = 1; i <= 12; i++) {
-            new TrainingJobDefinition(f.stack, "Training" + i, f.props().jobNamePrefix("team" + i).channels(channels)
-                    .build());
-        }
-        ConfigurationError e = assertThrows(ConfigurationError.class, () -> {
-            for (int i = 13; i <= 40; i++) {
+    void theProviderRoleDoesNotGrowWithTheDefinitionsSoFortyFitOneStack() {
+        // Each definition's teardown permissions are its own role's: the provider's role (10,240 characters of
+        // inline policies in all) holds one statement per stack, and CUSTOM_RESOURCE_GRANTS_SIZE no longer fires.
+        Map<Integer, List<Map<String, Object>>> providerStatements = new LinkedHashMap<>();
+        for (int count : List.of(1, 20, 40)) {
+            TrainingFixture f = new TrainingFixture();
+            List<TrainingChannel> channels = List.of(f.s3("validation").build());
+            for (int i = 1; i <= count; i++) {
                 new TrainingJobDefinition(f.stack, "Training" + i, f.props().jobNamePrefix("team" + i)
                         .channels(channels).build());
             }
-        });
-        assertEquals("CUSTOM_RESOURCE_GRANTS_SIZE", e.getRuleId());
+            Template t = Template.fromStack(f.stack);
+            providerStatements.put(count, PolicyStatements.statements(t, Map.of("Ref",
+                    only(ids(t, "AWS::IAM::Role", "CustomResourceProviderHandlerServiceRole")))));
+            assertEquals(count, ids(t, "AWS::IAM::Role", "Training").stream()
+                    .filter(id -> id.contains("TeardownRole")).count());
+        }
+        assertEquals(providerStatements.get(1), providerStatements.get(20), "the provider's role is the same");
+        assertEquals(providerStatements.get(1), providerStatements.get(40), "the provider's role is the same");
     }
 
     @Test
@@ -277,16 +290,18 @@ class TrainingTeardownTest {
         new TrainingJobDefinition(other.stack, "Second", other.props().jobNamePrefix("second").build());
         assertEquals(onEvent, only(ids(Template.fromStack(other.stack), "AWS::Lambda::Function",
                 "CustomResourceProviderframeworkonEvent")), "the same service token whichever definition came first");
-        List<String> statements = new ArrayList<>();
-        for (Object statement : (List<?>) Intrinsics.evaluate(PolicyStatements.statements(t, Map.of("Ref",
-                only(ids(t, "AWS::IAM::Role", "CustomResourceProviderHandlerServiceRole")))))) {
-            statements.add(String.valueOf(((Map<?, ?>) statement).get("Resource")));
+        for (String definition : List.of("first", "second")) {
+            String role = only(ids(t, "AWS::IAM::Role", definition.equals("first") ? "TrainingTeardownRole"
+                    : "SecondTeardownRole"));
+            List<String> statements = new ArrayList<>();
+            for (Object statement : policyStatements(t, role)) {
+                statements.add(String.valueOf(((Map<?, ?>) statement).get("Resource")));
+            }
+            assertTrue(statements.stream().anyMatch(r -> r.contains("training-job/" + definition + "-*")),
+                    statements.toString());
+            assertEquals(1, statements.stream().filter("*"::equals).count(),
+                    "ListTrainingJobs, and outside a VPC no network-interface describe: " + statements);
         }
-        assertTrue(statements.stream().anyMatch(r -> r.contains("training-job/first-*")), statements.toString());
-        assertTrue(statements.stream().anyMatch(r -> r.contains("training-job/second-*")), statements.toString());
-        assertEquals(2, statements.stream().filter("*"::equals).count(),
-                "ListTrainingJobs in each definition's grants, and outside a VPC no network-interface describe: "
-                        + statements);
     }
 
     @Test

@@ -21,8 +21,11 @@ import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.ec2.ISecurityGroup;
 import software.amazon.awscdk.services.ec2.ISubnet;
+import software.amazon.awscdk.services.iam.ArnPrincipal;
 import software.amazon.awscdk.services.iam.Policy;
+import software.amazon.awscdk.services.iam.PolicyDocument;
 import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.stepfunctions.StateMachine;
 import software.constructs.Construct;
 import software.constructs.IConstruct;
@@ -43,16 +46,19 @@ import software.constructs.IConstruct;
  * since; omitted when a duration is a token (the handler then assumes SageMaker's longest).
  *
  * <p>Ordering. A definition removed from the stack is torn down in the update phase, when CloudFormation updates this
- * resource; the definition's own resources (state machine, roles, its grants to the provider) are deleted in the
+ * resource; the definition's own resources (state machine, roles, its TeardownRole) are deleted in the
  * cleanup phase, after every update, so its teardown still has them. On a stack delete, CloudFormation deletes a
  * resource before what it depends on, so the custom resource depends on what a stopping job still holds or needs
- * when it is in the same stack: each state machine (with its role, whose policy lets Step Functions stop the job it
+ * when it is in the same stack: each definition's TeardownRole, each state machine (with its role, whose policy lets Step Functions stop the job it
  * runs), each execution role (a stopping job still writes its output), the output buckets and volume keys, the jobs'
  * security groups and subnets and the VPC (with its S3 endpoint). Nothing depends on the custom resource, so the
  * dependencies add no cycle. What lives in another stack is deleted after this stack anyway.
  *
- * <p>The stack's provider ({@link CustomResourceProvider}) serves it: each definition gives the provider's role its
- * own grants, in a policy of its own ({@code ProviderGrants}) that the custom resource depends on.
+ * <p>The stack's provider ({@link CustomResourceProvider}) serves it. Each definition's calls act as the definition's
+ * own role ({@code TeardownRole}, named in its entry as {@code RoleArn}), which trusts the provider's role alone and
+ * holds what those calls need; the provider's role gets one statement per stack ({@code TrainingTeardown/ProviderGrants}:
+ * {@code sts:AssumeRole} on the roles under the IAM path {@value #ROLE_PATH}{@code <stack name>/}), so it does not
+ * grow with the definitions.
  */
 final class TrainingTeardown extends Construct {
     /** The custom resource's type. */
@@ -65,6 +71,8 @@ final class TrainingTeardown extends Construct {
      * handler assumes the same day for a resource that states no lifetime.
      */
     static final long START_AND_STOP_MARGIN_SECONDS = 86_400;
+    /** The IAM path of every teardown role, followed by the stack's name. */
+    static final String ROLE_PATH = "/training-data/teardown/";
 
     /** Each definition's entry, by construct path (the order they render in). */
     private final Map<String, Map<String, Object>> definitions = new TreeMap<>();
@@ -78,6 +86,19 @@ final class TrainingTeardown extends Construct {
                 .properties(Map.of("Definitions",
                         Lazy.any((IStableAnyProducer) () -> new ArrayList<>(definitions.values()))))
                 .build();
+        // One statement per stack, whatever the number of definitions: the provider may assume the stack's
+        // teardown roles (by their path, which names the stack: naming each role would grow the policy again).
+        String roles = stack.formatArn(ArnComponents.builder().service("iam").region("").resource("role")
+                .resourceName(ROLE_PATH.substring(1) + Aws.STACK_NAME + "/*").arnFormat(ArnFormat.SLASH_RESOURCE_NAME)
+                .build());
+        Policy assume = provider.grant(this, List.of(PolicyStatement.Builder.create()
+                .actions(List.of("sts:AssumeRole")).resources(List.of(roles)).build()));
+        WildcardFindings findings = new WildcardFindings(assume);
+        findings.add(List.of(roles), "The stack's provider may assume the teardown roles of this stack's training "
+                + "definitions only (their IAM path names the stack); each role trusts that provider's role alone and "
+                + "grants only what its definition's teardown calls need.");
+        findings.acknowledge();
+        resource.getNode().addDependency(assume);
     }
 
     /**
@@ -93,7 +114,7 @@ final class TrainingTeardown extends Construct {
         Stack stack = Stack.of(scope);
         CustomResourceProvider provider = CustomResourceProvider.of(stack,
                 job.getSpec().getOutputBucket().getEncryptionKey());
-        Policy grants = grants(provider, scope, machine.getStateMachine(), job.getJobNamePrefix(),
+        Role role = role(provider, scope, machine.getStateMachine(), job.getJobNamePrefix(),
                 placement.network() != null);
         TrainingTeardown teardown = stack.getNode().tryFindChild(ID) instanceof TrainingTeardown existing ? existing
                 : new TrainingTeardown(stack, provider);
@@ -110,10 +131,11 @@ final class TrainingTeardown extends Construct {
         if (lifetime != null) {
             properties.put("JobLifetimeSeconds", lifetime);
         }
+        properties.put("RoleArn", role.getRoleArn());
         teardown.definitions.put(scope.getNode().getPath(), properties);
         CustomResource resource = teardown.resource;
-        // The grants are deleted after the teardown (in the cleanup, also when only this definition is removed).
-        resource.getNode().addDependency(grants);
+        // The role is deleted after the teardown (in the cleanup, also when only this definition is removed).
+        resource.getNode().addDependency(role);
         for (IConstruct held : held(job, machine)) {
             if (Stack.of(held) == stack) {
                 resource.getNode().addDependency(held);
@@ -174,14 +196,15 @@ final class TrainingTeardown extends Construct {
     }
 
     /**
-     * A policy {@code ProviderGrants} under the definition {@code scope}, on the stack provider's role, that lets it list
-     * and stop the executions of {@code machine}, list jobs and stop and release those named {@code <prefix>-*}
-     * (also in lowercase), and, for a job in a VPC, describe network interfaces. Each definition has its own, so
-     * that removing a definition from the stack keeps its grants while the teardown tears it down (CloudFormation
-     * deletes it in the cleanup, after the teardown's update has stopped what the definition ran); a shared policy
-     * would lose them in the update.
+     * A role {@code TeardownRole} under the definition {@code scope} (IAM path {@value #ROLE_PATH}{@code <stack name>/}),
+     * that only the stack provider's role may assume, whose inline policy lets it list and stop the executions of
+     * {@code machine}, list jobs and stop and release those named {@code <prefix>-*} (also in lowercase), and, for a
+     * job in a VPC, describe network interfaces. Each definition has its own, so that removing a definition from the
+     * stack keeps its role while the teardown tears it down (CloudFormation deletes it in the cleanup, after the
+     * teardown's update has stopped what the definition ran), and so that the provider's own role does not grow with
+     * each definition (IAM caps a role's inline policies at 10,240 characters together).
      */
-    private static Policy grants(CustomResourceProvider provider, Construct scope, StateMachine machine, String prefix,
+    private static Role role(CustomResourceProvider provider, Construct scope, StateMachine machine, String prefix,
             boolean inVpc) {
         Stack stack = Stack.of(scope);
         String executions = stack.formatArn(ArnComponents.builder().service("states").resource("execution")
@@ -205,8 +228,14 @@ final class TrainingTeardown extends Construct {
                     .resources(List.of("*"))
                     .conditions(Map.of("StringEquals", Map.of("ec2:Region", Aws.REGION))).build());
         }
-        Policy policy = provider.grant(scope, statements);
-        WildcardFindings findings = new WildcardFindings(policy);
+        Role role = Role.Builder.create(scope, "TeardownRole")
+                .path(ROLE_PATH + Aws.STACK_NAME + "/")
+                .description("Stops what training definition " + scope.getNode().getPath() + " runs when it is "
+                        + "removed or its stack deleted; assumed by the stack's custom-resource provider only")
+                .assumedBy(new ArnPrincipal(provider.getHandler().getRole().getRoleArn()))
+                .inlinePolicies(Map.of("Teardown", PolicyDocument.Builder.create().statements(statements).build()))
+                .build();
+        WildcardFindings findings = new WildcardFindings(role);
         findings.add(List.of(executions), "On delete the teardown stops the running executions of this state "
                 + "machine only; their names are chosen at each start.");
         findings.add(jobs, "On delete the teardown stops the jobs and releases the warm pools of the definition "
@@ -216,6 +245,6 @@ final class TrainingTeardown extends Construct {
                 + "and acts only on its definition's own; describing network interfaces is read-only and limited "
                 + "to the stack's Region.");
         findings.acknowledge();
-        return policy;
+        return role;
     }
 }

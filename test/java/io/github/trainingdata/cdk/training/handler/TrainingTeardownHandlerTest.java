@@ -20,11 +20,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
@@ -32,6 +34,7 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sts.StsClient;
 import software.amazon.awssdk.utils.SdkAutoCloseable;
 
 /**
@@ -56,6 +59,11 @@ class TrainingTeardownHandlerTest {
     private static final Instant STARTED = Instant.parse("2026-01-01T00:00:00Z");
     private static final Map<String, Object> NOT_COMPLETE = Map.of("IsComplete", false);
     private static final Map<String, Object> COMPLETE = Map.of("IsComplete", true);
+    private static final String ASSUME_ROLE = "sts.AssumeRole";
+    private static final String ROLE = "arn:aws:iam::123456789012:role/training-data/teardown/Training/TeardownRole1";
+    /** The access keys of the handler's own credentials and of the role's. */
+    private static final String OWN_KEY = "AKIDTESTTESTTESTTEST";
+    private static final String ROLE_KEY = "ASIAROLEROLEROLEROLE";
     /** A job of the state machine and one of the launcher, both under {@link #PREFIX}. */
     private static final String EXECUTION_JOB = PREFIX + "-0f8fad5b-d9cb-469f-a165-70867728950e";
     private static final String LAUNCHED_JOB = PREFIX + "-20251231-230000-ab12";
@@ -87,15 +95,86 @@ class TrainingTeardownHandlerTest {
     }
 
     private TrainingTeardownHandler handler(ClientOverrideConfiguration configuration) {
-        SfnClient sfn = emulator.connect(SdkCalls.configure(SfnClient.builder()).overrideConfiguration(configuration));
-        SageMakerClient sageMaker = emulator.connect(SdkCalls.configure(SageMakerClient.builder())
-                .overrideConfiguration(configuration));
-        clients.add(sfn);
-        clients.add(sageMaker);
-        NetworkInterfaces enis = new NetworkInterfaces(UrlConnectionHttpClient.create(),
-                StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDTESTTESTTESTTEST", "fake-secret-key")),
-                Region.US_EAST_1, emulator.endpoint());
-        return new TrainingTeardownHandler(sfn, sageMaker, enis, clock);
+        Function<AwsCredentialsProvider, TeardownClients> make = credentials -> {
+            SfnClient sfn = SdkCalls.configure(SfnClient.builder()).overrideConfiguration(configuration)
+                    .endpointOverride(emulator.endpoint()).credentialsProvider(credentials).region(Region.US_EAST_1)
+                    .build();
+            SageMakerClient sageMaker = SdkCalls.configure(SageMakerClient.builder())
+                    .overrideConfiguration(configuration).endpointOverride(emulator.endpoint())
+                    .credentialsProvider(credentials).region(Region.US_EAST_1).build();
+            clients.add(sfn);
+            clients.add(sageMaker);
+            return new TeardownClients(sfn, sageMaker, new NetworkInterfaces(UrlConnectionHttpClient.create(),
+                    credentials, Region.US_EAST_1, emulator.endpoint()));
+        };
+        StsClient sts = emulator.connect(SdkCalls.configure(StsClient.builder()).overrideConfiguration(configuration));
+        clients.add(sts);
+        return new TrainingTeardownHandler(new RoleClients(make.apply(StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(OWN_KEY, "fake-secret-key"))), sts, make), clock);
+    }
+
+    /** An STS AssumeRole answer (awsQuery XML) with the role's temporary credentials. */
+    private static String assumed() {
+        return "<AssumeRoleResponse xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\"><AssumeRoleResult>"
+                + "<Credentials><AccessKeyId>" + ROLE_KEY + "</AccessKeyId><SecretAccessKey>role-secret"
+                + "</SecretAccessKey><SessionToken>role-session-token</SessionToken>"
+                + "<Expiration>2099-01-01T00:00:00Z</Expiration></Credentials><AssumedRoleUser>"
+                + "<AssumedRoleId>AROAEXAMPLEEXAMPLE:training-teardown</AssumedRoleId><Arn>arn:aws:sts::123456789012:"
+                + "assumed-role/TeardownRole/training-teardown</Arn></AssumedRoleUser></AssumeRoleResult>"
+                + "<ResponseMetadata><RequestId>request-1</RequestId></ResponseMetadata></AssumeRoleResponse>";
+    }
+
+    private static Map<String, Object> withRole(Map<String, Object> properties) {
+        properties.put("RoleArn", ROLE);
+        return properties;
+    }
+
+    @Test
+    void aDefinitionsCallsActAsItsTeardownRole() {
+        emulator.on(ASSUME_ROLE, call -> Reply.ok(assumed()));
+        emulator.on(LIST_JOBS, call -> Reply.ok(jobs(job(EXECUTION_JOB, "Stopped", STARTED.minusSeconds(600), null))));
+        emulator.on(DESCRIBE_ENIS, call -> Reply.ok(interfaces(null, "eni-01")));
+
+        assertEquals(NOT_COMPLETE, handler.isComplete(deleting(withRole(inVpc())), context));
+
+        Call assume = emulator.calls(ASSUME_ROLE).get(0);
+        assertEquals(ROLE, AwsJsonEmulator.formField(assume, "RoleArn"));
+        assertEquals(RoleClients.SESSION_NAME, AwsJsonEmulator.formField(assume, "RoleSessionName"));
+        assertTrue(assume.authorization().contains("Credential=" + OWN_KEY + "/"), "assumed with the handler's own");
+        List<Call> teardown = emulator.calls().stream().filter(call -> !call.target().equals(ASSUME_ROLE)).toList();
+        assertTrue(teardown.stream().map(Call::target).toList().containsAll(List.of(LIST_EXECUTIONS, LIST_JOBS,
+                DESCRIBE_ENIS)), targets().toString());
+        for (Call call : teardown) {
+            assertTrue(call.authorization().contains("Credential=" + ROLE_KEY + "/"), call.target()
+                    + " signed with the role's credentials: " + call.authorization());
+        }
+        handler.isComplete(deleting(withRole(inVpc())), context);
+        assertEquals(1, emulator.calls(ASSUME_ROLE).size(), "the role's credentials are kept until they expire");
+    }
+
+    @Test
+    void anEntryWithoutARoleActsWithTheHandlersOwnCredentials() {
+        assertEquals(COMPLETE, isComplete());
+
+        assertEquals(List.of(), emulator.calls(ASSUME_ROLE));
+        assertTrue(emulator.calls().stream().allMatch(call -> call.authorization().contains("Credential=" + OWN_KEY
+                + "/")), targets().toString());
+    }
+
+    @Test
+    void aRefusedAssumeRoleIsTriedAgainUntilTheDeleteGivesUp() {
+        emulator.on(ASSUME_ROLE, call -> Reply.queryError(403, "AccessDenied", "not authorized to perform "
+                + "sts:AssumeRole"));
+
+        assertEquals(NOT_COMPLETE, handler.isComplete(deleting(withRole(inVpc())), context));
+        assertEquals(List.of(ASSUME_ROLE), targets(), "nothing called without the role");
+        assertTrue(String.join("\n", context.lines()).contains("cannot assume " + ROLE + " (will try again)"),
+                context.lines().toString());
+
+        clock.advance(TrainingTeardownHandler.GIVE_UP_AFTER);
+        assertEquals(COMPLETE, handler.isComplete(deleting(withRole(inVpc())), context));
+        assertTrue(String.join("\n", context.lines()).contains("gives up: cannot assume " + ROLE),
+                context.lines().toString());
     }
 
     /** A handler whose clients give up at once, so the tests see the error the SDK would raise after its retries. */

@@ -29,6 +29,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.sagemaker.model.TrainingInputMode;
 import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sts.StsClient;
 
 /**
  * The teardown handler against moto, an independent implementation of SageMaker, EC2 and Step Functions: a delete
@@ -125,8 +126,11 @@ class TrainingTeardownMotoTest {
         event.put("Data", Map.of(TrainingTeardownHandler.STARTED, Long.toString(Instant.now().getEpochSecond())));
 
         try (SfnClient sfn = moto.client(SfnClient.builder());
-                SageMakerClient sageMaker = moto.client(SageMakerClient.builder())) {
-            TrainingTeardownHandler handler = new TrainingTeardownHandler(sfn, sageMaker, enis, Clock.systemUTC());
+                SageMakerClient sageMaker = moto.client(SageMakerClient.builder());
+                StsClient sts = moto.client(StsClient.builder())) {
+            TeardownClients own = new TeardownClients(sfn, sageMaker, enis);
+            TrainingTeardownHandler handler = new TrainingTeardownHandler(new RoleClients(own, sts, credentials -> own),
+                    Clock.systemUTC());
 
             assertEquals(Map.of("IsComplete", false), handler.isComplete(event, context));
             String line = context.lines().get(context.lines().size() - 1);

@@ -20,7 +20,6 @@ import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 import org.xml.sax.SAXException;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -74,16 +73,17 @@ final class NetworkInterfaces {
      * The client Lambda runs with: the function's Region and credentials, and EC2's endpoint in that Region (or
      * the SDK's endpoint override {@code aws.endpointUrl} / {@code AWS_ENDPOINT_URL}, as the SDK clients honour it).
      *
+     * @param credentials signs each call: the function's own, or those of a role it assumed
      * @return the client
      */
-    static NetworkInterfaces fromEnvironment() {
+    static NetworkInterfaces fromEnvironment(AwsCredentialsProvider credentials) {
         Region region = new DefaultAwsRegionProviderChain().getRegion();
         String override = Optional.ofNullable(System.getProperty("aws.endpointUrl"))
                 .orElse(System.getenv("AWS_ENDPOINT_URL"));
         URI endpoint = override != null ? URI.create(override)
                 : URI.create("https://" + ServiceMetadata.of("ec2").endpointFor(region));
         return new NetworkInterfaces(UrlConnectionHttpClient.builder().socketTimeout(SOCKET_TIMEOUT).build(),
-                DefaultCredentialsProvider.builder().build(), region, endpoint);
+                credentials, region, endpoint);
     }
 
     /**

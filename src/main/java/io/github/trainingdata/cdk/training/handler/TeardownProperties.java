@@ -17,9 +17,11 @@ import java.util.Map;
  *                         fallback, the fallback's (empty outside a VPC, or when they are read at run time: any subnet)
  * @param jobLifetime      the longest a job of the definition may run or keep its warm pool after it was created: a
  *                         job created longer ago has ended and released its pool
+ * @param roleArn          the definition's TeardownRole, whose credentials its calls use; null for an entry written
+ *                         before the role existed (its calls then use the handler's own credentials)
  */
 record TeardownProperties(String stateMachineArn, String jobNamePrefix, List<String> securityGroupIds,
-        List<String> subnetIds, Duration jobLifetime) {
+        List<String> subnetIds, Duration jobLifetime, String roleArn) {
     static final String DEFINITIONS = "Definitions";
     static final String ID = "Id";
     static final String STATE_MACHINE_ARN = "StateMachineArn";
@@ -27,6 +29,7 @@ record TeardownProperties(String stateMachineArn, String jobNamePrefix, List<Str
     static final String SECURITY_GROUP_IDS = "SecurityGroupIds";
     static final String SUBNET_IDS = "SubnetIds";
     static final String JOB_LIFETIME_SECONDS = "JobLifetimeSeconds";
+    static final String ROLE_ARN = "RoleArn";
     /**
      * The lifetime assumed when a resource does not state it (one created by an earlier release): SageMaker's longest
      * runtime ("The maximum value is 28 days", API model, StoppingCondition), its longest keep-alive (21,600 s, API model)
@@ -86,7 +89,13 @@ record TeardownProperties(String stateMachineArn, String jobNamePrefix, List<Str
             throw new IllegalArgumentException(where + SECURITY_GROUP_IDS + " must be set with "
                     + SUBNET_IDS + " (both empty: a job outside a VPC; groups alone: jobs in subnets read at run time)");
         }
-        return new TeardownProperties(text, (String) prefix, groups, subnets, lifetime(properties, where));
+        Object role = properties.get(ROLE_ARN);
+        if (role != null && !(role instanceof String roleText && roleText.startsWith("arn:")
+                && roleText.contains(":role/"))) {
+            throw new IllegalArgumentException(where + ROLE_ARN + " must be an IAM role ARN, got '" + role + "'");
+        }
+        return new TeardownProperties(text, (String) prefix, groups, subnets, lifetime(properties, where),
+                (String) role);
     }
 
     /** CloudFormation hands a custom resource's numbers over as strings: either is read. */

@@ -10,8 +10,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import software.amazon.awssdk.services.sagemaker.SageMakerClient;
-import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.core.exception.SdkException;
 
 /**
  * Lambda handler of a stack's training teardown custom resource (aws-cdk-lib Provider framework, onEvent +
@@ -19,7 +18,8 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  *
  * <p>Create does nothing. Update tears down each definition the old properties list and the new ones do not (the
  * definition was removed from the stack: CloudFormation updates this resource in the update phase, while the removed
- * definition's state machine, roles and grants are deleted only in the cleanup, so they are all still there); a
+ * definition's state machine and roles, its TeardownRole among them, are deleted only in the cleanup, so they are all
+ * still there); a
  * definition still listed is left alone, whatever changed in it. Delete tears down every definition. Neither
  * changes the physical id (a new one would make CloudFormation delete the old resource, and so stop all running
  * training, during a routine update). Tearing down waits until what the definitions ran has ended: each isComplete
@@ -28,7 +28,9 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * network interfaces in every subnet they may use, telling them from other jobs' in the same security group by the
  * job they name, see {@link InterfaceOwner}), and is complete when nothing is left, or {@link #GIVE_UP_AFTER} after
  * the event began (then it logs what is left: CloudFormation goes on, and may fail to delete what is still held).
- * A teardown never fails: throttling, 5xx answers and timeouts mean "not complete yet"; other errors are logged and
+ * Each definition's calls act as its TeardownRole ({@link TeardownProperties#roleArn}, assumed with STS AssumeRole;
+ * an entry written before the role existed uses the function's own credentials); a refused or failed AssumeRole is
+ * tried again at the next look, until the delete gives up. A teardown never fails: throttling, 5xx answers and timeouts mean "not complete yet"; other errors are logged and
  * not waited for; properties it cannot read (a resource of an earlier layout) stop nothing.
  */
 public final class TrainingTeardownHandler {
@@ -43,23 +45,17 @@ public final class TrainingTeardownHandler {
     static final Duration CALL_RESERVE = SdkCalls.API_CALL_TIMEOUT.plusSeconds(5);
     private static final Map<String, Object> NOT_COMPLETE = Map.of("IsComplete", false);
 
-    private final SfnClient stepFunctions;
-    private final SageMakerClient sageMaker;
-    private final NetworkInterfaces networkInterfaces;
+    private final RoleClients roles;
     private final Clock clock;
 
-    /** The handler Lambda instantiates: clients for the function's Region and role. */
+    /** The handler Lambda instantiates: clients for the function's Region, its role and the roles it assumes. */
     public TrainingTeardownHandler() {
-        this(SdkCalls.configure(SfnClient.builder()).build(), SdkCalls.configure(SageMakerClient.builder()).build(),
-                NetworkInterfaces.fromEnvironment(), Clock.systemUTC());
+        this(RoleClients.fromEnvironment(), Clock.systemUTC());
     }
 
     /** A handler with its clients and clock supplied. */
-    TrainingTeardownHandler(SfnClient stepFunctions, SageMakerClient sageMaker, NetworkInterfaces networkInterfaces,
-            Clock clock) {
-        this.stepFunctions = Objects.requireNonNull(stepFunctions, "stepFunctions");
-        this.sageMaker = Objects.requireNonNull(sageMaker, "sageMaker");
-        this.networkInterfaces = Objects.requireNonNull(networkInterfaces, "networkInterfaces");
+    TrainingTeardownHandler(RoleClients roles, Clock clock) {
+        this.roles = Objects.requireNonNull(roles, "roles");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
@@ -132,7 +128,23 @@ public final class TrainingTeardownHandler {
         Duration waited = waited(request, now);
         boolean complete = true;
         for (TeardownProperties properties : definitions.values()) {
-            Leftovers left = new TeardownPass(stepFunctions, sageMaker, networkInterfaces, properties,
+            TeardownClients clients;
+            try {
+                clients = roles.of(properties.roleArn());
+            } catch (SdkException e) {
+                // A refused AssumeRole is looked at again too: IAM may not yet show a role or trust just changed.
+                if (waited == null || waited.compareTo(GIVE_UP_AFTER) >= 0) {
+                    log.log("Teardown of " + properties.jobNamePrefix() + " gives up: cannot assume "
+                            + properties.roleArn() + ": " + e.getMessage());
+                } else {
+                    log.log("Teardown of " + properties.jobNamePrefix() + " cannot assume " + properties.roleArn()
+                            + " (will try again): " + e.getMessage());
+                    complete = false;
+                }
+                continue;
+            }
+            Leftovers left = new TeardownPass(clients.stepFunctions(), clients.sageMaker(),
+                    clients.networkInterfaces(), properties,
                     () -> context.getRemainingTimeInMillis() > CALL_RESERVE.toMillis(), log, now).run();
             if (left.none()) {
                 log.log("Teardown of " + properties.jobNamePrefix() + ": nothing left running" + left.notWaitedFor());
