@@ -68,9 +68,9 @@ public final class CustomResourceProvider extends Construct {
     /** The stack's custom resources' grants together fit the provider's role. */
     public static final SynthRule GRANTS_SIZE = SynthRule.of("CUSTOM_RESOURCE_GRANTS_SIZE",
             "TrainingJobDefinition, LustreCache, LustrePreload, EfsStore (a stack's custom resources)", "ProviderGrants",
-            "the grants of a stack's custom resources (one per training definition, cache, association, preload and "
-                    + "EFS store) together at most " + MAX_ROLE_POLICY_CHARACTERS + " characters, the inline policies "
-                    + "of the stack provider's one role: put some of the definitions or stores in another stack",
+            "the grants of a stack's custom resources (one per cache, association, preload and EFS store, and one "
+                    + "per stack for the training teardown) together at most " + MAX_ROLE_POLICY_CHARACTERS + " characters, the inline policies "
+                    + "of the stack provider's one role: put some of the stores in another stack",
             "IAM and AWS STS quotas (role policy size: the inline policies of a role together, at most 10,240 "
                     + "characters, whitespace not counted)");
 

@@ -230,8 +230,8 @@ final class TrainingTeardown extends Construct {
         }
         Role role = Role.Builder.create(scope, "TeardownRole")
                 .path(ROLE_PATH + Aws.STACK_NAME + "/")
-                .description("Stops what training definition " + scope.getNode().getPath() + " runs when it is "
-                        + "removed or its stack deleted; assumed by the stack's custom-resource provider only")
+                .description("Stops what a training definition runs when it is removed or its stack deleted; "
+                        + "assumed by the stack's custom-resource provider only")
                 .assumedBy(new ArnPrincipal(provider.getHandler().getRole().getRoleArn()))
                 .inlinePolicies(Map.of("Teardown", PolicyDocument.Builder.create().statements(statements).build()))
                 .build();
