@@ -134,8 +134,8 @@ final class TrainingTeardown extends Construct {
         properties.put("RoleArn", role.getRoleArn());
         teardown.definitions.put(scope.getNode().getPath(), properties);
         CustomResource resource = teardown.resource;
-        // The role is deleted after the teardown (in the cleanup, also when only this definition is removed).
-        resource.getNode().addDependency(role);
+        // The role is deleted after the teardown (in the cleanup, also when only this definition is removed): the
+        // entry's RoleArn (Fn::GetAtt) makes the teardown depend on it.
         for (IConstruct held : held(job, machine)) {
             if (Stack.of(held) == stack) {
                 resource.getNode().addDependency(held);
