@@ -13,6 +13,7 @@ import java.io.IOException;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,7 @@ import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.sagemaker.model.TrainingInputMode;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sts.StsClient;
+import software.amazon.awssdk.utils.SdkAutoCloseable;
 
 /**
  * The teardown handler against moto, an independent implementation of SageMaker, EC2 and Step Functions: a delete
@@ -119,18 +121,32 @@ class TrainingTeardownMotoTest {
         properties.put("SecurityGroupIds", List.of(group));
         properties.put("SubnetIds", List.of(ownSubnet, fallbackSubnet));
         properties.put("JobLifetimeSeconds", "93600");
+        properties.put("RoleArn", "arn:aws:iam::123456789012:role/training-data/teardown/Training/TeardownRole");
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("RequestType", "Delete");
         event.put("PhysicalResourceId", "TrainingTeardown-teardown");
         event.put("ResourceProperties", Map.of("Definitions", List.of(properties)));
         event.put("Data", Map.of(TrainingTeardownHandler.STARTED, Long.toString(Instant.now().getEpochSecond())));
 
+        // The entry names its teardown role: moto's STS AssumeRole gives the credentials every call then signs with.
+        List<String> keys = new ArrayList<>();
+        List<SdkAutoCloseable> closing = new ArrayList<>();
         try (SfnClient sfn = moto.client(SfnClient.builder());
                 SageMakerClient sageMaker = moto.client(SageMakerClient.builder());
                 StsClient sts = moto.client(StsClient.builder())) {
             TeardownClients own = new TeardownClients(sfn, sageMaker, enis);
-            TrainingTeardownHandler handler = new TrainingTeardownHandler(new RoleClients(own, sts, credentials -> own),
-                    Clock.systemUTC());
+            TrainingTeardownHandler handler = new TrainingTeardownHandler(new RoleClients(own, sts, credentials -> {
+                keys.add(credentials.resolveCredentials().accessKeyId());
+                SfnClient roleSfn = SfnClient.builder().endpointOverride(moto.endpoint()).region(Region.US_EAST_1)
+                        .credentialsProvider(credentials).httpClient(UrlConnectionHttpClient.create()).build();
+                SageMakerClient roleSageMaker = SageMakerClient.builder().endpointOverride(moto.endpoint())
+                        .region(Region.US_EAST_1).credentialsProvider(credentials)
+                        .httpClient(UrlConnectionHttpClient.create()).build();
+                closing.add(roleSfn);
+                closing.add(roleSageMaker);
+                return new TeardownClients(roleSfn, roleSageMaker, new NetworkInterfaces(UrlConnectionHttpClient.create(),
+                        credentials, Region.US_EAST_1, moto.endpoint()));
+            }), Clock.systemUTC());
 
             assertEquals(Map.of("IsComplete", false), handler.isComplete(event, context));
             String line = context.lines().get(context.lines().size() - 1);
@@ -147,6 +163,10 @@ class TrainingTeardownMotoTest {
                     "the other definition's interface, still in the group and subnet, does not hold the delete");
             assertEquals(List.of(otherInterface), enis.holding(group, List.of(ownSubnet, fallbackSubnet)).stream()
                     .map(NetworkInterface::id).toList());
+            assertEquals(1, keys.size(), "one AssumeRole, its credentials kept: " + keys);
+            assertTrue(!keys.get(0).equals("test") && !keys.get(0).isEmpty(), "the assumed role's key: " + keys);
+        } finally {
+            closing.forEach(SdkAutoCloseable::close);
         }
     }
 }
