@@ -37,6 +37,29 @@ final class AslStates {
         return fail;
     }
 
+    /** A Choice state: its rules in order, {@code otherwise} when none matches; {@code comment} may be null. */
+    static Map<String, Object> choice(String comment, List<Map<String, Object>> rules, String otherwise) {
+        Map<String, Object> choice = new LinkedHashMap<>();
+        choice.put("Type", "Choice");
+        if (comment != null) {
+            choice.put("Comment", comment);
+        }
+        choice.put("Choices", rules);
+        choice.put("Default", otherwise);
+        return choice;
+    }
+
+    /** A JSONata Pass state that only assigns variables, then goes on to {@code next}. */
+    static Map<String, Object> assignPass(String comment, Map<String, Object> assign, String next) {
+        Map<String, Object> pass = new LinkedHashMap<>();
+        pass.put("Type", "Pass");
+        pass.put("QueryLanguage", "JSONata");
+        pass.put("Comment", comment);
+        pass.put("Assign", assign);
+        pass.put("Next", next);
+        return pass;
+    }
+
     static Map<String, Object> rule(Map<String, Object> condition, String next) {
         Map<String, Object> rule = new LinkedHashMap<>(condition);
         rule.put("Next", next);

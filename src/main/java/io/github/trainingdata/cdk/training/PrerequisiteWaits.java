@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.training;
 
 import static io.github.trainingdata.cdk.training.AslStates.and;
+import static io.github.trainingdata.cdk.training.AslStates.choice;
 import static io.github.trainingdata.cdk.training.AslStates.fail;
 import static io.github.trainingdata.cdk.training.AslStates.or;
 import static io.github.trainingdata.cdk.training.AslStates.rule;
@@ -189,14 +190,11 @@ final class PrerequisiteWaits {
         backoff.put("Assign", doubled);
         Map<String, Object> poll = rule(running, wait);
         poll.put("Assign", Map.of(WAITED + ".$", "States.MathAdd($" + WAITED + ", $" + POLL + ")"));
-        Map<String, Object> checkState = new LinkedHashMap<>();
-        checkState.put("Type", "Choice");
-        checkState.put("Choices", List.of(
+        Map<String, Object> checkState = choice(null, List.of(
                 rule(variable(status, "StringEquals", kind.successStatus), next),
                 rule(and(List.of(running, waitedEnough)), timedOut),
                 backoff,
-                poll));
-        checkState.put("Default", failed);
+                poll), failed);
 
         Map<String, Object> waitState = new LinkedHashMap<>();
         waitState.put("Type", "Wait");

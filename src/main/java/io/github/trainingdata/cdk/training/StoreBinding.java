@@ -1,5 +1,7 @@
 package io.github.trainingdata.cdk.training;
 
+import static io.github.trainingdata.cdk.training.AslStates.assignPass;
+import static io.github.trainingdata.cdk.training.AslStates.choice;
 import static io.github.trainingdata.cdk.training.AslStates.fail;
 import static io.github.trainingdata.cdk.training.AslStates.transientErrors;
 
@@ -374,9 +376,10 @@ final class StoreBinding {
                     + "half-deployed, or was the parameter changed by hand? Deploy the stack that owns the " + what
                     + " again"));
         }
-        states.put(CHECK_DOCUMENTS_STATE, check("Whether each publication is a JSON object (it is parsed only then)",
-                documents, DOCUMENTS_OK_STATE));
-        states.put(DOCUMENTS_OK_STATE, choose(failures, parse(0)));
+        // JSONata Pass states assign the checks and JSONPath Choice states read them: a JSONata Choice is beyond statelint.
+        states.put(CHECK_DOCUMENTS_STATE, assignPass(
+                "Whether each publication is a JSON object (it is parsed only then)", documents, DOCUMENTS_OK_STATE));
+        states.put(DOCUMENTS_OK_STATE, choice(null, failures, parse(0)));
         for (BoundStore store : stores) {
             Map<String, Object> document = new LinkedHashMap<>();
             document.put("Document.$", "States.StringToJson($.dataStore" + store.index() + ".Value)");
@@ -388,9 +391,9 @@ final class StoreBinding {
             parse.put("Next", store.index() + 1 < stores.size() ? parse(store.index() + 1) : CHECK_STATE);
             states.put(parse(store.index()), parse);
         }
-        states.put(CHECK_STATE, check("Whether each publication holds what the job reads, each value as the SDK "
+        states.put(CHECK_STATE, assignPass("Whether each publication holds what the job reads, each value as the SDK "
                 + "launcher checks it", complete, COMPLETE_STATE));
-        states.put(COMPLETE_STATE, choose(failures, BIND_STATE));
+        states.put(COMPLETE_STATE, choice(null, failures, BIND_STATE));
 
         Map<String, Object> binding = new LinkedHashMap<>();
         if (bindsChannels()) {
@@ -516,25 +519,6 @@ final class StoreBinding {
         condition.put("Variable", "$" + variable);
         condition.put("BooleanEquals", false);
         return condition;
-    }
-
-    /** A JSONata Pass state that assigns each store's check (a JSONata Choice state is beyond statelint). */
-    private static Map<String, Object> check(String comment, Map<String, Object> assign, String next) {
-        Map<String, Object> check = new LinkedHashMap<>();
-        check.put("Type", "Pass");
-        check.put("QueryLanguage", "JSONata");
-        check.put("Comment", comment);
-        check.put("Assign", assign);
-        check.put("Next", next);
-        return check;
-    }
-
-    private static Map<String, Object> choose(List<Map<String, Object>> failures, String otherwise) {
-        Map<String, Object> choice = new LinkedHashMap<>();
-        choice.put("Type", "Choice");
-        choice.put("Choices", failures);
-        choice.put("Default", otherwise);
-        return choice;
     }
 
     private static String path(BoundStore store, String member) {

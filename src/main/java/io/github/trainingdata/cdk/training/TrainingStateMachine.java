@@ -2,6 +2,8 @@ package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.internal.SyncTrainingPermissions;
 import static io.github.trainingdata.cdk.training.AslStates.and;
+import static io.github.trainingdata.cdk.training.AslStates.assignPass;
+import static io.github.trainingdata.cdk.training.AslStates.choice;
 import static io.github.trainingdata.cdk.training.AslStates.fail;
 import static io.github.trainingdata.cdk.training.AslStates.isPresent;
 import static io.github.trainingdata.cdk.training.AslStates.not;
@@ -334,13 +336,8 @@ final class TrainingStateMachine extends Construct {
         }
         states.put(JOB_COMPLETED, completed);
         if (spec.getCapacityPolicy() == null) {
-            Map<String, Object> classify = new LinkedHashMap<>();
-            classify.put("Type", "Pass");
-            classify.put("QueryLanguage", "JSONata");
-            classify.put("Comment", "How the job ended, from its FailureReason");
-            classify.put("Assign", Map.of(ATTEMPT_OUTCOME, "{% " + ENDED_JOB_OUTCOME + " %}"));
-            classify.put("Next", CHOOSE_FAILURE);
-            states.put(CLASSIFY_FAILED_JOB, classify);
+            states.put(CLASSIFY_FAILED_JOB, assignPass("How the job ended, from its FailureReason",
+                    Map.of(ATTEMPT_OUTCOME, "{% " + ENDED_JOB_OUTCOME + " %}"), CHOOSE_FAILURE));
         } else {
             capacityStates(states);
         }
@@ -418,13 +415,9 @@ final class TrainingStateMachine extends Construct {
         assign.put(TRAIN_RETRIES + ".$", "States.MathAdd($" + TRAIN_RETRIES + ", 1)");
         assign.put(TRAIN_RETRY_WAIT + ".$", "States.MathAdd($" + TRAIN_RETRY_WAIT + ", $" + TRAIN_RETRY_WAIT + ")");
         retry.put("Assign", assign);
-        Map<String, Object> check = new LinkedHashMap<>();
-        check.put("Type", "Choice");
-        check.put("Comment", "Retry a throttled or failed (5xx) request; else look for the job: a refused request "
-                + "has none, a request that SageMaker carried out although it answered an error has one");
-        check.put("Choices", List.of(retry));
-        check.put("Default", DESCRIBE_JOB);
-        return check;
+        return choice("Retry a throttled or failed (5xx) request; else look for the job: a refused request has none, "
+                + "a request that SageMaker carried out although it answered an error has one", List.of(retry),
+                DESCRIBE_JOB);
     }
 
     /**
@@ -524,13 +517,9 @@ final class TrainingStateMachine extends Construct {
                         firstStates.get(next)));
             }
         }
-        Map<String, Object> check = new LinkedHashMap<>();
-        check.put("Type", "Choice");
-        check.put("Comment", "A job that failed for capacity goes on to the capacity policy's next attempt, a request "
-                + "refused for a quota to the next attempt on another instance type");
-        check.put("Choices", choices);
-        check.put("Default", CHOOSE_FAILURE);
-        states.put(CHECK_CAPACITY_ERROR, check);
+        states.put(CHECK_CAPACITY_ERROR, choice("A job that failed for capacity goes on to the capacity policy's next "
+                + "attempt, a request refused for a quota to the next attempt on another instance type", choices,
+                CHOOSE_FAILURE));
         states.put(RECORD_FAILED_JOB, recordJob(ENDED_JOB_OUTCOME, "$states.input." + TRAINING_JOB + ".FailureReason",
                 COUNT_FAILED_JOB, "Record the job that just ended in the execution's list of jobs"));
         states.put(RECORD_REFUSED_REQUEST, recordJob("'" + CapacityPolicy.QUOTA_EXCEEDED + "'", "$string($states.input."
@@ -565,14 +554,11 @@ final class TrainingStateMachine extends Construct {
 
     /** The Fail state for how the last attempt ended. */
     private static Map<String, Object> chooseFailure() {
-        Map<String, Object> choose = new LinkedHashMap<>();
-        choose.put("Type", "Choice");
-        choose.put("Comment", "Fail with the error that says how the last attempt ended");
-        choose.put("Choices", List.of(rule(outcomeIs(CapacityPolicy.CAPACITY_ERROR), CAPACITY_EXHAUSTED),
-                rule(outcomeIs(CapacityPolicy.QUOTA_EXCEEDED), QUOTA_EXHAUSTED),
-                rule(outcomeIs(CapacityPolicy.STOPPED), TRAINING_JOB_STOPPED)));
-        choose.put("Default", TRAINING_JOB_FAILED);
-        return choose;
+        return choice("Fail with the error that says how the last attempt ended",
+                List.of(rule(outcomeIs(CapacityPolicy.CAPACITY_ERROR), CAPACITY_EXHAUSTED),
+                        rule(outcomeIs(CapacityPolicy.QUOTA_EXCEEDED), QUOTA_EXHAUSTED),
+                        rule(outcomeIs(CapacityPolicy.STOPPED), TRAINING_JOB_STOPPED)),
+                TRAINING_JOB_FAILED);
     }
 
     /**
@@ -616,16 +602,12 @@ final class TrainingStateMachine extends Construct {
         pollSooner.put("NumericLessThan", JOB_POLL_DOUBLING_BELOW);
         Map<String, Object> doubling = rule(pollSooner, WAIT_FOR_JOB);
         doubling.put("Assign", Map.of(JOB_POLL + ".$", "States.MathAdd($" + JOB_POLL + ", $" + JOB_POLL + ")"));
-        Map<String, Object> check = new LinkedHashMap<>();
-        check.put("Type", "Choice");
-        check.put("Comment", "Completed, Failed or Stopped: the job ended; InProgress or Stopping: follow it");
-        check.put("Choices", List.of(rule(variable(TRAINING_JOB + ".TrainingJobStatus", "StringEquals", "Completed"),
-                        JOB_COMPLETED),
-                rule(variable(TRAINING_JOB + ".TrainingJobStatus", "StringEquals", "Failed"), ended),
-                rule(variable(TRAINING_JOB + ".TrainingJobStatus", "StringEquals", "Stopped"), ended),
-                doubling));
-        check.put("Default", WAIT_FOR_JOB);
-        return check;
+        return choice("Completed, Failed or Stopped: the job ended; InProgress or Stopping: follow it",
+                List.of(rule(variable(TRAINING_JOB + ".TrainingJobStatus", "StringEquals", "Completed"), JOB_COMPLETED),
+                        rule(variable(TRAINING_JOB + ".TrainingJobStatus", "StringEquals", "Failed"), ended),
+                        rule(variable(TRAINING_JOB + ".TrainingJobStatus", "StringEquals", "Stopped"), ended),
+                        doubling),
+                WAIT_FOR_JOB);
     }
 
     /**
@@ -644,13 +626,7 @@ final class TrainingStateMachine extends Construct {
         Map<String, Object> assign = new LinkedHashMap<>();
         assign.put(ATTEMPT_OUTCOME, "{% " + outcome + " %}");
         assign.put(CAPACITY_ATTEMPTS, "{% $append($" + CAPACITY_ATTEMPTS + ", [" + record + "]) %}");
-        Map<String, Object> pass = new LinkedHashMap<>();
-        pass.put("Type", "Pass");
-        pass.put("QueryLanguage", "JSONata");
-        pass.put("Comment", comment);
-        pass.put("Assign", assign);
-        pass.put("Next", next);
-        return pass;
+        return assignPass(comment, assign, next);
     }
 
     /**
@@ -845,12 +821,8 @@ final class TrainingStateMachine extends Construct {
      * @return the first state
      */
     private String rejectResume(Map<String, Object> states, String next) {
-        Map<String, Object> choice = new LinkedHashMap<>();
-        choice.put("Type", "Choice");
-        choice.put("Comment", "This definition keeps no checkpoints, so there is nothing to resume from");
-        choice.put("Choices", List.of(rule(isPresent(RESUME_FROM), RESUME_WITHOUT_CHECKPOINTS)));
-        choice.put("Default", next);
-        states.put(REJECT_RESUME, choice);
+        states.put(REJECT_RESUME, choice("This definition keeps no checkpoints, so there is nothing to resume from",
+                List.of(rule(isPresent(RESUME_FROM), RESUME_WITHOUT_CHECKPOINTS)), next));
         states.put(RESUME_WITHOUT_CHECKPOINTS, fail(RESUME_WITHOUT_CHECKPOINTS, "The input names '"
                 + RESUME_FROM + "', but the definition has no checkpointPrefix, so no run has checkpoints"));
         return REJECT_RESUME;
@@ -870,13 +842,8 @@ final class TrainingStateMachine extends Construct {
                 variable(RESUME_FROM, "IsString", true),
                 not(variable(RESUME_FROM, "StringEquals", "")))), FIND_CHECKPOINTS);
         resume.put("Assign", Map.of(CHECKPOINT_RUN + ".$", "$." + RESUME_FROM));
-        Map<String, Object> choose = new LinkedHashMap<>();
-        choose.put("Type", "Choice");
-        choose.put("Comment", "A fresh checkpoint prefix per execution, unless the input names an earlier "
-                + "execution to resume from");
-        choose.put("Choices", List.of(fresh, resume));
-        choose.put("Default", INVALID_RESUME_FROM);
-        states.put(CHOOSE_CHECKPOINTS, choose);
+        states.put(CHOOSE_CHECKPOINTS, choice("A fresh checkpoint prefix per execution, unless the input names an "
+                + "earlier execution to resume from", List.of(fresh, resume), INVALID_RESUME_FROM));
 
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("Bucket", spec.getOutputBucket().getBucketName());
@@ -895,11 +862,9 @@ final class TrainingStateMachine extends Construct {
         find.put("Next", CHECK_CHECKPOINTS);
         states.put(FIND_CHECKPOINTS, find);
 
-        Map<String, Object> check = new LinkedHashMap<>();
-        check.put("Type", "Choice");
-        check.put("Choices", List.of(rule(variable(CHECKPOINTS_FOUND + ".KeyCount", "NumericGreaterThan", 0), next)));
-        check.put("Default", NO_CHECKPOINTS_TO_RESUME);
-        states.put(CHECK_CHECKPOINTS, check);
+        states.put(CHECK_CHECKPOINTS, choice(null,
+                List.of(rule(variable(CHECKPOINTS_FOUND + ".KeyCount", "NumericGreaterThan", 0), next)),
+                NO_CHECKPOINTS_TO_RESUME));
 
         states.put(INVALID_RESUME_FROM, fail(INVALID_RESUME_FROM, "'" + RESUME_FROM + "' must be the name of an "
                 + "earlier execution of this state machine (a non-empty string)"));
