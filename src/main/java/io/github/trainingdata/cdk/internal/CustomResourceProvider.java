@@ -18,10 +18,7 @@ import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.iam.ServicePrincipal;
 import software.amazon.awscdk.services.kms.IKey;
-import software.amazon.awscdk.services.lambda.Code;
-import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.lambda.IFunction;
-import software.amazon.awscdk.services.lambda.Runtime;
 import software.amazon.awscdk.services.stepfunctions.LogLevel;
 import software.constructs.Construct;
 import software.constructs.IConstruct;
@@ -79,7 +76,8 @@ public final class CustomResourceProvider extends Construct {
     private static final String BASIC_EXECUTION_REASON = "AWS's basic Lambda execution policy grants only "
             + "logs:CreateLogGroup, CreateLogStream and PutLogEvents, which the custom-resource functions need to log.";
 
-    private final Function handler;
+    private final DispatcherFunction handlerScope;
+    private final IFunction handler;
     private final Provider provider;
     private Role forwarderRole;
     /** The fewest characters the grants so far ({@link #grant}) count as in the function's role. */
@@ -87,16 +85,10 @@ public final class CustomResourceProvider extends Construct {
 
     private CustomResourceProvider(Stack stack, IKey logsKey) {
         super(stack, ID);
-        this.handler = Function.Builder.create(this, "Handler")
-                .description("The library's custom resources of stack " + stack.getStackName()
-                        + " (data repository associations, task guards, preloads, training teardowns, EFS directories)")
-                .runtime(Runtime.JAVA_25)
-                .handler(HANDLER)
-                .code(Code.fromAsset(sdkHandlersBundle().toString()))
-                .memorySize(512)
-                .timeout(Duration.minutes(2))
-                .logGroup(LogGroups.shared(this, logsKey))
-                .build();
+        this.handlerScope = new DispatcherFunction(this, "Handler", "The library's custom resources of stack "
+                + stack.getStackName() + " (data repository associations, task guards, preloads, training teardowns, "
+                + "EFS directories)", HANDLER, sdkHandlersBundle().toString(), LogGroups.shared(this, logsKey));
+        this.handler = handlerScope.function();
         // One role for the framework's onEvent (it starts the waiter), one for its isComplete and onTimeout (the
         // waiter runs them): a single role would make the waiter depend on its own policy.
         Role onEventRole = frameworkRole("FrameworkOnEventRole");
@@ -149,7 +141,7 @@ public final class CustomResourceProvider extends Construct {
     }
 
     /** @return the function that serves every request */
-    public Function getHandler() {
+    public IFunction getHandler() {
         return handler;
     }
 
@@ -209,7 +201,7 @@ public final class CustomResourceProvider extends Construct {
         findings.add(List.of("*"), "Added by aws-cdk-lib for the waiter state machine's CloudWatch Logs vended "
                 + "delivery, which supports no resource-level permissions.");
         findings.acknowledge();
-        List<Construct> scopes = new ArrayList<>(List.of(provider, handler));
+        List<Construct> scopes = new ArrayList<>(List.of(provider, handlerScope));
         for (IRole role : frameworkRoles) {
             WildcardFindings roleFindings = new WildcardFindings(role);
             for (IFunction function : functions) {

@@ -1,0 +1,80 @@
+package io.github.trainingdata.cdk.internal;
+
+import java.util.List;
+import software.amazon.awscdk.services.iam.ManagedPolicy;
+import software.amazon.awscdk.services.iam.Role;
+import software.amazon.awscdk.services.iam.ServicePrincipal;
+import software.amazon.awscdk.services.lambda.AssetCode;
+import software.amazon.awscdk.services.lambda.CfnFunction;
+import software.amazon.awscdk.services.lambda.Code;
+import software.amazon.awscdk.services.lambda.CodeConfig;
+import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.lambda.FunctionAttributes;
+import software.amazon.awscdk.services.lambda.IFunction;
+import software.amazon.awscdk.services.logs.ILogGroup;
+import software.constructs.Construct;
+
+/**
+ * The stack provider's Java function ({@code CustomResourceProvider/Handler}): the SDK handlers' bundle run by
+ * {@code CustomResourceDispatcher} on Java 25, with a role of its own that may only log. Written with aws-cdk-lib's
+ * {@code CfnFunction}, {@code Role} and asset code, it synthesizes what aws-cdk-lib's {@code Function} did with the
+ * same settings (the same construct paths and logical ids, properties, {@code DependsOn} on the role and asset
+ * metadata: the snapshots hold it), without loading the Java class of aws-cdk-lib's {@code Runtime}: its static
+ * initializer reads every Lambda runtime aws-cdk-lib knows from node, 103 jsii round trips, about 50 ms of a cold
+ * synth of the data layer (docs/performance.md).
+ */
+final class DispatcherFunction extends Construct {
+    /** What {@code Runtime.JAVA_25} renders. */
+    static final String RUNTIME = "java25";
+    /** The function's memory, MiB. */
+    static final int MEMORY_MIB = 512;
+    /** The function's timeout, seconds (2 minutes: a handler only starts or checks an operation). */
+    static final int TIMEOUT_SECONDS = 120;
+
+    private final IFunction function;
+
+    /**
+     * @param scope       the stack's provider
+     * @param id          the function's id
+     * @param description the function's description
+     * @param handler     the handler method, {@code class::method}
+     * @param bundle      the Lambda bundle's path on disk
+     * @param logGroup    the log group the function writes to
+     */
+    DispatcherFunction(Construct scope, String id, String description, String handler, String bundle,
+            ILogGroup logGroup) {
+        super(scope, id);
+        Role role = Role.Builder.create(this, "ServiceRole")
+                .assumedBy(new ServicePrincipal("lambda.amazonaws.com"))
+                .managedPolicies(List.of(ManagedPolicy.fromAwsManagedPolicyName(
+                        "service-role/AWSLambdaBasicExecutionRole")))
+                .build();
+        AssetCode code = Code.fromAsset(bundle);
+        CodeConfig config = code.bind(this);
+        CfnFunction resource = CfnFunction.Builder.create(this, "Resource")
+                .code(CfnFunction.CodeProperty.builder()
+                        .s3Bucket(config.getS3Location().getBucketName())
+                        .s3Key(config.getS3Location().getObjectKey())
+                        .build())
+                .description(description)
+                .handler(handler)
+                .loggingConfig(CfnFunction.LoggingConfigProperty.builder().logGroup(logGroup.getLogGroupName()).build())
+                .memorySize(MEMORY_MIB)
+                .role(role.getRoleArn())
+                .runtime(RUNTIME)
+                .timeout(TIMEOUT_SECONDS)
+                .build();
+        resource.getNode().addDependency(role);
+        code.bindToResource(resource);
+        this.function = Function.fromFunctionAttributes(this, "Function", FunctionAttributes.builder()
+                .functionArn(resource.getAttrArn())
+                .role(role)
+                .sameEnvironment(true)
+                .build());
+    }
+
+    /** @return the function, as the Provider framework and grants use it */
+    IFunction function() {
+        return function;
+    }
+}
