@@ -66,10 +66,14 @@ final class DispatcherFunction extends Construct {
                 .build();
         resource.getNode().addDependency(role);
         code.bindToResource(resource);
+        // Only the Provider framework's roles of this stack are granted to invoke it, by their identity policies, as
+        // they were to the Function L2. Imported, its account is parsed from its ARN (a GetAtt here), which
+        // aws-cdk-lib cannot compare with a stack's concrete account: without skipPermissions each grant would add a
+        // Lambda permission too.
         this.function = Function.fromFunctionAttributes(this, "Function", FunctionAttributes.builder()
                 .functionArn(resource.getAttrArn())
                 .role(role)
-                .sameEnvironment(true)
+                .skipPermissions(true)
                 .build());
     }
 
