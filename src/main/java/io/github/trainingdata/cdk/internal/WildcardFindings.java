@@ -1,13 +1,11 @@
 package io.github.trainingdata.cdk.internal;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import software.amazon.awscdk.Acknowledgment;
-import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Validations;
 import software.constructs.IConstruct;
 
@@ -41,43 +39,40 @@ public final class WildcardFindings {
 
     /**
      * Records every noted acknowledgement on the scope when the app is validated. Call once, after the last
-     * {@link #add}. The validation crosses to aws-cdk-lib's node process at most four times whatever the number of
-     * resources (the stack, one resolve of every resource that holds a token, the scope's validations, one
-     * acknowledgement of them all): a jsii round trip costs 0.2-0.4 ms, and a validation runs inside
-     * {@code app.synth()}.
+     * {@link #add}. The stack's findings are worked out together, in one validation ({@link StackWildcardFindings}).
      */
     public void acknowledge() {
-        if (resources.isEmpty()) {
-            return;
+        if (!resources.isEmpty()) {
+            StackWildcardFindings.of(scope).add(this);
         }
-        scope.getNode().addValidation(() -> {
-            // A string without a token marker (${Token[...]} or #{Token[...]}) resolves to itself: no jsii call. The
-            // others are resolved in one call, each as a value of its own (as a map's values: a list would be read as
-            // one list token if one of them were).
-            Map<String, String> tokens = new LinkedHashMap<>();
-            resources.values().stream().flatMap(List::stream).filter(resource -> resource.contains("{Token["))
-                    .distinct().forEach(resource -> tokens.put("r" + tokens.size(), resource));
-            Map<String, Object> resolved = new HashMap<>();
-            if (!tokens.isEmpty()) {
-                Map<?, ?> values = (Map<?, ?>) Stack.of(scope).resolve(tokens);
-                tokens.forEach((key, resource) -> resolved.put(resource, values.get(key)));
-            }
-            Map<String, String> reasons = new LinkedHashMap<>();
-            this.resources.forEach((reason, arns) -> {
-                for (String resource : arns) {
-                    String flat = flatten(resolved.containsKey(resource) ? resolved.get(resource) : resource);
-                    if (flat.contains("*")) {
-                        reasons.merge("AwsSolutions-IAM5[Resource::" + flat + "]", reason,
-                                (a, b) -> a.contains(b) ? a : a + " " + b);
-                    }
+    }
+
+    /** @return the noted resources that hold a token marker ({@code ${Token[...]}} or {@code #{Token[...]}}) */
+    List<String> tokens() {
+        return resources.values().stream().flatMap(List::stream).filter(resource -> resource.contains("{Token["))
+                .toList();
+    }
+
+    /**
+     * Acknowledges the findings on the scope, in one call.
+     *
+     * @param resolved the resolved value of each of {@link #tokens()}; any other resource resolves to itself
+     */
+    void record(Map<String, Object> resolved) {
+        Map<String, String> reasons = new LinkedHashMap<>();
+        this.resources.forEach((reason, arns) -> {
+            for (String resource : arns) {
+                String flat = flatten(resolved.containsKey(resource) ? resolved.get(resource) : resource);
+                if (flat.contains("*")) {
+                    reasons.merge("AwsSolutions-IAM5[Resource::" + flat + "]", reason,
+                            (a, b) -> a.contains(b) ? a : a + " " + b);
                 }
-            });
-            if (!reasons.isEmpty()) {
-                Validations.of(scope).acknowledge(reasons.entrySet().stream().map(e -> Acknowledgment.builder()
-                        .id(e.getKey()).reason(e.getValue()).build()).toArray(Acknowledgment[]::new));
             }
-            return List.of();
         });
+        if (!reasons.isEmpty()) {
+            Validations.of(scope).acknowledge(reasons.entrySet().stream().map(e -> Acknowledgment.builder()
+                    .id(e.getKey()).reason(e.getValue()).build()).toArray(Acknowledgment[]::new));
+        }
     }
 
     /**
