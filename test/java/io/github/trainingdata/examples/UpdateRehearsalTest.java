@@ -82,6 +82,9 @@ class UpdateRehearsalTest {
                     + "\"PERSISTENT_2\", \"PerUnitStorageThroughput\": 500, \"MetadataConfiguration\": "
                     + "{\"Mode\": \"USER_PROVISIONED\", \"Iops\": 6000}}");
 
+    /** The quickstart's stack, whose last release (test/resources/release-baseline) is upgraded to its snapshot. */
+    private static final String QUICKSTART = "TrainingDataQuickstart";
+
     @TempDir
     static Path dir;
     private static final Map<String, JsonNode> REPORTS = new TreeMap<>();
@@ -141,6 +144,9 @@ class UpdateRehearsalTest {
                         + "{\"ServiceToken\": \"" + TOKEN + "\", \"BucketName\": {\"Ref\": \"Bucket\"}}},\n\"Handler\": {")));
         plant("scratch-to-persistent", null, Map.of("Data", DATA), Map.of("Data", PERSISTENT));
         plant("key-at-rest", null, Map.of("Data", PERSISTENT), Map.of("Data", PERSISTENT.replace("key/k1", "key/k2")));
+        plant("library-upgrade", "yes", Map.of(QUICKSTART, Files.readString(Path.of(
+                "test/resources/release-baseline/quickstart/" + QUICKSTART + ".template.json"))),
+                Map.of(QUICKSTART, Files.readString(Path.of("test/resources/snapshots/Quickstart.json"))));
         Files.writeString(dir.resolve("catalogue.json"), Json.MAPPER.writeValueAsString(Map.of("changes", CHANGES)));
 
         Path report = dir.resolve("report.json");
@@ -203,6 +209,34 @@ class UpdateRehearsalTest {
         assertEquals(List.of("service-token-changed Data/Coco", "service-token-changed Data/Imagenet"),
                 findings(REPORTS.get("service-token")).stream().filter(f -> f.startsWith("service-token"))
                         .sorted().toList());
+    }
+
+    /**
+     * The quickstart's library upgrade, from the last release's template to today's snapshot: the release served the
+     * preload and the EFS directories with providers of their own, whose tokens CloudFormation cannot change, so
+     * their custom resources leave the stack with those providers and resources of new logical ids on the stack's
+     * provider take their place; no custom resource changes its token.
+     */
+    @Test
+    void theLibraryUpgradeReplacesTheReleasedCustomResourcesInsteadOfChangingTheirServiceTokens() {
+        JsonNode report = REPORTS.get("library-upgrade");
+        Map<String, String> states = states(report);
+        for (String removed : List.of("Preload180FEAD3", "PreloadProviderframeworkonEvent572E78D6",
+                "PreloadOnEventFDFC1648", "PreloadProviderwaiterstatemachine91702EAE", "EfsDirectories108DED9D",
+                "EfsDirectoriesProviderframeworkonEvent74D13160")) {
+            assertEquals("deleted", states.get(QUICKSTART + "/" + removed), removed);
+        }
+        for (String added : List.of("PreloadWarmUp14F8B94B", "EfsDirectoriesExist4E0F56A5",
+                "CustomResourceProviderframeworkonEvent403EDE45")) {
+            assertEquals("added", states.get(QUICKSTART + "/" + added), added);
+        }
+        assertEquals("updated", states.get(QUICKSTART + "/EfsDirectoriesFunctionBD3B4858"),
+                "the directories function keeps its logical id (and its ARN), updated in place");
+        List<String> findings = findings(report);
+        assertTrue(findings.stream().noneMatch(f -> f.startsWith("service-token-changed")), findings.toString());
+        assertTrue(findings.contains("stateful-deleted " + QUICKSTART + "/EfsDirectories108DED9D"),
+                "the released directories record is retained (DeletionPolicy Retain) as it leaves: " + findings);
+        assertTrue(report.get("rewarm").asBoolean(), "the new preload resource warms the new cache");
     }
 
     @Test
