@@ -84,11 +84,18 @@ if (onEvents.length !== 1) fail(`expected 1 Provider framework onEvent function 
 const token = JSON.stringify({ 'Fn::GetAtt': [onEvents[0][0], 'Arn'] });
 const libraryTypes = ['Custom::DataRepositoryAssociation', 'Custom::LustreTaskGuard', 'Custom::LustrePreload',
   'Custom::TrainingTeardown', 'Custom::EfsDirectories'];
+// aws-cdk-lib's own custom resources (the VPC's default security group restriction), on its singleton providers.
+const cdkTypes = ['Custom::VpcRestrictDefaultSG'];
 for (const [id, r] of Object.entries(resources)) {
-  if (libraryTypes.includes(r.Type) && JSON.stringify(r.Properties.ServiceToken) !== token) {
+  if (!r.Type.startsWith('Custom::') || cdkTypes.includes(r.Type)) continue;
+  if (!libraryTypes.includes(r.Type)) fail(`${id}: ${r.Type} is neither a library type nor aws-cdk-lib's known here`);
+  if (JSON.stringify(r.Properties.ServiceToken) !== token) {
     fail(`${id} (${r.Type}) is not served by the stack's provider: ServiceToken ${JSON.stringify(r.Properties.ServiceToken)}`);
   }
 }
+// The quickstart has every library type: a type that is missing (or renamed) would pass the check above unchecked.
+const missing = libraryTypes.filter((type) => ofType(type).length === 0);
+if (missing.length > 0) fail(`no ${missing.join(', ')} in the template: its ServiceToken would go unchecked`);
 const functions = ofType('AWS::Lambda::Function').length;
 if (functions > 6) fail(`${functions} Lambda functions, expected at most 6`);
 const machines = Object.entries(resources).filter(([id, r]) => r.Type === 'AWS::StepFunctions::StateMachine'
