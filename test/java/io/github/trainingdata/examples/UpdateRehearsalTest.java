@@ -11,11 +11,15 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -237,6 +241,67 @@ class UpdateRehearsalTest {
         assertTrue(findings.contains("stateful-deleted " + QUICKSTART + "/EfsDirectories108DED9D"),
                 "the released directories record is retained (DeletionPolicy Retain) as it leaves: " + findings);
         assertTrue(report.get("rewarm").asBoolean(), "the new preload resource warms the new cache");
+    }
+
+    /**
+     * The last release's preload is deleted in the upgrade's cleanup through its own provider, so everything that Delete
+     * runs on must still be there as the release left it: the functions, roles, policies, waiter, log groups and key the
+     * preload refers to, transitively (Ref, Fn::GetAtt, DependsOn), up to the preload state machine, which its handlers
+     * only name. Each leaves the template (the update does not touch what it removes, and the cleanup deletes it after
+     * the preload, which refers to it) or stays unchanged; the preload state machine, whose executions the Delete stops
+     * by ARN, is updated in place under its generated name (no StateMachineName), so its ARN is the one the old handlers
+     * were given.
+     */
+    @Test
+    void theLastReleasesPreloadIsDeletedThroughItsProviderAsReleased() throws IOException {
+        JsonNode baseline = Json.MAPPER.readTree(Path.of("test/resources/release-baseline/quickstart/" + QUICKSTART
+                + ".template.json").toFile()).get("Resources");
+        JsonNode preload = baseline.get("Preload180FEAD3");
+        String machine = preload.at("/Properties/StateMachineArn/Ref").asText();
+        Deque<String> next = new ArrayDeque<>(List.of(preload.at("/Properties/ServiceToken/Fn::GetAtt/0").asText()));
+        Set<String> chain = new TreeSet<>();
+        while (!next.isEmpty()) {
+            String id = next.pop();
+            if (!id.equals(machine) && chain.add(id)) {
+                references(baseline.get(id), baseline, next);
+            }
+        }
+        Map<String, String> states = states(REPORTS.get("library-upgrade"));
+        for (String id : chain) {
+            String state = states.get(QUICKSTART + "/" + id);
+            assertTrue(state == null || state.equals("deleted"), id + " is " + state + " before the cleanup");
+        }
+        assertTrue(chain.containsAll(List.of("PreloadProviderframeworkonEvent572E78D6", "PreloadOnEventFDFC1648",
+                "PreloadIsComplete0FBEFB42", "PreloadProviderwaiterstatemachine91702EAE",
+                "PreloadIsCompleteServiceRoleDefaultPolicyF74A5CAB", "DataBucketKeyF77F009F")), chain.toString());
+        assertEquals("updated", states.get(QUICKSTART + "/" + machine));
+        JsonNode now = Json.MAPPER.readTree(Path.of("test/resources/snapshots/Quickstart.json").toFile())
+                .get("Resources").get(machine);
+        assertTrue(!baseline.get(machine).get("Properties").has("StateMachineName")
+                && !now.get("Properties").has("StateMachineName"), "the state machine keeps its generated name");
+    }
+
+    /** Adds the resources {@code node} refers to (Ref, Fn::GetAtt, DependsOn) to {@code found}. */
+    private static void references(JsonNode node, JsonNode resources, Deque<String> found) {
+        node.fields().forEachRemaining(field -> {
+            JsonNode value = field.getValue();
+            if (field.getKey().equals("Ref") && resources.has(value.asText())) {
+                found.add(value.asText());
+            } else if (field.getKey().equals("Fn::GetAtt")) {
+                found.add(value.get(0).asText());
+            } else if (field.getKey().equals("DependsOn")) {
+                if (value.isTextual()) {
+                    found.add(value.asText());
+                }
+                value.forEach(id -> found.add(id.asText()));
+            } else if (value.isContainerNode()) {
+                if (value.isArray()) {
+                    value.forEach(item -> references(item, resources, found));
+                } else {
+                    references(value, resources, found);
+                }
+            }
+        });
     }
 
     @Test
