@@ -75,6 +75,29 @@ for (const cls of ['io/github/trainingdata/cdk/internal/dispatch/CustomResourceD
   'io/github/trainingdata/cdk/training/handler/TrainingTeardownHandler.class']) {
   if (!dispatcherListing.includes(cls)) fail(`${cls} is not inside the dispatcher's asset ${dispatcherAsset}`);
 }
+// Every custom resource of the library names the one provider's onEvent function as its ServiceToken (none keeps an
+// earlier release's provider alive through a forwarder), and the stack has at most 6 functions (issue 27).
+const onEvents = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function'
+  && r.Properties.Handler === 'framework.onEvent' && JSON.stringify(r.Properties.Environment || {})
+  .includes(JSON.stringify({ 'Fn::GetAtt': [Object.keys(resources).find((k) => resources[k] === dispatchers[0]), 'Arn'] })));
+if (onEvents.length !== 1) fail(`expected 1 Provider framework onEvent function calling the dispatcher, found ${onEvents.length}`);
+const token = JSON.stringify({ 'Fn::GetAtt': [onEvents[0][0], 'Arn'] });
+const libraryTypes = ['Custom::DataRepositoryAssociation', 'Custom::LustreTaskGuard', 'Custom::LustrePreload',
+  'Custom::TrainingTeardown', 'Custom::EfsDirectories'];
+// aws-cdk-lib's own custom resources (the VPC's default security group restriction), on its singleton providers.
+const cdkTypes = ['Custom::VpcRestrictDefaultSG'];
+for (const [id, r] of Object.entries(resources)) {
+  if (!r.Type.startsWith('Custom::') || cdkTypes.includes(r.Type)) continue;
+  if (!libraryTypes.includes(r.Type)) fail(`${id}: ${r.Type} is neither a library type nor aws-cdk-lib's known here`);
+  if (JSON.stringify(r.Properties.ServiceToken) !== token) {
+    fail(`${id} (${r.Type}) is not served by the stack's provider: ServiceToken ${JSON.stringify(r.Properties.ServiceToken)}`);
+  }
+}
+// The quickstart has every library type: a type that is missing (or renamed) would pass the check above unchecked.
+const missing = libraryTypes.filter((type) => ofType(type).length === 0);
+if (missing.length > 0) fail(`no ${missing.join(', ')} in the template: its ServiceToken would go unchecked`);
+const functions = ofType('AWS::Lambda::Function').length;
+if (functions > 6) fail(`${functions} Lambda functions, expected at most 6`);
 const machines = Object.entries(resources).filter(([id, r]) => r.Type === 'AWS::StepFunctions::StateMachine'
   && id !== preloadMachineId && definitionOf(r).includes('createTrainingJob.sync'));
 if (machines.length !== 1) fail(`expected 1 training state machine, found ${machines.length}`);
@@ -88,7 +111,8 @@ if (!definitionOf(machines[0][1]).includes(`{"Ref":"${pointers[0][0]}"}`)
   fail('the training state machine does not wait for the current preload execution');
 }
 
-console.log(`check-synth: ${file}: ${Object.keys(resources).length} resources, SCRATCH_2 in one subnet, `
+console.log(`check-synth: ${file}: ${Object.keys(resources).length} resources, ${functions} functions, SCRATCH_2 in one subnet, `
   + 'FSx linked to S3 by association custom resources (deleted with the stack unless it exports, handlers in their asset), explicit EFS modes, EFS and buckets retained, encrypted, no ingress from 0.0.0.0/0, preload '
-  + 'state machine warming the file system with its handler in its asset, before the training state machine, '
+  + 'state machine warming the file system with its handler in its asset, every custom resource on the stack\'s '
+  + 'one provider, the preload before the training state machine, '
   + 'which waits for the execution current when it starts');

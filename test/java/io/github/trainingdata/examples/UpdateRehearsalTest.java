@@ -11,11 +11,15 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -82,6 +86,9 @@ class UpdateRehearsalTest {
                     + "\"PERSISTENT_2\", \"PerUnitStorageThroughput\": 500, \"MetadataConfiguration\": "
                     + "{\"Mode\": \"USER_PROVISIONED\", \"Iops\": 6000}}");
 
+    /** The quickstart's stack, whose last release (test/resources/release-baseline) is upgraded to its snapshot. */
+    private static final String QUICKSTART = "TrainingDataQuickstart";
+
     @TempDir
     static Path dir;
     private static final Map<String, JsonNode> REPORTS = new TreeMap<>();
@@ -141,6 +148,9 @@ class UpdateRehearsalTest {
                         + "{\"ServiceToken\": \"" + TOKEN + "\", \"BucketName\": {\"Ref\": \"Bucket\"}}},\n\"Handler\": {")));
         plant("scratch-to-persistent", null, Map.of("Data", DATA), Map.of("Data", PERSISTENT));
         plant("key-at-rest", null, Map.of("Data", PERSISTENT), Map.of("Data", PERSISTENT.replace("key/k1", "key/k2")));
+        plant("library-upgrade", "yes", Map.of(QUICKSTART, Files.readString(Path.of(
+                "test/resources/release-baseline/quickstart/" + QUICKSTART + ".template.json"))),
+                Map.of(QUICKSTART, Files.readString(Path.of("test/resources/snapshots/Quickstart.json"))));
         Files.writeString(dir.resolve("catalogue.json"), Json.MAPPER.writeValueAsString(Map.of("changes", CHANGES)));
 
         Path report = dir.resolve("report.json");
@@ -203,6 +213,95 @@ class UpdateRehearsalTest {
         assertEquals(List.of("service-token-changed Data/Coco", "service-token-changed Data/Imagenet"),
                 findings(REPORTS.get("service-token")).stream().filter(f -> f.startsWith("service-token"))
                         .sorted().toList());
+    }
+
+    /**
+     * The quickstart's library upgrade, from the last release's template to today's snapshot: the release served the
+     * preload and the EFS directories with providers of their own, whose tokens CloudFormation cannot change, so
+     * their custom resources leave the stack with those providers and resources of new logical ids on the stack's
+     * provider take their place; no custom resource changes its token.
+     */
+    @Test
+    void theLibraryUpgradeReplacesTheReleasedCustomResourcesInsteadOfChangingTheirServiceTokens() {
+        JsonNode report = REPORTS.get("library-upgrade");
+        Map<String, String> states = states(report);
+        for (String removed : List.of("Preload180FEAD3", "PreloadProviderframeworkonEvent572E78D6",
+                "PreloadOnEventFDFC1648", "PreloadProviderwaiterstatemachine91702EAE", "EfsDirectories108DED9D",
+                "EfsDirectoriesProviderframeworkonEvent74D13160")) {
+            assertEquals("deleted", states.get(QUICKSTART + "/" + removed), removed);
+        }
+        for (String added : List.of("PreloadWarmUp14F8B94B", "EfsDirectoriesExist4E0F56A5",
+                "CustomResourceProviderframeworkonEvent403EDE45")) {
+            assertEquals("added", states.get(QUICKSTART + "/" + added), added);
+        }
+        assertEquals("updated", states.get(QUICKSTART + "/EfsDirectoriesFunctionBD3B4858"),
+                "the directories function keeps its logical id (and its ARN), updated in place");
+        List<String> findings = findings(report);
+        assertTrue(findings.stream().noneMatch(f -> f.startsWith("service-token-changed")), findings.toString());
+        assertTrue(findings.contains("stateful-deleted " + QUICKSTART + "/EfsDirectories108DED9D"),
+                "the released directories record is retained (DeletionPolicy Retain) as it leaves: " + findings);
+        assertTrue(report.get("rewarm").asBoolean(), "the new preload resource warms the new cache");
+    }
+
+    /**
+     * The last release's preload is deleted in the upgrade's cleanup through its own provider, so everything that Delete
+     * runs on must still be there as the release left it: the functions, roles, policies, waiter, log groups and key the
+     * preload refers to, transitively (Ref, Fn::GetAtt, DependsOn), up to the preload state machine, which its handlers
+     * only name. Each leaves the template (the update does not touch what it removes, and the cleanup deletes it after
+     * the preload, which refers to it) or stays unchanged; the preload state machine, whose executions the Delete stops
+     * by ARN, is updated in place under its generated name (no StateMachineName), so its ARN is the one the old handlers
+     * were given.
+     */
+    @Test
+    void theLastReleasesPreloadIsDeletedThroughItsProviderAsReleased() throws IOException {
+        JsonNode baseline = Json.MAPPER.readTree(Path.of("test/resources/release-baseline/quickstart/" + QUICKSTART
+                + ".template.json").toFile()).get("Resources");
+        JsonNode preload = baseline.get("Preload180FEAD3");
+        String machine = preload.at("/Properties/StateMachineArn/Ref").asText();
+        Deque<String> next = new ArrayDeque<>(List.of(preload.at("/Properties/ServiceToken/Fn::GetAtt/0").asText()));
+        Set<String> chain = new TreeSet<>();
+        while (!next.isEmpty()) {
+            String id = next.pop();
+            if (!id.equals(machine) && chain.add(id)) {
+                references(baseline.get(id), baseline, next);
+            }
+        }
+        Map<String, String> states = states(REPORTS.get("library-upgrade"));
+        for (String id : chain) {
+            String state = states.get(QUICKSTART + "/" + id);
+            assertTrue(state == null || state.equals("deleted"), id + " is " + state + " before the cleanup");
+        }
+        assertTrue(chain.containsAll(List.of("PreloadProviderframeworkonEvent572E78D6", "PreloadOnEventFDFC1648",
+                "PreloadIsComplete0FBEFB42", "PreloadProviderwaiterstatemachine91702EAE",
+                "PreloadIsCompleteServiceRoleDefaultPolicyF74A5CAB", "DataBucketKeyF77F009F")), chain.toString());
+        assertEquals("updated", states.get(QUICKSTART + "/" + machine));
+        JsonNode now = Json.MAPPER.readTree(Path.of("test/resources/snapshots/Quickstart.json").toFile())
+                .get("Resources").get(machine);
+        assertTrue(!baseline.get(machine).get("Properties").has("StateMachineName")
+                && !now.get("Properties").has("StateMachineName"), "the state machine keeps its generated name");
+    }
+
+    /** Adds the resources {@code node} refers to (Ref, Fn::GetAtt, DependsOn) to {@code found}. */
+    private static void references(JsonNode node, JsonNode resources, Deque<String> found) {
+        node.fields().forEachRemaining(field -> {
+            JsonNode value = field.getValue();
+            if (field.getKey().equals("Ref") && resources.has(value.asText())) {
+                found.add(value.asText());
+            } else if (field.getKey().equals("Fn::GetAtt")) {
+                found.add(value.get(0).asText());
+            } else if (field.getKey().equals("DependsOn")) {
+                if (value.isTextual()) {
+                    found.add(value.asText());
+                }
+                value.forEach(id -> found.add(id.asText()));
+            } else if (value.isContainerNode()) {
+                if (value.isArray()) {
+                    value.forEach(item -> references(item, resources, found));
+                } else {
+                    references(value, resources, found);
+                }
+            }
+        });
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.benchmark;
 
+import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.TestApps;
 import io.github.trainingdata.examples.QuickstartStack;
 import java.io.IOException;
@@ -35,7 +36,9 @@ import software.amazon.awscdk.Stack;
  * (median ours / median plain) and {@code per-definition-ms: M} (least-squares slope of the median time
  * over the definition counts). Before the table it prints, once, the resources by type of the quickstart (the
  * example's {@link QuickstartStack}) next to the data layer in plain aws-cdk-lib, the machinery among them (Lambda
- * functions, IAM roles and policies, log groups, state machines), and what each added definition adds, by type.
+ * functions, IAM roles and policies, log groups, state machines), and what each added definition adds: by type,
+ * and in template bytes as aws-cdk-lib writes them and compact ({@code suppressTemplateIndentation}), with how many
+ * definitions fit under CloudFormation's 500 resources and 1,000,000 template bytes.
  *
  * <p>Run: {@code mvn -B -q -Pbenchmark verify}; other round counts: {@code -Dexec.args="warmup measured"}.
  */
@@ -54,6 +57,8 @@ public final class SynthBenchmark {
     static final int PER_DEFINITION_GOAL = 5;
     /** CloudFormation's resources per stack. */
     static final int STACK_LIMIT = 500;
+    /** CloudFormation's template body limit (bytes, a template in S3), which aws-cdk-lib warns about at synth. */
+    static final long TEMPLATE_LIMIT = 1_000_000;
     /** The goal for the ratio; informational only. */
     static final double RATIO_GOAL = 1.10;
     /** The data-layer pair is cheap (tens of ms) and its samples are noisy: synthesize it this often per round. */
@@ -67,7 +72,8 @@ public final class SynthBenchmark {
     }
 
     /** One timed synth. */
-    record Sample(long buildNanos, long synthNanos, int resources, Map<String, Integer> types) {
+    record Sample(long buildNanos, long synthNanos, int resources, Map<String, Integer> types, long templateBytes,
+            long compactTemplateBytes) {
         long totalNanos() {
             return buildNanos + synthNanos;
         }
@@ -139,10 +145,20 @@ public final class SynthBenchmark {
         long t1 = System.nanoTime();
         var assembly = app.synth();
         long t2 = System.nanoTime();
-        Map<String, Integer> types = resourceTypes(assembly.getStackByName("Bench").getTemplate());
+        var bench = assembly.getStackByName("Bench");
+        Map<String, Integer> types = resourceTypes(bench.getTemplate());
+        long templateBytes;
+        long compactBytes;
+        try {
+            templateBytes = Files.size(Path.of(bench.getTemplateFullPath()));
+            compactBytes = Json.MAPPER.writeValueAsBytes(Json.MAPPER.readTree(
+                    Path.of(bench.getTemplateFullPath()).toFile())).length;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         deleteTree(Path.of(assembly.getDirectory()));
         int count = types.values().stream().mapToInt(Integer::intValue).sum();
-        return new Sample(t1 - t0, t2 - t1, count, types);
+        return new Sample(t1 - t0, t2 - t1, count, types, templateBytes, compactBytes);
     }
 
     /** The example quickstart's resources by type, synthesized once. */
@@ -219,8 +235,14 @@ public final class SynthBenchmark {
         }
         double perDefinition = (double) (more.resources() - fewer.resources()) / added;
         System.out.printf(Locale.ROOT, "resources per added definition: %.1f (goal <= %d; %d definitions fit in "
-                + "a stack of %d beside the data layer)%n%s%n", perDefinition, PER_DEFINITION_GOAL,
+                + "a stack of %d beside the data layer)%n%s", perDefinition, PER_DEFINITION_GOAL,
                 (int) ((STACK_LIMIT - (fewer.resources() - perDefinition)) / perDefinition), STACK_LIMIT, byType);
+        double bytes = (double) (more.templateBytes() - fewer.templateBytes()) / added;
+        double compact = (double) (more.compactTemplateBytes() - fewer.compactTemplateBytes()) / added;
+        System.out.printf(Locale.ROOT, "template bytes per added definition: %.0f as aws-cdk-lib writes it (%d "
+                + "definitions fit in %,d bytes beside the data layer), %.0f with suppressTemplateIndentation (%d)%n%n",
+                bytes, (int) ((TEMPLATE_LIMIT - (fewer.templateBytes() - bytes)) / bytes), TEMPLATE_LIMIT, compact,
+                (int) ((TEMPLATE_LIMIT - (fewer.compactTemplateBytes() - compact)) / compact));
     }
 
     private static void printTable(Map<String, List<Sample>> samples) {

@@ -232,9 +232,11 @@ class TrainingTeardownTest {
                 properties.get("AssumeRolePolicyDocument"), "only the stack's provider function may assume it");
         assertEquals("/training-data/teardown/REF(AWS::StackName)/", properties.get("Path"));
         assertEquals(List.of(Map.of("Action", "sts:AssumeRole", "Effect", "Allow", "Resource",
-                "arn:REF(AWS::Partition):iam::REF(AWS::AccountId):role/training-data/teardown/REF(AWS::StackName)/*")),
+                "arn:REF(AWS::Partition):iam::REF(AWS::AccountId):role/training-data/teardown/REF(AWS::StackName)/*"),
+                Map.of("Action", "cloudformation:DescribeStacks", "Effect", "Allow", "Resource", "REF(AWS::StackId)")),
                 Intrinsics.evaluate(PolicyStatements.statements(t, Map.of("Ref", provider))),
-                "the provider function may only assume the stack's teardown roles");
+                "the provider function may only assume the stack's teardown roles, and read its own stack's status (a "
+                        + "Delete in a rollback's cleanup stops nothing)");
     }
 
     @Test

@@ -79,7 +79,6 @@ public final class CustomResourceProvider extends Construct {
     private final DispatcherFunction handlerScope;
     private final IFunction handler;
     private final Provider provider;
-    private Role forwarderRole;
     /** The fewest characters the grants so far ({@link #grant}) count as in the function's role. */
     private int grantsCharacters;
 
@@ -143,23 +142,6 @@ public final class CustomResourceProvider extends Construct {
     /** @return the function that serves every request */
     public IFunction getHandler() {
         return handler;
-    }
-
-    /**
-     * The role of the forwarders that keep released service tokens ({@link ReleasedServiceToken}), made for the first:
-     * it may only invoke the framework's onEvent function (and log).
-     *
-     * @return the role
-     */
-    Role forwarderRole() {
-        if (forwarderRole == null) {
-            forwarderRole = frameworkRole("ForwarderRole");
-            forwarderRole.addToPrincipalPolicy(PolicyStatement.Builder.create()
-                    .actions(List.of("lambda:InvokeFunction")).resources(List.of(getServiceToken())).build());
-            Validations.of(forwarderRole).acknowledge(Acknowledgment.builder().id(BASIC_EXECUTION).reason(
-                    BASIC_EXECUTION_REASON).build());
-        }
-        return forwarderRole;
     }
 
     /**

@@ -3,7 +3,6 @@ package io.github.trainingdata.cdk.preload;
 import io.github.trainingdata.cdk.performance.PreloadDefaults;
 import io.github.trainingdata.cdk.internal.CustomResourceProvider;
 import io.github.trainingdata.cdk.internal.KeyPrefix;
-import io.github.trainingdata.cdk.internal.ReleasedServiceToken;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreLocation;
 import io.github.trainingdata.cdk.training.TrainingChannel;
@@ -41,8 +40,8 @@ import software.constructs.Construct;
  * EMPTY, no worker: the usual first deploy, whose bucket is created by the same stack), starts FSx's metadata import
  * of the locations that hold data and waits for that task (files exist only once imported), then runs the worker
  * on those locations only (some empty: status PARTIAL, the execution still succeeds and names them), retrying what
- * is transient (throttling, limits, IAM propagation, capacity) with new job names. A custom resource (aws-cdk-lib's
- * Provider framework, Java handler on the AWS SDK) starts an execution on create, and on update only when what is
+ * is transient (throttling, limits, IAM propagation, capacity) with new job names. A custom resource ({@code WarmUp},
+ * served by the stack's custom-resource provider, Java handler on the AWS SDK) starts an execution on create, and on update only when what is
  * warmed changes (the file system, the data locations and the directories they appear at, the dataset version);
  * during a rollback it starts nothing and restores the execution of the configuration rolled back to; it stops a
  * running one on delete and never fails a delete. Retries reuse a deterministic name. When the deploy waits, it
@@ -52,6 +51,13 @@ import software.constructs.Construct;
 public class LustrePreload extends Construct {
     /** The preload's custom resource type. */
     static final String RESOURCE_TYPE = "Custom::LustrePreload";
+    /**
+     * The custom resource's id under the preload. The last release's, served by a provider of its own, was
+     * {@code Resource}; CloudFormation cannot move a custom resource to another ServiceToken, so the resource served by
+     * the stack's provider has a new id (a new logical id): the upgrade creates it (a warm-up) and deletes the old one,
+     * through the old provider, in the update's cleanup.
+     */
+    static final String RESOURCE_ID = "WarmUp";
     /**
      * The longest a deploy waits for the warm-up: within the stack provider's 58 minutes and a custom resource's hour.
      * A warm-up still running then goes on while the deploy completes (status STARTED).
@@ -116,9 +122,8 @@ public class LustrePreload extends Construct {
         properties.put("DataLocations", dataLocations.stream().map(DataLocation::uri).toList());
         properties.put("WarmKey", Stack.of(this).toJsonString(spec.warmKey(props.getDatasetVersion())));
         properties.put("WaitSeconds", waitForCompletion ? MAX_WAITING_TIMEOUT.toSeconds().toString() : "0");
-        this.resource = CustomResource.Builder.create(this, "Resource")
-                .serviceToken(ReleasedServiceToken.of(this, CustomResourceProvider.of(this, cache.getEncryptionKey()),
-                        cache.getEncryptionKey()))
+        this.resource = CustomResource.Builder.create(this, RESOURCE_ID)
+                .serviceToken(CustomResourceProvider.of(this, cache.getEncryptionKey()).getServiceToken())
                 .resourceType(RESOURCE_TYPE)
                 .properties(properties)
                 .build();

@@ -3,7 +3,6 @@ package io.github.trainingdata.cdk.storage;
 import io.github.trainingdata.cdk.internal.LogGroups;
 import io.github.trainingdata.cdk.internal.BundledAsset;
 import io.github.trainingdata.cdk.internal.CustomResourceProvider;
-import io.github.trainingdata.cdk.internal.ReleasedServiceToken;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.handler.EfsDirectoriesHandler;
 import java.util.Arrays;
@@ -57,6 +56,13 @@ import software.constructs.Construct;
  */
 final class EfsDirectories extends Construct {
     static final String RESOURCE_TYPE = "Custom::EfsDirectories";
+    /**
+     * The custom resource's id. The last release's, served by a provider of its own, was {@code Resource};
+     * CloudFormation cannot move a custom resource to another ServiceToken, so the resource served by the stack's
+     * provider has a new id (a new logical id): the upgrade creates it (the directories exist, nothing changes) and
+     * leaves the old one, retained, out of the stack in the update's cleanup.
+     */
+    static final String RESOURCE_ID = "Exist";
     static final String BUNDLE = "efs-directories-handler.zip";
     static final String HANDLER = EfsDirectoriesHandler.class.getName() + "::onEvent";
     /** The function's security group's description: constant, since {@code GroupDescription} is create-only. */
@@ -117,8 +123,8 @@ final class EfsDirectories extends Construct {
         properties.put(EfsDirectoriesHandler.FILE_SYSTEM_ID, fileSystem.getFileSystemId());
         properties.put(EfsDirectoriesHandler.DIRECTORIES, Lazy.list((IStableListProducer) directories::get));
         properties.put(EfsDirectoriesHandler.FUNCTION, function.getFunctionArn());
-        this.resource = CustomResource.Builder.create(this, "Resource")
-                .serviceToken(ReleasedServiceToken.of(this, provider, logsKey))
+        this.resource = CustomResource.Builder.create(this, RESOURCE_ID)
+                .serviceToken(provider.getServiceToken())
                 .resourceType(RESOURCE_TYPE)
                 .properties(properties)
                 .removalPolicy(RemovalPolicy.RETAIN)

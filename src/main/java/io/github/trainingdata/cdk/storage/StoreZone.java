@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.storage;
 
 import java.util.Objects;
+import software.amazon.awscdk.Token;
 
 /**
  * The Availability Zone a {@link TrainingDataStore} keeps its data in, and how strongly it holds a training job
@@ -68,8 +69,13 @@ public final class StoreZone {
         return zoneId;
     }
 
+    /** @return the affinity and the zone, for messages; a deploy-time zone is described, never printed as a token */
     @Override
     public String toString() {
-        return affinity + " " + (zoneName != null ? zoneName : "id " + zoneId);
+        String zone = zoneName != null ? zoneName : zoneId;
+        if (Token.isUnresolved(zone)) {
+            return affinity + " zone " + (zoneName != null ? "name" : "ID") + " known only at deploy time";
+        }
+        return affinity + " " + (zoneName != null ? zone : "id " + zone);
     }
 }

@@ -91,8 +91,11 @@ final class TrainingTeardown extends Construct {
         String roles = stack.formatArn(ArnComponents.builder().service("iam").region("").resource("role")
                 .resourceName(ROLE_PATH.substring(1) + Aws.STACK_NAME + "/*").arnFormat(ArnFormat.SLASH_RESOURCE_NAME)
                 .build());
+        // A Delete asks whether the stack cleans up after a rolled-back update (then it stops nothing): this stack only.
         Policy assume = provider.grant(this, List.of(PolicyStatement.Builder.create()
-                .actions(List.of("sts:AssumeRole")).resources(List.of(roles)).build()));
+                .actions(List.of("sts:AssumeRole")).resources(List.of(roles)).build(),
+                PolicyStatement.Builder.create().actions(List.of("cloudformation:DescribeStacks"))
+                        .resources(List.of(stack.getStackId())).build()));
         WildcardFindings findings = new WildcardFindings(assume);
         findings.add(List.of(roles), "The stack's provider may assume the teardown roles of this stack's training "
                 + "definitions only (their IAM path names the stack); each role trusts that provider's role alone and "

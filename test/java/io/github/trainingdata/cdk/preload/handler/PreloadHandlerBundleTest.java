@@ -153,6 +153,11 @@ class PreloadHandlerBundleTest {
             emulator.on("SageMaker.StopTrainingJob", call -> Reply.ok("{}"));
             emulator.on("ec2.DescribeNetworkInterfaces", call -> Reply.ok("<DescribeNetworkInterfacesResponse xmlns=\""
                     + "http://ec2.amazonaws.com/doc/2016-11-15/\"><networkInterfaceSet/></DescribeNetworkInterfacesResponse>"));
+            emulator.on("cloudformation.DescribeStacks", call -> Reply.ok("<DescribeStacksResponse xmlns=\"http://"
+                    + "cloudformation.amazonaws.com/doc/2010-05-15/\"><DescribeStacksResult><Stacks><member><StackName>S"
+                    + "</StackName><StackId>arn:aws:cloudformation:us-east-1:123456789012:stack/S/1</StackId><CreationTime>"
+                    + "2026-01-01T00:00:00Z</CreationTime><StackStatus>DELETE_IN_PROGRESS</StackStatus></member></Stacks>"
+                    + "</DescribeStacksResult></DescribeStacksResponse>"));
             List<String> logLines = new ArrayList<>();
             BundledHandler handler = BundledHandler.load(loader,
                     "io.github.trainingdata.cdk.training.handler.TrainingTeardownHandler", logLines);
@@ -168,8 +173,9 @@ class PreloadHandlerBundleTest {
 
             assertEquals(false, handler.isComplete(event).get("IsComplete"));
             assertEquals(true, handler.isComplete(event).get("IsComplete"));
-            assertEquals(List.of("AWSStepFunctions.ListExecutions", "SageMaker.ListTrainingJobs", "SageMaker.StopTrainingJob",
-                    "AWSStepFunctions.ListExecutions", "SageMaker.ListTrainingJobs", "ec2.DescribeNetworkInterfaces"),
+            assertEquals(List.of("cloudformation.DescribeStacks", "AWSStepFunctions.ListExecutions",
+                    "SageMaker.ListTrainingJobs", "SageMaker.StopTrainingJob", "AWSStepFunctions.ListExecutions",
+                    "SageMaker.ListTrainingJobs", "ec2.DescribeNetworkInterfaces"),
                     emulator.calls().stream().map(AwsJsonEmulator.Call::target).toList());
             assertTrue(emulator.calls("ec2.DescribeNetworkInterfaces").get(0).authorization()
                     .contains("/us-east-1/ec2/aws4_request"), logLines.toString());

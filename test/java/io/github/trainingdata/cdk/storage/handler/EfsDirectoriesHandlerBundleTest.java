@@ -56,12 +56,12 @@ class EfsDirectoriesHandlerBundleTest {
                     .newInstance(mountRoot, (Consumer<String>) log::add);
             Method onEvent = handlerType.getMethod("onEvent", Map.class);
             Map<String, Object> event = new LinkedHashMap<>(Map.of("RequestType", "Create", "RequestId", "r-1",
-                    "ResourceProperties", Map.of("FileSystemId", "fs-0123456789abcdef0",
+                    "LogicalResourceId", "EfsDirectoriesExist1A2B3C4D", "ResourceProperties", Map.of("FileSystemId", "fs-0123456789abcdef0",
                             "Directories", List.of("/features/imagenet"))));
 
             Map<String, Object> response = (Map<String, Object>) onEvent.invoke(handler, event);
 
-            assertEquals("fs-0123456789abcdef0:directories", response.get("PhysicalResourceId"));
+            assertEquals("fs-0123456789abcdef0:directories:EfsDirectoriesExist1A2B3C4D", response.get("PhysicalResourceId"));
             assertTrue(Files.isDirectory(mountRoot.resolve("features/imagenet")));
             assertEquals(List.of("Created: /features/imagenet (missing components with mode 755)"), log);
         }

@@ -22,6 +22,8 @@ class EfsDirectoriesHandlerTest {
     Path root;
 
     private final List<String> log = new ArrayList<>();
+    /** The physical id of a resource of logical id {@code EfsDirectoriesExist1A2B3C4D} on the test's file system. */
+    private static final String PHYSICAL_ID = "fs-0123456789abcdef0:directories:EfsDirectoriesExist1A2B3C4D";
 
     private EfsDirectoriesHandler handler() {
         return new EfsDirectoriesHandler(root, log::add);
@@ -35,10 +37,10 @@ class EfsDirectoriesHandlerTest {
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("RequestType", type);
         event.put("RequestId", "r-1");
-        event.put("LogicalResourceId", "EfsDirectories");
+        event.put("LogicalResourceId", "EfsDirectoriesExist1A2B3C4D");
         event.put("ResourceProperties", properties);
         if (!type.equals("Create")) {
-            event.put("PhysicalResourceId", "fs-0123456789abcdef0:directories");
+            event.put("PhysicalResourceId", PHYSICAL_ID);
         }
         return event;
     }
@@ -51,7 +53,7 @@ class EfsDirectoriesHandlerTest {
     void createMakesEveryMissingComponentWithMode755() throws IOException {
         Map<String, Object> response = handler().onEvent(event("Create", List.of("/features/imagenet/v2", "/labels")));
 
-        assertEquals(Map.of("PhysicalResourceId", "fs-0123456789abcdef0:directories"), response);
+        assertEquals(Map.of("PhysicalResourceId", PHYSICAL_ID), response);
         for (String dir : List.of("features", "features/imagenet", "features/imagenet/v2", "labels")) {
             assertTrue(Files.isDirectory(root.resolve(dir)), dir);
             assertEquals("rwxr-xr-x", mode(root.resolve(dir)), dir);
@@ -101,7 +103,7 @@ class EfsDirectoriesHandlerTest {
 
         Map<String, Object> response = handler().onEvent(update);
 
-        assertEquals(Map.of("PhysicalResourceId", "fs-0123456789abcdef0:directories"), response);
+        assertEquals(Map.of("PhysicalResourceId", PHYSICAL_ID), response);
         assertEquals(List.of("Exists: /features/imagenet",
                 "Directories no longer listed are kept: nothing is ever removed"), log);
         assertEquals("rwx------", mode(root.resolve("features")));
@@ -115,7 +117,7 @@ class EfsDirectoriesHandlerTest {
 
         Map<String, Object> response = handler().onEvent(event("Update", List.of("/new")));
 
-        assertEquals("fs-0123456789abcdef0:directories", response.get("PhysicalResourceId"));
+        assertEquals(PHYSICAL_ID, response.get("PhysicalResourceId"));
         assertTrue(Files.isDirectory(root.resolve("new")));
         assertEquals("data", Files.readString(root.resolve("old/part-0")));
     }
@@ -127,7 +129,7 @@ class EfsDirectoriesHandlerTest {
 
         Map<String, Object> response = handler().onEvent(event("Delete", List.of("/features")));
 
-        assertEquals(Map.of("PhysicalResourceId", "fs-0123456789abcdef0:directories"), response);
+        assertEquals(Map.of("PhysicalResourceId", PHYSICAL_ID), response);
         assertEquals("data", Files.readString(root.resolve("features/part-0")));
         assertEquals("Delete: the directories and their data stay on the file system", log.get(1));
     }
@@ -135,8 +137,55 @@ class EfsDirectoriesHandlerTest {
     @Test
     void deleteSucceedsEvenWhenNothingIsMounted() {
         EfsDirectoriesHandler unmounted = new EfsDirectoriesHandler(root.resolve("absent"), log::add);
-        assertEquals("fs-0123456789abcdef0:directories",
+        assertEquals(PHYSICAL_ID,
                 unmounted.onEvent(event("Delete", List.of("/features"))).get("PhysicalResourceId"));
+    }
+
+    /**
+     * The last release's resource ({@code EfsDirectories108DED9D} in its quickstart, served by a Provider framework of
+     * its own) leaves the stack at the upgrade; its framework's onEvent invokes this function (which kept its logical
+     * id and runs today's code) with CloudFormation's request as it arrived, the response URL masked, and
+     * {@code ResourceProperties} without the function's ARN. Its DeletionPolicy is Retain, so CloudFormation is not
+     * expected to send this Delete at all; if it does, it removes nothing and keeps the released physical id.
+     */
+    @Test
+    void theLastReleasesFrameworkDeleteRemovesNothingAndKeepsItsPhysicalId() throws IOException {
+        Files.createDirectories(root.resolve("features"));
+        Files.writeString(root.resolve("features/part-0"), "data");
+        String framework = "arn:aws:lambda:us-east-1:123456789012:function:TrainingDataQuickstart-"
+                + "EfsDirectoriesProviderframework-AbCdEfGh1234";
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("ServiceToken", framework);
+        properties.put("Directories", List.of("/features"));
+        properties.put("FileSystemId", "fs-0123456789abcdef0");
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("RequestType", "Delete");
+        event.put("ServiceToken", framework);
+        event.put("ResponseURL", "...");
+        event.put("StackId", "arn:aws:cloudformation:us-east-1:123456789012:stack/TrainingDataQuickstart/"
+                + "5b918d10-cd98-11ea-90d5-0a9cd3354c10");
+        event.put("RequestId", "0f6d8a2c-1b7e-4f0e-9a51-3c2d4e5f6a7b");
+        event.put("LogicalResourceId", "EfsDirectories108DED9D");
+        event.put("PhysicalResourceId", "fs-0123456789abcdef0:directories");
+        event.put("ResourceType", "Custom::EfsDirectories");
+        event.put("ResourceProperties", properties);
+
+        Map<String, Object> response = handler().onEvent(event);
+
+        assertEquals(Map.of("PhysicalResourceId", "fs-0123456789abcdef0:directories"), response,
+                "the framework refuses a Delete answered with another physical id");
+        assertEquals("data", Files.readString(root.resolve("features/part-0")));
+        assertEquals(List.of("Delete: the directories and their data stay on the file system"), log);
+    }
+
+    @Test
+    void aResourceOfAnotherLogicalIdOnTheSameFileSystemGetsAnotherPhysicalId() {
+        Map<String, Object> released = event("Create", List.of("/features"));
+        released.put("LogicalResourceId", "EfsDirectories108DED9D");
+
+        assertEquals("fs-0123456789abcdef0:directories:EfsDirectories108DED9D",
+                handler().onEvent(released).get("PhysicalResourceId"));
+        assertEquals(PHYSICAL_ID, handler().onEvent(event("Create", List.of("/features"))).get("PhysicalResourceId"));
     }
 
     @Test

@@ -32,6 +32,7 @@ import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sts.StsClient;
@@ -49,6 +50,7 @@ class TrainingTeardownHandlerTest {
     private static final String STOP_JOB = "SageMaker.StopTrainingJob";
     private static final String UPDATE_JOB = "SageMaker.UpdateTrainingJob";
     private static final String DESCRIBE_ENIS = "ec2.DescribeNetworkInterfaces";
+    private static final String DESCRIBE_STACKS = "cloudformation.DescribeStacks";
     private static final String STATE_MACHINE = "arn:aws:states:us-east-1:123456789012:stateMachine:TrainingStateMachineA1B2";
     private static final String PREFIX = "train";
     private static final String GROUP = "sg-0123456789abcdef0";
@@ -83,6 +85,7 @@ class TrainingTeardownHandlerTest {
         emulator.on(LIST_EXECUTIONS, call -> Reply.ok("{\"executions\":[]}"));
         emulator.on(LIST_JOBS, call -> Reply.ok(jobs()));
         emulator.on(DESCRIBE_ENIS, call -> Reply.ok(interfaces(null)));
+        stackIs("DELETE_IN_PROGRESS");
         clock = new MutableClock(STARTED.plusSeconds(90));
         handler = handler(SdkCalls.clientConfiguration());
         context = new RecordingContext();
@@ -109,8 +112,21 @@ class TrainingTeardownHandlerTest {
         };
         StsClient sts = emulator.connect(SdkCalls.configure(StsClient.builder()).overrideConfiguration(configuration));
         clients.add(sts);
+        CloudFormationClient cloudFormation = emulator.connect(SdkCalls.configure(CloudFormationClient.builder())
+                .overrideConfiguration(configuration));
+        clients.add(cloudFormation);
         return new TrainingTeardownHandler(new RoleClients(make.apply(StaticCredentialsProvider.create(
-                AwsBasicCredentials.create(OWN_KEY, "fake-secret-key"))), sts, make), clock);
+                AwsBasicCredentials.create(OWN_KEY, "fake-secret-key"))), sts, make), cloudFormation, clock);
+    }
+
+    /** DescribeStacks (awsQuery, XML) reports the stack in this status. */
+    private void stackIs(String status) {
+        emulator.on(DESCRIBE_STACKS, call -> Reply.ok("<DescribeStacksResponse xmlns=\"http://cloudformation.amazonaws"
+                + ".com/doc/2010-05-15/\"><DescribeStacksResult><Stacks><member><StackName>Training</StackName>"
+                + "<StackId>arn:aws:cloudformation:us-east-1:123456789012:stack/Training/4a1e2b30</StackId>"
+                + "<CreationTime>2026-01-01T00:00:00Z</CreationTime><StackStatus>" + status + "</StackStatus></member>"
+                + "</Stacks></DescribeStacksResult><ResponseMetadata><RequestId>r-1</RequestId></ResponseMetadata>"
+                + "</DescribeStacksResponse>"));
     }
 
     /** An STS AssumeRole answer (awsQuery XML) with the role's temporary credentials. */
@@ -436,11 +452,44 @@ class TrainingTeardownHandlerTest {
     }
 
     @Test
-    void deleteNotesWhenItBeganAndCallsNothing() {
+    void deleteNotesWhenItBeganAndOnlyAsksForTheStacksStatus() {
         assertEquals(Map.of("PhysicalResourceId", "TrainingTeardown5C4D2E1F-teardown", "Data",
                 Map.of("TeardownStarted", Long.toString(STARTED.getEpochSecond() + 90))),
                 handler.onEvent(event("Delete", inVpc()), context));
-        assertEquals(List.of(), emulator.calls());
+        assertEquals(List.of(DESCRIBE_STACKS), emulator.calls().stream().map(Call::target).toList());
+        assertTrue(emulator.calls().get(0).body().contains("StackName=arn%3Aaws%3Acloudformation%3Aus-east-1%3A"
+                + "123456789012%3Astack%2FTraining%2F4a1e2b30"), emulator.calls().get(0).body());
+    }
+
+    /**
+     * A Delete while the stack cleans up after a rolled-back update: that update created the teardown (the upgrade
+     * from the last release adds it), and the rollback keeps the definitions it lists, so nothing is stopped.
+     */
+    @Test
+    void aDeleteInTheCleanupOfARollbackStopsNothing() {
+        stackIs("UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS");
+        emulator.on(LIST_EXECUTIONS, call -> Reply.ok("{\"executions\":[" + execution("nightly-1") + "]}"));
+        Map<String, Object> delete = event("Delete", inVpc());
+
+        Map<String, Object> answer = handler.onEvent(delete, context);
+        Map<String, Object> waiting = new LinkedHashMap<>(delete);
+        waiting.putAll(answer);
+
+        assertEquals(Map.of("PhysicalResourceId", "TrainingTeardown5C4D2E1F-teardown",
+                TrainingTeardownHandler.LEFT_ALONE, "true"), answer);
+        assertEquals(COMPLETE, handler.isComplete(waiting, context));
+        assertEquals(List.of(DESCRIBE_STACKS), emulator.calls().stream().map(Call::target).toList(),
+                "no execution, job or warm pool is stopped");
+    }
+
+    /** When the stack's status cannot be read, a Delete tears down, as a stack's deletion needs. */
+    @Test
+    void aDeleteThatCannotReadTheStacksStatusTearsDown() {
+        emulator.on(DESCRIBE_STACKS, call -> Reply.queryError(403, "AccessDenied", "not authorized"));
+
+        assertEquals(Map.of("PhysicalResourceId", "TrainingTeardown5C4D2E1F-teardown", "Data",
+                Map.of("TeardownStarted", Long.toString(STARTED.getEpochSecond() + 90))),
+                handler.onEvent(event("Delete", inVpc()), context));
     }
 
     @Test

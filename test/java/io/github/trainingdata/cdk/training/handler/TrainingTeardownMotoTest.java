@@ -27,6 +27,7 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.sagemaker.model.TrainingInputMode;
 import software.amazon.awssdk.services.sfn.SfnClient;
@@ -133,7 +134,8 @@ class TrainingTeardownMotoTest {
         List<SdkAutoCloseable> closing = new ArrayList<>();
         try (SfnClient sfn = moto.client(SfnClient.builder());
                 SageMakerClient sageMaker = moto.client(SageMakerClient.builder());
-                StsClient sts = moto.client(StsClient.builder())) {
+                StsClient sts = moto.client(StsClient.builder());
+                CloudFormationClient cloudFormation = moto.client(CloudFormationClient.builder())) {
             TeardownClients own = new TeardownClients(sfn, sageMaker, enis);
             TrainingTeardownHandler handler = new TrainingTeardownHandler(new RoleClients(own, sts, credentials -> {
                 keys.add(credentials.resolveCredentials().accessKeyId());
@@ -146,7 +148,7 @@ class TrainingTeardownMotoTest {
                 closing.add(roleSageMaker);
                 return new TeardownClients(roleSfn, roleSageMaker, new NetworkInterfaces(UrlConnectionHttpClient.create(),
                         credentials, Region.US_EAST_1, moto.endpoint()));
-            }), Clock.systemUTC());
+            }), cloudFormation, Clock.systemUTC());
 
             assertEquals(Map.of("IsComplete", false), handler.isComplete(event, context));
             String line = context.lines().get(context.lines().size() - 1);

@@ -2,10 +2,10 @@ package io.github.trainingdata.cdk.preload.handler;
 
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import io.github.trainingdata.cdk.internal.handler.CustomResourceEvent;
+import io.github.trainingdata.cdk.internal.handler.OwnStack;
 import java.util.Optional;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
-import software.amazon.awssdk.services.cloudformation.model.Stack;
 import software.amazon.awssdk.services.cloudformation.model.StackStatus;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.ExecutionListItem;
@@ -41,16 +41,8 @@ final class PreloadRollback {
      * ordinary one, as before this check existed.
      */
     boolean inProgress(CustomResourceEvent request, LambdaLogger log) {
-        try {
-            Optional<StackStatus> status = cloudFormation.describeStacks(r -> r.stackName(request.stackId())).stacks()
-                    .stream().findFirst().map(Stack::stackStatus);
-            log.log("Stack " + request.stackId() + " is " + status.map(StackStatus::toString).orElse("not found"));
-            return status.orElse(null) == StackStatus.UPDATE_ROLLBACK_IN_PROGRESS;
-        } catch (SdkException e) {
-            log.log("Could not tell whether stack " + request.stackId() + " rolls back (handled as an ordinary "
-                    + "update): " + e.getMessage());
-            return false;
-        }
+        return OwnStack.is(cloudFormation, request, StackStatus.UPDATE_ROLLBACK_IN_PROGRESS, log,
+                "rolls back (handled as an ordinary update)");
     }
 
     /**

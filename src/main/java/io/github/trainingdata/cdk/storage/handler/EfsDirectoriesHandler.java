@@ -32,7 +32,7 @@ import java.util.function.Consumer;
 public final class EfsDirectoriesHandler {
     /** Where the function mounts the access point (Lambda requires a path under {@code /mnt/}). */
     public static final String MOUNT_PATH = "/mnt/efs";
-    /** ResourceProperties key: the file system's id (names the physical resource). */
+    /** ResourceProperties key: the file system's id (names the physical resource, with the logical id). */
     public static final String FILE_SYSTEM_ID = "FileSystemId";
     /** ResourceProperties key: the absolute directories, from the file system's root, that must exist. */
     public static final String DIRECTORIES = "Directories";
@@ -87,7 +87,9 @@ public final class EfsDirectoriesHandler {
      * Handles Create, Update and Delete.
      *
      * @param event the Provider framework's event (the CloudFormation request)
-     * @return {@code PhysicalResourceId}: {@code <FileSystemId>:directories}, unchanged on Delete
+     * @return {@code PhysicalResourceId}: {@code <FileSystemId>:directories:<LogicalResourceId>} (unique among the
+     *         resources of a provider, as CloudFormation asks, also beside the last release's resource of another
+     *         logical id on the same file system), unchanged on Delete
      * @throws IllegalArgumentException if the event or its properties are malformed
      * @throws IllegalStateException    if the file system is not mounted or a directory cannot be created
      */
@@ -108,7 +110,7 @@ public final class EfsDirectoriesHandler {
                 if (requestType.equals("Update")) {
                     log.accept("Directories no longer listed are kept: nothing is ever removed");
                 }
-                return physicalId(fileSystemId + ":directories");
+                return physicalId(fileSystemId + ":directories:" + string(event, "LogicalResourceId", "the event"));
             }
             case "Delete" -> {
                 log.accept("Delete: the directories and their data stay on the file system");

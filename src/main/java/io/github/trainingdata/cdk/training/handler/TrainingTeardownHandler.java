@@ -3,6 +3,7 @@ package io.github.trainingdata.cdk.training.handler;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import io.github.trainingdata.cdk.internal.handler.CustomResourceEvent;
+import io.github.trainingdata.cdk.internal.handler.OwnStack;
 import io.github.trainingdata.cdk.internal.handler.SdkCalls;
 import java.time.Clock;
 import java.time.Duration;
@@ -11,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.cloudformation.model.StackStatus;
 
 /**
  * Lambda handler of a stack's training teardown custom resource (aws-cdk-lib Provider framework, onEvent +
@@ -20,7 +23,11 @@ import software.amazon.awssdk.core.exception.SdkException;
  * definition was removed from the stack: CloudFormation updates this resource in the update phase, while the removed
  * definition's state machine and roles, its TeardownRole among them, are deleted only in the cleanup, so they are all
  * still there); a
- * definition still listed is left alone, whatever changed in it. Delete tears down every definition. Neither
+ * definition still listed is left alone, whatever changed in it. Delete tears down every definition, except while the
+ * stack is {@code UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS} (DescribeStacks on its own stack): then the resource is
+ * deleted because the failed update created it (its physical id never changes, so it is never replaced), and that
+ * rollback keeps the definitions it lists that existed before (the upgrade from the last release adds the teardown to
+ * a stack whose training may run), so it stops nothing; when the status cannot be read, it tears down. Neither
  * changes the physical id (a new one would make CloudFormation delete the old resource, and so stop all running
  * training, during a routine update). Tearing down waits until what the definitions ran has ended: each isComplete
  * takes one {@link TeardownPass look} per definition (stop the state machine's running executions, stop the jobs in
@@ -34,6 +41,11 @@ import software.amazon.awssdk.core.exception.SdkException;
  * not waited for; properties it cannot read (a resource of an earlier layout) stop nothing.
  */
 public final class TrainingTeardownHandler {
+    /**
+     * The field onEvent returns on a Delete that stops nothing (a rollback's cleanup), which tells isComplete so (the
+     * Provider framework passes onEvent's top-level fields on).
+     */
+    static final String LEFT_ALONE = "TeardownLeftAlone";
     /** The Data member, set by onEvent on Delete, that tells isComplete when the delete began (epoch seconds). */
     public static final String STARTED = "TeardownStarted";
     /**
@@ -46,26 +58,30 @@ public final class TrainingTeardownHandler {
     private static final Map<String, Object> NOT_COMPLETE = Map.of("IsComplete", false);
 
     private final RoleClients roles;
+    private final CloudFormationClient cloudFormation;
     private final Clock clock;
 
     /** The handler Lambda instantiates: clients for the function's Region, its role and the roles it assumes. */
     public TrainingTeardownHandler() {
-        this(RoleClients.fromEnvironment(), Clock.systemUTC());
+        this(RoleClients.fromEnvironment(), SdkCalls.configure(CloudFormationClient.builder()).build(),
+                Clock.systemUTC());
     }
 
-    /** A handler with its clients and clock supplied. */
-    TrainingTeardownHandler(RoleClients roles, Clock clock) {
+    /** A handler with its clients and clock supplied ({@code cloudFormation} tells the stack's status). */
+    TrainingTeardownHandler(RoleClients roles, CloudFormationClient cloudFormation, Clock clock) {
         this.roles = Objects.requireNonNull(roles, "roles");
+        this.cloudFormation = Objects.requireNonNull(cloudFormation, "cloudFormation");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /**
-     * Handles Create, Update and Delete; none calls AWS.
+     * Handles Create, Update and Delete; only Delete calls AWS (DescribeStacks).
      *
      * @param event   the Provider framework's event
      * @param context the Lambda context
      * @return {@code PhysicalResourceId} (on Create {@code <LogicalResourceId>-teardown}, then never changed) and,
-     *         for a Delete or an Update that removes a definition, {@code Data} with {@value #STARTED}
+     *         for a Delete or an Update that removes a definition, {@code Data} with {@value #STARTED}, or, for a
+     *         Delete in a rollback's cleanup, {@value #LEFT_ALONE}
      * @throws IllegalArgumentException on Create or Update, when a property is missing or malformed
      */
     public Map<String, Object> onEvent(Map<String, Object> event, Context context) {
@@ -85,7 +101,14 @@ public final class TrainingTeardownHandler {
             }
             case "Delete" -> {
                 response.put("PhysicalResourceId", request.physicalResourceId());
-                response.put("Data", started());
+                if (OwnStack.is(cloudFormation, request, StackStatus.UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS,
+                        context.getLogger(), "cleans up after a rollback (tearing down)")) {
+                    context.getLogger().log("Deleted by the cleanup of a rolled-back update, which created it and keeps "
+                            + "the definitions it lists: nothing is stopped");
+                    response.put(LEFT_ALONE, "true");
+                } else {
+                    response.put("Data", started());
+                }
             }
             default -> throw new IllegalArgumentException("Unknown RequestType " + request.requestType());
         }
@@ -111,6 +134,9 @@ public final class TrainingTeardownHandler {
         switch (request.requestType()) {
             case "Update" -> definitions = removed(request, log);
             case "Delete" -> {
+                if (request.field(LEFT_ALONE).isPresent()) {
+                    return Map.of("IsComplete", true);
+                }
                 try {
                     definitions = TeardownProperties.definitions(request.resourceProperties());
                 } catch (IllegalArgumentException e) {

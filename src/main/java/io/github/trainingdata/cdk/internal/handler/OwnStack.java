@@ -1,0 +1,41 @@
+package io.github.trainingdata.cdk.internal.handler;
+
+import com.amazonaws.services.lambda.runtime.LambdaLogger;
+import java.util.Optional;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.cloudformation.model.Stack;
+import software.amazon.awssdk.services.cloudformation.model.StackStatus;
+
+/**
+ * The status of the stack a custom-resource request comes from (DescribeStacks on the request's StackId): what a
+ * handler asks when the request alone cannot tell an update or a delete from a rollback's.
+ */
+public final class OwnStack {
+    private OwnStack() {
+    }
+
+    /**
+     * Whether the request's stack is in {@code status}.
+     *
+     * @param cloudFormation the client (its role may DescribeStacks on the stack)
+     * @param request        the request
+     * @param status         the status asked about
+     * @param log            logs the status, or why it cannot be told
+     * @param otherwise      what the handler does when the status cannot be told (an error after the SDK's retries),
+     *                       in the log line "Could not tell whether stack ... {@code otherwise}"
+     * @return whether it is; false when that cannot be told
+     */
+    public static boolean is(CloudFormationClient cloudFormation, CustomResourceEvent request, StackStatus status,
+            LambdaLogger log, String otherwise) {
+        try {
+            Optional<StackStatus> current = cloudFormation.describeStacks(r -> r.stackName(request.stackId())).stacks()
+                    .stream().findFirst().map(Stack::stackStatus);
+            log.log("Stack " + request.stackId() + " is " + current.map(StackStatus::toString).orElse("not found"));
+            return current.orElse(null) == status;
+        } catch (SdkException e) {
+            log.log("Could not tell whether stack " + request.stackId() + " " + otherwise + ": " + e.getMessage());
+            return false;
+        }
+    }
+}
