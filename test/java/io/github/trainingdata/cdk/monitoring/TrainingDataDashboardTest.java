@@ -145,7 +145,7 @@ class TrainingDataDashboardTest {
     @Test
     void followsThePreloadWorkersMetricsAndLog() {
         String job = full.value(full.preload.getWorkerJobName());
-        assertTrue(job.matches("GETATT\\(Preload[0-9A-F]{8}\\.WorkerJobName\\)"), job);
+        assertTrue(job.matches("GETATT\\(PreloadWarmUp[0-9A-F]{8}\\.WorkerJobName\\)"), job);
         JsonNode result = widget(fullBody, "Preload result (largest value in the time range)");
         for (String name : List.of("preload:files", "preload:bytes", "preload:seconds", "preload:locations")) {
             assertMetric(result, "/aws/sagemaker/TrainingJobs", name, "TrainingJobName", job, "Maximum", 300);
