@@ -1,7 +1,6 @@
 package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.internal.EfsDirectoryPath;
-import io.github.trainingdata.cdk.internal.ReplaceableReference;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -259,15 +258,9 @@ public class EfsStore extends Construct implements IConnectable, TrainingDataSto
             return publication;
         }
         publication.publishAfter(directoriesCreated);
-        Object strength = getNode().tryGetContext(ReplaceableReference.CONTEXT_KEY);
-        if (!existing && (strength == null || "strong".equals(strength))) {
-            Annotations.of(this).addWarningV2("@trainingdata/storage:upgradeWithImports", getNode().getPath()
-                    + ": definitions in other stacks read this file system's id at run time now. If their stacks were "
-                    + "deployed by 0.x under strong cross-stack references (the app's " + ReplaceableReference.CONTEXT_KEY
-                    + " is " + (strength == null ? "unset, which aws-cdk-lib treats as strong" : "strong")
-                    + "), they import its id, whose export this release drops: CloudFormation then refuses this "
-                    + "stack's update. Before upgrading, once, with 0.x: set it to \"both\" and run cdk deploy --all "
-                    + "(CHANGELOG, Upgrading); then acknowledge this warning");
+        if (!existing) {
+            StorePublication.warnUpgradeWithImports(this, "this file system's id",
+                    "its id, whose export this release drops");
         }
         return publication;
     }

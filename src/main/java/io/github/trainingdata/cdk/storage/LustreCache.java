@@ -454,15 +454,9 @@ public class LustreCache extends Construct implements IConnectable, TrainingData
         if (first) {
             publishedAfter.forEach(publication::publishAfter);
         }
-        Object strength = getNode().tryGetContext(ReplaceableReference.CONTEXT_KEY);
-        if (first && fileSystem != null && (strength == null || "strong".equals(strength))) {
-            Annotations.of(this).addWarningV2("@trainingdata/storage:upgradeWithImports", getNode().getPath()
-                    + ": definitions in other stacks read this cache at run time now. If their stacks were deployed by "
-                    + "0.x under strong cross-stack references (the app's " + ReplaceableReference.CONTEXT_KEY
-                    + " is " + (strength == null ? "unset, which aws-cdk-lib treats as strong" : "strong")
-                    + "), they import the cache's id and mount name, which upgrading replaces: CloudFormation then "
-                    + "refuses this stack's update. Before upgrading, once, with 0.x: set it to \"both\" and run cdk "
-                    + "deploy --all (CHANGELOG, Upgrading); then acknowledge this warning");
+        if (first && fileSystem != null) {
+            StorePublication.warnUpgradeWithImports(this, "this cache",
+                    "the cache's id and mount name, which upgrading replaces");
         }
         return publication;
     }

@@ -110,17 +110,34 @@ public final class StorePublication extends Construct {
         document.put(SECURITY_GROUP_ID, network.getTrainingSecurityGroup().getSecurityGroupId());
         boolean first = existing(network) == null;
         StorePublication publication = of(network, NETWORK_NAME_PREFIX, document);
-        Object strength = network.getNode().tryGetContext(ReplaceableReference.CONTEXT_KEY);
-        if (first && (strength == null || "strong".equals(strength))) {
-            Annotations.of(network).addWarningV2("@trainingdata/storage:upgradeWithImports", network.getNode().getPath()
-                    + ": definitions in other stacks read this network's subnets at run time now. If their stacks were "
-                    + "deployed by 0.x under strong cross-stack references (the app's " + ReplaceableReference.CONTEXT_KEY
-                    + " is " + (strength == null ? "unset, which aws-cdk-lib treats as strong" : "strong")
-                    + "), they import the data subnet's id, whose export this release drops: CloudFormation then "
-                    + "refuses this stack's update. Before upgrading, once, with 0.x: set it to \"both\" and run cdk "
-                    + "deploy --all (CHANGELOG, Upgrading); then acknowledge this warning");
+        if (first) {
+            warnUpgradeWithImports(network, "this network's subnets",
+                    "the data subnet's id, whose export this release drops");
         }
         return publication;
+    }
+
+    /**
+     * Warns, when the app's cross-stack references are strong (or unset, which aws-cdk-lib treats as strong), that
+     * definitions in other stacks deployed by 0.x import what this release stops exporting or replaces, so that
+     * CloudFormation refuses this stack's update until they are deployed once with {@code "both"} (CHANGELOG,
+     * Upgrading).
+     *
+     * @param store    the store or network that publishes
+     * @param readNow  what definitions in other stacks read at run time now, e.g. {@code "this cache"}
+     * @param imported what their 0.x stacks import, and why the import breaks the update
+     */
+    static void warnUpgradeWithImports(Construct store, String readNow, String imported) {
+        Object strength = store.getNode().tryGetContext(ReplaceableReference.CONTEXT_KEY);
+        if (strength != null && !"strong".equals(strength)) {
+            return;
+        }
+        Annotations.of(store).addWarningV2("@trainingdata/storage:upgradeWithImports", store.getNode().getPath()
+                + ": definitions in other stacks read " + readNow + " at run time now. If their stacks were deployed "
+                + "by 0.x under strong cross-stack references (the app's " + ReplaceableReference.CONTEXT_KEY + " is "
+                + (strength == null ? "unset, which aws-cdk-lib treats as strong" : "strong") + "), they import "
+                + imported + ": CloudFormation then refuses this stack's update. Before upgrading, once, with 0.x: set "
+                + "it to \"both\" and run cdk deploy --all (CHANGELOG, Upgrading); then acknowledge this warning");
     }
 
     private static StorePublication of(Construct store, String prefix, Map<String, Object> document) {
