@@ -146,13 +146,13 @@ public final class SynthBenchmark {
         var assembly = app.synth();
         long t2 = System.nanoTime();
         var bench = assembly.getStackByName("Bench");
-        Map<String, Integer> types = resourceTypes(bench.getTemplate());
+        Object template = bench.getTemplate();
+        Map<String, Integer> types = resourceTypes(template);
         long templateBytes;
         long compactBytes;
         try {
             templateBytes = Files.size(Path.of(bench.getTemplateFullPath()));
-            compactBytes = Json.MAPPER.writeValueAsBytes(Json.MAPPER.readTree(
-                    Path.of(bench.getTemplateFullPath()).toFile())).length;
+            compactBytes = Json.MAPPER.writeValueAsBytes(template).length;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
