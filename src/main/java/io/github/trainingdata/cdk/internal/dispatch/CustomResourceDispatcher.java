@@ -6,28 +6,62 @@ import io.github.trainingdata.cdk.preload.handler.PreloadHandler;
 import io.github.trainingdata.cdk.storage.associations.DataRepositoryAssociationHandler;
 import io.github.trainingdata.cdk.storage.handler.EfsDirectoriesHandler;
 import io.github.trainingdata.cdk.training.handler.TrainingTeardownHandler;
+import java.io.UncheckedIOException;
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.lambda.LambdaClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
- * The Lambda handler of a stack's one custom-resource provider (aws-cdk-lib's Provider framework, with this one
- * function as both its onEvent and its isComplete handler): each request goes to the handler of its
- * {@code ResourceType} (the constants below), made once per function instance, when a request of its type first arrives.
+ * The Lambda handler of a stack's one custom-resource provider, and the service token of every custom resource of the
+ * library in the stack. CloudFormation invokes it asynchronously with a request; it hands the request to the handler
+ * of its {@code ResourceType} (the constants below; each made once per function instance), runs that handler's
+ * onEvent, then its isComplete once, and when complete answers CloudFormation itself ({@link CloudFormationResponse}).
+ * When not complete it starts the stack's waiter state machine (named by the {@code RequestId}), which waits
+ * {@value #QUERY_INTERVAL_SECONDS} seconds, invokes this function again with the request marked
+ * {@value #PHASE} = {@value #IS_COMPLETE} (which no CloudFormation request holds) and loops until complete; past
+ * {@value #TOTAL_TIMEOUT_SECONDS} seconds, or when the waiter's call fails after its retries, this function answers
+ * FAILED.
  *
- * <p>The framework calls onEvent with the CloudFormation request and isComplete with that request merged with what
- * onEvent returned, so the onEvent answer carries {@value #PHASE} = {@value #IS_COMPLETE}, which no CloudFormation
- * request holds: a request with it is an isComplete call, any other an onEvent call. The framework reports only the
- * physical id and {@code Data} to CloudFormation.
+ * <p>The semantics of aws-cdk-lib's Provider framework, which the handlers were written for, are kept: a Create whose
+ * onEvent names no physical id gets the {@code RequestId}, an Update or a Delete keeps the request's; a Delete may not
+ * change it; {@code Data} (onEvent's, then isComplete's) is sent only with the completion; an error answers FAILED with
+ * its message; a Create that fails before it has a physical id answers {@value #CREATE_FAILED}, and the Delete
+ * CloudFormation then sends for that id is answered SUCCESS without calling the handler, so it never ends in
+ * DELETE_FAILED.
+ *
+ * <p>Lambda retries an asynchronous invocation that failed or timed out, twice by default, and may deliver an event
+ * more than once even without an error (Lambda guide, asynchronous invocation). A request whose waiter exists (running
+ * or ended) was taken over by an earlier delivery: it is not run again. A delivery after a crash before that point runs
+ * onEvent again, as the framework's did; the handlers' onEvent calls are written to be repeated.
  */
 public final class CustomResourceDispatcher {
-    /** The key, in what onEvent returns, that marks the framework's isComplete calls. */
+    /** The key, in the waiter's calls, that marks them. */
     public static final String PHASE = "TrainingDataPhase";
-    /** The value of {@value #PHASE} in isComplete calls. */
+    /** The value of {@value #PHASE} in the waiter's calls. */
     public static final String IS_COMPLETE = "isComplete";
+    /** The key, in the waiter's calls, of the epoch second after which a request that is not complete fails. */
+    public static final String DEADLINE = "TrainingDataDeadline";
+    /** The key under which the waiter keeps this function's answer ({@code IsComplete}) between its calls. */
+    public static final String WAITER_RESULT = "TrainingDataWaiter";
+    /** The key under which the waiter passes the error of a call that failed after its retries. */
+    public static final String WAITER_ERROR = "TrainingDataWaiterError";
+    /** The environment variable that holds the waiter state machine's ARN. */
+    public static final String WAITER_ENVIRONMENT = "WAITER_STATE_MACHINE_ARN";
+    /** The physical id of a Create that failed before its handler named one. */
+    public static final String CREATE_FAILED = "TrainingData::CustomResource::CreateFailed";
+    /** The waiter asks isComplete this often, seconds. */
+    public static final int QUERY_INTERVAL_SECONDS = 30;
+    /**
+     * The longest a request may take, seconds (58 minutes): above the preload's longest wait (55 minutes) and a
+     * teardown's (50), below a custom resource's ServiceTimeout (default and maximum 3600 s), so that this function,
+     * not CloudFormation, reports a request that does not complete.
+     */
+    public static final int TOTAL_TIMEOUT_SECONDS = 58 * 60;
     /** A Lustre dataset's data repository association. */
     public static final String DATA_REPOSITORY_ASSOCIATION = "Custom::DataRepositoryAssociation";
     /** A Lustre cache's task guard (cancels the file system's tasks before it is deleted). */
@@ -42,44 +76,215 @@ public final class CustomResourceDispatcher {
     public static final String DIRECTORIES_FUNCTION = EfsDirectoriesHandler.FUNCTION;
     private final Map<String, Supplier<CustomResourceHandler>> factories;
     private final Map<String, CustomResourceHandler> handlers = new HashMap<>();
+    private final Supplier<WaiterExecutions> waiter;
+    private final CloudFormationResponse response;
+    private final Clock clock;
+    private WaiterExecutions waiterExecutions;
 
-    /** The dispatcher Lambda instantiates: each type's handler with the clients of the function's Region and role. */
+    /** The dispatcher Lambda instantiates: the handlers and the waiter with the clients of the function's role. */
     public CustomResourceDispatcher() {
-        this(defaults());
+        this(defaults(), () -> new WaiterExecutions(SdkCalls.configure(SfnClient.builder()).build(),
+                Objects.requireNonNull(System.getenv(WAITER_ENVIRONMENT), WAITER_ENVIRONMENT)),
+                new CloudFormationResponse(), Clock.systemUTC());
     }
 
     /**
-     * A dispatcher with its handlers supplied.
+     * A dispatcher with its parts supplied.
      *
      * @param factories each resource type's handler, made when a request of the type first arrives
+     * @param waiter    the waiter's executions, made when first needed
+     * @param response  the sender of CloudFormation responses
+     * @param clock     the clock the deadline is read from
      */
-    CustomResourceDispatcher(Map<String, Supplier<CustomResourceHandler>> factories) {
+    CustomResourceDispatcher(Map<String, Supplier<CustomResourceHandler>> factories, Supplier<WaiterExecutions> waiter,
+            CloudFormationResponse response, Clock clock) {
         this.factories = Objects.requireNonNull(factories, "factories");
+        this.waiter = Objects.requireNonNull(waiter, "waiter");
+        this.response = Objects.requireNonNull(response, "response");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /**
-     * Hands the request to its type's handler: isComplete when it carries {@value #PHASE}, else onEvent, whose answer
-     * then gets {@value #PHASE} so that the framework's isComplete calls carry it.
+     * Serves a CloudFormation request, or a waiter's call ({@value #PHASE} = {@value #IS_COMPLETE}).
      *
-     * @param event   the Provider framework's event
+     * @param event   the request or the waiter's input
      * @param context the Lambda context
-     * @return the type's handler's answer
-     * @throws IllegalArgumentException for a resource type this provider does not serve
+     * @return for the waiter, {@code IsComplete}; for a request, {@code Status}: SUCCESS or FAILED (answered),
+     *     WAITING (a waiter follows it) or REPEATED (an earlier delivery's waiter follows it)
      */
     public Map<String, Object> handle(Map<String, Object> event, Context context) {
+        context.getLogger().log(event.get("RequestType") + " " + event.get("ResourceType") + " "
+                + event.get("LogicalResourceId") + " " + event.get("PhysicalResourceId") + " (request "
+                + event.get("RequestId") + (IS_COMPLETE.equals(event.get(PHASE)) ? ", waiter" : "") + ")");
+        if (IS_COMPLETE.equals(event.get(PHASE))) {
+            return waiterCall(event, context);
+        }
+        return request(event, context);
+    }
+
+    private Map<String, Object> request(Map<String, Object> request, Context context) {
+        if ("Delete".equals(request.get("RequestType")) && CREATE_FAILED.equals(request.get("PhysicalResourceId"))) {
+            context.getLogger().log("The Create of this resource failed: nothing to delete");
+            return answered(request, "SUCCESS", "SUCCESS", CREATE_FAILED, Map.of(), context);
+        }
+        Map<String, Object> resourceEvent;
+        CustomResourceHandler handler;
+        try {
+            if (waiter().started(String.valueOf(request.get("RequestId")))) {
+                context.getLogger().log("A waiter follows this request since an earlier delivery: not run again");
+                return Map.of("Status", "REPEATED");
+            }
+            handler = handler(request);
+            resourceEvent = resourceEvent(request, handler.onEvent(request, context));
+        } catch (RuntimeException e) {
+            return failed(request, e, context);
+        }
+        return check(handler, resourceEvent, true, context);
+    }
+
+    private Map<String, Object> waiterCall(Map<String, Object> input, Context context) {
+        Map<String, Object> resourceEvent = new LinkedHashMap<>(input);
+        resourceEvent.remove(WAITER_RESULT);
+        Object error = resourceEvent.remove(WAITER_ERROR);
+        if (error != null) {
+            Map<?, ?> details = error instanceof Map<?, ?> map ? map : Map.of();
+            String reason = "The waiter's call to " + context.getFunctionName() + " failed: " + details.get("Error")
+                    + ": " + details.get("Cause");
+            sendOrThrow(resourceEvent, "FAILED", reason, physicalId(resourceEvent), Map.of(), context);
+            return Map.of("IsComplete", true);
+        }
+        CustomResourceHandler handler;
+        try {
+            handler = handler(resourceEvent);
+        } catch (RuntimeException e) {
+            sendOrThrow(resourceEvent, "FAILED", reason(e, context), physicalId(resourceEvent), Map.of(), context);
+            return Map.of("IsComplete", true);
+        }
+        Map<String, Object> answer = check(handler, resourceEvent, false, context);
+        return Map.of("IsComplete", !"WAITING".equals(answer.get("Status")));
+    }
+
+    /** Runs isComplete once: answers CloudFormation when complete (or failed, or past the deadline). */
+    private Map<String, Object> check(CustomResourceHandler handler, Map<String, Object> resourceEvent, boolean first,
+            Context context) {
+        Map<String, Object> result;
+        try {
+            result = handler.isComplete(resourceEvent, context);
+            if (!Boolean.TRUE.equals(result.get("IsComplete")) && result.get("Data") instanceof Map<?, ?> data
+                    && !data.isEmpty()) {
+                throw new IllegalStateException("isComplete answered Data without IsComplete: " + data.keySet());
+            }
+        } catch (RuntimeException e) {
+            return first ? failed(resourceEvent, e, context) : failedOrThrow(resourceEvent, e, context);
+        }
+        if (Boolean.TRUE.equals(result.get("IsComplete"))) {
+            Map<String, Object> data = new LinkedHashMap<>();
+            if (resourceEvent.get("Data") instanceof Map<?, ?> onEventData) {
+                onEventData.forEach((key, value) -> data.put(String.valueOf(key), value));
+            }
+            if (result.get("Data") instanceof Map<?, ?> completeData) {
+                completeData.forEach((key, value) -> data.put(String.valueOf(key), value));
+            }
+            String physicalId = result.get("PhysicalResourceId") instanceof String id && !id.isEmpty() ? id
+                    : physicalId(resourceEvent);
+            return first ? answered(resourceEvent, "SUCCESS", "SUCCESS", physicalId, data, context)
+                    : sendOrThrow(resourceEvent, "SUCCESS", "SUCCESS", physicalId, data, context);
+        }
+        if (first) {
+            Map<String, Object> input = new LinkedHashMap<>(resourceEvent);
+            input.put(PHASE, IS_COMPLETE);
+            input.put(DEADLINE, clock.instant().getEpochSecond() + TOTAL_TIMEOUT_SECONDS);
+            try {
+                waiter().start(String.valueOf(resourceEvent.get("RequestId")), JsonText.of(input), context);
+            } catch (RuntimeException e) {
+                return failed(resourceEvent, e, context);
+            }
+            return Map.of("Status", "WAITING");
+        }
+        Object deadline = resourceEvent.get(DEADLINE);
+        if (deadline instanceof Number seconds && clock.instant().getEpochSecond() >= seconds.longValue()) {
+            return sendOrThrow(resourceEvent, "FAILED", "Not complete after " + TOTAL_TIMEOUT_SECONDS / 60
+                    + " minutes (" + context.getFunctionName() + " logs each check)", physicalId(resourceEvent),
+                    Map.of(), context);
+        }
+        return Map.of("Status", "WAITING");
+    }
+
+    /** The request merged with onEvent's answer and the physical id the framework semantics give it. */
+    private static Map<String, Object> resourceEvent(Map<String, Object> request, Map<String, Object> onEvent) {
+        Map<String, Object> answer = onEvent == null ? Map.of() : onEvent;
+        Object named = answer.get("PhysicalResourceId");
+        String physicalId = named instanceof String id && !id.isEmpty() ? id
+                : "Create".equals(request.get("RequestType")) ? String.valueOf(request.get("RequestId"))
+                : String.valueOf(request.get("PhysicalResourceId"));
+        if ("Delete".equals(request.get("RequestType")) && !physicalId.equals(request.get("PhysicalResourceId"))) {
+            throw new IllegalStateException("A Delete cannot change the physical id from "
+                    + request.get("PhysicalResourceId") + " to " + physicalId);
+        }
+        Map<String, Object> event = new LinkedHashMap<>(request);
+        event.putAll(answer);
+        event.put("PhysicalResourceId", physicalId);
+        return event;
+    }
+
+    private CustomResourceHandler handler(Map<String, Object> event) {
         Object type = event.get("ResourceType");
         Supplier<CustomResourceHandler> factory = factories.get(type);
         if (factory == null) {
             throw new IllegalArgumentException("ResourceType '" + type + "' is not served by this provider; it serves "
                     + factories.keySet());
         }
-        CustomResourceHandler handler = handlers.computeIfAbsent((String) type, t -> factory.get());
-        if (IS_COMPLETE.equals(event.get(PHASE))) {
-            return handler.isComplete(event, context);
+        return handlers.computeIfAbsent((String) type, t -> factory.get());
+    }
+
+    private WaiterExecutions waiter() {
+        if (waiterExecutions == null) {
+            waiterExecutions = waiter.get();
         }
-        Map<String, Object> answer = new LinkedHashMap<>(handler.onEvent(event, context));
-        answer.put(PHASE, IS_COMPLETE);
-        return answer;
+        return waiterExecutions;
+    }
+
+    /** FAILED for a request: a Create without a physical id gets {@value #CREATE_FAILED}. */
+    private Map<String, Object> failed(Map<String, Object> event, RuntimeException e, Context context) {
+        String physicalId = event.get("PhysicalResourceId") instanceof String id && !id.isEmpty() ? id
+                : "Create".equals(event.get("RequestType")) ? CREATE_FAILED : String.valueOf(event.get("RequestId"));
+        return answered(event, "FAILED", reason(e, context), physicalId, Map.of(), context);
+    }
+
+    private Map<String, Object> failedOrThrow(Map<String, Object> event, RuntimeException e, Context context) {
+        return sendOrThrow(event, "FAILED", reason(e, context), physicalId(event), Map.of(), context);
+    }
+
+    private static String reason(RuntimeException e, Context context) {
+        context.getLogger().log("Failed: " + e);
+        String message = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
+        return message + " (logs: " + context.getLogGroupName() + " " + context.getLogStreamName() + ")";
+    }
+
+    private static String physicalId(Map<String, Object> event) {
+        return event.get("PhysicalResourceId") instanceof String id && !id.isEmpty() ? id
+                : String.valueOf(event.get("RequestId"));
+    }
+
+    /**
+     * Answers a request's first delivery; a put that fails on every try is logged and not thrown, so that Lambda does
+     * not run the request again (CloudFormation then fails the resource at its ServiceTimeout).
+     */
+    private Map<String, Object> answered(Map<String, Object> request, String status, String reason, String physicalId,
+            Map<String, Object> data, Context context) {
+        try {
+            response.send(status, reason, physicalId, request, data, context);
+        } catch (UncheckedIOException e) {
+            context.getLogger().log("No response reached CloudFormation: " + e.getMessage());
+        }
+        return Map.of("Status", status);
+    }
+
+    /** Answers for the waiter: a put that fails on every try fails the waiter's call, which the waiter retries. */
+    private Map<String, Object> sendOrThrow(Map<String, Object> event, String status, String reason,
+            String physicalId, Map<String, Object> data, Context context) {
+        response.send(status, reason, physicalId, event, data, context);
+        return Map.of("Status", status);
     }
 
     private static Map<String, Supplier<CustomResourceHandler>> defaults() {

@@ -3,12 +3,10 @@ package io.github.trainingdata.cdk.internal.dispatch;
 import com.amazonaws.services.lambda.runtime.Context;
 import io.github.trainingdata.cdk.internal.handler.SdkCalls;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.protocols.jsoncore.JsonNode;
-import software.amazon.awssdk.protocols.jsoncore.JsonWriter;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.lambda.model.InvokeResponse;
 import software.amazon.awssdk.services.lambda.model.ResourceConflictException;
@@ -92,12 +90,13 @@ final class DirectoriesInvoker implements CustomResourceHandler {
         // The directories function answers the framework, never CloudFormation: it gets no response URL.
         request.remove("ResponseURL");
         request.remove(CustomResourceDispatcher.PHASE);
+        request.remove(CustomResourceDispatcher.DEADLINE);
         request.remove(NOT_READY);
         if ("Create".equals(event.get("RequestType"))) {
             request.remove("PhysicalResourceId");
         }
         InvokeResponse response = lambda.invoke(b -> b.functionName(name)
-                .payload(SdkBytes.fromByteArray(json(request))));
+                .payload(SdkBytes.fromByteArray(JsonText.of(request))));
         String payload = response.payload() == null ? "" : response.payload().asUtf8String();
         if (response.functionError() != null) {
             throw new IllegalStateException("The EFS directories function " + name + " failed: " + payload);
@@ -112,37 +111,5 @@ final class DirectoriesInvoker implements CustomResourceHandler {
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("PhysicalResourceId", physicalId.asString());
         return result;
-    }
-
-    /** The request as JSON: maps, lists, strings, numbers and booleans, as Lambda delivered them. */
-    static byte[] json(Object value) {
-        JsonWriter json = JsonWriter.create();
-        write(json, value);
-        return json.getBytes();
-    }
-
-    private static void write(JsonWriter json, Object value) {
-        if (value instanceof Map<?, ?> map) {
-            json.writeStartObject();
-            for (Map.Entry<?, ?> entry : map.entrySet()) {
-                json.writeFieldName(String.valueOf(entry.getKey()));
-                write(json, entry.getValue());
-            }
-            json.writeEndObject();
-        } else if (value instanceof List<?> list) {
-            json.writeStartArray();
-            for (Object item : list) {
-                write(json, item);
-            }
-            json.writeEndArray();
-        } else if (value instanceof Boolean bool) {
-            json.writeValue(bool);
-        } else if (value instanceof Number number) {
-            json.writeNumber(number.toString());
-        } else if (value == null) {
-            json.writeNull();
-        } else {
-            json.writeValue(String.valueOf(value));
-        }
     }
 }
