@@ -75,13 +75,14 @@ for (const cls of ['io/github/trainingdata/cdk/internal/dispatch/CustomResourceD
   'io/github/trainingdata/cdk/training/handler/TrainingTeardownHandler.class']) {
   if (!dispatcherListing.includes(cls)) fail(`${cls} is not inside the dispatcher's asset ${dispatcherAsset}`);
 }
-// Every custom resource of the library names the one provider's onEvent function as its ServiceToken (none keeps an
-// earlier release's provider alive through a forwarder), and the stack has at most 6 functions (issue 27).
-const onEvents = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function'
-  && r.Properties.Handler === 'framework.onEvent' && JSON.stringify(r.Properties.Environment || {})
-  .includes(JSON.stringify({ 'Fn::GetAtt': [Object.keys(resources).find((k) => resources[k] === dispatchers[0]), 'Arn'] })));
-if (onEvents.length !== 1) fail(`expected 1 Provider framework onEvent function calling the dispatcher, found ${onEvents.length}`);
-const token = JSON.stringify({ 'Fn::GetAtt': [onEvents[0][0], 'Arn'] });
+// Every custom resource of the library names the one provider's dispatcher as its ServiceToken (the library's own
+// provider: no Provider framework function in between, none keeps an earlier release's provider alive through a
+// forwarder), and the stack has at most 3 functions (issue 27).
+const dispatcherId = Object.keys(resources).find((k) => resources[k] === dispatchers[0]);
+const token = JSON.stringify({ 'Fn::GetAtt': [dispatcherId, 'Arn'] });
+const frameworks = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function'
+  && /^framework\./.test(r.Properties.Handler || ''));
+if (frameworks.length !== 0) fail(`expected no Provider framework function, found ${frameworks.map(([id]) => id).join(', ')}`);
 const libraryTypes = ['Custom::DataRepositoryAssociation', 'Custom::LustreTaskGuard', 'Custom::LustrePreload',
   'Custom::TrainingTeardown', 'Custom::EfsDirectories'];
 // aws-cdk-lib's own custom resources (the VPC's default security group restriction), on its singleton providers.
@@ -97,7 +98,7 @@ for (const [id, r] of Object.entries(resources)) {
 const missing = libraryTypes.filter((type) => ofType(type).length === 0);
 if (missing.length > 0) fail(`no ${missing.join(', ')} in the template: its ServiceToken would go unchecked`);
 const functions = ofType('AWS::Lambda::Function').length;
-if (functions > 6) fail(`${functions} Lambda functions, expected at most 6`);
+if (functions > 3) fail(`${functions} Lambda functions, expected at most 3`);
 const machines = Object.entries(resources).filter(([id, r]) => r.Type === 'AWS::StepFunctions::StateMachine'
   && id !== preloadMachineId && definitionOf(r).includes('createTrainingJob.sync'));
 if (machines.length !== 1) fail(`expected 1 training state machine, found ${machines.length}`);

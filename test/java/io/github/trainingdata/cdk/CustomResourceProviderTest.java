@@ -19,8 +19,8 @@ import software.amazon.awscdk.assertions.Template;
 
 /**
  * The quickstart's asynchronous custom resources (an association and the task guard, the preload, the training
- * teardown, the EFS directories) share the stack's one provider: one dispatcher function, the Provider framework's
- * three functions with two roles, one waiter; the last release's preload and EFS directories, whose ServiceToken
+ * teardown, the EFS directories) share the stack's one provider: one dispatcher function, their service token, and its
+ * waiter state machine, each with a role of its own; the last release's preload and EFS directories, whose ServiceToken
  * cannot change, are replaced by resources of new logical ids; each resource keeps its own grants until it is deleted.
  */
 class CustomResourceProviderTest {
@@ -59,11 +59,12 @@ class CustomResourceProviderTest {
     }
 
     @Test
-    void oneDispatcherAndTheFrameworksThreeFunctionsServeEveryTypeTheDispatcherKnows() {
+    void theDispatcherIsTheServiceTokenOfEveryTypeItKnows() {
         t.resourcePropertiesCountIs("AWS::Lambda::Function", Map.of("Handler", DISPATCHER, "Runtime", "java25",
                 "MemorySize", 512, "Timeout", 120), 1);
         Set<String> types = new TreeSet<>();
         Object token = stack.resolve(CustomResourceProvider.of(stack, null).getServiceToken());
+        assertEquals(Map.of("Fn::GetAtt", List.of(dispatcher(), "Arn")), token);
         served().forEach((id, resource) -> {
             types.add(String.valueOf(resource.get("Type")));
             assertEquals(token, ((Map<?, ?>) resource.get("Properties")).get("ServiceToken"), id);
@@ -71,9 +72,56 @@ class CustomResourceProviderTest {
         assertEquals(new TreeSet<>(List.of(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION,
                 CustomResourceDispatcher.LUSTRE_TASK_GUARD, CustomResourceDispatcher.LUSTRE_PRELOAD,
                 CustomResourceDispatcher.TRAINING_TEARDOWN, CustomResourceDispatcher.EFS_DIRECTORIES)), types);
-        assertEquals(6, t.findResources("AWS::Lambda::Function").size(), "the dispatcher, the framework's three, the "
-                + "EFS directories function in the VPC and aws-cdk-lib's default security group restriction (issue 27: "
-                + "at most 6)");
+        assertEquals(3, t.findResources("AWS::Lambda::Function").size(), "the dispatcher, the EFS directories "
+                + "function in the VPC and aws-cdk-lib's default security group restriction (issue 27: at most 6)");
+    }
+
+    private static String dispatcher() {
+        return t.findResources("AWS::Lambda::Function", Match.objectLike(Map.of("Properties",
+                Match.objectLike(Map.of("Handler", DISPATCHER))))).keySet().iterator().next();
+    }
+
+    private static String waiter() {
+        return t.findResources("AWS::StepFunctions::StateMachine").keySet().stream()
+                .filter(id -> id.startsWith("CustomResourceProviderwaiterstatemachine")).findFirst().orElseThrow();
+    }
+
+    /**
+     * The dispatcher is named from the stack id, so that the waiter names it without a reference: the function refers to
+     * the waiter (its ARN in the environment, its role's permission to start it), nothing refers back, and a custom
+     * resource (which refers to the function) is created after the function, its role and the waiter with its role.
+     */
+    @Test
+    void theDispatcherNamesTheWaiterAndMayStartItAndLookUpItsExecutionsOnly() {
+        Map<?, ?> function = properties(dispatcher());
+        assertEquals(Map.of("Fn::Join", List.of("", List.of("training-data-provider-", Map.of("Fn::Select", List.of(2,
+                Map.of("Fn::Split", List.of("/", Map.of("Ref", "AWS::StackId")))))))), function.get("FunctionName"));
+        assertEquals(Map.of("Variables", Map.of(CustomResourceDispatcher.WAITER_ENVIRONMENT, Map.of("Fn::GetAtt", List.of(waiter(), "Arn")))),
+                function.get("Environment"));
+        assertFalse(function.containsKey("VpcConfig"));
+        String role = id(function.get("Role"));
+        List<?> policies = (List<?>) properties(role).get("Policies");
+        assertEquals(1, policies.size());
+        String statements = String.valueOf(stack.resolve(((Map<?, ?>) ((Map<?, ?>) policies.get(0))
+                .get("PolicyDocument")).get("Statement")));
+        assertEquals("[{Action=states:StartExecution, Effect=Allow, Resource={Fn::GetAtt=[" + waiter() + ", Arn]}}, "
+                + "{Action=states:DescribeExecution, Effect=Allow, Resource={Fn::Join=[, [arn:, {Ref=AWS::Partition}, "
+                + ":states:, {Ref=AWS::Region}, :, {Ref=AWS::AccountId}, :execution:, {Fn::GetAtt=[" + waiter()
+                + ", Name]}, :*]]}}]", statements);
+        Map<?, ?> waiterRole = properties(id(properties(waiter()).get("RoleArn")));
+        String waiterStatements = String.valueOf(((Map<?, ?>) ((Map<?, ?>) ((List<?>) waiterRole.get("Policies"))
+                .get(0)).get("PolicyDocument")).get("Statement"));
+        assertTrue(waiterStatements.startsWith("[{Action=lambda:InvokeFunction, Effect=Allow, Resource={Fn::Join=[, "
+                + "[arn:, {Ref=AWS::Partition}, :lambda:, {Ref=AWS::Region}, :, {Ref=AWS::AccountId}, "
+                + ":function:training-data-provider-, {Fn::Select=[2, {Fn::Split=[/, {Ref=AWS::StackId}]}]}]]}}, "),
+                waiterStatements);
+        assertFalse(String.valueOf(resources.get(waiter())).contains(dispatcher()), "the waiter names the function");
+        for (Map.Entry<String, Map<String, Object>> resource : resources.entrySet()) {
+            if ("AWS::IAM::Policy".equals(resource.getValue().get("Type"))) {
+                assertFalse(((List<?>) properties(resource.getKey()).get("Roles")).contains(Map.of("Ref",
+                        id(waiterRole))), resource.getKey() + ": the waiter's role has no other policy");
+            }
+        }
     }
 
     /**
@@ -113,27 +161,14 @@ class CustomResourceProviderTest {
     }
 
     @Test
-    void theFrameworksFunctionsShareTwoRolesAndRunOutsideTheVpc() {
-        Set<String> roles = new TreeSet<>();
-        resources.forEach((id, resource) -> {
-            if ("AWS::Lambda::Function".equals(resource.get("Type")) && id.startsWith("CustomResourceProvider")) {
-                assertFalse(properties(id).containsKey("VpcConfig"), id);
-                if (id.contains("framework")) {
-                    roles.add(id(properties(id).get("Role")));
-                }
-            }
-        });
-        assertEquals(2, roles.size(), "onEvent's; isComplete's and onTimeout's: " + roles);
-    }
-
-    @Test
-    void theWaiterLooksEvery30SecondsFor58MinutesWithinCloudFormationsHourTracedAndLogged() {
+    void theWaiterLooksEvery30SecondsTracedAndLoggedWithoutTheResponseUrl() {
         assertEquals(58 * 60, CustomResourceProvider.TOTAL_TIMEOUT.toSeconds().intValue());
+        assertEquals(30, CustomResourceProvider.QUERY_INTERVAL.toSeconds().intValue());
         t.resourcePropertiesCountIs("AWS::StepFunctions::StateMachine", Match.objectLike(Map.of(
                 "DefinitionString", Match.objectLike(Map.of("Fn::Join", List.of("", Match.arrayWith(List.of(
-                        Match.stringLikeRegexp(".*\"IntervalSeconds\":30,\"MaxAttempts\":116,.*")))))),
+                        Match.stringLikeRegexp(".*\"Wait\":\\{\"Type\":\"Wait\",\"Seconds\":30,.*")))))),
                 "TracingConfiguration", Map.of("Enabled", true),
-                "LoggingConfiguration", Match.objectLike(Map.of("Level", "ALL")))), 1);
+                "LoggingConfiguration", Match.objectLike(Map.of("Level", "ALL", "IncludeExecutionData", false)))), 1);
     }
 
     @Test

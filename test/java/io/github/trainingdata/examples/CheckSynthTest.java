@@ -79,6 +79,20 @@ class CheckSynthTest {
         assertTrue(out.contains("(Custom::EfsDirectories) is not served by the stack's provider"), out);
     }
 
+    @Test
+    void failsOnAFourthFunction() throws Exception {
+        String out = check("four-functions", t -> {
+            ObjectNode resources = (ObjectNode) t.get("Resources");
+            String function = id(t, "AWS::Lambda::Function");
+            ObjectNode copy = ((ObjectNode) resources.get(function)).deepCopy();
+            copy.remove("Metadata");
+            ((ObjectNode) copy.get("Properties")).put("Handler", "index.handler");
+            resources.set("AnotherFunction", copy);
+        });
+        assertTrue(out.startsWith("1 "), out);
+        assertTrue(out.contains("4 Lambda functions, expected at most 3"), out);
+    }
+
     /** Runs the check on a changed copy of the template beside it: "exit-code output". */
     private static String check(String name, Consumer<ObjectNode> change) throws IOException, InterruptedException {
         ObjectNode copy = template.deepCopy();

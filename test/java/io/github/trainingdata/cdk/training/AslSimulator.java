@@ -19,7 +19,8 @@ import software.amazon.awscdk.assertions.Template;
 /**
  * Runs a rendered Amazon States Language document on a simulated clock, with task results from a script, and
  * counts the execution-history events each state adds: enough of the language for what the training state
- * machine renders (Task with Retry/Catch, Choice with Assign, Pass, Wait, Fail with Error or ErrorPath, JSONPath with
+ * machine and the custom-resource waiter render (Task with Retry/Catch, Choice with Assign, Pass, Wait, Succeed, Fail
+ * with Error or ErrorPath, JSONPath with
  * variables and the
  * intrinsics {@code States.Format}, {@code States.MathAdd}, {@code States.UUID}; and states with
  * {@code "QueryLanguage": "JSONata"}: Pass, Task and Fail with Arguments, Output, Assign and expressions over
@@ -140,6 +141,9 @@ final class AslSimulator {
                             : state.get("Cause");
                     return new Run(name, error, cause == null ? null : cause.asText(), null, events + 2, now, calls,
                             waits, variables);
+                }
+                case "Succeed" -> {
+                    return new Run(name, null, null, data, events + 3, now, calls, waits, variables);
                 }
                 case "Pass" -> {
                     events += 2;
@@ -355,6 +359,10 @@ final class AslSimulator {
                 case "IsPresent" -> {
                     return (value != null) == operand.asBoolean();
                 }
+                case "BooleanEquals" -> {
+                    return require(value, path).asBoolean() == operand.asBoolean()
+                            && require(value, path).isBoolean();
+                }
                 case "IsString" -> {
                     return require(value, path).isTextual() == operand.asBoolean();
                 }
@@ -533,6 +541,9 @@ final class AslSimulator {
     private static JsonNode lookup(String path, JsonNode data, Context context) {
         if (path.equals("$$.Execution.Name")) {
             return JSON.valueToTree(context.executionName);
+        }
+        if (path.equals("$")) {
+            return data;
         }
         if (path.startsWith("$.")) {
             JsonNode node = data;

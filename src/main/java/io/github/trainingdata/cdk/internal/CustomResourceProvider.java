@@ -1,42 +1,44 @@
 package io.github.trainingdata.cdk.internal;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import io.github.trainingdata.cdk.ConfigurationError;
 import io.github.trainingdata.cdk.SynthRule;
+import io.github.trainingdata.cdk.internal.dispatch.CustomResourceDispatcher;
 import software.amazon.awscdk.Acknowledgment;
+import software.amazon.awscdk.ArnComponents;
+import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Fn;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Validations;
-import software.amazon.awscdk.customresources.LogOptions;
-import software.amazon.awscdk.customresources.Provider;
-import software.amazon.awscdk.services.iam.IRole;
-import software.amazon.awscdk.services.iam.ManagedPolicy;
 import software.amazon.awscdk.services.iam.Policy;
 import software.amazon.awscdk.services.iam.PolicyStatement;
-import software.amazon.awscdk.services.iam.Role;
-import software.amazon.awscdk.services.iam.ServicePrincipal;
 import software.amazon.awscdk.services.kms.IKey;
 import software.amazon.awscdk.services.lambda.IFunction;
-import software.amazon.awscdk.services.stepfunctions.LogLevel;
 import software.constructs.Construct;
 import software.constructs.IConstruct;
 
 /**
  * The stack's one provider for the library's asynchronous custom resources (data repository associations and the
  * Lustre task guard, preloads, training teardowns, EFS directories), at the stack's root ({@value #ID}), made by the
- * first construct that needs it: one Java function ({@code CustomResourceDispatcher}, the SDK handlers' bundle) that
- * aws-cdk-lib's Provider framework calls as both onEvent and isComplete and that hands each request to the handler of
- * its ResourceType, the framework's three functions with two roles (onEvent's; isComplete's and onTimeout's), and
- * its waiter state machine (logged and traced, {@link WaiterTracing}), all logging to the stack's shared log group ({@link LogGroups#shared}) on the first caller's
- * key.
+ * first construct that needs it, written by the library (no aws-cdk-lib Provider framework): one Java function
+ * ({@code CustomResourceDispatcher}, the SDK handlers' bundle, {@link DispatcherFunction}) that is every custom
+ * resource's service token, hands each request to the handler of its ResourceType and answers CloudFormation itself,
+ * and a waiter state machine ({@link ProviderWaiter}) it starts for a request that does not complete at once, both
+ * logging to the stack's shared log group ({@link LogGroups#shared}) on the first caller's key.
  *
- * <p>The function's role starts with no permission beyond its logs. Each custom resource grants it what its calls need
- * in a policy of its own ({@link #grant}), under the resource's construct, that the resource depends on: CloudFormation
- * deletes a removed resource in the update's cleanup, after the update, and the policy only after the resource, so a
- * Delete keeps its grants (a statement in one shared policy would be gone by then). The role is the union of the
- * stack's grants; each grant is scoped to the resources of the construct that asked for it.
+ * <p>The function is named {@value #FUNCTION_NAME_PREFIX}{@code <stack id's UUID>} so that the waiter (its definition
+ * and its role's permission) can name it without referring to it: the function refers to the waiter (its ARN in the
+ * environment, its role may start it), and a custom resource, which refers to the function, is created after both.
+ * Its role may start the waiter and describe the waiter's executions, nothing else, before grants.
+ *
+ * <p>Each custom resource grants the function's role what its calls need in a policy of its own ({@link #grant}),
+ * under the resource's construct, that the resource depends on: CloudFormation deletes a removed resource in the
+ * update's cleanup, after the update, and the policy only after the resource, so a Delete keeps its grants (a statement
+ * in one shared policy would be gone by then). The role is the union of the stack's grants; each grant is scoped to the
+ * resources of the construct that asked for it.
  */
 public final class CustomResourceProvider extends Construct {
     /** The provider's id at the stack's root. */
@@ -49,13 +51,15 @@ public final class CustomResourceProvider extends Construct {
     /** The dispatcher's handler, named as a string: synthesizing must not load it (the SDK is a run-time dependency). */
     static final String HANDLER = "io.github.trainingdata.cdk.internal.dispatch.CustomResourceDispatcher::handle";
     /** The waiter asks isComplete this often. */
-    public static final Duration QUERY_INTERVAL = Duration.seconds(30);
+    public static final Duration QUERY_INTERVAL = Duration.seconds(CustomResourceDispatcher.QUERY_INTERVAL_SECONDS);
     /**
-     * The longest the framework asks isComplete: above the preload's longest wait (55 minutes) and a teardown's (50),
-     * below a custom resource's ServiceTimeout of at most 3600 s, so that the framework, not CloudFormation, reports a
-     * request that does not complete.
+     * The longest a request may take before the dispatcher answers FAILED: above the preload's longest wait (55
+     * minutes) and a teardown's (50), below a custom resource's ServiceTimeout (default and maximum 3600 s), so that
+     * the provider, not CloudFormation, reports a request that does not complete.
      */
-    public static final Duration TOTAL_TIMEOUT = Duration.minutes(58);
+    public static final Duration TOTAL_TIMEOUT = Duration.seconds(CustomResourceDispatcher.TOTAL_TIMEOUT_SECONDS);
+    /** The dispatcher's name, before the stack id's UUID (23 + 36 characters, within Lambda's 64). */
+    static final String FUNCTION_NAME_PREFIX = "training-data-provider-";
     /**
      * The most characters IAM allows a role's inline policies together, whitespace not counted (IAM and AWS STS quotas:
      * "Role policy size cannot exceed 10,240 characters", the sum of all inline policies; an {@code AWS::IAM::Policy} is
@@ -78,42 +82,30 @@ public final class CustomResourceProvider extends Construct {
 
     private final DispatcherFunction handlerScope;
     private final IFunction handler;
-    private final Provider provider;
+    private final ProviderWaiter waiter;
     /** The fewest characters the grants so far ({@link #grant}) count as in the function's role. */
     private int grantsCharacters;
 
     private CustomResourceProvider(Stack stack, IKey logsKey) {
         super(stack, ID);
-        this.handlerScope = new DispatcherFunction(this, "Handler", "The library's custom resources of stack "
+        String name = Fn.join("", List.of(FUNCTION_NAME_PREFIX, Fn.select(2, Fn.split("/", stack.getStackId()))));
+        String dispatcherArn = stack.formatArn(ArnComponents.builder().service("lambda").resource("function")
+                .resourceName(name).arnFormat(ArnFormat.COLON_RESOURCE_NAME).build());
+        this.waiter = new ProviderWaiter(this, dispatcherArn, LogGroups.shared(this, logsKey));
+        String waiterArn = waiter.stateMachine().getAttrArn();
+        String executions = stack.formatArn(ArnComponents.builder().service("states").resource("execution")
+                .resourceName(waiter.stateMachine().getAttrName() + ":*").arnFormat(ArnFormat.COLON_RESOURCE_NAME)
+                .build());
+        this.handlerScope = new DispatcherFunction(this, "Handler", name, "The library's custom resources of stack "
                 + stack.getStackName() + " (data repository associations, task guards, preloads, training teardowns, "
-                + "EFS directories)", HANDLER, sdkHandlersBundle().toString(), LogGroups.shared(this, logsKey));
+                + "EFS directories)", HANDLER, sdkHandlersBundle().toString(), LogGroups.shared(this, logsKey),
+                Map.of(CustomResourceDispatcher.WAITER_ENVIRONMENT, waiterArn), List.of(
+                        PolicyStatement.Builder.create().actions(List.of("states:StartExecution"))
+                                .resources(List.of(waiterArn)).build(),
+                        PolicyStatement.Builder.create().actions(List.of("states:DescribeExecution"))
+                                .resources(List.of(executions)).build()));
         this.handler = handlerScope.function();
-        // One role for the framework's onEvent (it starts the waiter), one for its isComplete and onTimeout (the
-        // waiter runs them): a single role would make the waiter depend on its own policy.
-        Role onEventRole = frameworkRole("FrameworkOnEventRole");
-        Role completeRole = frameworkRole("FrameworkCompleteRole");
-        this.provider = Provider.Builder.create(this, "Provider")
-                .onEventHandler(handler)
-                .isCompleteHandler(handler)
-                .frameworkOnEventRole(onEventRole)
-                .frameworkCompleteAndTimeoutRole(completeRole)
-                .queryInterval(QUERY_INTERVAL)
-                .totalTimeout(TOTAL_TIMEOUT)
-                .disableWaiterStateMachineLogging(false)
-                .waiterStateMachineLogOptions(LogOptions.builder()
-                        .level(LogLevel.ALL).destination(LogGroups.shared(this, logsKey)).build())
-                .logGroup(LogGroups.shared(this, logsKey))
-                .build();
-        WaiterTracing.enable(provider);
-        acknowledgeFramework(List.of(onEventRole, completeRole));
-    }
-
-    private Role frameworkRole(String id) {
-        return Role.Builder.create(this, id)
-                .assumedBy(new ServicePrincipal("lambda.amazonaws.com"))
-                .managedPolicies(List.of(ManagedPolicy.fromAwsManagedPolicyName(
-                        "service-role/AWSLambdaBasicExecutionRole")))
-                .build();
+        acknowledge(executions);
     }
 
     /**
@@ -134,9 +126,9 @@ public final class CustomResourceProvider extends Construct {
         return BundledAsset.path(CustomResourceProvider.class, SDK_HANDLERS);
     }
 
-    /** @return the service token of the stack's custom resources */
+    /** @return the service token of the stack's custom resources: the dispatcher's ARN */
     public String getServiceToken() {
-        return provider.getServiceToken();
+        return handler.getFunctionArn();
     }
 
     /** @return the function that serves every request */
@@ -167,35 +159,14 @@ public final class CustomResourceProvider extends Construct {
         return policy;
     }
 
-    /** The framework's and the function's own findings, each acknowledged with why it is acceptable. */
-    private void acknowledgeFramework(List<IRole> frameworkRoles) {
-        WildcardFindings findings = new WildcardFindings(provider);
-        List<IFunction> functions = new ArrayList<>(List.of(handler));
-        for (IConstruct child : provider.getNode().getChildren()) {
-            if (child instanceof IFunction function) {
-                functions.add(function);
-            }
-        }
-        for (IFunction function : functions) {
-            findings.add(List.of(function.getFunctionArn() + ":*"), "The Provider framework invokes the provider's "
-                    + "function and its own by ARN; ':*' covers their versions and aliases only.");
-        }
-        findings.add(List.of("*"), "Added by aws-cdk-lib for the waiter state machine's CloudWatch Logs vended "
-                + "delivery, which supports no resource-level permissions.");
+    /** The function's own findings, each acknowledged with why it is acceptable. */
+    private void acknowledge(String executions) {
+        WildcardFindings findings = new WildcardFindings(handlerScope);
+        findings.add(List.of(executions), "The dispatcher looks up the waiter execution of a CloudFormation request "
+                + "by its name, the request's id, to run a request Lambda delivers again only once: any execution of "
+                + "the stack's waiter state machine, and no other's.");
         findings.acknowledge();
-        List<Construct> scopes = new ArrayList<>(List.of(provider, handlerScope));
-        for (IRole role : frameworkRoles) {
-            WildcardFindings roleFindings = new WildcardFindings(role);
-            for (IFunction function : functions) {
-                roleFindings.add(List.of(function.getFunctionArn() + ":*"), "The Provider framework invokes the "
-                        + "provider's function and its own by ARN; ':*' covers their versions and aliases only.");
-            }
-            roleFindings.acknowledge();
-            scopes.add((Construct) role);
-        }
-        for (Construct scope : scopes) {
-            Validations.of(scope).acknowledge(Acknowledgment.builder().id(BASIC_EXECUTION).reason(
-                    BASIC_EXECUTION_REASON).build());
-        }
+        Validations.of(handlerScope).acknowledge(Acknowledgment.builder().id(BASIC_EXECUTION).reason(
+                BASIC_EXECUTION_REASON).build());
     }
 }

@@ -1,7 +1,10 @@
 package io.github.trainingdata.cdk.internal;
 
 import java.util.List;
+import java.util.Map;
 import software.amazon.awscdk.services.iam.ManagedPolicy;
+import software.amazon.awscdk.services.iam.PolicyDocument;
+import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.iam.ServicePrincipal;
 import software.amazon.awscdk.services.lambda.AssetCode;
@@ -16,7 +19,8 @@ import software.constructs.Construct;
 
 /**
  * The stack provider's Java function ({@code CustomResourceProvider/Handler}): the SDK handlers' bundle run by
- * {@code CustomResourceDispatcher} on Java 25, with a role of its own that may only log. Written with aws-cdk-lib's
+ * {@code CustomResourceDispatcher} on Java 25, named by the provider, with a role of its own that may log and do what
+ * the provider's own work needs (start its waiter); each custom resource grants it more. Written with aws-cdk-lib's
  * {@code CfnFunction}, {@code Role} and asset code, it synthesizes what aws-cdk-lib's {@code Function} did with the
  * same settings (the same construct paths and logical ids, properties, {@code DependsOn} on the role and asset
  * metadata: the snapshots hold it), without loading the Java class of aws-cdk-lib's {@code Runtime}: its static
@@ -36,18 +40,23 @@ final class DispatcherFunction extends Construct {
     /**
      * @param scope       the stack's provider
      * @param id          the function's id
+     * @param name        the function's name
      * @param description the function's description
      * @param handler     the handler method, {@code class::method}
      * @param bundle      the Lambda bundle's path on disk
      * @param logGroup    the log group the function writes to
+     * @param environment the function's environment variables
+     * @param statements  what the function's own work needs, inline in its role (grants come on top)
      */
-    DispatcherFunction(Construct scope, String id, String description, String handler, String bundle,
-            ILogGroup logGroup) {
+    DispatcherFunction(Construct scope, String id, String name, String description, String handler, String bundle,
+            ILogGroup logGroup, Map<String, String> environment, List<PolicyStatement> statements) {
         super(scope, id);
         Role role = Role.Builder.create(this, "ServiceRole")
                 .assumedBy(new ServicePrincipal("lambda.amazonaws.com"))
                 .managedPolicies(List.of(ManagedPolicy.fromAwsManagedPolicyName(
                         "service-role/AWSLambdaBasicExecutionRole")))
+                .inlinePolicies(Map.of(InlinePolicy.NAME, PolicyDocument.Builder.create().statements(statements)
+                        .build()))
                 .build();
         AssetCode code = Code.fromAsset(bundle);
         CodeConfig config = code.bind(this);
@@ -57,6 +66,8 @@ final class DispatcherFunction extends Construct {
                         .s3Key(config.getS3Location().getObjectKey())
                         .build())
                 .description(description)
+                .environment(CfnFunction.EnvironmentProperty.builder().variables(environment).build())
+                .functionName(name)
                 .handler(handler)
                 .loggingConfig(CfnFunction.LoggingConfigProperty.builder().logGroup(logGroup.getLogGroupName()).build())
                 .memorySize(MEMORY_MIB)
@@ -66,10 +77,10 @@ final class DispatcherFunction extends Construct {
                 .build();
         resource.getNode().addDependency(role);
         code.bindToResource(resource);
-        // Only the Provider framework's roles of this stack are granted to invoke it, by their identity policies, as
-        // they were to the Function L2. Imported, its account is parsed from its ARN (a GetAtt here), which
-        // aws-cdk-lib cannot compare with a stack's concrete account: without skipPermissions each grant would add a
-        // Lambda permission too.
+        // CloudFormation invokes it as the deploying principal and the waiter by its role's identity policy: no
+        // resource-based permission. Imported, its account is parsed from its ARN (a GetAtt here), which aws-cdk-lib
+        // cannot compare with a stack's concrete account: without skipPermissions a grant would add a Lambda
+        // permission.
         this.function = Function.fromFunctionAttributes(this, "Function", FunctionAttributes.builder()
                 .functionArn(resource.getAttrArn())
                 .role(role)
@@ -77,7 +88,7 @@ final class DispatcherFunction extends Construct {
                 .build());
     }
 
-    /** @return the function, as the Provider framework and grants use it */
+    /** @return the function, as grants use it */
     IFunction function() {
         return function;
     }

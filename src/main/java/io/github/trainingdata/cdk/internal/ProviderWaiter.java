@@ -1,0 +1,143 @@
+package io.github.trainingdata.cdk.internal;
+
+import io.github.trainingdata.cdk.internal.dispatch.CustomResourceDispatcher;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.Aws;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.services.iam.PolicyDocument;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.iam.Role;
+import software.amazon.awscdk.services.iam.ServicePrincipal;
+import software.amazon.awscdk.services.logs.ILogGroup;
+import software.amazon.awscdk.services.stepfunctions.CfnStateMachine;
+import software.constructs.Construct;
+
+/**
+ * The stack provider's waiter ({@code CustomResourceProvider/waiter-state-machine}): a Step Functions state machine the
+ * dispatcher starts for a request that did not complete at once. It waits {@value #QUERY_INTERVAL_SECONDS} seconds,
+ * invokes the dispatcher with its input (the request marked {@code TrainingDataPhase}), keeps the answer under
+ * {@code TrainingDataWaiter} and loops until the answer says complete; the dispatcher itself answers CloudFormation
+ * and ends the loop at the request's deadline. A call that still fails after its retries is caught: the dispatcher is
+ * invoked once more with the error under {@code TrainingDataWaiterError} and answers FAILED.
+ *
+ * <p>Logged at level ALL to the stack's shared log group without execution data (the input holds CloudFormation's
+ * pre-signed response URL) and traced with X-Ray. Its role may invoke the dispatcher (by the name the provider gives
+ * it, so that neither refers to the other's attributes) and, on {@code *} since neither supports resource-level
+ * permissions, deliver its logs and write traces.
+ */
+final class ProviderWaiter extends Construct {
+    /** The construct id. */
+    static final String ID = "waiter-state-machine";
+    /** Seconds between the waiter's calls. */
+    static final int QUERY_INTERVAL_SECONDS = CustomResourceDispatcher.QUERY_INTERVAL_SECONDS;
+    /** Errors of Step Functions' Lambda integration worth another call (throttling, service and client errors). */
+    static final List<String> LAMBDA_ERRORS = List.of("Lambda.ServiceException", "Lambda.AWSLambdaException",
+            "Lambda.SdkClientException", "Lambda.TooManyRequestsException");
+    /** The statements the role needs on {@code *}. */
+    static final List<String> UNSCOPED_ACTIONS = List.of("logs:CreateLogDelivery", "logs:DeleteLogDelivery",
+            "logs:DescribeLogGroups", "logs:DescribeResourcePolicies", "logs:GetLogDelivery", "logs:ListLogDeliveries",
+            "logs:PutResourcePolicy", "logs:UpdateLogDelivery", "xray:GetSamplingRules", "xray:GetSamplingTargets",
+            "xray:PutTelemetryRecords", "xray:PutTraceSegments");
+
+    private final CfnStateMachine stateMachine;
+    private final Role role;
+
+    /**
+     * @param scope       the stack's provider
+     * @param dispatcher  the dispatcher's ARN (built from its name: no reference to the function)
+     * @param logGroup    the stack's shared log group
+     */
+    ProviderWaiter(Construct scope, String dispatcher, ILogGroup logGroup) {
+        super(scope, ID);
+        this.role = Role.Builder.create(this, "Role")
+                .assumedBy(new ServicePrincipal("states.amazonaws.com"))
+                .inlinePolicies(Map.of(InlinePolicy.NAME, PolicyDocument.Builder.create().statements(List.of(
+                        PolicyStatement.Builder.create().actions(List.of("lambda:InvokeFunction"))
+                                .resources(List.of(dispatcher)).build(),
+                        PolicyStatement.Builder.create().actions(UNSCOPED_ACTIONS).resources(List.of("*")).build()))
+                        .build()))
+                .build();
+        this.stateMachine = CfnStateMachine.Builder.create(this, "Resource")
+                .roleArn(role.getRoleArn())
+                .definitionString(Stack.of(this).toJsonString(definition(dispatcher)))
+                .loggingConfiguration(CfnStateMachine.LoggingConfigurationProperty.builder()
+                        .level("ALL")
+                        .includeExecutionData(false)
+                        .destinations(List.of(CfnStateMachine.LogDestinationProperty.builder()
+                                .cloudWatchLogsLogGroup(CfnStateMachine.CloudWatchLogsLogGroupProperty.builder()
+                                        .logGroupArn(logGroup.getLogGroupArn()).build())
+                                .build()))
+                        .build())
+                .tracingConfiguration(CfnStateMachine.TracingConfigurationProperty.builder().enabled(true).build())
+                .build();
+        stateMachine.getNode().addDependency(role);
+        WildcardFindings findings = new WildcardFindings(role);
+        findings.add(List.of("*"), "CloudWatch Logs' vended log delivery (the waiter's logging) and X-Ray trace "
+                + "upload support no resource-level permissions.");
+        findings.acknowledge();
+    }
+
+    /**
+     * The waiter's Amazon States Language (JSONPath; maps in their order).
+     *
+     * @param dispatcher the dispatcher's ARN
+     * @return the definition
+     */
+    static Map<String, Object> definition(String dispatcher) {
+        Map<String, Object> states = new LinkedHashMap<>();
+        states.put("Wait", ordered("Type", "Wait", "Seconds", QUERY_INTERVAL_SECONDS, "Next", "IsComplete"));
+        Map<String, Object> check = invoke(dispatcher);
+        check.put("ResultSelector", ordered("IsComplete.$", "$.Payload.IsComplete"));
+        check.put("ResultPath", "$." + CustomResourceDispatcher.WAITER_RESULT);
+        check.put("Catch", List.of(ordered("ErrorEquals", List.of("States.ALL"),
+                "ResultPath", "$." + CustomResourceDispatcher.WAITER_ERROR, "Next", "ReportFailure")));
+        check.put("Next", "Complete?");
+        states.put("IsComplete", check);
+        states.put("Complete?", ordered("Type", "Choice",
+                "Choices", List.of(ordered("Variable", "$." + CustomResourceDispatcher.WAITER_RESULT + ".IsComplete",
+                        "BooleanEquals", true, "Next", "Answered")),
+                "Default", "Wait"));
+        states.put("Answered", ordered("Type", "Succeed"));
+        Map<String, Object> report = invoke(dispatcher);
+        report.put("ResultPath", "$.TrainingDataWaiterReport");
+        report.put("Next", "Failed");
+        states.put("ReportFailure", report);
+        states.put("Failed", ordered("Type", "Fail", "Error", "CustomResourceFailed",
+                "Cause", "A call to the dispatcher failed after its retries; the dispatcher answered FAILED"));
+        return ordered("Comment", "Asks the custom-resource dispatcher every " + QUERY_INTERVAL_SECONDS
+                        + " seconds whether a request completed; the dispatcher answers CloudFormation",
+                "StartAt", "Wait", "States", states);
+    }
+
+    /** A task invoking the dispatcher with the state's input, retrying Lambda's transient errors and a failed call. */
+    private static Map<String, Object> invoke(String dispatcher) {
+        return ordered("Type", "Task",
+                "Resource", "arn:" + Aws.PARTITION + ":states:::lambda:invoke",
+                "Parameters", ordered("FunctionName", dispatcher, "Payload.$", "$"),
+                "Retry", List.of(
+                        ordered("ErrorEquals", LAMBDA_ERRORS, "IntervalSeconds", 2, "MaxAttempts", 6,
+                                "BackoffRate", 2),
+                        ordered("ErrorEquals", List.of("States.ALL"), "IntervalSeconds", QUERY_INTERVAL_SECONDS,
+                                "MaxAttempts", 2, "BackoffRate", 1)));
+    }
+
+    private static Map<String, Object> ordered(Object... keysAndValues) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            map.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return map;
+    }
+
+    /** @return the state machine */
+    CfnStateMachine stateMachine() {
+        return stateMachine;
+    }
+
+    /** @return the state machine's role */
+    Role role() {
+        return role;
+    }
+}
