@@ -110,7 +110,7 @@ class TrainingTeardownTest {
                 "Arn")));
         t.hasResource(TYPE, Map.of("Properties", Map.of(
                 "ServiceToken", Map.of("Fn::GetAtt", List.of(only(ids(t, "AWS::Lambda::Function",
-                        "CustomResourceProviderframeworkonEvent")), "Arn")),
+                        "CustomResourceProviderHandler")), "Arn")),
                 "Definitions", List.of(definition)),
                 "DeletionPolicy", "Delete"));
     }
@@ -231,12 +231,17 @@ class TrainingTeardownTest {
                 "Effect", "Allow", "Principal", Map.of("AWS", "GETATT(" + provider + ".Arn)")))),
                 properties.get("AssumeRolePolicyDocument"), "only the stack's provider function may assume it");
         assertEquals("/training-data/teardown/REF(AWS::StackName)/", properties.get("Path"));
-        assertEquals(List.of(Map.of("Action", "sts:AssumeRole", "Effect", "Allow", "Resource",
+        String waiter = only(ids(t, "AWS::StepFunctions::StateMachine", "CustomResourceProviderwaiterstatemachine"));
+        assertEquals(List.of(Map.of("Action", "states:StartExecution", "Effect", "Allow", "Resource",
+                "GETATT(" + waiter + ".Arn)"), Map.of("Action", "states:DescribeExecution", "Effect", "Allow",
+                "Resource", "arn:REF(AWS::Partition):states:REF(AWS::Region):REF(AWS::AccountId):execution:GETATT("
+                        + waiter + ".Name):*"),
+                Map.of("Action", "sts:AssumeRole", "Effect", "Allow", "Resource",
                 "arn:REF(AWS::Partition):iam::REF(AWS::AccountId):role/training-data/teardown/REF(AWS::StackName)/*"),
                 Map.of("Action", "cloudformation:DescribeStacks", "Effect", "Allow", "Resource", "REF(AWS::StackId)")),
                 Intrinsics.evaluate(PolicyStatements.statements(t, Map.of("Ref", provider))),
-                "the provider function may only assume the stack's teardown roles, and read its own stack's status (a "
-                        + "Delete in a rollback's cleanup stops nothing)");
+                "the provider function may only start its waiter, assume the stack's teardown roles, and read its own "
+                        + "stack's status (a Delete in a rollback's cleanup stops nothing)");
     }
 
     @Test
@@ -290,14 +295,13 @@ class TrainingTeardownTest {
         assertEquals(List.of("second", "first"), ((List<?>) ((Map<?, ?>) resource(t, teardown).get("Properties"))
                 .get("Definitions")).stream().map(d -> ((Map<?, ?>) d).get("JobNamePrefix")).toList(),
                 "one teardown lists both definitions, by construct path");
-        String onEvent = only(ids(t, "AWS::Lambda::Function", "CustomResourceProviderframeworkonEvent"));
+        String onEvent = only(ids(t, "AWS::Lambda::Function", "CustomResourceProviderHandler"));
         t.resourcePropertiesCountIs(TYPE, Map.of("ServiceToken", Map.of("Fn::GetAtt", List.of(onEvent, "Arn"))), 1);
-        assertEquals(1, ids(t, "AWS::Lambda::Function", "CustomResourceProvider").size() - 3,
-                "one function, besides the framework's three");
+        assertEquals(1, ids(t, "AWS::Lambda::Function", "CustomResourceProvider").size(), "one function");
         TrainingFixture other = new TrainingFixture();
         new TrainingJobDefinition(other.stack, "Second", other.props().jobNamePrefix("second").build());
         assertEquals(onEvent, only(ids(Template.fromStack(other.stack), "AWS::Lambda::Function",
-                "CustomResourceProviderframeworkonEvent")), "the same service token whichever definition came first");
+                "CustomResourceProviderHandler")), "the same service token whichever definition came first");
         for (String definition : List.of("first", "second")) {
             String role = only(ids(t, "AWS::IAM::Role", definition.equals("first") ? "TrainingTeardownRole"
                     : "SecondTeardownRole"));
