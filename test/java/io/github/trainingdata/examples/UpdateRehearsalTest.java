@@ -231,7 +231,7 @@ class UpdateRehearsalTest {
             assertEquals("deleted", states.get(QUICKSTART + "/" + removed), removed);
         }
         for (String added : List.of("PreloadWarmUp14F8B94B", "EfsDirectoriesExist4E0F56A5",
-                "CustomResourceProviderframeworkonEvent403EDE45")) {
+                "CustomResourceProviderHandler0396E4D6", "CustomResourceProviderwaiterstatemachineA1F4877C")) {
             assertEquals("added", states.get(QUICKSTART + "/" + added), added);
         }
         assertEquals("updated", states.get(QUICKSTART + "/EfsDirectoriesFunctionBD3B4858"),
