@@ -160,6 +160,14 @@ class CustomResourceProviderTest {
         }
     }
 
+    /** The asset's custom hash is the bundle's SHA-256, written by the build: the asset changes when the bundle does. */
+    @Test
+    void theBundlesHashIsTheBuildsSha256OfItsBytes() throws Exception {
+        byte[] bytes = java.nio.file.Files.readAllBytes(CustomResourceProvider.sdkHandlersBundle());
+        assertEquals(java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(bytes)), CustomResourceProvider.sdkHandlersHash());
+    }
+
     @Test
     void theWaiterLooksEvery30SecondsTracedAndLoggedWithoutTheResponseUrl() {
         assertEquals(58 * 60, CustomResourceProvider.TOTAL_TIMEOUT.toSeconds().intValue());

@@ -1,5 +1,9 @@
 package io.github.trainingdata.cdk.internal;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -98,7 +102,8 @@ public final class CustomResourceProvider extends Construct {
                 .build());
         this.handlerScope = new DispatcherFunction(this, "Handler", name, "The library's custom resources of stack "
                 + stack.getStackName() + " (data repository associations, task guards, preloads, training teardowns, "
-                + "EFS directories)", HANDLER, sdkHandlersBundle().toString(), LogGroups.shared(this, logsKey),
+                + "EFS directories)", HANDLER, sdkHandlersBundle().toString(), sdkHandlersHash(),
+                LogGroups.shared(this, logsKey),
                 Map.of(CustomResourceDispatcher.WAITER_ENVIRONMENT, waiterArn), List.of(
                         PolicyStatement.Builder.create().actions(List.of("states:StartExecution"))
                                 .resources(List.of(waiterArn)).build(),
@@ -119,6 +124,23 @@ public final class CustomResourceProvider extends Construct {
         Stack stack = Stack.of(scope);
         IConstruct existing = stack.getNode().tryFindChild(ID);
         return existing instanceof CustomResourceProvider shared ? shared : new CustomResourceProvider(stack, logsKey);
+    }
+
+    /**
+     * @return the SDK handlers' bundle's SHA-256 in hex, which the Maven build writes beside it
+     *     ({@code preload-handler.zip.sha256})
+     * @throws IllegalStateException if the build did not write it
+     */
+    public static String sdkHandlersHash() {
+        try (InputStream in = CustomResourceProvider.class.getResourceAsStream(SDK_HANDLERS + ".sha256")) {
+            if (in == null) {
+                throw new IllegalStateException(SDK_HANDLERS + ".sha256 is missing from the classpath: build the "
+                        + "library with Maven (process-classes writes it)");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim().split("\\s+")[0];
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + SDK_HANDLERS + ".sha256", e);
+        }
     }
 
     /** @return the SDK handlers' bundle on disk (see {@link BundledAsset}) */

@@ -2,6 +2,7 @@ package io.github.trainingdata.cdk.internal;
 
 import java.util.List;
 import java.util.Map;
+import software.amazon.awscdk.AssetHashType;
 import software.amazon.awscdk.services.iam.ManagedPolicy;
 import software.amazon.awscdk.services.iam.PolicyDocument;
 import software.amazon.awscdk.services.iam.PolicyStatement;
@@ -15,6 +16,7 @@ import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.lambda.FunctionAttributes;
 import software.amazon.awscdk.services.lambda.IFunction;
 import software.amazon.awscdk.services.logs.ILogGroup;
+import software.amazon.awscdk.services.s3.assets.AssetOptions;
 import software.constructs.Construct;
 
 /**
@@ -44,12 +46,13 @@ final class DispatcherFunction extends Construct {
      * @param description the function's description
      * @param handler     the handler method, {@code class::method}
      * @param bundle      the Lambda bundle's path on disk
+     * @param bundleHash  the bundle's SHA-256, which the build wrote beside it: the asset's custom hash
      * @param logGroup    the log group the function writes to
      * @param environment the function's environment variables
      * @param statements  what the function's own work needs, inline in its role (grants come on top)
      */
     DispatcherFunction(Construct scope, String id, String name, String description, String handler, String bundle,
-            ILogGroup logGroup, Map<String, String> environment, List<PolicyStatement> statements) {
+            String bundleHash, ILogGroup logGroup, Map<String, String> environment, List<PolicyStatement> statements) {
         super(scope, id);
         Role role = Role.Builder.create(this, "ServiceRole")
                 .assumedBy(new ServicePrincipal("lambda.amazonaws.com"))
@@ -58,7 +61,9 @@ final class DispatcherFunction extends Construct {
                 .inlinePolicies(Map.of(InlinePolicy.NAME, PolicyDocument.Builder.create().statements(statements)
                         .build()))
                 .build();
-        AssetCode code = Code.fromAsset(bundle);
+        // A custom hash: the build hashed the 30 MB bundle once; a synth would hash it again otherwise.
+        AssetCode code = Code.fromAsset(bundle, AssetOptions.builder().assetHashType(AssetHashType.CUSTOM)
+                .assetHash(bundleHash).build());
         CodeConfig config = code.bind(this);
         CfnFunction resource = CfnFunction.Builder.create(this, "Resource")
                 .code(CfnFunction.CodeProperty.builder()
