@@ -32,9 +32,14 @@ final class ProviderWaiter extends Construct {
     static final String ID = "waiter-state-machine";
     /** Seconds between the waiter's calls. */
     static final int QUERY_INTERVAL_SECONDS = CustomResourceDispatcher.QUERY_INTERVAL_SECONDS;
-    /** Errors of Step Functions' Lambda integration worth another call (throttling, service and client errors). */
-    static final List<String> LAMBDA_ERRORS = List.of("Lambda.ServiceException", "Lambda.AWSLambdaException",
-            "Lambda.SdkClientException", "Lambda.TooManyRequestsException");
+    /**
+     * Errors of Step Functions' Lambda integration worth another call: Lambda's transient service errors and its
+     * throttling (Step Functions guide, "Handle Lambda service exceptions"). A function error (an unhandled error,
+     * a timeout: {@code Lambda.Unknown}) is retried twice by the next retrier.
+     */
+    static final List<String> LAMBDA_ERRORS = List.of("Lambda.ClientExecutionTimeoutException",
+            "Lambda.ServiceException", "Lambda.AWSLambdaException", "Lambda.SdkClientException",
+            "Lambda.TooManyRequestsException");
     /** The statements the role needs on {@code *}. */
     static final List<String> UNSCOPED_ACTIONS = List.of("logs:CreateLogDelivery", "logs:DeleteLogDelivery",
             "logs:DescribeLogGroups", "logs:DescribeResourcePolicies", "logs:GetLogDelivery", "logs:ListLogDeliveries",
