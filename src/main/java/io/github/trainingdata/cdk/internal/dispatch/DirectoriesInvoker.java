@@ -19,7 +19,7 @@ import software.amazon.awssdk.services.lambda.model.ResourceConflictException;
  * created, or Inactive after weeks idle: "When you try to invoke a function that is inactive, the invocation fails and
  * Lambda sets the function to pending state until the function resources are recreated", Lambda guide, function
  * states), or a throttled or failing invoke, does not fail the request: onEvent marks it {@value #NOT_READY} and
- * isComplete invokes again until the function answers (as the Provider framework waits for an inactive function).
+ * isComplete invokes again until the function answers.
  */
 final class DirectoriesInvoker implements CustomResourceHandler {
     /** The key, in what onEvent returns, that tells isComplete the function has yet to be invoked successfully. */
@@ -87,7 +87,7 @@ final class DirectoriesInvoker implements CustomResourceHandler {
     /** Invokes the function with the CloudFormation request (as it arrived, without what the framework added). */
     private Map<String, Object> invoke(Map<String, Object> event, String name, Context context) {
         Map<String, Object> request = new LinkedHashMap<>(event);
-        // The directories function answers the framework, never CloudFormation: it gets no response URL.
+        // The directories function answers the dispatcher, never CloudFormation: it gets no response URL.
         request.remove("ResponseURL");
         request.remove(CustomResourceDispatcher.PHASE);
         request.remove(CustomResourceDispatcher.DEADLINE);
