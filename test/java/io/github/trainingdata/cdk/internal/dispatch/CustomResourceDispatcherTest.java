@@ -4,31 +4,91 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.trainingdata.cdk.internal.handler.AssumedRoles;
+import io.github.trainingdata.cdk.internal.handler.SdkCalls;
+import io.github.trainingdata.cdk.launch.AwsJsonEmulator;
+import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Call;
+import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Reply;
 import io.github.trainingdata.cdk.preload.handler.RecordingContext;
+import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.protocols.jsoncore.JsonNode;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.lambda.model.InvokeRequest;
 import software.amazon.awssdk.services.lambda.model.InvokeResponse;
 import software.amazon.awssdk.services.lambda.model.ResourceConflictException;
 import software.amazon.awssdk.services.lambda.model.ResourceNotReadyException;
+import software.amazon.awssdk.services.sts.StsClient;
 
+/**
+ * The dispatcher hands each request to its type's handler, made for the resource's role and the request, with
+ * credentials of that role from STS AssumeRole (a loopback emulator of STS's Query API, with the real SDK client and
+ * credentials provider), and tries a refused AssumeRole again: onEvent after recorded pauses, isComplete at its next call.
+ */
 class CustomResourceDispatcherTest {
     private static final String FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:Directories";
+    private static final String ROLE = "arn:aws:iam::123456789012:role/training-data/custom-resource/Data/HandlerRole1";
+    private static final String ASSUME_ROLE = "sts.AssumeRole";
+    /** The access keys of the function's own credentials (the emulator's) and of the role's. */
+    private static final String OWN_KEY = "AKIDTESTTESTTESTTEST";
+    private static final String ROLE_KEY = "ASIAROLEROLEROLEROLE";
     private final List<String> calls = new ArrayList<>();
     private final List<String> made = new ArrayList<>();
+    private final List<Duration> pauses = new ArrayList<>();
     private final RecordingContext context = new RecordingContext();
+    private AwsJsonEmulator emulator;
+    private StsClient sts;
+    /** What STS answers the next AssumeRole calls, one each; then it grants. */
+    private final List<Reply> refusals = new ArrayList<>();
 
-    /** A handler of {@code type} that records its calls and answers as the framework expects. */
-    private Supplier<CustomResourceHandler> recording(String type) {
-        return () -> {
-            made.add(type);
+    @BeforeEach
+    void start() throws IOException {
+        emulator = new AwsJsonEmulator();
+        emulator.on(ASSUME_ROLE, call -> refusals.isEmpty() ? Reply.ok(assumed()) : refusals.remove(0));
+        // One attempt per call: the tests see each refusal as the SDK reports it after its retries.
+        sts = emulator.connect(SdkCalls.configure(StsClient.builder()).overrideConfiguration(SdkCalls
+                .clientConfiguration().toBuilder().retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                        .maxAttempts(1).build()).build()));
+    }
+
+    @AfterEach
+    void stop() {
+        sts.close();
+        emulator.close();
+    }
+
+    /** An STS AssumeRole answer (awsQuery XML) with the role's temporary credentials. */
+    private static String assumed() {
+        return "<AssumeRoleResponse xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\"><AssumeRoleResult>"
+                + "<Credentials><AccessKeyId>" + ROLE_KEY + "</AccessKeyId><SecretAccessKey>role-secret"
+                + "</SecretAccessKey><SessionToken>role-session-token</SessionToken>"
+                + "<Expiration>2099-01-01T00:00:00Z</Expiration></Credentials><AssumedRoleUser>"
+                + "<AssumedRoleId>AROAEXAMPLEEXAMPLE:session</AssumedRoleId><Arn>arn:aws:sts::123456789012:"
+                + "assumed-role/HandlerRole1/session</Arn></AssumedRoleUser></AssumeRoleResult>"
+                + "<ResponseMetadata><RequestId>request-1</RequestId></ResponseMetadata></AssumeRoleResponse>";
+    }
+
+    private static Reply refused() {
+        return Reply.queryError(403, "AccessDenied", "User: arn:aws:sts::123456789012:assumed-role/Dispatcher/fn is "
+                + "not authorized to perform: sts:AssumeRole on resource: " + ROLE);
+    }
+
+    /** A handler of {@code type} that records its calls, and the access key it was given, and answers as expected. */
+    private Function<AwsCredentialsProvider, CustomResourceHandler> recording(String type) {
+        return credentials -> {
+            made.add(type + " " + credentials.resolveCredentials().accessKeyId());
             return CustomResourceHandler.of((event, context) -> {
                 calls.add(type + " onEvent " + event.get("RequestType"));
                 Map<String, Object> answer = new LinkedHashMap<>();
@@ -42,22 +102,27 @@ class CustomResourceDispatcherTest {
     }
 
     private CustomResourceDispatcher dispatcher() {
-        Map<String, Supplier<CustomResourceHandler>> factories = new LinkedHashMap<>();
+        Map<String, Function<AwsCredentialsProvider, CustomResourceHandler>> factories = new LinkedHashMap<>();
         for (String type : List.of(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION,
                 CustomResourceDispatcher.LUSTRE_PRELOAD, CustomResourceDispatcher.TRAINING_TEARDOWN)) {
             factories.put(type, recording(type));
         }
-        return new CustomResourceDispatcher(factories);
+        return new CustomResourceDispatcher(factories, new AssumedRoles(sts, pauses::add));
     }
 
     private static Map<String, Object> request(String type, String requestType) {
+        return request(type, requestType, "req-1");
+    }
+
+    private static Map<String, Object> request(String type, String requestType, String requestId) {
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("RequestType", requestType);
         event.put("ResourceType", type);
-        event.put("RequestId", "req-1");
+        event.put("RequestId", requestId);
         event.put("LogicalResourceId", "Resource");
         event.put("ResponseURL", "https://cloudformation-custom-resource-response.example/presigned");
-        event.put("ResourceProperties", Map.of("ServiceToken", "arn:aws:lambda:us-east-1:123456789012:function:new"));
+        event.put("ResourceProperties", Map.of("ServiceToken", "arn:aws:lambda:us-east-1:123456789012:function:new",
+                AssumedRoles.ROLE_ARN, ROLE));
         return event;
     }
 
@@ -87,13 +152,80 @@ class CustomResourceDispatcherTest {
     }
 
     @Test
-    void aTypesHandlerIsMadeOnceWhenItsFirstRequestArrives() {
+    void eachHandlerSignsAsItsResourcesRoleAssumedInASessionNamedAfterTheRequest() {
         CustomResourceDispatcher dispatcher = dispatcher();
-        assertEquals(List.of(), made);
-        for (int i = 0; i < 3; i++) {
-            dispatcher.handle(request(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION, "Create"), context);
+        Map<String, Object> create = request(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION, "Create");
+        Map<String, Object> answer = dispatcher.handle(create, context);
+        dispatcher.handle(waiterInput(create, answer), context);
+        dispatcher.handle(waiterInput(create, answer), context);
+
+        assertEquals(List.of(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION + " " + ROLE_KEY), made,
+                "one handler for the request, signing with the role's credentials");
+        List<Call> assumes = emulator.calls(ASSUME_ROLE);
+        assertEquals(1, assumes.size(), "the request's isComplete calls keep its credentials");
+        assertEquals(ROLE, AwsJsonEmulator.formField(assumes.get(0), "RoleArn"));
+        assertEquals("DataRepositoryAssociation-req-1", AwsJsonEmulator.formField(assumes.get(0), "RoleSessionName"));
+        assertTrue(assumes.get(0).authorization().contains("Credential=" + OWN_KEY + "/"), "assumed with the "
+                + "function's own credentials");
+
+        dispatcher.handle(request(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION, "Create", "req-2"), context);
+        assertEquals(2, made.size(), "another request, another session: " + made);
+        assertEquals("DataRepositoryAssociation-req-2", AwsJsonEmulator.formField(emulator.calls(ASSUME_ROLE).get(1),
+                "RoleSessionName"));
+    }
+
+    @Test
+    void aRefusedAssumeRoleInOnEventIsTriedAgainAfterGrowingPauses() {
+        refusals.add(refused());
+        refusals.add(refused());
+
+        dispatcher().handle(request(CustomResourceDispatcher.LUSTRE_PRELOAD, "Create"), context);
+
+        assertEquals(List.of(Duration.ofSeconds(1), Duration.ofSeconds(2)), pauses);
+        assertEquals(3, emulator.calls(ASSUME_ROLE).size());
+        assertEquals(List.of("Custom::LustrePreload onEvent Create"), calls, "the handler runs once the role is granted");
+    }
+
+    @Test
+    void aRoleStillRefusedAfterOneMinuteFailsOnEventWithStsMessage() {
+        for (int i = 0; i < 10; i++) {
+            refusals.add(refused());
         }
-        assertEquals(List.of(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION), made);
+        SdkException e = assertThrows(SdkException.class,
+                () -> dispatcher().handle(request(CustomResourceDispatcher.LUSTRE_PRELOAD, "Create"), context));
+
+        assertTrue(e.getMessage().contains("not authorized to perform: sts:AssumeRole"), e.getMessage());
+        assertEquals(List.of(1L, 2L, 4L, 8L, 16L, 29L), pauses.stream().map(Duration::toSeconds).toList(),
+                "60 seconds in all (AssumedRoles.ON_EVENT_WAIT)");
+        assertEquals(List.of(), calls);
+    }
+
+    @Test
+    void aRefusedAssumeRoleInIsCompleteIsNotCompleteYetWithoutWaiting() {
+        CustomResourceDispatcher dispatcher = dispatcher();
+        Map<String, Object> create = request(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION, "Create");
+        Map<String, Object> answer = dispatcher.handle(create, context);
+        Map<String, Object> otherInstance = request(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION, "Create",
+                "req-2");
+        Map<String, Object> waiter = waiterInput(otherInstance, answer);
+        refusals.add(refused());
+
+        assertEquals(Map.of("IsComplete", false), dispatcher.handle(waiter, context));
+        assertEquals(List.of(), pauses);
+        assertTrue(String.join("\n", context.lines()).contains("Cannot assume " + ROLE + " yet"),
+                context.lines().toString());
+        assertEquals(Map.of("IsComplete", true), dispatcher.handle(waiter, context), "granted at the next call");
+        assertEquals(List.of("Custom::DataRepositoryAssociation onEvent Create",
+                "Custom::DataRepositoryAssociation isComplete Create Custom::DataRepositoryAssociation-id"), calls);
+    }
+
+    @Test
+    void aRequestThatNamesNoRoleFailsBeforeAnyCall() {
+        Map<String, Object> create = request(CustomResourceDispatcher.LUSTRE_PRELOAD, "Create");
+        create.put("ResourceProperties", Map.of("ServiceToken", "arn:aws:lambda:us-east-1:123456789012:function:new"));
+        assertThrows(IllegalArgumentException.class, () -> dispatcher().handle(create, context));
+        assertEquals(List.of(), emulator.calls());
+        assertEquals(List.of(), calls);
     }
 
     @Test
@@ -145,6 +277,7 @@ class CustomResourceDispatcherTest {
         properties.put("FileSystemId", "fs-0123456789abcdef0");
         properties.put("Directories", List.of("/features/imagenet"));
         properties.put(CustomResourceDispatcher.DIRECTORIES_FUNCTION, FUNCTION);
+        properties.put(AssumedRoles.ROLE_ARN, ROLE);
         event.put("ResourceProperties", properties);
         return event;
     }
@@ -193,6 +326,25 @@ class CustomResourceDispatcherTest {
         assertEquals(null, sent.asObject().get(CustomResourceDispatcher.PHASE));
         assertEquals(null, sent.asObject().get("DirectoriesFunctionNotReady"));
         assertEquals("fs-0123456789abcdef0:directories", sent.asObject().get("PhysicalResourceId").asString());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void anUpdateOfTheRoleOnlyInvokesNothingAndKeepsThePhysicalId() {
+        FakeLambda lambda = new FakeLambda("{\"PhysicalResourceId\":\"fs-0123456789abcdef0:directories\"}", null);
+        DirectoriesInvoker invoker = new DirectoriesInvoker(lambda);
+        Map<String, Object> update = directories("Update");
+        update.put("PhysicalResourceId", "fs-0123456789abcdef0:directories");
+        Map<String, Object> old = new LinkedHashMap<>((Map<String, Object>) update.get("ResourceProperties"));
+        old.put(AssumedRoles.ROLE_ARN, ROLE + "Old");
+        update.put("OldResourceProperties", old);
+
+        assertEquals(Map.of("PhysicalResourceId", "fs-0123456789abcdef0:directories"), invoker.onEvent(update, context));
+        assertEquals(List.of(), lambda.requests, "the directories stay as they are");
+
+        old.put("Directories", List.of("/features/coco"));
+        invoker.onEvent(update, context);
+        assertEquals(1, lambda.requests.size(), "a changed directory list is invoked");
     }
 
     @Test

@@ -25,12 +25,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runs the handlers from the Lambda bundle alone (its classes and lib/ jars, nothing from the test
- * classpath), with the public no-arg constructor Lambda uses, against the loopback emulator: the preload's and
- * the training definitions' teardown, which share the bundle.
+ * Runs the stack provider's dispatcher from the Lambda bundle alone (its classes and lib/ jars, nothing from the test
+ * classpath), with the public no-arg constructor Lambda uses, against the loopback emulator (STS AssumeRole included:
+ * each request acts as its resource's role): the preload's and the training definitions' teardown, which share the
+ * bundle.
  */
-class PreloadHandlerBundleTest {
+public class PreloadHandlerBundleTest {
     private static final String BUNDLE = "/io/github/trainingdata/cdk/preload/preload-handler.zip";
+    /** The resource's role, and the access key of its credentials. */
+    public static final String ROLE = "arn:aws:iam::123456789012:role/training-data/custom-resource/S/HandlerRole";
+    public static final String ROLE_KEY = "ASIAROLEROLEROLEROLE";
     private static final List<String> SYSTEM_PROPERTIES =
             List.of("aws.region", "aws.accessKeyId", "aws.secretAccessKey", "aws.endpointUrl");
 
@@ -83,12 +87,13 @@ class PreloadHandlerBundleTest {
 
     /** A handler class of the bundle, instantiated as Lambda does, with a context that keeps its log lines. */
     private record BundledHandler(Object handler, Method onEvent, Method isComplete, Object context) {
-        static BundledHandler load(ClassLoader loader, String className, List<String> logLines) throws Exception {
-            Class<?> handlerType = loader.loadClass(className);
+        /** The dispatcher, whose one method serves onEvent and isComplete (told apart by what onEvent answered). */
+        static BundledHandler load(ClassLoader loader, List<String> logLines) throws Exception {
+            Class<?> handlerType = loader.loadClass("io.github.trainingdata.cdk.internal.dispatch.CustomResourceDispatcher");
             Class<?> contextType = loader.loadClass("com.amazonaws.services.lambda.runtime.Context");
-            return new BundledHandler(handlerType.getConstructor().newInstance(),
-                    handlerType.getMethod("onEvent", Map.class, contextType),
-                    handlerType.getMethod("isComplete", Map.class, contextType), lambdaContext(loader, logLines));
+            Method handle = handlerType.getMethod("handle", Map.class, contextType);
+            return new BundledHandler(handlerType.getConstructor().newInstance(), handle, handle,
+                    lambdaContext(loader, logLines));
         }
 
         @SuppressWarnings("unchecked")
@@ -120,21 +125,25 @@ class PreloadHandlerBundleTest {
             assertThrows(ClassNotFoundException.class,
                     () -> loader.loadClass("io.github.trainingdata.cdk.launch.TrainingJobRequestJson"));
             List<String> logLines = new ArrayList<>();
-            BundledHandler handler = BundledHandler.load(loader, PreloadHandler.class.getName(), logLines);
+            emulator.on("sts.AssumeRole", call -> Reply.ok(assumed()));
+            BundledHandler handler = BundledHandler.load(loader, logLines);
 
             Map<String, Object> event = new LinkedHashMap<>(Map.of("RequestType", "Create", "RequestId", "r-1",
+                    "ResourceType", "Custom::LustrePreload",
                     "StackId", "arn:aws:cloudformation:us-east-1:123456789012:stack/S/1", "LogicalResourceId", "Preload",
                     "ResourceProperties", Map.of("WorkerJobNamePrefix", "warm", "WarmKey", "k", "WaitSeconds", "3300",
                             "StateMachineArn", "arn:aws:states:us-east-1:123456789012:stateMachine:Preload",
-                            "FileSystemId", "fs-0123456789abcdef0", "DataLocations", List.of("s3://data/train/"))));
+                            "FileSystemId", "fs-0123456789abcdef0", "DataLocations", List.of("s3://data/train/"),
+                            "RoleArn", ROLE)));
             Map<String, Object> started = handler.onEvent(event);
-            event.put("PhysicalResourceId", started.get("PhysicalResourceId"));
+            event.putAll(started);
             Map<String, Object> done = handler.isComplete(event);
 
             assertEquals(true, done.get("IsComplete"));
             assertEquals("WARMED", ((Map<String, Object>) done.get("Data")).get("Status"));
-            assertEquals(List.of("AWSStepFunctions.StartExecution", "AWSStepFunctions.DescribeExecution",
+            assertEquals(List.of("sts.AssumeRole", "AWSStepFunctions.StartExecution", "AWSStepFunctions.DescribeExecution",
                     "SageMaker.DescribeTrainingJob"), emulator.calls().stream().map(AwsJsonEmulator.Call::target).toList());
+            assertSignedAsTheRole();
             assertTrue(logLines.get(0).startsWith("Started preload execution " + started.get("PhysicalResourceId")),
                     logLines.get(0));
         }
@@ -159,12 +168,14 @@ class PreloadHandlerBundleTest {
                     + "2026-01-01T00:00:00Z</CreationTime><StackStatus>DELETE_IN_PROGRESS</StackStatus></member></Stacks>"
                     + "</DescribeStacksResult></DescribeStacksResponse>"));
             List<String> logLines = new ArrayList<>();
-            BundledHandler handler = BundledHandler.load(loader,
-                    "io.github.trainingdata.cdk.training.handler.TrainingTeardownHandler", logLines);
+            emulator.on("sts.AssumeRole", call -> Reply.ok(assumed()));
+            BundledHandler handler = BundledHandler.load(loader, logLines);
 
             Map<String, Object> event = new LinkedHashMap<>(Map.of("RequestType", "Delete", "RequestId", "r-1",
+                    "ResourceType", "Custom::TrainingTeardown",
                     "StackId", "arn:aws:cloudformation:us-east-1:123456789012:stack/S/1", "LogicalResourceId", "Teardown",
-                    "PhysicalResourceId", "Teardown-teardown", "ResourceProperties", Map.of("Definitions", List.of(
+                    "PhysicalResourceId", "Teardown-teardown", "ResourceProperties", Map.of("RoleArn", ROLE,
+                            "Definitions", List.of(
                             Map.of("Id", "S/Training",
                                     "StateMachineArn", "arn:aws:states:us-east-1:123456789012:stateMachine:Training",
                                     "JobNamePrefix", "train", "SecurityGroupIds", List.of("sg-0123456789abcdef0"),
@@ -173,12 +184,34 @@ class PreloadHandlerBundleTest {
 
             assertEquals(false, handler.isComplete(event).get("IsComplete"));
             assertEquals(true, handler.isComplete(event).get("IsComplete"));
-            assertEquals(List.of("cloudformation.DescribeStacks", "AWSStepFunctions.ListExecutions",
+            assertEquals(List.of("sts.AssumeRole", "cloudformation.DescribeStacks", "AWSStepFunctions.ListExecutions",
                     "SageMaker.ListTrainingJobs", "SageMaker.StopTrainingJob", "AWSStepFunctions.ListExecutions",
                     "SageMaker.ListTrainingJobs", "ec2.DescribeNetworkInterfaces"),
                     emulator.calls().stream().map(AwsJsonEmulator.Call::target).toList());
             assertTrue(emulator.calls("ec2.DescribeNetworkInterfaces").get(0).authorization()
                     .contains("/us-east-1/ec2/aws4_request"), logLines.toString());
+            assertTrue(emulator.calls("cloudformation.DescribeStacks").get(0).authorization()
+                    .contains("Credential=" + ROLE_KEY + "/"), "the teardown reads its stack as its own role");
         }
+    }
+
+    /** Every call but the AssumeRole signs with the role's credentials; the AssumeRole with the function's own. */
+    private void assertSignedAsTheRole() {
+        for (AwsJsonEmulator.Call call : emulator.calls()) {
+            String key = call.target().equals("sts.AssumeRole") ? "AKIDTESTTESTTESTTEST" : ROLE_KEY;
+            assertTrue(call.authorization().contains("Credential=" + key + "/"), call.target() + ": "
+                    + call.authorization());
+        }
+    }
+
+    /** An STS AssumeRole answer (awsQuery XML) with the role's temporary credentials. */
+    public static String assumed() {
+        return "<AssumeRoleResponse xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\"><AssumeRoleResult>"
+                + "<Credentials><AccessKeyId>" + ROLE_KEY + "</AccessKeyId><SecretAccessKey>role-secret"
+                + "</SecretAccessKey><SessionToken>role-session-token</SessionToken>"
+                + "<Expiration>2099-01-01T00:00:00Z</Expiration></Credentials><AssumedRoleUser>"
+                + "<AssumedRoleId>AROAEXAMPLEEXAMPLE:session</AssumedRoleId><Arn>arn:aws:sts::123456789012:"
+                + "assumed-role/HandlerRole/session</Arn></AssumedRoleUser></AssumeRoleResult>"
+                + "<ResponseMetadata><RequestId>request-1</RequestId></ResponseMetadata></AssumeRoleResponse>";
     }
 }

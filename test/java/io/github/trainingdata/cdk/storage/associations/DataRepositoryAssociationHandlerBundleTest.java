@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator;
 import java.io.IOException;
 import io.github.trainingdata.cdk.internal.dispatch.CustomResourceDispatcher;
+import io.github.trainingdata.cdk.preload.handler.PreloadHandlerBundleTest;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.net.URLClassLoader;
@@ -47,6 +48,7 @@ class DataRepositoryAssociationHandlerBundleTest {
         SYSTEM_PROPERTIES.forEach(name -> saved.put(name, System.getProperty(name)));
         try (AwsJsonEmulator emulator = new AwsJsonEmulator(); URLClassLoader loader = unpackBundle()) {
             FakeFsx fsx = new FakeFsx(emulator, "fs-0123456789abcdef0");
+            emulator.on("sts.AssumeRole", call -> AwsJsonEmulator.Reply.ok(PreloadHandlerBundleTest.assumed()));
             System.setProperty("aws.region", "us-east-1");
             System.setProperty("aws.accessKeyId", "AKIDTESTTESTTESTTEST");
             System.setProperty("aws.secretAccessKey", "fake-secret-key");
@@ -74,7 +76,8 @@ class DataRepositoryAssociationHandlerBundleTest {
                     "ResourceType", "Custom::DataRepositoryAssociation",
                     "LogicalResourceId", "LustreAssociationsimagenet1A2B3C4D",
                     "ResourceProperties", Map.of("FileSystemId", "fs-0123456789abcdef0", "FileSystemPath", "/imagenet",
-                            "DataRepositoryPath", "s3://team-datasets/imagenet/", "BatchImportMetaDataOnCreate", "true")));
+                            "DataRepositoryPath", "s3://team-datasets/imagenet/", "BatchImportMetaDataOnCreate", "true",
+                            "RoleArn", PreloadHandlerBundleTest.ROLE)));
             event.putAll((Map<String, Object>) onEvent.invoke(handler, event, context));
             assertEquals(Map.of("IsComplete", false), isComplete.invoke(handler, event, context));
             fsx.tick();
@@ -83,6 +86,9 @@ class DataRepositoryAssociationHandlerBundleTest {
             assertEquals(Map.of("IsComplete", true, "Data", Map.of("AssociationId", fsx.associations().get(0).id)), done);
             assertEquals("fs-0123456789abcdef0:LustreAssociationsimagenet1A2B3C4D", event.get("PhysicalResourceId"));
             assertTrue(logLines.stream().anyMatch(l -> l.startsWith("Creating association")), logLines.toString());
+            assertTrue(emulator.calls().stream().filter(call -> !call.target().equals("sts.AssumeRole")).allMatch(call
+                    -> call.authorization().contains("Credential=" + PreloadHandlerBundleTest.ROLE_KEY + "/")),
+                    "FSx is called as the cache's role");
         } finally {
             saved.forEach((name, value) -> {
                 if (value == null) {

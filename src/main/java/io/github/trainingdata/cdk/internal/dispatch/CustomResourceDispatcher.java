@@ -1,22 +1,33 @@
 package io.github.trainingdata.cdk.internal.dispatch;
 
 import com.amazonaws.services.lambda.runtime.Context;
+import io.github.trainingdata.cdk.internal.handler.AssumedRoles;
+import io.github.trainingdata.cdk.internal.handler.CustomResourceEvent;
 import io.github.trainingdata.cdk.internal.handler.SdkCalls;
 import io.github.trainingdata.cdk.preload.handler.PreloadHandler;
 import io.github.trainingdata.cdk.storage.associations.DataRepositoryAssociationHandler;
 import io.github.trainingdata.cdk.storage.handler.EfsDirectoriesHandler;
 import io.github.trainingdata.cdk.training.handler.TrainingTeardownHandler;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Supplier;
+import java.util.function.Function;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 
 /**
  * The Lambda handler of a stack's one custom-resource provider (aws-cdk-lib's Provider framework, with this one
  * function as both its onEvent and its isComplete handler): each request goes to the handler of its
- * {@code ResourceType} (the constants below), made once per function instance, when a request of its type first arrives.
+ * {@code ResourceType} (the constants below), acting as the resource's own role.
+ *
+ * <p>Every resource names its role ({@value AssumedRoles#ROLE_ARN}), which trusts this function's role alone and holds
+ * what that resource's calls need; the function's own role may only assume the stack's such roles. The dispatcher
+ * assumes the role in a session named after the request ({@link AssumedRoles}) and hands the request to a handler of
+ * the type whose clients sign with the role's credentials, made for that role and request and kept for the request's
+ * isComplete calls (the {@value #MAX_HANDLERS} most recent). A refused AssumeRole (a role created seconds ago, not yet
+ * visible to STS) is tried again: onEvent waits up to {@link AssumedRoles#ON_EVENT_WAIT} and then fails the request;
+ * isComplete answers "not complete yet", so the next call tries again, until the provider's total timeout.
  *
  * <p>The framework calls onEvent with the CloudFormation request and isComplete with that request merged with what
  * onEvent returned, so the onEvent answer carries {@value #PHASE} = {@value #IS_COMPLETE}, which no CloudFormation
@@ -40,21 +51,33 @@ public final class CustomResourceDispatcher {
     public static final String EFS_DIRECTORIES = "Custom::EfsDirectories";
     /** ResourceProperties key of {@value #EFS_DIRECTORIES}: the ARN of the function that makes the directories. */
     public static final String DIRECTORIES_FUNCTION = EfsDirectoriesHandler.FUNCTION;
-    private final Map<String, Supplier<CustomResourceHandler>> factories;
-    private final Map<String, CustomResourceHandler> handlers = new HashMap<>();
+    /** The handlers kept (one per resource type, role and request). */
+    static final int MAX_HANDLERS = 16;
+    private static final Map<String, Object> NOT_COMPLETE = Map.of("IsComplete", false);
+    private final Map<String, Function<AwsCredentialsProvider, CustomResourceHandler>> factories;
+    private final AssumedRoles roles;
+    private final Map<String, CustomResourceHandler> handlers = new LinkedHashMap<>(MAX_HANDLERS, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, CustomResourceHandler> eldest) {
+            return size() > MAX_HANDLERS;
+        }
+    };
 
-    /** The dispatcher Lambda instantiates: each type's handler with the clients of the function's Region and role. */
+    /** The dispatcher Lambda instantiates: each type's handler with clients of the function's Region and the role. */
     public CustomResourceDispatcher() {
-        this(defaults());
+        this(defaults(), AssumedRoles.fromEnvironment());
     }
 
     /**
-     * A dispatcher with its handlers supplied.
+     * A dispatcher with its handlers and roles supplied.
      *
-     * @param factories each resource type's handler, made when a request of the type first arrives
+     * @param factories each resource type's handler, given the credentials of the resource's role
+     * @param roles     assumes the resources' roles
      */
-    CustomResourceDispatcher(Map<String, Supplier<CustomResourceHandler>> factories) {
+    CustomResourceDispatcher(Map<String, Function<AwsCredentialsProvider, CustomResourceHandler>> factories,
+            AssumedRoles roles) {
         this.factories = Objects.requireNonNull(factories, "factories");
+        this.roles = Objects.requireNonNull(roles, "roles");
     }
 
     /**
@@ -64,17 +87,40 @@ public final class CustomResourceDispatcher {
      * @param event   the Provider framework's event
      * @param context the Lambda context
      * @return the type's handler's answer
-     * @throws IllegalArgumentException for a resource type this provider does not serve
+     * @throws IllegalArgumentException for a resource type this provider does not serve, or a request that names no
+     *                                  role
+     * @throws SdkException             when onEvent cannot assume the role within {@link AssumedRoles#ON_EVENT_WAIT},
+     *                                  or STS fails it in a way no wait mends
      */
     public Map<String, Object> handle(Map<String, Object> event, Context context) {
         Object type = event.get("ResourceType");
-        Supplier<CustomResourceHandler> factory = factories.get(type);
+        Function<AwsCredentialsProvider, CustomResourceHandler> factory = factories.get(type);
         if (factory == null) {
             throw new IllegalArgumentException("ResourceType '" + type + "' is not served by this provider; it serves "
                     + factories.keySet());
         }
-        CustomResourceHandler handler = handlers.computeIfAbsent((String) type, t -> factory.get());
-        if (IS_COMPLETE.equals(event.get(PHASE))) {
+        CustomResourceEvent request = new CustomResourceEvent(event);
+        String roleArn = roleArn(request);
+        String session = AssumedRoles.sessionName(request);
+        boolean isComplete = IS_COMPLETE.equals(event.get(PHASE));
+        AwsCredentialsProvider credentials;
+        if (isComplete) {
+            try {
+                credentials = roles.credentials(roleArn, session);
+            } catch (SdkException e) {
+                if (!AssumedRoles.worthAnotherTry(e)) {
+                    throw e;
+                }
+                context.getLogger().log("Cannot assume " + roleArn + " yet (not complete; the next call tries again): "
+                        + e.getMessage());
+                return NOT_COMPLETE;
+            }
+        } else {
+            credentials = roles.waitFor(roleArn, session, context.getLogger());
+        }
+        CustomResourceHandler handler = handlers.computeIfAbsent(type + "|" + roleArn + "|" + session,
+                key -> factory.apply(credentials));
+        if (isComplete) {
             return handler.isComplete(event, context);
         }
         Map<String, Object> answer = new LinkedHashMap<>(handler.onEvent(event, context));
@@ -82,23 +128,34 @@ public final class CustomResourceDispatcher {
         return answer;
     }
 
-    private static Map<String, Supplier<CustomResourceHandler>> defaults() {
-        Map<String, Supplier<CustomResourceHandler>> factories = new LinkedHashMap<>();
-        Supplier<CustomResourceHandler> associations = () -> {
-            DataRepositoryAssociationHandler handler = new DataRepositoryAssociationHandler();
+    /** The role the request's resource names. */
+    private static String roleArn(CustomResourceEvent request) {
+        Object roleArn = request.resourceProperties().get(AssumedRoles.ROLE_ARN);
+        if (!(roleArn instanceof String arn) || arn.isEmpty()) {
+            throw new IllegalArgumentException("ResourceProperties." + AssumedRoles.ROLE_ARN + " must name the role "
+                    + "the resource's handler acts as");
+        }
+        return arn;
+    }
+
+    private static Map<String, Function<AwsCredentialsProvider, CustomResourceHandler>> defaults() {
+        Map<String, Function<AwsCredentialsProvider, CustomResourceHandler>> factories = new LinkedHashMap<>();
+        Function<AwsCredentialsProvider, CustomResourceHandler> associations = credentials -> {
+            DataRepositoryAssociationHandler handler = new DataRepositoryAssociationHandler(credentials);
             return CustomResourceHandler.of(handler::onEvent, handler::isComplete);
         };
         factories.put(DATA_REPOSITORY_ASSOCIATION, associations);
         factories.put(LUSTRE_TASK_GUARD, associations);
-        factories.put(LUSTRE_PRELOAD, () -> {
-            PreloadHandler handler = new PreloadHandler();
+        factories.put(LUSTRE_PRELOAD, credentials -> {
+            PreloadHandler handler = new PreloadHandler(credentials);
             return CustomResourceHandler.of(handler::onEvent, handler::isComplete);
         });
-        factories.put(TRAINING_TEARDOWN, () -> {
-            TrainingTeardownHandler handler = new TrainingTeardownHandler();
+        factories.put(TRAINING_TEARDOWN, credentials -> {
+            TrainingTeardownHandler handler = new TrainingTeardownHandler(credentials);
             return CustomResourceHandler.of(handler::onEvent, handler::isComplete);
         });
-        factories.put(EFS_DIRECTORIES, () -> new DirectoriesInvoker(SdkCalls.configure(LambdaClient.builder()).build()));
+        factories.put(EFS_DIRECTORIES, credentials -> new DirectoriesInvoker(SdkCalls.configure(LambdaClient.builder())
+                .credentialsProvider(credentials).build()));
         return factories;
     }
 }
