@@ -9,9 +9,13 @@ import io.github.trainingdata.cdk.internal.handler.SdkCalls;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Call;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Reply;
+import io.github.trainingdata.cdk.preload.handler.PreloadHandler;
 import io.github.trainingdata.cdk.preload.handler.RecordingContext;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,16 +25,24 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.protocols.jsoncore.JsonNode;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.fsx.FSxClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.lambda.model.InvokeRequest;
 import software.amazon.awssdk.services.lambda.model.InvokeResponse;
 import software.amazon.awssdk.services.lambda.model.ResourceConflictException;
 import software.amazon.awssdk.services.lambda.model.ResourceNotReadyException;
+import software.amazon.awssdk.services.sagemaker.SageMakerClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sts.StsClient;
+import software.amazon.awssdk.utils.SdkAutoCloseable;
 
 /**
  * The dispatcher hands each request to its type's handler, made for the resource's role and the request, with
@@ -52,6 +64,7 @@ class CustomResourceDispatcherTest {
     private StsClient sts;
     /** What STS answers the next AssumeRole calls, one each; then it grants. */
     private final List<Reply> refusals = new ArrayList<>();
+    private final List<SdkAutoCloseable> clients = new ArrayList<>();
 
     @BeforeEach
     void start() throws IOException {
@@ -65,6 +78,7 @@ class CustomResourceDispatcherTest {
 
     @AfterEach
     void stop() {
+        clients.forEach(SdkAutoCloseable::close);
         sts.close();
         emulator.close();
     }
@@ -217,6 +231,68 @@ class CustomResourceDispatcherTest {
         assertEquals(Map.of("IsComplete", true), dispatcher.handle(waiter, context), "granted at the next call");
         assertEquals(List.of("Custom::DataRepositoryAssociation onEvent Create",
                 "Custom::DataRepositoryAssociation isComplete Create Custom::DataRepositoryAssociation-id"), calls);
+    }
+
+    /** The preload's handler, its clients on the emulator signing with the credentials the dispatcher gives. */
+    private CustomResourceDispatcher preloads() {
+        Map<String, Function<AwsCredentialsProvider, CustomResourceHandler>> factories = new LinkedHashMap<>();
+        factories.put(CustomResourceDispatcher.LUSTRE_PRELOAD, credentials -> {
+            PreloadHandler handler = new PreloadHandler(client(SfnClient.builder(), credentials),
+                    client(SageMakerClient.builder(), credentials), client(CloudFormationClient.builder(), credentials),
+                    client(FSxClient.builder(), credentials), Clock.fixed(Instant.parse("2026-01-01T00:01:00Z"),
+                            ZoneOffset.UTC));
+            return CustomResourceHandler.of(handler::onEvent, handler::isComplete);
+        });
+        return new CustomResourceDispatcher(factories, new AssumedRoles(sts, pauses::add));
+    }
+
+    private <B extends AwsClientBuilder<B, C> & AwsSyncClientBuilder<B, C>, C extends SdkAutoCloseable> C client(
+            B builder, AwsCredentialsProvider credentials) {
+        C client = SdkCalls.configure(builder).endpointOverride(emulator.endpoint()).region(Region.US_EAST_1)
+                .credentialsProvider(credentials).build();
+        clients.add(client);
+        return client;
+    }
+
+    /**
+     * The preload's real handler through the dispatcher: a role refused at first (created seconds before) is waited for
+     * in onEvent, and in isComplete (another function instance) answered "not complete yet"; every call of the handler
+     * signs as the preload's role.
+     */
+    @Test
+    void thePreloadStartsItsExecutionAsItsRoleOnceStsGrantsIt() {
+        emulator.on("AWSStepFunctions.StartExecution", call -> Reply.ok("{\"executionArn\":\"arn\","
+                + "\"startDate\":1767225600}"));
+        emulator.on("AWSStepFunctions.DescribeExecution", call -> Reply.ok("{\"executionArn\":\"arn\","
+                + "\"stateMachineArn\":\"arn\",\"status\":\"RUNNING\",\"startDate\":1767225600}"));
+        Map<String, Object> create = request(CustomResourceDispatcher.LUSTRE_PRELOAD, "Create");
+        create.put("StackId", "arn:aws:cloudformation:us-east-1:123456789012:stack/Data/1");
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("WorkerJobNamePrefix", "warm");
+        properties.put("StateMachineArn", "arn:aws:states:us-east-1:123456789012:stateMachine:Preload");
+        properties.put("FileSystemId", "fs-0123456789abcdef0");
+        properties.put("DataLocations", List.of("s3://data/train/"));
+        properties.put("WarmKey", "k1");
+        properties.put("WaitSeconds", "3300");
+        properties.put(AssumedRoles.ROLE_ARN, ROLE);
+        create.put("ResourceProperties", properties);
+        refusals.add(refused());
+
+        Map<String, Object> answer = preloads().handle(create, context);
+        assertEquals(List.of(Duration.ofSeconds(1)), pauses);
+        refusals.add(refused());
+        Map<String, Object> waiter = waiterInput(create, answer);
+        CustomResourceDispatcher otherInstance = preloads();
+        assertEquals(Map.of("IsComplete", false), otherInstance.handle(waiter, context), "refused: not complete yet");
+        assertEquals(Map.of("IsComplete", false), otherInstance.handle(waiter, context), "running");
+
+        assertEquals(List.of(ASSUME_ROLE, ASSUME_ROLE, "AWSStepFunctions.StartExecution", ASSUME_ROLE, ASSUME_ROLE,
+                "AWSStepFunctions.DescribeExecution"), emulator.calls().stream().map(Call::target).toList());
+        for (Call call : emulator.calls()) {
+            String key = call.target().equals(ASSUME_ROLE) ? OWN_KEY : ROLE_KEY;
+            assertTrue(call.authorization().contains("Credential=" + key + "/"), call.target());
+        }
+        assertEquals(List.of(Duration.ofSeconds(1)), pauses, "isComplete does not wait in the invocation");
     }
 
     @Test
