@@ -21,8 +21,8 @@ import software.constructs.Construct;
  * {@code Custom::DataRepositoryAssociation} and {@code Custom::LustreTaskGuard} resources: its function calls only the
  * FSx control plane (and S3, to count a moved dataset's objects), outside the VPC.
  *
- * <p>The statements, inline in the cache's own role ({@code AssociationProvider/HandlerRole}), on this file system only: list
- * its associations, create, tag, update and delete them; list data repository tasks, cancel them, and start and tag
+ * <p>The statements, inline in the cache's own role ({@code AssociationProvider/HandlerRole}), on this file system
+ * only: list its associations, create, tag, update and delete them; list data repository tasks, cancel them, and start and tag
  * an export (an exporting association's, before it is deleted); and, since FSx links S3 through the file system's
  * service-linked role, what the FSx guide asks of whoever creates an association: create that role and put or
  * attach its policies (FSx for Lustre guide, "Adding permissions to use data repositories in Amazon S3"), and read

@@ -55,8 +55,8 @@ import software.constructs.IConstruct;
  * <p>The stack's provider ({@link CustomResourceProvider}) serves it. Each definition's calls act as the definition's
  * own role ({@code TeardownRole}, named in its entry as {@code RoleArn}), which trusts the provider's role alone and
  * holds what those calls need; the teardown's own role ({@code TrainingTeardown/HandlerRole}, its {@code RoleArn}) may
- * only read the stack's status. All are under the stack's custom-resource path ({@link CustomResourceProvider#ROLE_PATH}),
- * whose roles the provider's role may assume with its one statement, so it does not grow with the definitions.
+ * only read the stack's status. All are under the stack's custom-resource path
+ * ({@link CustomResourceProvider#ROLE_PATH}), whose roles the provider's role may assume with its one statement, so it does not grow with the definitions.
  */
 final class TrainingTeardown extends Construct {
     /** The custom resource's type. */
@@ -76,7 +76,8 @@ final class TrainingTeardown extends Construct {
 
     private TrainingTeardown(Stack stack, CustomResourceProvider provider) {
         super(stack, ID);
-        // A Delete asks whether the stack cleans up after a rolled-back update (then it stops nothing): this stack only.
+        // A Delete asks whether the stack cleans up after a rolled-back update (then it stops nothing): this stack
+        // only.
         Role role = provider.grant(this, "HandlerRole", "Reads the stack's status for the training teardown; assumed "
                 + "by the stack's custom-resource provider only", List.of(PolicyStatement.Builder.create()
                 .actions(List.of("cloudformation:DescribeStacks")).resources(List.of(stack.getStackId())).build()));
@@ -186,9 +187,9 @@ final class TrainingTeardown extends Construct {
 
     /**
      * A role {@code TeardownRole} under the definition {@code scope} (the stack's custom-resource path, {@link
-     * CustomResourceProvider#grant}), that only the stack provider's role may assume, whose inline policy lets it list and stop the executions of
-     * {@code machine}, list jobs and stop and release those named {@code <prefix>-*} (also in lowercase), and, for a
-     * job in a VPC, describe network interfaces. Each definition has its own, so that removing a definition from the
+     * CustomResourceProvider#grant}), that only the stack provider's role may assume, whose inline policy lets it list
+     * and stop the executions of {@code machine}, list jobs and stop and release those named {@code <prefix>-*} (also
+     * in lowercase), and, for a job in a VPC, describe network interfaces. Each definition has its own, so that removing a definition from the
      * stack keeps its role while the teardown tears it down (CloudFormation deletes it in the cleanup, after the
      * teardown's update has stopped what the definition ran), and so that the provider's own role does not grow with
      * each definition (IAM caps a role's inline policies at 10,240 characters together).

@@ -18,15 +18,15 @@ import software.amazon.awssdk.services.sts.auth.StsAssumeRoleCredentialsProvider
  * role's credentials (the SDK's provider renews them before they expire). The most recent {@value #MAX_SESSIONS}
  * sessions are kept per function instance, so an isComplete call of the same request reuses its credentials.
  *
- * <p>A role created seconds before its custom resource may not be assumable yet: IAM is eventually consistent (the IAM
- * User Guide's troubleshooting page, section "eventual-consistency", as third-party pages cite it; its text was not read
- * here), and no AWS page read bounds how long (UNVERIFIED). So a refused AssumeRole (STS
+ * <p>A role created seconds before its custom resource may not be assumable yet: IAM is eventually consistent (the
+ * IAM User Guide's troubleshooting page, section "eventual-consistency", as third-party pages cite it; its text was
+ * not read here), and no AWS page read bounds how long (UNVERIFIED). So a refused AssumeRole (STS
  * {@code AccessDenied}, or a transient error) is tried again: in onEvent within the same invocation, after pauses of 1,
  * 2, 4, 8, 16 and 29 seconds ({@link #ON_EVENT_WAIT}, {@link #waitFor}); in isComplete by answering "not complete yet"
  * (the dispatcher), so that the next call, 30 seconds later, tries again until the provider's total timeout.
  */
 public final class AssumedRoles {
-    /** The ResourceProperties key of every custom resource the stack's provider serves: the role its handler acts as. */
+    /** The ResourceProperties key of every resource the stack's provider serves: the role its handler acts as. */
     public static final String ROLE_ARN = "RoleArn";
     /**
      * The longest onEvent waits for a refused role (pauses included): the provider's function has 2 minutes, and
@@ -108,8 +108,8 @@ public final class AssumedRoles {
     }
 
     /**
-     * {@link #credentials}, a refused or failed AssumeRole tried again after growing pauses until {@link #ON_EVENT_WAIT}
-     * has passed.
+     * {@link #credentials}, a refused or failed AssumeRole tried again after growing pauses until
+     * {@link #ON_EVENT_WAIT} has passed.
      *
      * @param roleArn     the role
      * @param sessionName the session's name
