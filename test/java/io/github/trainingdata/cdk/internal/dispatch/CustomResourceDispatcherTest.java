@@ -265,17 +265,7 @@ class CustomResourceDispatcherTest {
                 + "\"startDate\":1767225600}"));
         emulator.on("AWSStepFunctions.DescribeExecution", call -> Reply.ok("{\"executionArn\":\"arn\","
                 + "\"stateMachineArn\":\"arn\",\"status\":\"RUNNING\",\"startDate\":1767225600}"));
-        Map<String, Object> create = request(CustomResourceDispatcher.LUSTRE_PRELOAD, "Create");
-        create.put("StackId", "arn:aws:cloudformation:us-east-1:123456789012:stack/Data/1");
-        Map<String, Object> properties = new LinkedHashMap<>();
-        properties.put("WorkerJobNamePrefix", "warm");
-        properties.put("StateMachineArn", "arn:aws:states:us-east-1:123456789012:stateMachine:Preload");
-        properties.put("FileSystemId", "fs-0123456789abcdef0");
-        properties.put("DataLocations", List.of("s3://data/train/"));
-        properties.put("WarmKey", "k1");
-        properties.put("WaitSeconds", "3300");
-        properties.put(AssumedRoles.ROLE_ARN, ROLE);
-        create.put("ResourceProperties", properties);
+        Map<String, Object> create = preload("Create");
         refusals.add(refused());
 
         Map<String, Object> answer = preloads().handle(create, context);
@@ -293,6 +283,92 @@ class CustomResourceDispatcherTest {
             assertTrue(call.authorization().contains("Credential=" + key + "/"), call.target());
         }
         assertEquals(List.of(Duration.ofSeconds(1)), pauses, "isComplete does not wait in the invocation");
+    }
+
+    /** A preload's request of {@code requestType}, with the properties the preload construct gives it. */
+    private static Map<String, Object> preload(String requestType) {
+        Map<String, Object> request = request(CustomResourceDispatcher.LUSTRE_PRELOAD, requestType);
+        request.put("StackId", "arn:aws:cloudformation:us-east-1:123456789012:stack/Data/1");
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("WorkerJobNamePrefix", "warm");
+        properties.put("StateMachineArn", "arn:aws:states:us-east-1:123456789012:stateMachine:Preload");
+        properties.put("FileSystemId", "fs-0123456789abcdef0");
+        properties.put("DataLocations", List.of("s3://data/train/"));
+        properties.put("WarmKey", "k1");
+        properties.put("WaitSeconds", "3300");
+        properties.put(AssumedRoles.ROLE_ARN, ROLE);
+        request.put("ResourceProperties", properties);
+        return request;
+    }
+
+    /**
+     * A preload whose role is gone (or no longer trusts the function) when CloudFormation deletes it: no wait mends
+     * that, and its Delete never fails. After onEvent's minute it goes on, each of its calls refused with STS's
+     * answer before it is sent, and isComplete completes (a role still refused there is not waited for either).
+     */
+    @Test
+    void aPreloadDeleteWhoseRoleStaysRefusedGoesOnWithEachCallRefusedAndCompletes() {
+        for (int i = 0; i < 20; i++) {
+            refusals.add(refused());
+        }
+        Map<String, Object> delete = preload("Delete");
+        delete.put("PhysicalResourceId", "warm-k1-0123456789abcdef");
+
+        Map<String, Object> answer = preloads().handle(delete, context);
+        assertEquals("warm-k1-0123456789abcdef", answer.get("PhysicalResourceId"));
+        assertEquals(List.of(1L, 2L, 4L, 8L, 16L, 29L), pauses.stream().map(Duration::toSeconds).toList());
+        assertEquals(true, preloads().handle(waiterInput(delete, answer), context).get("IsComplete"));
+
+        assertEquals(8, emulator.calls().size(), "7 AssumeRole attempts in onEvent, 1 in isComplete");
+        assertEquals(List.of(ASSUME_ROLE), emulator.calls().stream().map(Call::target).distinct().toList(),
+                "no call of the handler is sent: " + emulator.calls());
+        String log = String.join("\n", context.lines());
+        assertTrue(log.contains("the Delete goes on, each of its calls refused"), log);
+        assertTrue(log.contains("not authorized to perform: sts:AssumeRole"), "the refusal is logged: " + log);
+    }
+
+    /**
+     * A teardown's Delete refused its role in isComplete reaches its handler, whose credentials refuse each call with
+     * STS's answer (the teardown assumes each definition's role itself and gives up after its own 50 minutes, which a
+     * "not complete yet" until the provider's timeout would skip, ending in DELETE_FAILED). An association's Delete,
+     * whose handler fails on a refused call, still waits in isComplete and fails in onEvent; a throttled AssumeRole is
+     * "not complete yet" for the teardown too.
+     */
+    @Test
+    void onlyAPreloadOrTeardownDeleteGoesOnWithoutItsRole() {
+        List<String> refusedWith = new ArrayList<>();
+        Map<String, Function<AwsCredentialsProvider, CustomResourceHandler>> factories = new LinkedHashMap<>();
+        factories.put(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION,
+                recording(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION));
+        factories.put(CustomResourceDispatcher.TRAINING_TEARDOWN, credentials -> CustomResourceHandler.of(
+                (event, context) -> Map.of("PhysicalResourceId", "Resource-teardown"), (event, context) -> {
+                    refusedWith.add(assertThrows(SdkException.class, credentials::resolveCredentials).getMessage());
+                    return Map.of("IsComplete", true);
+                }));
+        CustomResourceDispatcher dispatcher = new CustomResourceDispatcher(factories, new AssumedRoles(sts,
+                pauses::add));
+        Map<String, Object> teardown = request(CustomResourceDispatcher.TRAINING_TEARDOWN, "Delete");
+        teardown.put("PhysicalResourceId", "Resource-teardown");
+        Map<String, Object> waiter = waiterInput(teardown, Map.of(CustomResourceDispatcher.PHASE,
+                CustomResourceDispatcher.IS_COMPLETE));
+
+        refusals.add(Reply.queryError(400, "Throttling", "Rate exceeded"));
+        assertEquals(Map.of("IsComplete", false), dispatcher.handle(waiter, context), "throttled: not yet");
+        refusals.add(refused());
+        assertEquals(Map.of("IsComplete", true), dispatcher.handle(waiter, context));
+        assertEquals(1, refusedWith.size());
+        assertTrue(refusedWith.get(0).contains("not authorized to perform: sts:AssumeRole"), refusedWith.get(0));
+
+        Map<String, Object> association = request(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION, "Delete");
+        association.put("PhysicalResourceId", "fs-0123456789abcdef0:Resource");
+        refusals.add(refused());
+        assertEquals(Map.of("IsComplete", false), dispatcher.handle(waiterInput(association, Map.of(
+                CustomResourceDispatcher.PHASE, CustomResourceDispatcher.IS_COMPLETE)), context));
+        for (int i = 0; i < 10; i++) {
+            refusals.add(refused());
+        }
+        assertThrows(SdkException.class, () -> dispatcher.handle(association, context));
+        assertEquals(List.of(), calls, "the association's handler never ran");
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.github.trainingdata.cdk.training.handler.TrainingTeardownHandler;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -27,7 +28,9 @@ import software.amazon.awssdk.services.lambda.LambdaClient;
  * the type whose clients sign with the role's credentials, made for that role and request and kept for the request's
  * isComplete calls (the {@value #MAX_HANDLERS} most recent). A refused AssumeRole (a role created seconds ago, not yet
  * visible to STS) is tried again: onEvent waits up to {@link AssumedRoles#ON_EVENT_WAIT} and then fails the request;
- * isComplete answers "not complete yet", so the next call tries again, until the provider's total timeout.
+ * isComplete answers "not complete yet", so the next call tries again, until the provider's total timeout. A Delete
+ * of a preload or a teardown, whose Delete never fails, goes on instead ({@link #DELETE_WITHOUT_ROLE}): its role may
+ * be gone for good, and failing it would leave the resource in DELETE_FAILED.
  *
  * <p>The framework calls onEvent with the CloudFormation request and isComplete with that request merged with what
  * onEvent returned, so the onEvent answer carries {@value #PHASE} = {@value #IS_COMPLETE}, which no CloudFormation
@@ -53,6 +56,13 @@ public final class CustomResourceDispatcher {
     public static final String DIRECTORIES_FUNCTION = EfsDirectoriesHandler.FUNCTION;
     /** The handlers kept (one per resource type, role and request). */
     static final int MAX_HANDLERS = 16;
+    /**
+     * The types whose Delete goes on when their role cannot be assumed (gone, or no longer trusting this function),
+     * with credentials that refuse every call: their handlers' Delete never fails, a refused call is logged and not
+     * waited for (the teardown acts for each definition as the definition's own role, which it assumes itself). Any
+     * other type's Delete fails then, as its handler fails on a refused call (an association left linked must show).
+     */
+    static final Set<String> DELETE_WITHOUT_ROLE = Set.of(LUSTRE_PRELOAD, TRAINING_TEARDOWN);
     private static final Map<String, Object> NOT_COMPLETE = Map.of("IsComplete", false);
     private final Map<String, Function<AwsCredentialsProvider, CustomResourceHandler>> factories;
     private final AssumedRoles roles;
@@ -90,7 +100,8 @@ public final class CustomResourceDispatcher {
      * @throws IllegalArgumentException for a resource type this provider does not serve, or a request that names no
      *                                  role
      * @throws SdkException             when onEvent cannot assume the role within {@link AssumedRoles#ON_EVENT_WAIT},
-     *                                  or STS fails it in a way no wait mends
+     *                                  or STS fails it in a way no wait mends (not for a Delete of a type in
+     *                                  {@link #DELETE_WITHOUT_ROLE})
      */
     public Map<String, Object> handle(Map<String, Object> event, Context context) {
         Object type = event.get("ResourceType");
@@ -103,23 +114,33 @@ public final class CustomResourceDispatcher {
         String roleArn = roleArn(request);
         String session = AssumedRoles.sessionName(request);
         boolean isComplete = IS_COMPLETE.equals(event.get(PHASE));
+        boolean goesOnWithoutRole = "Delete".equals(request.requestType()) && DELETE_WITHOUT_ROLE.contains(type);
         AwsCredentialsProvider credentials;
-        if (isComplete) {
-            try {
-                credentials = roles.credentials(roleArn, session);
-            } catch (SdkException e) {
-                if (!AssumedRoles.worthAnotherTry(e)) {
-                    throw e;
-                }
-                context.getLogger().log("Cannot assume " + roleArn + " yet (not complete; the next call tries again): "
-                        + e.getMessage());
-                return NOT_COMPLETE;
+        try {
+            credentials = isComplete ? roles.credentials(roleArn, session)
+                    : roles.waitFor(roleArn, session, context.getLogger());
+        } catch (SdkException e) {
+            if (goesOnWithoutRole && !(isComplete && SdkCalls.isTransient(e))) {
+                // Its role gone or no longer trusting this function: no wait mends that, and this Delete never fails.
+                context.getLogger().log("Cannot assume " + roleArn + " (" + e.getMessage() + "): the Delete goes on, "
+                        + "each of its calls refused with this error");
+                return answer(factory.apply(AssumedRoles.refusing(e)), event, context, isComplete);
             }
-        } else {
-            credentials = roles.waitFor(roleArn, session, context.getLogger());
+            if (!isComplete || !AssumedRoles.worthAnotherTry(e)) {
+                throw e;
+            }
+            context.getLogger().log("Cannot assume " + roleArn + " yet (not complete; the next call tries again): "
+                    + e.getMessage());
+            return NOT_COMPLETE;
         }
         CustomResourceHandler handler = handlers.computeIfAbsent(type + "|" + roleArn + "|" + session,
                 key -> factory.apply(credentials));
+        return answer(handler, event, context, isComplete);
+    }
+
+    /** The handler's answer: isComplete's as it is, onEvent's with {@value #PHASE}. */
+    private static Map<String, Object> answer(CustomResourceHandler handler, Map<String, Object> event,
+            Context context, boolean isComplete) {
         if (isComplete) {
             return handler.isComplete(event, context);
         }

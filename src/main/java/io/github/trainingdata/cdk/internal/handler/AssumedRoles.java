@@ -108,6 +108,20 @@ public final class AssumedRoles {
     }
 
     /**
+     * Credentials for a role that cannot be assumed: every call made with them fails with STS's answer, before it is
+     * sent, so that a handler whose calls may be refused (a Delete that never fails) treats each as refused.
+     *
+     * @param refusal what STS answered (or how AssumeRole failed)
+     * @return credentials that never resolve
+     */
+    public static AwsCredentialsProvider refusing(SdkException refusal) {
+        Objects.requireNonNull(refusal, "refusal");
+        return () -> {
+            throw refusal;
+        };
+    }
+
+    /**
      * {@link #credentials}, a refused or failed AssumeRole tried again after growing pauses until
      * {@link #ON_EVENT_WAIT} has passed.
      *
