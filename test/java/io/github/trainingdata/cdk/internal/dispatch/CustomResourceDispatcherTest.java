@@ -371,6 +371,39 @@ class CustomResourceDispatcherTest {
         assertEquals(List.of(), calls, "the association's handler never ran");
     }
 
+    /**
+     * A warm function instance serves request after request, each with a handler of its own whose clients sign as the
+     * request's role and are never closed: their calls are timed on threads the clients share, so the instance's
+     * threads do not grow with the requests (the SDK's default, a pool per client, kept each client's threads alive:
+     * 2 more per preload request here, towards Lambda's 1,024 per execution environment).
+     */
+    @Test
+    void requestAfterRequestAddsNoThreads() {
+        emulator.on("AWSStepFunctions.StartExecution", call -> Reply.ok("{\"executionArn\":\"arn\","
+                + "\"startDate\":1767225600}"));
+        emulator.on("AWSStepFunctions.DescribeExecution", call -> Reply.ok("{\"executionArn\":\"arn\","
+                + "\"stateMachineArn\":\"arn\",\"status\":\"RUNNING\",\"startDate\":1767225600}"));
+        CustomResourceDispatcher dispatcher = preloads();
+        Map<String, Object> first = preload("Create");
+        dispatcher.handle(waiterInput(first, dispatcher.handle(first, context)), context);
+        long before = sdkThreads();
+
+        for (int i = 0; i < 2 * CustomResourceDispatcher.MAX_HANDLERS; i++) {
+            Map<String, Object> create = preload("Create");
+            create.put("RequestId", "req-" + i);
+            Map<String, Object> answer = dispatcher.handle(create, context);
+            assertEquals(Map.of("IsComplete", false), dispatcher.handle(waiterInput(create, answer), context));
+        }
+
+        assertEquals(before, sdkThreads(), "threads of the SDK's clients alive");
+    }
+
+    private static long sdkThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive)
+                .filter(thread -> thread.getName().startsWith("sdk-") || thread.getName().startsWith("training-data-"))
+                .count();
+    }
+
     @Test
     void aRequestThatNamesNoRoleFailsBeforeAnyCall() {
         Map<String, Object> create = request(CustomResourceDispatcher.LUSTRE_PRELOAD, "Create");
