@@ -9,13 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.Stack;
-import software.amazon.awscdk.services.iam.Policy;
+import software.amazon.awscdk.services.iam.PolicyDocument;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.constructs.Construct;
 
 /**
- * The stack's custom resources' grants share the provider's one role, whose inline policies IAM limits to 10,240
- * characters together: a grant past that fails at synth.
+ * Each custom resource's role holds its statements inline, and IAM limits a role's inline policies to 10,240
+ * characters together: one role past that fails at synth; several resources below it each do not add up.
  */
 class CustomResourceGrantsSizeTest {
     /** @return one statement on {@code count} literal object ARNs of about 60 characters each */
@@ -28,24 +28,26 @@ class CustomResourceGrantsSizeTest {
     }
 
     @Test
-    void grantsPastTheRolesInlinePolicyLimitFailAtSynth() throws Exception {
+    void oneRolePastTheInlinePolicyLimitFailsAtSynth() throws Exception {
         Stack stack = TestApps.stack();
         CustomResourceProvider provider = CustomResourceProvider.of(stack, null);
-        Policy first = provider.grant(new Construct(stack, "First"), statements("first", 120));
-        int firstSize = new ObjectMapper().writeValueAsString(stack.resolve(first.getDocument())).length();
-        Construct second = new Construct(stack, "Second");
-        // The same document's size, with "second" (one character more) for "first" in each of the 120 ARNs.
-        int secondSize = firstSize + 120;
-        assertRule("CUSTOM_RESOURCE_GRANTS_SIZE", () -> provider.grant(second, statements("second", 120)),
-                "Test/Second", "ProviderGrants", (firstSize + secondSize) + " characters at least (" + secondSize
-                        + " of them this construct's)", CustomResourceProvider.GRANTS_SIZE.getAllowed());
+        List<PolicyStatement> statements = statements("first", 250);
+        int size = new ObjectMapper().writeValueAsString(stack.resolve(PolicyDocument.Builder.create()
+                .statements(statements).build())).length();
+        assertRule("CUSTOM_RESOURCE_GRANTS_SIZE", () -> provider.grant(new Construct(stack, "First"), "HandlerRole",
+                "test", statements), "Test/First", "HandlerRole", size + " characters at least",
+                CustomResourceProvider.GRANTS_SIZE.getAllowed());
     }
 
     @Test
-    void grantsWithinTheLimitPass() {
+    void rolesWithinTheLimitPassHoweverManyTheStackHas() {
         Stack stack = TestApps.stack();
         CustomResourceProvider provider = CustomResourceProvider.of(stack, null);
-        provider.grant(new Construct(stack, "First"), statements("first", 60));
-        assertDoesNotThrow(() -> provider.grant(new Construct(stack, "Second"), statements("second", 60)));
+        // Together far past 10,240 characters: each is a role of its own.
+        for (int i = 0; i < 4; i++) {
+            String name = "r" + i;
+            assertDoesNotThrow(() -> provider.grant(new Construct(stack, name), "HandlerRole", "test",
+                    statements(name, 120)));
+        }
     }
 }

@@ -180,7 +180,7 @@ class CustomResourceProviderTest {
     }
 
     @Test
-    void theDispatchersRoleHoldsOnlyTheResourcesOwnGrantsAndEachResourceOutlivesNoneOfItsGrants() {
+    void theDispatchersRoleMayOnlyAssumeTheStacksRolesAndEachResourceNamesItsOwnRole() {
         String role = id(properties(t.findResources("AWS::Lambda::Function", Match.objectLike(Map.of("Properties",
                 Match.objectLike(Map.of("Handler", DISPATCHER))))).keySet().iterator().next()).get("Role"));
         List<String> policies = new ArrayList<>();
@@ -190,15 +190,21 @@ class CustomResourceProviderTest {
                 policies.add(id);
             }
         });
-        assertTrue(policies.stream().allMatch(id -> id.contains("ProviderGrants")), policies.toString());
-        assertEquals(4, policies.size(), "the cache's, the preload's, the definition's and the EFS store's: " + policies);
+        assertEquals(1, policies.size(), policies.toString());
+        assertTrue(policies.get(0).startsWith("CustomResourceProviderAssumeRoles"), policies.toString());
         for (Map.Entry<String, Map<String, Object>> resource : served().entrySet()) {
-            if (!"Custom::DataRepositoryAssociation".equals(resource.getValue().get("Type"))) {
-                // (an association depends on the guard before it, which depends on the cache's grants)
-                Object dependsOn = resource.getValue().get("DependsOn");
-                assertTrue(dependsOn instanceof List<?> list && list.stream().anyMatch(policies::contains),
-                        resource.getKey() + " depends on its grants: " + dependsOn);
-            }
+            Object roleArn = properties(resource.getKey()).get("RoleArn");
+            String handlerRole = id(roleArn);
+            assertEquals("AWS::IAM::Role", resources.get(handlerRole).get("Type"), resource.getKey() + ": " + roleArn);
+            assertEquals(Map.of("Fn::GetAtt", List.of(handlerRole, "Arn")), roleArn,
+                    "the reference keeps the role until the resource is deleted");
+            Map<?, ?> trust = (Map<?, ?>) ((List<?>) ((Map<?, ?>) properties(handlerRole)
+                    .get("AssumeRolePolicyDocument")).get("Statement")).get(0);
+            assertEquals(Map.of("AWS", Map.of("Fn::GetAtt", List.of(role, "Arn"))), trust.get("Principal"),
+                    handlerRole + " trusts the dispatcher's role alone");
+            assertEquals(List.of(policies.get(0)), resources.get(handlerRole).get("DependsOn"),
+                    handlerRole + " is created after, and deleted before, the statement that lets the dispatcher "
+                            + "assume it");
         }
     }
 }

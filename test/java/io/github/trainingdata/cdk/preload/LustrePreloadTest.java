@@ -83,6 +83,31 @@ class LustrePreloadTest {
     private static final String WORKER_NAME = "{% ($attempt = 1 ? $states.context.Execution.Name : "
             + "$states.context.Execution.Name & '-' & $attempt) %}";
 
+    /**
+     * Each preloaded cache's custom resources act as roles of their own: the provider function's role holds the same
+     * one statement with 1 and 8 preloaded caches in a stack, and 8 synthesize (before, each added a policy to that
+     * role, and about 3 or 4 reached IAM's 10,240 characters: CUSTOM_RESOURCE_GRANTS_SIZE).
+     */
+    @Test
+    void theProvidersRoleIsTheSameWithOneAndEightPreloadedCachesAndEightSynthesize() {
+        Map<Integer, List<Map<String, Object>>> statements = new LinkedHashMap<>();
+        for (int count : List.of(1, 8)) {
+            Fixture f = new Fixture();
+            for (int i = 1; i <= count; i++) {
+                LustreCache cache = i == 1 ? f.cache : f.cache("Lustre" + i, "");
+                new LustrePreload(f.stack, "Preload" + i, f.props().cache(cache)
+                        .image(TrainingImage.fromUri(TOOLS_IMAGE)).build());
+            }
+            f.synth();
+            statements.put(count, PolicyStatements.statements(f.template, Map.of("Ref", f.providerRole())));
+            assertEquals(2 * count, f.resources.entrySet().stream().filter(r -> "AWS::IAM::Role".equals(r.getValue()
+                    .get("Type")) && r.getKey().contains("HandlerRole")).count(), "a role per cache and per preload");
+        }
+        assertEquals(List.of("states:StartExecution", "states:DescribeExecution", "sts:AssumeRole"), statements.get(1)
+                .stream().map(statement -> statement.get("Action")).toList(), "its waiter's two and one AssumeRoles");
+        assertEquals(statements.get(1), statements.get(8), "the provider's role does not grow with the caches");
+    }
+
     /** A stack with a network, a data bucket and a Lustre cache; a definition and a preload when asked. */
     static final class Fixture {
         final Stack stack = TestApps.stack();
@@ -207,7 +232,7 @@ class LustrePreloadTest {
         /** @return the statements of the preload's grants to the stack's provider, resources evaluated */
         List<Map<String, Object>> grants(LustrePreload of) {
             return PolicyStatements.of(template.toJSON().get("Resources") instanceof Map<?, ?> all
-                    ? (Map<String, Object>) all.get(id(of.getNode().findChild("ProviderGrants"))) : Map.of()).stream()
+                    ? (Map<String, Object>) all.get(id(of.getNode().findChild("HandlerRole"))) : Map.of()).stream()
                     .map(s -> {
                         Map<String, Object> statement = new LinkedHashMap<>(s);
                         statement.put("Resource", Intrinsics.evaluate(s.get("Resource")));
@@ -334,7 +359,7 @@ class LustrePreloadTest {
                         ? list.stream().map(Intrinsics::string).toList() : Intrinsics.string(actual), entry.getKey());
             }
             assertEquals(List.of("ServiceToken", "WorkerJobNamePrefix", "StateMachineArn", "FileSystemId",
-                    "DataLocations", "WarmKey", "WaitSeconds"), new ArrayList<>(properties.keySet()));
+                    "DataLocations", "WarmKey", "WaitSeconds", "RoleArn"), new ArrayList<>(properties.keySet()));
             f.template.resourceCountIs("Custom::LustrePreload", 1);
         }
 
@@ -541,8 +566,9 @@ class LustrePreloadTest {
         @Test
         void theProviderMayStartListDescribeAndStopExecutionsOfItsStateMachineAndStopItsWorkers() {
             assertEquals(grantStatements(f, f.preload), f.grants(f.preload));
-            assertTrue(f.dependsOn(f.preload.getResource()).contains(f.id(f.preload.getNode().findChild("ProviderGrants"))),
-                    "the preload keeps its grants until it is deleted");
+            assertEquals(Map.of("Fn::GetAtt", List.of(f.id(f.preload.getNode().findChild("HandlerRole")), "Arn")),
+                    f.properties(f.id(f.preload.getResource())).get("RoleArn"), "the preload names its role, which "
+                    + "outlives it");
         }
 
         @Test

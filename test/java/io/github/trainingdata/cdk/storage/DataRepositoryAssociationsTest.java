@@ -101,14 +101,16 @@ class DataRepositoryAssociationsTest {
         Map<String, Object> resource = t.findResources("Custom::LustreTaskGuard").get(guard);
         assertEquals(Map.of("ServiceToken", ((Map<?, ?>) t.findResources("Custom::DataRepositoryAssociation").values()
                         .iterator().next().get("Properties")).get("ServiceToken"), "FileSystemId",
-                        Map.of("Ref", logicalId(cache))), resource.get("Properties"), "the same provider; the file system");
+                        Map.of("Ref", logicalId(cache)), "RoleArn", Map.of("Fn::GetAtt", List.of(logicalId(cache.getNode()
+                        .findChild("AssociationProvider").getNode().findChild("HandlerRole")), "Arn"))),
+                resource.get("Properties"), "the same provider; the file system; the cache's role");
         assertEquals(List.of(guard), t.findResources("Custom::DataRepositoryAssociation").get(
                 logicalId(cache.getAssociations().get(0))).get("DependsOn"));
         assertEquals("Delete", resource.get("DeletionPolicy"));
     }
 
     @Test
-    void theStacksProviderServesTheCacheAndTheGuardKeepsTheGrantsUntilItIsDeleted() {
+    void theStacksProviderServesTheCacheAsTheCachesRoleWhichOutlivesEachResource() {
         LustreCache cache = cache(dataset("imagenet"), dataset("coco"));
         Template t = Template.fromStack(stack);
 
@@ -116,11 +118,11 @@ class DataRepositoryAssociationsTest {
         t.resourcePropertiesCountIs("Custom::DataRepositoryAssociation", Match.objectLike(Map.of(
                 "ServiceToken", token)), 2);
         t.resourcePropertiesCountIs("Custom::LustreTaskGuard", Match.objectLike(Map.of("ServiceToken", token)), 1);
-        String grants = logicalId(cache.getNode().findChild("AssociationProvider").getNode()
-                .findChild("ProviderGrants"));
-        String guard = t.findResources("Custom::LustreTaskGuard").keySet().iterator().next();
-        assertTrue(((List<?>) t.findResources("Custom::LustreTaskGuard").get(guard).get("DependsOn")).contains(grants),
-                "every association depends on the guard, the guard on the grants: deleted before them");
+        String role = logicalId(cache.getNode().findChild("AssociationProvider").getNode().findChild("HandlerRole"));
+        t.resourcePropertiesCountIs("Custom::DataRepositoryAssociation", Match.objectLike(Map.of(
+                "RoleArn", Map.of("Fn::GetAtt", List.of(role, "Arn")))), 2);
+        t.resourcePropertiesCountIs("Custom::LustreTaskGuard", Match.objectLike(Map.of(
+                "RoleArn", Map.of("Fn::GetAtt", List.of(role, "Arn")))), 1);
     }
 
     @Test
@@ -132,9 +134,9 @@ class DataRepositoryAssociationsTest {
         Template t = Template.fromStack(stack);
         String fs = logicalId(cache);
         String grants = logicalId(cache.getNode().findChild("AssociationProvider").getNode()
-                .findChild("ProviderGrants"));
+                .findChild("HandlerRole"));
         List<String> granted = new ArrayList<>();
-        for (Map<String, Object> statement : PolicyStatements.of(t.findResources("AWS::IAM::Policy").get(grants))) {
+        for (Map<String, Object> statement : PolicyStatements.of(t.findResources("AWS::IAM::Role").get(grants))) {
             granted.add(PolicyStatements.strings(statement.get("Action")) + " on "
                     + PolicyStatements.strings(statement.get("Resource")));
         }

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.storage;
 
+import io.github.trainingdata.cdk.PolicyStatements;
 import static io.github.trainingdata.cdk.RuleAssertions.assertRule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -300,7 +301,7 @@ class EfsDirectoriesTest {
         Template t = Template.fromStack(stack);
         String provider = logicalId(t, "AWS::Lambda::Function", "CustomResourceProvider/Handler");
         String function = logicalId(t, "AWS::Lambda::Function", "Efs/Directories/Function");
-        String grants = logicalId(t, "AWS::IAM::Policy", "Efs/Directories/ProviderGrants");
+        String role = logicalId(t, "AWS::IAM::Role", "Efs/Directories/HandlerRole");
 
         Map<?, ?> outside = (Map<?, ?>) t.findResources("AWS::Lambda::Function").get(provider).get("Properties");
         assertFalse(outside.containsKey("VpcConfig"), outside.toString());
@@ -313,12 +314,11 @@ class EfsDirectoriesTest {
                 t.findResources("Custom::EfsDirectories").keySet().iterator().next(), "a logical id the last release "
                 + "(Efs/Directories/Resource, on a provider of its own) did not have: its token could not change");
         assertEquals(Map.of("Fn::GetAtt", List.of(function, "Arn")), properties.get("DirectoriesFunction"));
-        assertTrue(((List<?>) resource.get("DependsOn")).contains(grants), "the grants outlive the resource");
-        t.hasResourceProperties("AWS::IAM::Policy", Map.of("PolicyDocument", Map.of("Version", "2012-10-17",
-                "Statement", List.of(Map.of("Action", "lambda:InvokeFunction", "Effect", "Allow",
-                        "Resource", Map.of("Fn::GetAtt", List.of(function, "Arn"))))),
-                "Roles", List.of(Map.of("Ref", logicalId(t, "AWS::IAM::Role", "CustomResourceProvider/Handler/ServiceRole"))),
-                "PolicyName", Match.anyValue()));
+        assertEquals(Map.of("Fn::GetAtt", List.of(role, "Arn")), properties.get("RoleArn"), "the resource names its "
+                + "role, which outlives it");
+        assertEquals(List.of(Map.of("Action", "lambda:InvokeFunction", "Effect", "Allow",
+                "Resource", Map.of("Fn::GetAtt", List.of(function, "Arn")))), PolicyStatements.of(
+                t.findResources("AWS::IAM::Role").get(role)), "the store's role may only invoke its function");
     }
 
     @Test

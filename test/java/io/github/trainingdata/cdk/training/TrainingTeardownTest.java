@@ -165,8 +165,8 @@ class TrainingTeardownTest {
         expected.addAll(ids(t, "AWS::EC2::VPC", "NetworkVpc"));
         expected.addAll(ids(t, "AWS::EC2::VPCEndpoint", "NetworkVpc"));
         expected.addAll(ids(t, "AWS::EC2::RouteTable", "NetworkVpc"));
-        expected.addAll(ids(t, "AWS::IAM::Policy", "TrainingTeardownProviderGrants"));
-        assertEquals(11, expected.size(), expected.toString());
+        // (its own role, TrainingTeardownHandlerRole, it references: RoleArn)
+        assertEquals(10, expected.size(), expected.toString());
         String role = only(ids(t, "AWS::IAM::Role", "TrainingTeardownRole"));
         assertEquals(Map.of("Fn::GetAtt", List.of(role, "Arn")), ((Map<?, ?>) ((List<?>) ((Map<?, ?>) resource(t,
                 only(new LinkedHashSet<>(ids(t, TYPE)))).get("Properties")).get("Definitions")).get(0)).get("RoleArn"),
@@ -230,18 +230,23 @@ class TrainingTeardownTest {
         assertEquals(Map.of("Version", "2012-10-17", "Statement", List.of(Map.of("Action", "sts:AssumeRole",
                 "Effect", "Allow", "Principal", Map.of("AWS", "GETATT(" + provider + ".Arn)")))),
                 properties.get("AssumeRolePolicyDocument"), "only the stack's provider function may assume it");
-        assertEquals("/training-data/teardown/REF(AWS::StackName)/", properties.get("Path"));
+        assertEquals("/training-data/custom-resource/REF(AWS::StackName)/", properties.get("Path"));
         String waiter = only(ids(t, "AWS::StepFunctions::StateMachine", "CustomResourceProviderwaiterstatemachine"));
         assertEquals(List.of(Map.of("Action", "states:StartExecution", "Effect", "Allow", "Resource",
                 "GETATT(" + waiter + ".Arn)"), Map.of("Action", "states:DescribeExecution", "Effect", "Allow",
                 "Resource", "arn:REF(AWS::Partition):states:REF(AWS::Region):REF(AWS::AccountId):execution:GETATT("
                         + waiter + ".Name):*"),
                 Map.of("Action", "sts:AssumeRole", "Effect", "Allow", "Resource",
-                "arn:REF(AWS::Partition):iam::REF(AWS::AccountId):role/training-data/teardown/REF(AWS::StackName)/*"),
-                Map.of("Action", "cloudformation:DescribeStacks", "Effect", "Allow", "Resource", "REF(AWS::StackId)")),
+                "arn:REF(AWS::Partition):iam::REF(AWS::AccountId):role/training-data/custom-resource/"
+                        + "REF(AWS::StackName)/*")),
                 Intrinsics.evaluate(PolicyStatements.statements(t, Map.of("Ref", provider))),
-                "the provider function may only start its waiter, assume the stack's teardown roles, and read its own "
-                        + "stack's status (a Delete in a rollback's cleanup stops nothing)");
+                "the provider function may only start its waiter and assume the stack's custom-resource roles");
+        String own = only(ids(t, "AWS::IAM::Role", "TrainingTeardownHandlerRole"));
+        assertEquals(List.of(Map.of("Action", "cloudformation:DescribeStacks", "Effect", "Allow", "Resource",
+                "REF(AWS::StackId)")), policyStatements(t, own), "the teardown's own role only reads its stack's status "
+                + "(a Delete in a rollback's cleanup stops nothing)");
+        assertEquals(Map.of("Fn::GetAtt", List.of(own, "Arn")), ((Map<?, ?>) resource(t, only(new LinkedHashSet<>(
+                ids(t, TYPE)))).get("Properties")).get("RoleArn"), "the teardown names its own role");
     }
 
     @Test

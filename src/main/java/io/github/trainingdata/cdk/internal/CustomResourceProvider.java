@@ -13,12 +13,16 @@ import io.github.trainingdata.cdk.internal.dispatch.CustomResourceDispatcher;
 import software.amazon.awscdk.Acknowledgment;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
+import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Fn;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Validations;
+import software.amazon.awscdk.services.iam.ArnPrincipal;
 import software.amazon.awscdk.services.iam.Policy;
+import software.amazon.awscdk.services.iam.PolicyDocument;
 import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.kms.IKey;
 import software.amazon.awscdk.services.lambda.IFunction;
 import software.constructs.Construct;
@@ -36,13 +40,15 @@ import software.constructs.IConstruct;
  * <p>The function is named {@value #FUNCTION_NAME_PREFIX}{@code <stack id's UUID>} so that the waiter (its definition
  * and its role's permission) can name it without referring to it: the function refers to the waiter (its ARN in the
  * environment, its role may start it), and a custom resource, which refers to the function, is created after both.
- * Its role may start the waiter and describe the waiter's executions, nothing else, before grants.
  *
- * <p>Each custom resource grants the function's role what its calls need in a policy of its own ({@link #grant}),
- * under the resource's construct, that the resource depends on: CloudFormation deletes a removed resource in the
- * update's cleanup, after the update, and the policy only after the resource, so a Delete keeps its grants (a statement
- * in one shared policy would be gone by then). The role is the union of the stack's grants; each grant is scoped to the
- * resources of the construct that asked for it.
+ * <p>The function's role may only log, start the waiter and describe its executions, and assume the stack's
+ * custom-resource roles: one statement per stack ({@value #ASSUME_ROLES_ID}: {@code sts:AssumeRole} on the roles under
+ * the IAM path {@value #ROLE_PATH}{@code <stack name>/}), whatever the number of resources. Each custom resource gets
+ * what its calls need in a role of its own ({@link #grant}: the statements inline, that path, trusted by the
+ * function's role alone), whose ARN it passes as its property {@code RoleArn}; the dispatcher assumes that role for
+ * the resource's requests. The resource references the role, and the role depends on the statement, so CloudFormation
+ * creates the resource after both and deletes it before them: also a resource removed from the stack, deleted in the
+ * update's cleanup, still has its role.
  */
 public final class CustomResourceProvider extends Construct {
     /** The provider's id at the stack's root. */
@@ -70,14 +76,21 @@ public final class CustomResourceProvider extends Construct {
      * an inline policy).
      */
     static final int MAX_ROLE_POLICY_CHARACTERS = 10_240;
-    /** The stack's custom resources' grants together fit the provider's role. */
+    /** One custom resource's role fits IAM's limit. */
     public static final SynthRule GRANTS_SIZE = SynthRule.of("CUSTOM_RESOURCE_GRANTS_SIZE",
-            "TrainingJobDefinition, LustreCache, LustrePreload, EfsStore (a stack's custom resources)", "ProviderGrants",
-            "the grants of a stack's custom resources (one per cache, association, preload and EFS store, and one "
-                    + "per stack for the training teardown) together at most " + MAX_ROLE_POLICY_CHARACTERS + " characters, the inline policies "
-                    + "of the stack provider's one role: put some of the stores in another stack",
+            "TrainingJobDefinition, LustreCache, LustrePreload, EfsStore (a stack's custom resources)", "HandlerRole",
+            "the statements one custom resource's role holds (a cache's associations, a preload, an EFS store's "
+                    + "directories, a training definition's teardown) at most " + MAX_ROLE_POLICY_CHARACTERS
+                    + " characters: give the construct fewer datasets, buckets or keys",
             "IAM and AWS STS quotas (role policy size: the inline policies of a role together, at most 10,240 "
                     + "characters, whitespace not counted)");
+    /**
+     * The IAM path of every custom-resource role of the library, followed by the stack's name: the provider's function
+     * may assume the roles under its own stack's path only.
+     */
+    public static final String ROLE_PATH = "/training-data/custom-resource/";
+    /** The id, under the provider, of the policy that lets its function assume the stack's custom-resource roles. */
+    static final String ASSUME_ROLES_ID = "AssumeRoles";
 
     private static final String BASIC_EXECUTION = "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/"
             + "service-role/AWSLambdaBasicExecutionRole]";
@@ -87,8 +100,8 @@ public final class CustomResourceProvider extends Construct {
     private final DispatcherFunction handlerScope;
     private final IFunction handler;
     private final ProviderWaiter waiter;
-    /** The fewest characters the grants so far ({@link #grant}) count as in the function's role. */
-    private int grantsCharacters;
+    /** The function's one statement, made with the stack's first custom-resource role ({@link #assumeRoles}). */
+    private Policy assumeRoles;
 
     private CustomResourceProvider(Stack stack, IKey logsKey) {
         super(stack, ID);
@@ -159,26 +172,56 @@ public final class CustomResourceProvider extends Construct {
     }
 
     /**
-     * Gives the provider's function what one custom resource needs, in a policy {@code ProviderGrants} under
-     * {@code scope} (make the custom resource depend on it).
+     * A role {@code id} under {@code scope} holding what one custom resource's handler needs (the statements inline),
+     * under the stack's custom-resource path, that only the provider's function may assume; pass its ARN to the
+     * resource as {@code RoleArn} (the reference orders the resource after the role, and its delete before).
      *
-     * @param scope      the construct whose custom resource needs the grants
-     * @param statements the statements, each scoped to that construct's resources
-     * @return the policy
+     * @param scope       the construct whose custom resource needs the statements
+     * @param id          the role's id
+     * @param description the role's description (fixed text: no construct path)
+     * @param statements  the statements, each scoped to that construct's resources
+     * @return the role
      */
-    public Policy grant(Construct scope, List<PolicyStatement> statements) {
-        Policy policy = Policy.Builder.create(scope, "ProviderGrants")
-                .roles(List.of(handler.getRole()))
-                .statements(statements)
-                .build();
-        // Counted at the fewest characters each can resolve to: past the limit, IAM surely refuses the last one.
-        int size = PolicySize.atLeast(Stack.of(this).resolve(policy.getDocument()));
-        grantsCharacters += size;
-        if (grantsCharacters > MAX_ROLE_POLICY_CHARACTERS) {
-            throw ConfigurationError.of(GRANTS_SIZE, scope, "ProviderGrants", grantsCharacters
-                    + " characters at least (" + size + " of them this construct's)", GRANTS_SIZE.getAllowed());
+    public Role grant(Construct scope, String id, String description, List<PolicyStatement> statements) {
+        PolicyDocument document = PolicyDocument.Builder.create().statements(statements).build();
+        // Counted at the fewest characters it can resolve to: past the limit, IAM surely refuses it.
+        int size = PolicySize.atLeast(Stack.of(this).resolve(document));
+        if (size > MAX_ROLE_POLICY_CHARACTERS) {
+            throw ConfigurationError.of(GRANTS_SIZE, scope, id, size + " characters at least",
+                    GRANTS_SIZE.getAllowed());
         }
-        return policy;
+        Role role = Role.Builder.create(scope, id)
+                .path(ROLE_PATH + Aws.STACK_NAME + "/")
+                .description(description)
+                .assumedBy(new ArnPrincipal(handler.getRole().getRoleArn()))
+                .inlinePolicies(Map.of("Grants", document))
+                .build();
+        role.getNode().addDependency(assumeRoles());
+        return role;
+    }
+
+    /**
+     * The function's one statement, whatever the number of custom resources: {@code sts:AssumeRole} on the roles under
+     * its stack's path (naming each role would grow the function's role with each resource again).
+     */
+    private Policy assumeRoles() {
+        if (assumeRoles == null) {
+            Stack stack = Stack.of(this);
+            String roles = stack.formatArn(ArnComponents.builder().service("iam").region("").resource("role")
+                    .resourceName(ROLE_PATH.substring(1) + Aws.STACK_NAME + "/*")
+                    .arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
+            assumeRoles = Policy.Builder.create(this, ASSUME_ROLES_ID)
+                    .roles(List.of(handler.getRole()))
+                    .statements(List.of(PolicyStatement.Builder.create().actions(List.of("sts:AssumeRole"))
+                            .resources(List.of(roles)).build()))
+                    .build();
+            WildcardFindings findings = new WildcardFindings(assumeRoles);
+            findings.add(List.of(roles), "The stack's provider may assume this stack's custom-resource roles only "
+                    + "(their IAM path names the stack); each trusts that provider's role alone and holds only what "
+                    + "its resource's calls need.");
+            findings.acknowledge();
+        }
+        return assumeRoles;
     }
 
     /** The function's own findings, each acknowledged with why it is acceptable. */

@@ -3,6 +3,7 @@ package io.github.trainingdata.cdk.preload;
 import io.github.trainingdata.cdk.performance.PreloadDefaults;
 import io.github.trainingdata.cdk.internal.CustomResourceProvider;
 import io.github.trainingdata.cdk.internal.KeyPrefix;
+import io.github.trainingdata.cdk.internal.handler.AssumedRoles;
 import io.github.trainingdata.cdk.storage.LustreCache;
 import io.github.trainingdata.cdk.storage.LustreLocation;
 import io.github.trainingdata.cdk.training.TrainingChannel;
@@ -18,7 +19,7 @@ import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.iam.IRole;
-import software.amazon.awscdk.services.iam.Policy;
+import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.ssm.IStringParameter;
 import software.amazon.awscdk.services.ssm.ParameterTier;
 import software.amazon.awscdk.services.ssm.StringParameter;
@@ -113,7 +114,7 @@ public class LustrePreload extends Construct {
         this.stateMachine = new PreloadStateMachine(this, "StateMachine", worker, cache.getFileSystemId(),
                 dataLocations, spec.importTimeout, spec.timeout, cache.getEncryptionKey());
 
-        Policy grants = PreloadProvider.grant(this, stateMachine.getStateMachine(), worker.getJobNamePrefix(),
+        Role handlerRole = PreloadProvider.grant(this, stateMachine.getStateMachine(), worker.getJobNamePrefix(),
                 cache.getEncryptionKey());
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("WorkerJobNamePrefix", worker.getJobNamePrefix());
@@ -122,6 +123,9 @@ public class LustrePreload extends Construct {
         properties.put("DataLocations", dataLocations.stream().map(DataLocation::uri).toList());
         properties.put("WarmKey", Stack.of(this).toJsonString(spec.warmKey(props.getDatasetVersion())));
         properties.put("WaitSeconds", waitForCompletion ? MAX_WAITING_TIMEOUT.toSeconds().toString() : "0");
+        // The role the provider acts as; the reference keeps it until the resource is deleted (also when the preload
+        // is removed from the stack).
+        properties.put(AssumedRoles.ROLE_ARN, handlerRole.getRoleArn());
         this.resource = CustomResource.Builder.create(this, RESOURCE_ID)
                 .serviceToken(CustomResourceProvider.of(this, cache.getEncryptionKey()).getServiceToken())
                 .resourceType(RESOURCE_TYPE)
@@ -130,8 +134,6 @@ public class LustrePreload extends Construct {
         // The worker needs its role's policy (VPC, FSx, logs) before it starts, and the file system with its links
         // to S3 (a dependency on the cache covers every resource under it).
         resource.getNode().addDependency(worker.getRole());
-        // Its grants outlive it (also when the preload is removed from the stack).
-        resource.getNode().addDependency(grants);
         resource.getNode().addDependency(cache);
         this.currentExecution = StringParameter.Builder.create(this, "CurrentExecution")
                 .description("ARN of the Lustre preload's current warm-up execution: training waits for it")

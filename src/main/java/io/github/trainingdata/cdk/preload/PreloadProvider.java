@@ -6,29 +6,30 @@ import java.util.List;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Stack;
-import software.amazon.awscdk.services.iam.Policy;
 import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.kms.IKey;
 import software.amazon.awscdk.services.stepfunctions.StateMachine;
 import software.constructs.Construct;
 
 /**
- * What the stack's provider ({@link CustomResourceProvider}) needs to serve a preload's {@code Custom::LustrePreload}:
- * start, list, describe and stop executions of the preload's state machine (a rollback's Update restores an earlier
- * execution instead of starting one, after asking whether its own stack rolls back), cancel their FSx import tasks,
- * and describe and stop the worker jobs; in the preload's own policy ({@code ProviderGrants}).
+ * The role the stack's provider ({@link CustomResourceProvider}) acts as to serve a preload's
+ * {@code Custom::LustrePreload}: start, list, describe and stop executions of the preload's state machine (a rollback's
+ * Update restores an earlier execution instead of starting one, after asking whether its own stack rolls back), cancel
+ * their FSx import tasks, and describe and stop the worker jobs; the preload's own role ({@code HandlerRole}).
  */
 final class PreloadProvider {
     private PreloadProvider() {
     }
 
     /**
-     * Lets the stack's provider start, list, describe and stop executions of {@code machine}, describe the stack,
-     * cancel the executions' import tasks and describe and stop the worker jobs named {@code <workerPrefix>-*}.
+     * The role as which the stack's provider starts, lists, describes and stops executions of {@code machine},
+     * describes the stack, cancels the executions' import tasks and describes and stops the worker jobs named
+     * {@code <workerPrefix>-*}.
      *
-     * @return the policy (the preload's custom resource depends on it)
+     * @return the role (the preload's custom resource names it as its {@code RoleArn})
      */
-    static Policy grant(Construct scope, StateMachine machine, String workerPrefix, IKey logsKey) {
+    static Role grant(Construct scope, StateMachine machine, String workerPrefix, IKey logsKey) {
         Stack stack = Stack.of(scope);
         String executions = stack.formatArn(ArnComponents.builder().service("states")
                 .resource("execution").resourceName(machine.getStateMachineName() + ":*")
@@ -38,7 +39,8 @@ final class PreloadProvider {
                 .arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
         String tasks = stack.formatArn(ArnComponents.builder().service("fsx").resource("task")
                 .resourceName("*").arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
-        Policy policy = CustomResourceProvider.of(scope, logsKey).grant(scope, List.of(
+        Role role = CustomResourceProvider.of(scope, logsKey).grant(scope, "HandlerRole", "Starts, watches and stops a "
+                + "Lustre preload's warm-ups; assumed by the stack's custom-resource provider only", List.of(
                 // A rollback's Update looks up the execution of the restored configuration and asks whether the stack
                 // rolls back: only this state machine's executions, only this stack.
                 PolicyStatement.Builder.create().actions(List.of("states:StartExecution", "states:ListExecutions"))
@@ -55,7 +57,7 @@ final class PreloadProvider {
                         .resources(List.of(tasks)).build(),
                 PolicyStatement.Builder.create().actions(List.of("sagemaker:DescribeTrainingJob",
                         "sagemaker:StopTrainingJob")).resources(List.of(workers)).build()));
-        WildcardFindings findings = new WildcardFindings(policy);
+        WildcardFindings findings = new WildcardFindings(role);
         findings.add(List.of(executions), "The preload handler may describe, read the history of (for the id of "
                 + "the execution's FSx import task) and stop only executions of its own state machine, named '"
                 + workerPrefix + "-<8 hex of WarmKey>-<12 hex of the CloudFormation request>'.");
@@ -67,6 +69,6 @@ final class PreloadProvider {
                 + "own worker jobs, named '" + workerPrefix + "-<8 hex>-<12 hex>[-<attempt>]' after their "
                 + "execution.");
         findings.acknowledge();
-        return policy;
+        return role;
     }
 }

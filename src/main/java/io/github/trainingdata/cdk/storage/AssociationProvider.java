@@ -10,19 +10,19 @@ import java.util.Set;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Stack;
-import software.amazon.awscdk.services.iam.Policy;
 import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.kms.IKey;
 import software.amazon.awscdk.services.s3.IBucket;
 import software.constructs.Construct;
 
 /**
- * What the stack's provider ({@link CustomResourceProvider}) needs to serve a {@link LustreCache}'s
+ * The role the stack's provider ({@link CustomResourceProvider}) acts as to serve a {@link LustreCache}'s
  * {@code Custom::DataRepositoryAssociation} and {@code Custom::LustreTaskGuard} resources: its function calls only the
  * FSx control plane (and S3, to count a moved dataset's objects), outside the VPC.
  *
- * <p>The grants, in the cache's own policy ({@code AssociationProvider/ProviderGrants}), on this file system only: list
- * its associations, create, tag, update and delete them; list data repository tasks, cancel them, and start and tag
+ * <p>The statements, inline in the cache's own role ({@code AssociationProvider/HandlerRole}), on this file system
+ * only: list its associations, create, tag, update and delete them; list data repository tasks, cancel them, and start and tag
  * an export (an exporting association's, before it is deleted); and, since FSx links S3 through the file system's
  * service-linked role, what the FSx guide asks of whoever creates an association: create that role and put or
  * attach its policies (FSx for Lustre guide, "Adding permissions to use data repositories in Amazon S3"), and read
@@ -38,12 +38,12 @@ final class AssociationProvider {
     }
 
     /**
-     * Lets the stack's provider manage the associations of {@code fileSystemId} to the datasets' S3 locations, in a
-     * policy under {@code scope}.
+     * The role under {@code scope} as which the stack's provider manages the associations of {@code fileSystemId} to
+     * the datasets' S3 locations.
      *
-     * @return the policy (the cache's custom resources depend on it)
+     * @return the role (the cache's custom resources name it as their {@code RoleArn})
      */
-    static Policy grant(Construct scope, String fileSystemId, List<LustreDataset> datasets, List<IKey> keys,
+    static Role grant(Construct scope, String fileSystemId, List<LustreDataset> datasets, List<IKey> keys,
             IKey logsKey) {
         Stack stack = Stack.of(scope);
         String fileSystem = stack.formatArn(ArnComponents.builder().service("fsx").resource("file-system")
@@ -100,11 +100,13 @@ final class AssociationProvider {
             statement(statements, wildcards, List.of("kms:Decrypt", "kms:GenerateDataKey"),
                     keys.stream().map(IKey::getKeyArn).toList(), "");
         }
-        Policy policy = CustomResourceProvider.of(scope, logsKey).grant(scope, statements);
-        WildcardFindings findings = new WildcardFindings(policy);
+        Role role = CustomResourceProvider.of(scope, logsKey).grant(scope, "HandlerRole", "Manages a Lustre cache's "
+                + "data repository associations and tasks; assumed by the stack's custom-resource provider only",
+                statements);
+        WildcardFindings findings = new WildcardFindings(role);
         wildcards.forEach(wildcard -> findings.add(wildcard.getKey(), wildcard.getValue()));
         findings.acknowledge();
-        return policy;
+        return role;
     }
 
     private static void statement(List<PolicyStatement> statements, List<Map.Entry<List<String>, String>> wildcards,

@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.internal.CustomResourceProvider;
+import io.github.trainingdata.cdk.internal.handler.AssumedRoles;
 import io.github.trainingdata.cdk.storage.associations.DataRepositoryAssociationHandler;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -8,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.Stack;
-import software.amazon.awscdk.services.iam.Policy;
+import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.kms.IKey;
 import software.constructs.Construct;
 
@@ -51,32 +52,33 @@ final class DataRepositoryAssociations {
     }
 
     /**
-     * Grants the stack's provider what the associations need ({@code AssociationProvider}), creates the task guard ({@code TaskGuard}) and one custom resource
-     * per dataset ({@code Associations/<name>}) in {@code cache}.
+     * Makes the role the stack's provider acts as for the associations ({@code AssociationProvider}), the task guard
+     * ({@code TaskGuard}) and one custom resource per dataset ({@code Associations/<name>}) in {@code cache}, each
+     * naming the role ({@code RoleArn}: the reference keeps the role until they are deleted, also when the cache is
+     * removed).
      *
      * @return the guard and the associations, in dataset order
      */
     static Links create(Construct cache, String fileSystemId, List<LustreDataset> datasets,
             List<IKey> keys, IKey logsKey) {
-        Policy grants = AssociationProvider.grant(new Construct(cache, "AssociationProvider"), fileSystemId,
+        Role role = AssociationProvider.grant(new Construct(cache, "AssociationProvider"), fileSystemId,
                 datasets, keys, logsKey);
         String serviceToken = CustomResourceProvider.of(cache, logsKey).getServiceToken();
         Map<String, Object> guardProperties = new LinkedHashMap<>();
         guardProperties.put(DataRepositoryAssociationHandler.FILE_SYSTEM_ID, fileSystemId);
+        guardProperties.put(AssumedRoles.ROLE_ARN, role.getRoleArn());
         CustomResource guard = CustomResource.Builder.create(cache, "TaskGuard")
                 .serviceToken(serviceToken)
                 .resourceType(GUARD_TYPE)
                 .properties(guardProperties)
                 .build();
-        // The guard and the associations keep their grants until they are deleted (also when the cache is removed).
-        guard.getNode().addDependency(grants);
         Construct scope = new Construct(cache, "Associations");
         List<CustomResource> resources = new ArrayList<>();
         for (LustreDataset dataset : datasets) {
             CustomResource resource = CustomResource.Builder.create(scope, dataset.getName())
                     .serviceToken(serviceToken)
                     .resourceType(RESOURCE_TYPE)
-                    .properties(properties(fileSystemId, dataset))
+                    .properties(properties(fileSystemId, dataset, role))
                     .build();
             // FSx reads a KMS-encrypted bucket only once the key policy allows it: create the link after the key.
             for (IKey key : keys) {
@@ -90,7 +92,7 @@ final class DataRepositoryAssociations {
         return new Links(guard, resources);
     }
 
-    private static Map<String, Object> properties(String fileSystemId, LustreDataset dataset) {
+    private static Map<String, Object> properties(String fileSystemId, LustreDataset dataset, Role role) {
         List<DataRepositoryEvent> autoImport = dataset.getAutoImport() != null ? dataset.getAutoImport() : ALL_EVENTS;
         List<DataRepositoryEvent> autoExport = dataset.getAutoExport() != null ? dataset.getAutoExport() : List.of();
         Map<String, Object> properties = new LinkedHashMap<>();
@@ -103,6 +105,7 @@ final class DataRepositoryAssociations {
         properties.put(DataRepositoryAssociationHandler.AUTO_IMPORT_EVENTS, autoImport.stream().map(Enum::name).toList());
         properties.put(DataRepositoryAssociationHandler.AUTO_EXPORT_EVENTS, autoExport.stream().map(Enum::name).toList());
         properties.put(DataRepositoryAssociationHandler.BATCH_IMPORT_META_DATA_ON_CREATE, true);
+        properties.put(AssumedRoles.ROLE_ARN, role.getRoleArn());
         return properties;
     }
 }

@@ -3,6 +3,7 @@ package io.github.trainingdata.cdk.storage;
 import io.github.trainingdata.cdk.internal.LogGroups;
 import io.github.trainingdata.cdk.internal.BundledAsset;
 import io.github.trainingdata.cdk.internal.CustomResourceProvider;
+import io.github.trainingdata.cdk.internal.handler.AssumedRoles;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import io.github.trainingdata.cdk.storage.handler.EfsDirectoriesHandler;
 import java.util.Arrays;
@@ -26,8 +27,8 @@ import software.amazon.awscdk.services.efs.AccessPoint;
 import software.amazon.awscdk.services.efs.CfnAccessPoint;
 import software.amazon.awscdk.services.efs.IFileSystem;
 import software.amazon.awscdk.services.efs.PosixUser;
-import software.amazon.awscdk.services.iam.Policy;
 import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.lambda.FileSystemConfig;
 import software.amazon.awscdk.services.lambda.Function;
@@ -40,8 +41,8 @@ import software.constructs.Construct;
  * ({@code efs-directories-handler.zip}) that runs in the network's data subnet, mounts the file system through
  * an access point acting as root (POSIX user 0:0; Lambda mounts EFS only through an access point), and creates
  * each directory with {@code mkdir -p} semantics (mode 755, never deleting). The stack's custom-resource provider
- * ({@link CustomResourceProvider}) invokes it from outside the VPC with the request (its own policy {@code
- * ProviderGrants} allows only that, on this function), so the isolated subnet needs no internet access.
+ * ({@link CustomResourceProvider}) invokes it from outside the VPC with the request, acting as the store's own role
+ * ({@code HandlerRole}, which may only invoke this function), so the isolated subnet needs no internet access.
  *
  * <p>The access point's root is the top-level directory that all the directories share (e.g. {@code /features}
  * for {@code /features/imagenet} and {@code /features/coco}), which EFS creates owned by root with mode 755 when
@@ -116,20 +117,22 @@ final class EfsDirectories extends Construct {
                 .build();
         group.getNode().addDependency(function.getRole());
         CustomResourceProvider provider = CustomResourceProvider.of(this, logsKey);
-        Policy grants = provider.grant(this, List.of(PolicyStatement.Builder.create()
-                .actions(List.of("lambda:InvokeFunction")).resources(List.of(function.getFunctionArn())).build()));
+        Role role = provider.grant(this, "HandlerRole", "Invokes the function that creates an EFS store's "
+                + "directories; assumed by the stack's custom-resource provider only", List.of(PolicyStatement.Builder
+                .create().actions(List.of("lambda:InvokeFunction")).resources(List.of(function.getFunctionArn()))
+                .build()));
 
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put(EfsDirectoriesHandler.FILE_SYSTEM_ID, fileSystem.getFileSystemId());
         properties.put(EfsDirectoriesHandler.DIRECTORIES, Lazy.list((IStableListProducer) directories::get));
         properties.put(EfsDirectoriesHandler.FUNCTION, function.getFunctionArn());
+        properties.put(AssumedRoles.ROLE_ARN, role.getRoleArn());
         this.resource = CustomResource.Builder.create(this, RESOURCE_ID)
                 .serviceToken(provider.getServiceToken())
                 .resourceType(RESOURCE_TYPE)
                 .properties(properties)
                 .removalPolicy(RemovalPolicy.RETAIN)
                 .build();
-        resource.getNode().addDependency(grants);
         acknowledge(function);
     }
 

@@ -2,6 +2,7 @@ package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.internal.CustomResourceProvider;
 import io.github.trainingdata.cdk.internal.WildcardFindings;
+import io.github.trainingdata.cdk.internal.handler.AssumedRoles;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,9 +22,6 @@ import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.ec2.ISecurityGroup;
 import software.amazon.awscdk.services.ec2.ISubnet;
-import software.amazon.awscdk.services.iam.ArnPrincipal;
-import software.amazon.awscdk.services.iam.Policy;
-import software.amazon.awscdk.services.iam.PolicyDocument;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.stepfunctions.StateMachine;
@@ -56,9 +54,9 @@ import software.constructs.IConstruct;
  *
  * <p>The stack's provider ({@link CustomResourceProvider}) serves it. Each definition's calls act as the definition's
  * own role ({@code TeardownRole}, named in its entry as {@code RoleArn}), which trusts the provider's role alone and
- * holds what those calls need; the provider's role gets one statement per stack ({@code TrainingTeardown/ProviderGrants}:
- * {@code sts:AssumeRole} on the roles under the IAM path {@value #ROLE_PATH}{@code <stack name>/}), so it does not
- * grow with the definitions.
+ * holds what those calls need; the teardown's own role ({@code TrainingTeardown/HandlerRole}, its {@code RoleArn}) may
+ * only read the stack's status. All are under the stack's custom-resource path
+ * ({@link CustomResourceProvider#ROLE_PATH}), whose roles the provider's role may assume with its one statement, so it does not grow with the definitions.
  */
 final class TrainingTeardown extends Construct {
     /** The custom resource's type. */
@@ -71,8 +69,6 @@ final class TrainingTeardown extends Construct {
      * handler assumes the same day for a resource that states no lifetime.
      */
     static final long START_AND_STOP_MARGIN_SECONDS = 86_400;
-    /** The IAM path of every teardown role, followed by the stack's name. */
-    static final String ROLE_PATH = "/training-data/teardown/";
 
     /** Each definition's entry, by construct path (the order they render in). */
     private final Map<String, Map<String, Object>> definitions = new TreeMap<>();
@@ -80,28 +76,19 @@ final class TrainingTeardown extends Construct {
 
     private TrainingTeardown(Stack stack, CustomResourceProvider provider) {
         super(stack, ID);
+        // A Delete asks whether the stack cleans up after a rolled-back update (then it stops nothing): this stack
+        // only.
+        Role role = provider.grant(this, "HandlerRole", "Reads the stack's status for the training teardown; assumed "
+                + "by the stack's custom-resource provider only", List.of(PolicyStatement.Builder.create()
+                .actions(List.of("cloudformation:DescribeStacks")).resources(List.of(stack.getStackId())).build()));
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("Definitions", Lazy.any((IStableAnyProducer) () -> new ArrayList<>(definitions.values())));
+        properties.put(AssumedRoles.ROLE_ARN, role.getRoleArn());
         this.resource = CustomResource.Builder.create(this, "Resource")
                 .serviceToken(provider.getServiceToken())
                 .resourceType(RESOURCE_TYPE)
-                .properties(Map.of("Definitions",
-                        Lazy.any((IStableAnyProducer) () -> new ArrayList<>(definitions.values()))))
+                .properties(properties)
                 .build();
-        // One statement per stack, whatever the number of definitions: the provider may assume the stack's
-        // teardown roles (by their path, which names the stack: naming each role would grow the policy again).
-        String roles = stack.formatArn(ArnComponents.builder().service("iam").region("").resource("role")
-                .resourceName(ROLE_PATH.substring(1) + Aws.STACK_NAME + "/*").arnFormat(ArnFormat.SLASH_RESOURCE_NAME)
-                .build());
-        // A Delete asks whether the stack cleans up after a rolled-back update (then it stops nothing): this stack only.
-        Policy assume = provider.grant(this, List.of(PolicyStatement.Builder.create()
-                .actions(List.of("sts:AssumeRole")).resources(List.of(roles)).build(),
-                PolicyStatement.Builder.create().actions(List.of("cloudformation:DescribeStacks"))
-                        .resources(List.of(stack.getStackId())).build()));
-        WildcardFindings findings = new WildcardFindings(assume);
-        findings.add(List.of(roles), "The stack's provider may assume the teardown roles of this stack's training "
-                + "definitions only (their IAM path names the stack); each role trusts that provider's role alone and "
-                + "grants only what its definition's teardown calls need.");
-        findings.acknowledge();
-        resource.getNode().addDependency(assume);
     }
 
     /**
@@ -199,10 +186,10 @@ final class TrainingTeardown extends Construct {
     }
 
     /**
-     * A role {@code TeardownRole} under the definition {@code scope} (IAM path {@value #ROLE_PATH}{@code <stack name>/}),
-     * that only the stack provider's role may assume, whose inline policy lets it list and stop the executions of
-     * {@code machine}, list jobs and stop and release those named {@code <prefix>-*} (also in lowercase), and, for a
-     * job in a VPC, describe network interfaces. Each definition has its own, so that removing a definition from the
+     * A role {@code TeardownRole} under the definition {@code scope} (the stack's custom-resource path, {@link
+     * CustomResourceProvider#grant}), that only the stack provider's role may assume, whose inline policy lets it list
+     * and stop the executions of {@code machine}, list jobs and stop and release those named {@code <prefix>-*} (also
+     * in lowercase), and, for a job in a VPC, describe network interfaces. Each definition has its own, so that removing a definition from the
      * stack keeps its role while the teardown tears it down (CloudFormation deletes it in the cleanup, after the
      * teardown's update has stopped what the definition ran), and so that the provider's own role does not grow with
      * each definition (IAM caps a role's inline policies at 10,240 characters together).
@@ -231,13 +218,8 @@ final class TrainingTeardown extends Construct {
                     .resources(List.of("*"))
                     .conditions(Map.of("StringEquals", Map.of("ec2:Region", Aws.REGION))).build());
         }
-        Role role = Role.Builder.create(scope, "TeardownRole")
-                .path(ROLE_PATH + Aws.STACK_NAME + "/")
-                .description("Stops what a training definition runs when it is removed or its stack deleted; "
-                        + "assumed by the stack's custom-resource provider only")
-                .assumedBy(new ArnPrincipal(provider.getHandler().getRole().getRoleArn()))
-                .inlinePolicies(Map.of("Teardown", PolicyDocument.Builder.create().statements(statements).build()))
-                .build();
+        Role role = provider.grant(scope, "TeardownRole", "Stops what a training definition runs when it is removed "
+                + "or its stack deleted; assumed by the stack's custom-resource provider only", statements);
         WildcardFindings findings = new WildcardFindings(role);
         findings.add(List.of(executions), "On delete the teardown stops the running executions of this state "
                 + "machine only; their names are chosen at each start.");

@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import io.github.trainingdata.cdk.Json;
+import io.github.trainingdata.cdk.internal.handler.AssumedRoles;
+import io.github.trainingdata.cdk.internal.handler.SdkCalls;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator;
+import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Call;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Reply;
+import io.github.trainingdata.cdk.preload.handler.PreloadHandler;
 import io.github.trainingdata.cdk.preload.handler.RecordingContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,26 +26,51 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.protocols.jsoncore.JsonNode;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.fsx.FSxClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.lambda.model.InvokeRequest;
 import software.amazon.awssdk.services.lambda.model.InvokeResponse;
 import software.amazon.awssdk.services.lambda.model.ResourceConflictException;
 import software.amazon.awssdk.services.lambda.model.ResourceNotReadyException;
+import software.amazon.awssdk.services.sagemaker.SageMakerClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sts.StsClient;
+import software.amazon.awssdk.utils.SdkAutoCloseable;
 
 /**
  * The dispatcher's protocol: CloudFormation's request in, the response object put to a loopback {@code ResponseURL},
- * the waiter started and looked up through the real Step Functions client against a loopback emulator.
+ * the waiter started and looked up through the real Step Functions client against a loopback emulator, each handler
+ * acting as its resource's role, assumed through the real STS client against another.
  */
 class CustomResourceDispatcherTest {
     private static final String FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:Directories";
     private static final String WAITER = "arn:aws:states:us-east-1:123456789012:stateMachine:Waiter";
     private static final Instant NOW = Instant.parse("2026-11-28T22:00:00Z");
+    private static final String ROLE = "arn:aws:iam::123456789012:role/training-data/custom-resource/Data/HandlerRole1";
+    private static final String ASSUME_ROLE = "sts.AssumeRole";
+    /** The access keys of the function's own credentials (the emulator's) and of the role's. */
+    private static final String OWN_KEY = "AKIDTESTTESTTESTTEST";
+    private static final String ROLE_KEY = "ASIAROLEROLEROLEROLE";
+    private final List<Duration> pauses = new ArrayList<>();
+    /** STS and the handlers' own calls (the waiter's are on {@link #sfn}). */
+    private AwsJsonEmulator emulator;
+    private StsClient sts;
+    /** What STS answers the next AssumeRole calls, one each; then it grants. */
+    private final List<Reply> refusals = new ArrayList<>();
+    private final List<SdkAutoCloseable> clients = new ArrayList<>();
     private final List<String> calls = new ArrayList<>();
     private final List<String> made = new ArrayList<>();
     private final RecordingContext context = new RecordingContext();
@@ -70,6 +99,12 @@ class CustomResourceDispatcherTest {
             }
         });
         responses.start();
+        emulator = new AwsJsonEmulator();
+        emulator.on(ASSUME_ROLE, call -> refusals.isEmpty() ? Reply.ok(assumed()) : refusals.remove(0));
+        // One attempt per call: the tests see each refusal as the SDK reports it after its retries.
+        sts = emulator.connect(SdkCalls.configure(StsClient.builder()).overrideConfiguration(SdkCalls
+                .clientConfiguration().toBuilder().retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                        .maxAttempts(1).build()).build()));
         sfn = new AwsJsonEmulator()
                 .on("AWSStepFunctions.DescribeExecution", call -> Reply.error(400, "ExecutionDoesNotExist",
                         "Execution Does Not Exist"))
@@ -82,12 +117,31 @@ class CustomResourceDispatcherTest {
     void stop() {
         responses.stop(0);
         sfn.close();
+        clients.forEach(SdkAutoCloseable::close);
+        sts.close();
+        emulator.close();
     }
 
-    /** A handler of {@code type} that records its calls and answers as scripted. */
-    private Supplier<CustomResourceHandler> recording(String type) {
-        return () -> {
-            made.add(type);
+    /** An STS AssumeRole answer (awsQuery XML) with the role's temporary credentials. */
+    private static String assumed() {
+        return "<AssumeRoleResponse xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\"><AssumeRoleResult>"
+                + "<Credentials><AccessKeyId>" + ROLE_KEY + "</AccessKeyId><SecretAccessKey>role-secret"
+                + "</SecretAccessKey><SessionToken>role-session-token</SessionToken>"
+                + "<Expiration>2099-01-01T00:00:00Z</Expiration></Credentials><AssumedRoleUser>"
+                + "<AssumedRoleId>AROAEXAMPLEEXAMPLE:session</AssumedRoleId><Arn>arn:aws:sts::123456789012:"
+                + "assumed-role/HandlerRole1/session</Arn></AssumedRoleUser></AssumeRoleResult>"
+                + "<ResponseMetadata><RequestId>request-1</RequestId></ResponseMetadata></AssumeRoleResponse>";
+    }
+
+    private static Reply refused() {
+        return Reply.queryError(403, "AccessDenied", "User: arn:aws:sts::123456789012:assumed-role/Dispatcher/fn is "
+                + "not authorized to perform: sts:AssumeRole on resource: " + ROLE);
+    }
+
+    /** A handler of {@code type} that records its calls and the access key it was given, and answers as scripted. */
+    private Function<AwsCredentialsProvider, CustomResourceHandler> recording(String type) {
+        return credentials -> {
+            made.add(type + " " + credentials.resolveCredentials().accessKeyId());
             return CustomResourceHandler.of((event, context) -> {
                 calls.add(type + " onEvent " + event.get("RequestType"));
                 if (onEventError != null) {
@@ -102,12 +156,18 @@ class CustomResourceDispatcherTest {
     }
 
     private CustomResourceDispatcher dispatcher(Instant now) {
-        Map<String, Supplier<CustomResourceHandler>> factories = new LinkedHashMap<>();
+        Map<String, Function<AwsCredentialsProvider, CustomResourceHandler>> factories = new LinkedHashMap<>();
         for (String type : List.of(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION,
                 CustomResourceDispatcher.LUSTRE_PRELOAD, CustomResourceDispatcher.TRAINING_TEARDOWN)) {
             factories.put(type, recording(type));
         }
-        return new CustomResourceDispatcher(factories, () -> new WaiterExecutions(sfn.stepFunctions(), WAITER),
+        return dispatcher(factories, now);
+    }
+
+    private CustomResourceDispatcher dispatcher(Map<String, Function<AwsCredentialsProvider, CustomResourceHandler>>
+            factories, Instant now) {
+        return new CustomResourceDispatcher(factories, new AssumedRoles(sts, pauses::add),
+                () -> new WaiterExecutions(sfn.stepFunctions(), WAITER),
                 new CloudFormationResponse(HttpClient.newHttpClient(), Duration.ZERO), Clock.fixed(now,
                 ZoneOffset.UTC));
     }
@@ -126,7 +186,8 @@ class CustomResourceDispatcherTest {
         event.put("RequestId", "3f2c6a7e-1b2d-4c5e-8f90-123456789abc");
         event.put("ResourceType", type);
         event.put("LogicalResourceId", "Resource");
-        event.put("ResourceProperties", Map.of("ServiceToken", "arn:aws:lambda:us-east-1:123456789012:function:d"));
+        event.put("ResourceProperties", Map.of("ServiceToken", "arn:aws:lambda:us-east-1:123456789012:function:d",
+                AssumedRoles.ROLE_ARN, ROLE));
         return event;
     }
 
@@ -238,7 +299,8 @@ class CustomResourceDispatcherTest {
         for (int i = 0; i < 3; i++) {
             dispatcher.handle(request(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION, "Create"), context);
         }
-        assertEquals(List.of(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION), made);
+        assertEquals(List.of(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION + " " + ROLE_KEY), made,
+                "one handler for the request (the same RequestId), signing with the role's credentials");
     }
 
     /** The waiter's input for a request that was not complete at once. */
@@ -394,6 +456,270 @@ class CustomResourceDispatcherTest {
         return input;
     }
 
+    /** A request as the directories tests send it straight to their handler (no response URL is used). */
+    private static Map<String, Object> requestOf(String type, String requestType) {
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("RequestType", requestType);
+        event.put("ResourceType", type);
+        event.put("RequestId", "req-1");
+        event.put("LogicalResourceId", "Resource");
+        event.put("ResponseURL", "https://cloudformation-custom-resource-response.example/presigned");
+        event.put("ResourceProperties", Map.of("ServiceToken", "arn:aws:lambda:us-east-1:123456789012:function:new",
+                AssumedRoles.ROLE_ARN, ROLE));
+        return event;
+    }
+
+    @Test
+    void eachHandlerSignsAsItsResourcesRoleAssumedInASessionNamedAfterTheRequest() {
+        CustomResourceDispatcher dispatcher = dispatcher();
+        Map<String, Object> create = request(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION, "Create");
+        dispatcher.handle(create, context);
+
+        assertEquals(List.of(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION + " " + ROLE_KEY), made,
+                "one handler for the request, signing with the role's credentials");
+        List<Call> assumes = emulator.calls(ASSUME_ROLE);
+        assertEquals(1, assumes.size(), "onEvent and the first isComplete share the credentials");
+        assertEquals(ROLE, AwsJsonEmulator.formField(assumes.get(0), "RoleArn"));
+        assertEquals("DataRepositoryAssociation-3f2c6a7e-1b2d-4c5e-8f90-123456789abc",
+                AwsJsonEmulator.formField(assumes.get(0), "RoleSessionName"));
+        assertTrue(assumes.get(0).authorization().contains("Credential=" + OWN_KEY + "/"), "assumed with the "
+                + "function's own credentials");
+
+        Map<String, Object> other = request(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION, "Create");
+        other.put("RequestId", "req-2");
+        dispatcher.handle(other, context);
+        assertEquals(2, made.size(), "another request, another session: " + made);
+        assertEquals("DataRepositoryAssociation-req-2", AwsJsonEmulator.formField(emulator.calls(ASSUME_ROLE).get(1),
+                "RoleSessionName"));
+    }
+
+    @Test
+    void aRefusedAssumeRoleInOnEventIsTriedAgainAfterGrowingPauses() {
+        refusals.add(refused());
+        refusals.add(refused());
+
+        dispatcher().handle(request(CustomResourceDispatcher.LUSTRE_PRELOAD, "Create"), context);
+
+        assertEquals(List.of(Duration.ofSeconds(1), Duration.ofSeconds(2)), pauses);
+        assertEquals(3, emulator.calls(ASSUME_ROLE).size());
+        assertEquals("Custom::LustrePreload onEvent Create", calls.get(0), "the handler runs once the role is granted");
+        assertEquals("SUCCESS", onlyResponse().get("Status").asText());
+    }
+
+    @Test
+    void aRoleStillRefusedAfterOneMinuteFailsTheCreateWithStsMessage() {
+        for (int i = 0; i < 10; i++) {
+            refusals.add(refused());
+        }
+        dispatcher().handle(request(CustomResourceDispatcher.LUSTRE_PRELOAD, "Create"), context);
+
+        com.fasterxml.jackson.databind.JsonNode response = onlyResponse();
+        assertEquals("FAILED", response.get("Status").asText());
+        assertEquals(CustomResourceDispatcher.CREATE_FAILED, response.get("PhysicalResourceId").asText());
+        assertTrue(response.get("Reason").asText().contains("not authorized to perform: sts:AssumeRole"),
+                response.toString());
+        assertEquals(List.of(1L, 2L, 4L, 8L, 16L, 29L), pauses.stream().map(Duration::toSeconds).toList(),
+                "60 seconds in all (AssumedRoles.ON_EVENT_WAIT)");
+        assertEquals(List.of(), calls);
+    }
+
+    @Test
+    void aRefusedAssumeRoleInAWaitersCallIsNotCompleteYetWithoutWaiting() {
+        Map<String, Object> input = startsTheWaiter();
+        calls.clear();
+        refusals.add(refused());
+        CustomResourceDispatcher otherInstance = dispatcher(NOW.plusSeconds(30));
+
+        assertEquals(Map.of("IsComplete", false), otherInstance.handle(input, context));
+        assertEquals(List.of(), pauses);
+        assertTrue(String.join("\n", context.lines()).contains("Cannot assume " + ROLE + " yet"),
+                context.lines().toString());
+        assertEquals(List.of(), puts);
+        assertEquals(Map.of("IsComplete", true), otherInstance.handle(input, context), "granted at the next call");
+        assertEquals(List.of("Custom::LustrePreload isComplete Create resource-1"), calls);
+        assertEquals("SUCCESS", onlyResponse().get("Status").asText());
+    }
+
+    /** The preload's handler, its clients on the emulator signing with the credentials the dispatcher gives. */
+    private CustomResourceDispatcher preloads(Instant now) {
+        Map<String, Function<AwsCredentialsProvider, CustomResourceHandler>> factories = new LinkedHashMap<>();
+        factories.put(CustomResourceDispatcher.LUSTRE_PRELOAD, credentials -> {
+            PreloadHandler handler = new PreloadHandler(client(SfnClient.builder(), credentials),
+                    client(SageMakerClient.builder(), credentials), client(CloudFormationClient.builder(), credentials),
+                    client(FSxClient.builder(), credentials), Clock.fixed(Instant.parse("2026-01-01T00:01:00Z"),
+                            ZoneOffset.UTC));
+            return CustomResourceHandler.of(handler::onEvent, handler::isComplete);
+        });
+        return dispatcher(factories, now);
+    }
+
+    private <B extends AwsClientBuilder<B, C> & AwsSyncClientBuilder<B, C>, C extends SdkAutoCloseable> C client(
+            B builder, AwsCredentialsProvider credentials) {
+        C client = SdkCalls.configure(builder).endpointOverride(emulator.endpoint()).region(Region.US_EAST_1)
+                .credentialsProvider(credentials).build();
+        clients.add(client);
+        return client;
+    }
+
+    /** A preload's request of {@code requestType}, with the properties the preload construct gives it. */
+    private Map<String, Object> preload(String requestType) {
+        Map<String, Object> request = request(CustomResourceDispatcher.LUSTRE_PRELOAD, requestType);
+        request.put("StackId", "arn:aws:cloudformation:us-east-1:123456789012:stack/Data/1");
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("WorkerJobNamePrefix", "warm");
+        properties.put("StateMachineArn", "arn:aws:states:us-east-1:123456789012:stateMachine:Preload");
+        properties.put("FileSystemId", "fs-0123456789abcdef0");
+        properties.put("DataLocations", List.of("s3://data/train/"));
+        properties.put("WarmKey", "k1");
+        properties.put("WaitSeconds", "3300");
+        properties.put(AssumedRoles.ROLE_ARN, ROLE);
+        request.put("ResourceProperties", properties);
+        return request;
+    }
+
+    /**
+     * The preload's real handler through the dispatcher: a role refused at first (created seconds before) is waited for
+     * in onEvent, and in the waiter's call (another function instance) answered "not complete yet"; every call of the
+     * handler signs as the preload's role.
+     */
+    @Test
+    void thePreloadStartsItsExecutionAsItsRoleOnceStsGrantsIt() {
+        emulator.on("AWSStepFunctions.StartExecution", call -> Reply.ok("{\"executionArn\":\"arn\","
+                + "\"startDate\":1767225600}"));
+        emulator.on("AWSStepFunctions.DescribeExecution", call -> Reply.ok("{\"executionArn\":\"arn\","
+                + "\"stateMachineArn\":\"arn\",\"status\":\"RUNNING\",\"startDate\":1767225600}"));
+        Map<String, Object> create = preload("Create");
+        refusals.add(refused());
+
+        assertEquals(Map.of("Status", "WAITING"), preloads(NOW).handle(create, context));
+        assertEquals(List.of(Duration.ofSeconds(1)), pauses);
+        Map<String, Object> input = Json.MAPPER.convertValue(Json.read(sfn.calls("AWSStepFunctions.StartExecution")
+                .get(0).json().get("input").asText()), Map.class);
+        refusals.add(refused());
+        CustomResourceDispatcher otherInstance = preloads(NOW.plusSeconds(30));
+        assertEquals(Map.of("IsComplete", false), otherInstance.handle(input, context), "refused: not complete yet");
+        assertEquals(Map.of("IsComplete", false), otherInstance.handle(input, context), "running");
+
+        assertEquals(List.of(ASSUME_ROLE, ASSUME_ROLE, "AWSStepFunctions.StartExecution",
+                "AWSStepFunctions.DescribeExecution", ASSUME_ROLE, ASSUME_ROLE, "AWSStepFunctions.DescribeExecution"),
+                emulator.calls().stream().map(Call::target).toList());
+        for (Call call : emulator.calls()) {
+            String key = call.target().equals(ASSUME_ROLE) ? OWN_KEY : ROLE_KEY;
+            assertTrue(call.authorization().contains("Credential=" + key + "/"), call.target());
+        }
+        assertEquals(List.of(Duration.ofSeconds(1)), pauses, "a waiter's call does not wait in the invocation");
+        assertEquals(List.of(), puts);
+    }
+
+    /**
+     * A preload whose role is gone (or no longer trusts the function) when CloudFormation deletes it: no wait mends
+     * that, and its Delete never fails. After onEvent's minute it goes on, each of its calls refused with STS's
+     * answer before it is sent, and completes.
+     */
+    @Test
+    void aPreloadDeleteWhoseRoleStaysRefusedGoesOnWithEachCallRefusedAndCompletes() {
+        for (int i = 0; i < 20; i++) {
+            refusals.add(refused());
+        }
+        Map<String, Object> delete = preload("Delete");
+        delete.put("PhysicalResourceId", "warm-k1-0123456789abcdef");
+
+        assertEquals(Map.of("Status", "SUCCESS"), preloads(NOW).handle(delete, context));
+        assertEquals(List.of(1L, 2L, 4L, 8L, 16L, 29L), pauses.stream().map(Duration::toSeconds).toList());
+        assertEquals("warm-k1-0123456789abcdef", onlyResponse().get("PhysicalResourceId").asText());
+        assertEquals(7, emulator.calls().size(), "7 AssumeRole attempts in onEvent");
+        assertEquals(List.of(ASSUME_ROLE), emulator.calls().stream().map(Call::target).distinct().toList(),
+                "no call of the handler is sent: " + emulator.calls());
+        String log = String.join("\n", context.lines());
+        assertTrue(log.contains("the Delete goes on, each of its calls refused"), log);
+        assertTrue(log.contains("not authorized to perform: sts:AssumeRole"), "the refusal is logged: " + log);
+    }
+
+    /**
+     * A teardown's Delete refused its role in a waiter's call reaches its handler, whose credentials refuse each call
+     * with STS's answer; an association's Delete, whose handler fails on a refused call, is "not complete yet" in a
+     * waiter's call and fails after onEvent's minute; a throttled AssumeRole is "not complete yet" for the teardown too.
+     */
+    @Test
+    void onlyAPreloadOrTeardownDeleteGoesOnWithoutItsRole() {
+        List<String> refusedWith = new ArrayList<>();
+        Map<String, Function<AwsCredentialsProvider, CustomResourceHandler>> factories = new LinkedHashMap<>();
+        factories.put(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION,
+                recording(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION));
+        factories.put(CustomResourceDispatcher.TRAINING_TEARDOWN, credentials -> CustomResourceHandler.of(
+                (event, context) -> Map.of("PhysicalResourceId", "Resource-teardown"), (event, context) -> {
+                    refusedWith.add(assertThrows(SdkException.class, credentials::resolveCredentials).getMessage());
+                    return Map.of("IsComplete", true);
+                }));
+        CustomResourceDispatcher dispatcher = dispatcher(factories, NOW);
+        Map<String, Object> teardown = request(CustomResourceDispatcher.TRAINING_TEARDOWN, "Delete");
+        teardown.put("PhysicalResourceId", "Resource-teardown");
+        teardown.put(CustomResourceDispatcher.PHASE, CustomResourceDispatcher.IS_COMPLETE);
+
+        refusals.add(Reply.queryError(400, "Throttling", "Rate exceeded"));
+        assertEquals(Map.of("IsComplete", false), dispatcher.handle(teardown, context), "throttled: not yet");
+        refusals.add(refused());
+        assertEquals(Map.of("IsComplete", true), dispatcher.handle(teardown, context));
+        assertEquals(1, refusedWith.size());
+        assertTrue(refusedWith.get(0).contains("not authorized to perform: sts:AssumeRole"), refusedWith.get(0));
+        assertEquals("SUCCESS", onlyResponse().get("Status").asText());
+
+        puts.clear();
+        Map<String, Object> association = request(CustomResourceDispatcher.DATA_REPOSITORY_ASSOCIATION, "Delete");
+        association.put("PhysicalResourceId", "fs-0123456789abcdef0:Resource");
+        Map<String, Object> waiterCall = new LinkedHashMap<>(association);
+        waiterCall.put(CustomResourceDispatcher.PHASE, CustomResourceDispatcher.IS_COMPLETE);
+        refusals.add(refused());
+        assertEquals(Map.of("IsComplete", false), dispatcher.handle(waiterCall, context));
+        for (int i = 0; i < 10; i++) {
+            refusals.add(refused());
+        }
+        dispatcher.handle(association, context);
+        assertEquals("FAILED", onlyResponse().get("Status").asText());
+        assertEquals(List.of(), calls, "the association's handler never ran");
+    }
+
+    /**
+     * A warm function instance serves request after request, each with a handler of its own whose clients sign as the
+     * request's role and are never closed: their calls are timed on threads the clients share, so the instance's
+     * threads do not grow with the requests.
+     */
+    @Test
+    void requestAfterRequestAddsNoThreads() {
+        emulator.on("AWSStepFunctions.StartExecution", call -> Reply.ok("{\"executionArn\":\"arn\","
+                + "\"startDate\":1767225600}"));
+        emulator.on("AWSStepFunctions.DescribeExecution", call -> Reply.ok("{\"executionArn\":\"arn\","
+                + "\"stateMachineArn\":\"arn\",\"status\":\"RUNNING\",\"startDate\":1767225600}"));
+        CustomResourceDispatcher dispatcher = preloads(NOW);
+        dispatcher.handle(preload("Create"), context);
+        long before = sdkThreads();
+
+        for (int i = 0; i < 2 * CustomResourceDispatcher.MAX_HANDLERS; i++) {
+            Map<String, Object> create = preload("Create");
+            create.put("RequestId", "req-" + i);
+            assertEquals(Map.of("Status", "WAITING"), dispatcher.handle(create, context));
+        }
+
+        assertEquals(before, sdkThreads(), "threads of the SDK's clients alive");
+    }
+
+    private static long sdkThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive)
+                .filter(thread -> thread.getName().startsWith("sdk-") || thread.getName().startsWith("training-data-"))
+                .count();
+    }
+
+    @Test
+    void aRequestThatNamesNoRoleFailsBeforeAnyCall() {
+        Map<String, Object> create = request(CustomResourceDispatcher.LUSTRE_PRELOAD, "Create");
+        create.put("ResourceProperties", Map.of("ServiceToken", "arn:aws:lambda:us-east-1:123456789012:function:new"));
+        dispatcher().handle(create, context);
+        assertTrue(onlyResponse().get("Reason").asText().startsWith("ResourceProperties." + AssumedRoles.ROLE_ARN
+                + " must name the role"));
+        assertEquals(List.of(), emulator.calls());
+        assertEquals(List.of(), calls);
+    }
+
     /** A Lambda client that records each invocation and answers with {@code payload} (and a function error). */
     private static final class FakeLambda implements LambdaClient {
         final List<InvokeRequest> requests = new ArrayList<>();
@@ -427,16 +753,6 @@ class CustomResourceDispatcherTest {
         }
     }
 
-    private static Map<String, Object> requestOf(String type, String requestType) {
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("RequestType", requestType);
-        event.put("ResourceType", type);
-        event.put("RequestId", "req-1");
-        event.put("LogicalResourceId", "Resource");
-        event.put("ResponseURL", "https://cloudformation-custom-resource-response.example/presigned");
-        return event;
-    }
-
     private static Map<String, Object> directories(String requestType) {
         Map<String, Object> event = requestOf(CustomResourceDispatcher.EFS_DIRECTORIES, requestType);
         Map<String, Object> properties = new LinkedHashMap<>();
@@ -444,6 +760,7 @@ class CustomResourceDispatcherTest {
         properties.put("FileSystemId", "fs-0123456789abcdef0");
         properties.put("Directories", List.of("/features/imagenet"));
         properties.put(CustomResourceDispatcher.DIRECTORIES_FUNCTION, FUNCTION);
+        properties.put(AssumedRoles.ROLE_ARN, ROLE);
         event.put("ResourceProperties", properties);
         return event;
     }
@@ -492,6 +809,25 @@ class CustomResourceDispatcherTest {
         assertEquals(null, sent.asObject().get(CustomResourceDispatcher.PHASE));
         assertEquals(null, sent.asObject().get("DirectoriesFunctionNotReady"));
         assertEquals("fs-0123456789abcdef0:directories", sent.asObject().get("PhysicalResourceId").asString());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void anUpdateOfTheRoleOnlyInvokesNothingAndKeepsThePhysicalId() {
+        FakeLambda lambda = new FakeLambda("{\"PhysicalResourceId\":\"fs-0123456789abcdef0:directories\"}", null);
+        DirectoriesInvoker invoker = new DirectoriesInvoker(lambda);
+        Map<String, Object> update = directories("Update");
+        update.put("PhysicalResourceId", "fs-0123456789abcdef0:directories");
+        Map<String, Object> old = new LinkedHashMap<>((Map<String, Object>) update.get("ResourceProperties"));
+        old.put(AssumedRoles.ROLE_ARN, ROLE + "Old");
+        update.put("OldResourceProperties", old);
+
+        assertEquals(Map.of("PhysicalResourceId", "fs-0123456789abcdef0:directories"), invoker.onEvent(update, context));
+        assertEquals(List.of(), lambda.requests, "the directories stay as they are");
+
+        old.put("Directories", List.of("/features/coco"));
+        invoker.onEvent(update, context);
+        assertEquals(1, lambda.requests.size(), "a changed directory list is invoked");
     }
 
     @Test

@@ -156,6 +156,21 @@ class PreloadHandlerTest {
         assertEquals(List.of(), h.emulator.calls(), "no execution started, nothing asked");
     }
 
+    /** A new role ARN (the role replaced) keeps the warm-up: no execution started, nothing asked. */
+    @Test
+    void anUpdateOfTheRoleOnlyKeepsTheWarmUpAndAsksNothing() {
+        Map<String, Object> old = waiting();
+        old.put("RoleArn", "arn:aws:iam::123456789012:role/training-data/custom-resource/Training/HandlerRoleOld");
+        Map<String, Object> now = waiting();
+        now.put("RoleArn", "arn:aws:iam::123456789012:role/training-data/custom-resource/Training/HandlerRoleNew");
+
+        Map<String, Object> result = h.handler.onEvent(update(NAME, now, old), h.context);
+
+        assertEquals("KEPT", result.get("PreloadAction"));
+        assertEquals(NAME, result.get("PhysicalResourceId"));
+        assertEquals(List.of(), h.emulator.calls(), "no execution started, nothing asked");
+    }
+
     @Test
     void anUpdateWithANewKeyStartsANewExecutionOnceTheStackIsNotRollingBack() {
         Map<String, Object> result = h.handler.onEvent(update(NAME, properties("k2", "3300"), waiting()), h.context);

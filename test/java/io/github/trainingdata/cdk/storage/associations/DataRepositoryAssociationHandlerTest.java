@@ -370,6 +370,41 @@ class DataRepositoryAssociationHandlerTest {
                 targets().subList(before, targets().size()).toString());
     }
 
+    /** A new role ARN (the role replaced) is an in-place Update that only reads: no new association, no move. */
+    @Test
+    void anUpdateOfTheRoleOnlyKeepsTheAssociationAndOnlyReads() {
+        Map<String, Object> before = imagenet();
+        before.put("RoleArn", "arn:aws:iam::123456789012:role/training-data/custom-resource/Data/HandlerRoleOld");
+        created(before);
+        String id = fsx.associations().get(0).id;
+        Map<String, Object> now = imagenet();
+        now.put("RoleArn", "arn:aws:iam::123456789012:role/training-data/custom-resource/Data/HandlerRoleNew");
+        int before2 = emulator.calls().size();
+
+        Map<String, Object> result = deploy(update("req-role", now, before));
+
+        assertEquals(Map.of("AssociationId", id), result.get("Data"));
+        assertEquals(OWNER, result.get("PhysicalResourceId"));
+        assertEquals(List.of(id), fsx.associations().stream().map(a -> a.id).toList());
+        assertTrue(targets().subList(before2, targets().size()).stream().allMatch(t -> t.startsWith("Describe")),
+                targets().subList(before2, targets().size()).toString());
+    }
+
+    @Test
+    void anUpdateOfTheGuardsRoleOnlyIsCompleteAtOnceAndCallsNothing() {
+        Map<String, Object> update = guardEvent("Update", "req-role", FS + ":tasks");
+        Map<?, ?> properties = (Map<?, ?>) update.get("ResourceProperties");
+        Map<String, Object> old = new LinkedHashMap<>();
+        properties.forEach((key, value) -> old.put(String.valueOf(key), value));
+        old.put("RoleArn", "arn:aws:iam::123456789012:role/training-data/custom-resource/Data/HandlerRoleOld");
+        update.put("OldResourceProperties", old);
+
+        Map<String, Object> result = deploy(update);
+
+        assertEquals(FS + ":tasks", result.get("PhysicalResourceId"));
+        assertEquals(List.of(), emulator.calls());
+    }
+
     @Test
     void turningAutomaticImportOffSendsAnEmptyEventList() {
         created();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.trainingdata.cdk.Json;
+import io.github.trainingdata.cdk.internal.handler.AssumedRoles;
 import io.github.trainingdata.cdk.internal.handler.SdkCalls;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Call;
@@ -62,7 +63,7 @@ class TrainingTeardownHandlerTest {
     private static final Map<String, Object> NOT_COMPLETE = Map.of("IsComplete", false);
     private static final Map<String, Object> COMPLETE = Map.of("IsComplete", true);
     private static final String ASSUME_ROLE = "sts.AssumeRole";
-    private static final String ROLE = "arn:aws:iam::123456789012:role/training-data/teardown/Training/TeardownRole1";
+    private static final String ROLE = "arn:aws:iam::123456789012:role/training-data/custom-resource/Training/TeardownRole1";
     /** The access keys of the handler's own credentials and of the role's. */
     private static final String OWN_KEY = "AKIDTESTTESTTESTTEST";
     private static final String ROLE_KEY = "ASIAROLEROLEROLEROLE";
@@ -75,6 +76,8 @@ class TrainingTeardownHandlerTest {
     private TrainingTeardownHandler handler;
     private RecordingContext context;
     private final List<SdkAutoCloseable> clients = new ArrayList<>();
+    /** The pauses between AssumeRole attempts (none: isComplete tries again at its next call). */
+    private final List<Duration> pauses = new ArrayList<>();
 
     @BeforeEach
     void start() throws IOException {
@@ -116,7 +119,8 @@ class TrainingTeardownHandlerTest {
                 .overrideConfiguration(configuration));
         clients.add(cloudFormation);
         return new TrainingTeardownHandler(new RoleClients(make.apply(StaticCredentialsProvider.create(
-                AwsBasicCredentials.create(OWN_KEY, "fake-secret-key"))), sts, make), cloudFormation, clock);
+                AwsBasicCredentials.create(OWN_KEY, "fake-secret-key"))), new AssumedRoles(sts, pauses::add), make),
+                cloudFormation, clock);
     }
 
     /** DescribeStacks (awsQuery, XML) reports the stack in this status. */
@@ -155,7 +159,8 @@ class TrainingTeardownHandlerTest {
 
         Call assume = emulator.calls(ASSUME_ROLE).get(0);
         assertEquals(ROLE, AwsJsonEmulator.formField(assume, "RoleArn"));
-        assertEquals(RoleClients.SESSION_NAME, AwsJsonEmulator.formField(assume, "RoleSessionName"));
+        assertEquals("TrainingTeardown-req-1", AwsJsonEmulator.formField(assume, "RoleSessionName"),
+                "the session names the request");
         assertTrue(assume.authorization().contains("Credential=" + OWN_KEY + "/"), "assumed with the handler's own");
         List<Call> teardown = emulator.calls().stream().filter(call -> !call.target().equals(ASSUME_ROLE)).toList();
         assertTrue(teardown.stream().map(Call::target).toList().containsAll(List.of(LIST_EXECUTIONS, LIST_JOBS,
@@ -186,6 +191,7 @@ class TrainingTeardownHandlerTest {
         assertEquals(List.of(ASSUME_ROLE), targets(), "nothing called without the role");
         assertTrue(String.join("\n", context.lines()).contains("cannot assume " + ROLE + " (will try again)"),
                 context.lines().toString());
+        assertEquals(List.of(), pauses, "isComplete does not wait in the invocation");
 
         clock.advance(TrainingTeardownHandler.GIVE_UP_AFTER);
         assertEquals(COMPLETE, handler.isComplete(deleting(withRole(inVpc())), context));
@@ -355,6 +361,28 @@ class TrainingTeardownHandlerTest {
         old.put("ServiceToken", "arn:aws:lambda:us-east-1:123456789012:function:TrainingTeardownProviderframeworkonEvent");
         Map<String, Object> update = event("Update", inVpc());
         update.put("OldResourceProperties", stack(old));
+
+        Map<String, Object> answer = handler.onEvent(update, context);
+        Map<String, Object> waiting = new LinkedHashMap<>(update);
+        waiting.putAll(answer);
+
+        assertEquals(Map.of("PhysicalResourceId", "TrainingTeardown5C4D2E1F-teardown"), answer);
+        assertEquals(COMPLETE, handler.isComplete(waiting, context));
+        assertEquals(List.of(), emulator.calls(), "no execution, job or warm pool is stopped");
+    }
+
+    /** A new role ARN for the teardown and for a definition (roles replaced) stops nothing. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void anUpdateOfTheRolesOnlyStopsNothingAndKeepsThePhysicalId() {
+        Map<String, Object> update = event("Update", withRole(inVpc()));
+        Map<String, Object> now = (Map<String, Object>) update.get("ResourceProperties");
+        now.put("RoleArn", ROLE + "New");
+        Map<String, Object> oldEntry = withRole(inVpc());
+        oldEntry.put("RoleArn", ROLE + "Old");
+        Map<String, Object> old = stack(oldEntry);
+        old.put("RoleArn", ROLE + "Older");
+        update.put("OldResourceProperties", old);
 
         Map<String, Object> answer = handler.onEvent(update, context);
         Map<String, Object> waiting = new LinkedHashMap<>(update);

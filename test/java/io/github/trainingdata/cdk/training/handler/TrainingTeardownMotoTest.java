@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.trainingdata.cdk.MotoServer;
+import io.github.trainingdata.cdk.internal.handler.AssumedRoles;
 import io.github.trainingdata.cdk.preload.handler.RecordingContext;
 import java.io.IOException;
 
@@ -122,9 +123,11 @@ class TrainingTeardownMotoTest {
         properties.put("SecurityGroupIds", List.of(group));
         properties.put("SubnetIds", List.of(ownSubnet, fallbackSubnet));
         properties.put("JobLifetimeSeconds", "93600");
-        properties.put("RoleArn", "arn:aws:iam::123456789012:role/training-data/teardown/Training/TeardownRole");
+        properties.put("RoleArn", "arn:aws:iam::123456789012:role/training-data/custom-resource/Training/TeardownRole");
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("RequestType", "Delete");
+        event.put("RequestId", "req-1");
+        event.put("ResourceType", "Custom::TrainingTeardown");
         event.put("PhysicalResourceId", "TrainingTeardown-teardown");
         event.put("ResourceProperties", Map.of("Definitions", List.of(properties)));
         event.put("Data", Map.of(TrainingTeardownHandler.STARTED, Long.toString(Instant.now().getEpochSecond())));
@@ -137,7 +140,9 @@ class TrainingTeardownMotoTest {
                 StsClient sts = moto.client(StsClient.builder());
                 CloudFormationClient cloudFormation = moto.client(CloudFormationClient.builder())) {
             TeardownClients own = new TeardownClients(sfn, sageMaker, enis);
-            TrainingTeardownHandler handler = new TrainingTeardownHandler(new RoleClients(own, sts, credentials -> {
+            TrainingTeardownHandler handler = new TrainingTeardownHandler(new RoleClients(own, new AssumedRoles(sts, duration -> {
+                throw new AssertionError("no pause in isComplete");
+            }), credentials -> {
                 keys.add(credentials.resolveCredentials().accessKeyId());
                 SfnClient roleSfn = SfnClient.builder().endpointOverride(moto.endpoint()).region(Region.US_EAST_1)
                         .credentialsProvider(credentials).httpClient(UrlConnectionHttpClient.create()).build();

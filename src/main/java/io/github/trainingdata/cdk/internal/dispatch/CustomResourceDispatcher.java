@@ -1,6 +1,8 @@
 package io.github.trainingdata.cdk.internal.dispatch;
 
 import com.amazonaws.services.lambda.runtime.Context;
+import io.github.trainingdata.cdk.internal.handler.AssumedRoles;
+import io.github.trainingdata.cdk.internal.handler.CustomResourceEvent;
 import io.github.trainingdata.cdk.internal.handler.SdkCalls;
 import io.github.trainingdata.cdk.preload.handler.PreloadHandler;
 import io.github.trainingdata.cdk.storage.associations.DataRepositoryAssociationHandler;
@@ -8,24 +10,37 @@ import io.github.trainingdata.cdk.storage.handler.EfsDirectoriesHandler;
 import io.github.trainingdata.cdk.training.handler.TrainingTeardownHandler;
 import java.io.UncheckedIOException;
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
  * The Lambda handler of a stack's one custom-resource provider, and the service token of every custom resource of the
  * library in the stack. CloudFormation invokes it asynchronously with a request; it hands the request to the handler
- * of its {@code ResourceType} (the constants below; each made once per function instance), runs that handler's
- * onEvent, then its isComplete once, and when complete answers CloudFormation itself ({@link CloudFormationResponse}).
- * When not complete it starts the stack's waiter state machine (named by the {@code RequestId}), which waits
- * {@value #QUERY_INTERVAL_SECONDS} seconds, invokes this function again with the request marked
- * {@value #PHASE} = {@value #IS_COMPLETE} (which no CloudFormation request holds) and loops until complete; past
- * {@value #TOTAL_TIMEOUT_SECONDS} seconds, or when the waiter's call fails after its retries, this function answers
- * FAILED.
+ * of its {@code ResourceType} (the constants below), runs that handler's onEvent, then its isComplete once, and when
+ * complete answers CloudFormation itself ({@link CloudFormationResponse}). When not complete it starts the stack's
+ * waiter state machine (named by the {@code RequestId}), which waits {@value #QUERY_INTERVAL_SECONDS} seconds, invokes
+ * this function again with the request marked {@value #PHASE} = {@value #IS_COMPLETE} (which no CloudFormation request
+ * holds) and loops until complete; past {@value #TOTAL_TIMEOUT_SECONDS} seconds, or when the waiter's call fails after
+ * its retries, this function answers FAILED.
+ *
+ * <p>Every resource names its role ({@value AssumedRoles#ROLE_ARN}), which trusts this function's role alone and holds
+ * what that resource's calls need; the function's own role may only assume the stack's such roles (and start its
+ * waiter). The dispatcher assumes the role in a session named after the request ({@link AssumedRoles}) and hands the
+ * request to a handler of the type whose clients sign with the role's credentials, made for that role and request and
+ * kept for the request's isComplete calls (the {@value #MAX_HANDLERS} most recent). A refused AssumeRole (a role
+ * created seconds ago, not yet visible to STS) is tried again: onEvent waits up to {@link AssumedRoles#ON_EVENT_WAIT}
+ * and then fails the request; a waiter's call counts as "not complete yet", so the next call tries again, until the
+ * deadline. A Delete of a preload or a teardown, whose Delete never fails, goes on instead
+ * ({@link #DELETE_WITHOUT_ROLE}): its role may be gone for good, and failing it would leave the resource in
+ * DELETE_FAILED.
  *
  * <p>The semantics of aws-cdk-lib's Provider framework, which the handlers were written for, are kept: a Create whose
  * onEvent names no physical id gets the {@code RequestId}, an Update or a Delete keeps the request's; a Delete may not
@@ -74,31 +89,61 @@ public final class CustomResourceDispatcher {
     public static final String EFS_DIRECTORIES = "Custom::EfsDirectories";
     /** ResourceProperties key of {@value #EFS_DIRECTORIES}: the ARN of the function that makes the directories. */
     public static final String DIRECTORIES_FUNCTION = EfsDirectoriesHandler.FUNCTION;
-    private final Map<String, Supplier<CustomResourceHandler>> factories;
-    private final Map<String, CustomResourceHandler> handlers = new HashMap<>();
+    /** The handlers kept (one per resource type, role and request). */
+    static final int MAX_HANDLERS = 16;
+    /**
+     * The types whose Delete goes on when their role cannot be assumed (gone, or no longer trusting this function),
+     * with credentials that refuse every call: their handlers' Delete never fails, a refused call is logged and not
+     * waited for (the teardown acts for each definition as the definition's own role, which it assumes itself). Any
+     * other type's Delete fails then, as its handler fails on a refused call (an association left linked must show).
+     */
+    static final Set<String> DELETE_WITHOUT_ROLE = Set.of(LUSTRE_PRELOAD, TRAINING_TEARDOWN);
+    private final Map<String, Function<AwsCredentialsProvider, CustomResourceHandler>> factories;
+    private final AssumedRoles roles;
+    private final Map<String, CustomResourceHandler> handlers = new LinkedHashMap<>(MAX_HANDLERS, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, CustomResourceHandler> eldest) {
+            return size() > MAX_HANDLERS;
+        }
+    };
     private final Supplier<WaiterExecutions> waiter;
     private final CloudFormationResponse response;
     private final Clock clock;
     private WaiterExecutions waiterExecutions;
 
-    /** The dispatcher Lambda instantiates: the handlers and the waiter with the clients of the function's role. */
+    /**
+     * The dispatcher Lambda instantiates: each type's handler with clients of the function's Region and the resource's
+     * role, the waiter with the function's own.
+     */
     public CustomResourceDispatcher() {
-        this(defaults(), () -> new WaiterExecutions(SdkCalls.configure(SfnClient.builder()).build(),
-                Objects.requireNonNull(System.getenv(WAITER_ENVIRONMENT), WAITER_ENVIRONMENT)),
+        this(defaults(), AssumedRoles.fromEnvironment(), () -> new WaiterExecutions(
+                SdkCalls.configure(SfnClient.builder()).build(),
+                waiterArn()),
                 new CloudFormationResponse(), Clock.systemUTC());
+    }
+
+    /**
+     * The waiter's ARN: the environment variable {@value #WAITER_ENVIRONMENT} (the provider sets it), else the system
+     * property of that name (as the SDK reads its settings from either).
+     */
+    private static String waiterArn() {
+        String arn = System.getenv(WAITER_ENVIRONMENT);
+        return Objects.requireNonNull(arn != null ? arn : System.getProperty(WAITER_ENVIRONMENT), WAITER_ENVIRONMENT);
     }
 
     /**
      * A dispatcher with its parts supplied.
      *
-     * @param factories each resource type's handler, made when a request of the type first arrives
+     * @param factories each resource type's handler, given the credentials of the resource's role
+     * @param roles     assumes the resources' roles
      * @param waiter    the waiter's executions, made when first needed
      * @param response  the sender of CloudFormation responses
      * @param clock     the clock the deadline is read from
      */
-    CustomResourceDispatcher(Map<String, Supplier<CustomResourceHandler>> factories, Supplier<WaiterExecutions> waiter,
-            CloudFormationResponse response, Clock clock) {
+    CustomResourceDispatcher(Map<String, Function<AwsCredentialsProvider, CustomResourceHandler>> factories,
+            AssumedRoles roles, Supplier<WaiterExecutions> waiter, CloudFormationResponse response, Clock clock) {
         this.factories = Objects.requireNonNull(factories, "factories");
+        this.roles = Objects.requireNonNull(roles, "roles");
         this.waiter = Objects.requireNonNull(waiter, "waiter");
         this.response = Objects.requireNonNull(response, "response");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -134,7 +179,7 @@ public final class CustomResourceDispatcher {
                 context.getLogger().log("A waiter follows this request since an earlier delivery: not run again");
                 return Map.of("Status", "REPEATED");
             }
-            handler = handler(request);
+            handler = handler(request, context, false);
             resourceEvent = resourceEvent(request, handler.onEvent(request, context));
         } catch (RuntimeException e) {
             return failed(request, e, context);
@@ -155,7 +200,7 @@ public final class CustomResourceDispatcher {
         }
         CustomResourceHandler handler;
         try {
-            handler = handler(resourceEvent);
+            handler = handler(resourceEvent, context, true);
         } catch (RuntimeException e) {
             sendOrThrow(resourceEvent, "FAILED", reason(e, context), physicalId(resourceEvent), Map.of(), context);
             return Map.of("IsComplete", true);
@@ -169,7 +214,8 @@ public final class CustomResourceDispatcher {
             Context context) {
         Map<String, Object> result;
         try {
-            result = handler.isComplete(resourceEvent, context);
+            // No handler: its role cannot be assumed yet, which counts as not complete.
+            result = handler == null ? Map.of("IsComplete", false) : handler.isComplete(resourceEvent, context);
             if (!Boolean.TRUE.equals(result.get("IsComplete")) && result.get("Data") instanceof Map<?, ?> data
                     && !data.isEmpty()) {
                 throw new IllegalStateException("isComplete answered Data without IsComplete: " + data.keySet());
@@ -227,14 +273,51 @@ public final class CustomResourceDispatcher {
         return event;
     }
 
-    private CustomResourceHandler handler(Map<String, Object> event) {
+    /**
+     * The request's handler, acting as the resource's role.
+     *
+     * @return the handler, or null for a waiter's call whose role cannot be assumed yet (not complete yet)
+     */
+    private CustomResourceHandler handler(Map<String, Object> event, Context context, boolean waiterCall) {
         Object type = event.get("ResourceType");
-        Supplier<CustomResourceHandler> factory = factories.get(type);
+        Function<AwsCredentialsProvider, CustomResourceHandler> factory = factories.get(type);
         if (factory == null) {
             throw new IllegalArgumentException("ResourceType '" + type + "' is not served by this provider; it serves "
                     + factories.keySet());
         }
-        return handlers.computeIfAbsent((String) type, t -> factory.get());
+        CustomResourceEvent request = new CustomResourceEvent(event);
+        String roleArn = roleArn(request);
+        String session = AssumedRoles.sessionName(request);
+        boolean goesOnWithoutRole = "Delete".equals(request.requestType()) && DELETE_WITHOUT_ROLE.contains(type);
+        AwsCredentialsProvider credentials;
+        try {
+            credentials = waiterCall ? roles.credentials(roleArn, session)
+                    : roles.waitFor(roleArn, session, context.getLogger());
+        } catch (SdkException e) {
+            if (goesOnWithoutRole && !(waiterCall && SdkCalls.isTransient(e))) {
+                // Its role gone or no longer trusting this function: no wait mends that, and this Delete never fails.
+                context.getLogger().log("Cannot assume " + roleArn + " (" + e.getMessage() + "): the Delete goes on, "
+                        + "each of its calls refused with this error");
+                return factory.apply(AssumedRoles.refusing(e));
+            }
+            if (!waiterCall || !AssumedRoles.worthAnotherTry(e)) {
+                throw e;
+            }
+            context.getLogger().log("Cannot assume " + roleArn + " yet (not complete; the next call tries again): "
+                    + e.getMessage());
+            return null;
+        }
+        return handlers.computeIfAbsent(type + "|" + roleArn + "|" + session, key -> factory.apply(credentials));
+    }
+
+    /** The role the request's resource names. */
+    private static String roleArn(CustomResourceEvent request) {
+        Object roleArn = request.resourceProperties().get(AssumedRoles.ROLE_ARN);
+        if (!(roleArn instanceof String arn) || arn.isEmpty()) {
+            throw new IllegalArgumentException("ResourceProperties." + AssumedRoles.ROLE_ARN + " must name the role "
+                    + "the resource's handler acts as");
+        }
+        return arn;
     }
 
     private WaiterExecutions waiter() {
@@ -274,7 +357,8 @@ public final class CustomResourceDispatcher {
             Map<String, Object> data, Context context) {
         try {
             response.send(status, reason, physicalId, request, data, context);
-        } catch (UncheckedIOException e) {
+        } catch (UncheckedIOException | IllegalArgumentException e) {
+            // (IllegalArgumentException: a ResponseURL that is no URL)
             context.getLogger().log("No response reached CloudFormation: " + e.getMessage());
         }
         return Map.of("Status", status);
@@ -287,23 +371,24 @@ public final class CustomResourceDispatcher {
         return Map.of("Status", status);
     }
 
-    private static Map<String, Supplier<CustomResourceHandler>> defaults() {
-        Map<String, Supplier<CustomResourceHandler>> factories = new LinkedHashMap<>();
-        Supplier<CustomResourceHandler> associations = () -> {
-            DataRepositoryAssociationHandler handler = new DataRepositoryAssociationHandler();
+    private static Map<String, Function<AwsCredentialsProvider, CustomResourceHandler>> defaults() {
+        Map<String, Function<AwsCredentialsProvider, CustomResourceHandler>> factories = new LinkedHashMap<>();
+        Function<AwsCredentialsProvider, CustomResourceHandler> associations = credentials -> {
+            DataRepositoryAssociationHandler handler = new DataRepositoryAssociationHandler(credentials);
             return CustomResourceHandler.of(handler::onEvent, handler::isComplete);
         };
         factories.put(DATA_REPOSITORY_ASSOCIATION, associations);
         factories.put(LUSTRE_TASK_GUARD, associations);
-        factories.put(LUSTRE_PRELOAD, () -> {
-            PreloadHandler handler = new PreloadHandler();
+        factories.put(LUSTRE_PRELOAD, credentials -> {
+            PreloadHandler handler = new PreloadHandler(credentials);
             return CustomResourceHandler.of(handler::onEvent, handler::isComplete);
         });
-        factories.put(TRAINING_TEARDOWN, () -> {
-            TrainingTeardownHandler handler = new TrainingTeardownHandler();
+        factories.put(TRAINING_TEARDOWN, credentials -> {
+            TrainingTeardownHandler handler = new TrainingTeardownHandler(credentials);
             return CustomResourceHandler.of(handler::onEvent, handler::isComplete);
         });
-        factories.put(EFS_DIRECTORIES, () -> new DirectoriesInvoker(SdkCalls.configure(LambdaClient.builder()).build()));
+        factories.put(EFS_DIRECTORIES, credentials -> new DirectoriesInvoker(SdkCalls.configure(LambdaClient.builder())
+                .credentialsProvider(credentials).build()));
         return factories;
     }
 }

@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.internal.dispatch;
 
 import com.amazonaws.services.lambda.runtime.Context;
+import io.github.trainingdata.cdk.internal.handler.AssumedRoles;
 import io.github.trainingdata.cdk.internal.handler.SdkCalls;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,6 +21,7 @@ import software.amazon.awssdk.services.lambda.model.ResourceConflictException;
  * Lambda sets the function to pending state until the function resources are recreated", Lambda guide, function
  * states), or a throttled or failing invoke, does not fail the request: onEvent marks it {@value #NOT_READY} and
  * isComplete invokes again until the function answers.
+ * An Update that changes nothing but the role the provider acts as ({@value AssumedRoles#ROLE_ARN}) invokes nothing.
  */
 final class DirectoriesInvoker implements CustomResourceHandler {
     /** The key, in what onEvent returns, that tells isComplete the function has yet to be invoked successfully. */
@@ -33,6 +35,10 @@ final class DirectoriesInvoker implements CustomResourceHandler {
     @Override
     public Map<String, Object> onEvent(Map<String, Object> event, Context context) {
         String name = functionName(event);
+        if (onlyTheRoleChanged(event)) {
+            context.getLogger().log("Only the role changed: the directories stay as they are");
+            return new LinkedHashMap<>(Map.of("PhysicalResourceId", event.get("PhysicalResourceId")));
+        }
         try {
             return invoke(event, name, context);
         } catch (SdkException e) {
@@ -77,6 +83,19 @@ final class DirectoriesInvoker implements CustomResourceHandler {
                     + " must name the function that makes the directories");
         }
         return name;
+    }
+
+    /** Whether the request is an Update whose properties differ from the old ones in the role only. */
+    private static boolean onlyTheRoleChanged(Map<String, Object> event) {
+        if (!"Update".equals(event.get("RequestType")) || !(event.get("ResourceProperties") instanceof Map<?, ?> now)
+                || !(event.get("OldResourceProperties") instanceof Map<?, ?> old)) {
+            return false;
+        }
+        Map<Object, Object> nowWithoutRole = new LinkedHashMap<>(now);
+        Map<Object, Object> oldWithoutRole = new LinkedHashMap<>(old);
+        nowWithoutRole.remove(AssumedRoles.ROLE_ARN);
+        oldWithoutRole.remove(AssumedRoles.ROLE_ARN);
+        return nowWithoutRole.equals(oldWithoutRole);
     }
 
     /** A function not ready to run (Pending, Inactive: a conflict or ResourceNotReady), throttling, 5xx, timeouts. */

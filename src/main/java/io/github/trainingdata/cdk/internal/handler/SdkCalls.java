@@ -2,6 +2,7 @@ package io.github.trainingdata.cdk.internal.handler;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
@@ -24,14 +25,23 @@ public final class SdkCalls {
      * handler function's 2-minute timeout.
      */
     public static final Duration API_CALL_TIMEOUT = Duration.ofSeconds(40);
+    /** The name of the threads that time the handlers' calls. */
+    static final String TIMER_THREAD = "training-data-sdk-timer";
+    /**
+     * The one executor every handler client times its calls with. The SDK's default gives each client a pool of its
+     * own whose threads (up to 5) live until the client is closed; the dispatcher makes a handler's clients for each
+     * request (they sign as the request's role) and never closes them, so a warm function instance would gather
+     * threads with every request, towards Lambda's limit of 1,024 per execution environment.
+     */
+    private static final ScheduledThreadPoolExecutor TIMER = timer();
 
     private SdkCalls() {
     }
 
     /**
      * The settings the handlers' clients run with: the SDK's standard retries (which absorb brief throttling)
-     * with {@value #MAX_ATTEMPTS} attempts, and a 40-second limit per call. Region and credentials come from the
-     * Lambda environment.
+     * with {@value #MAX_ATTEMPTS} attempts, and a 40-second limit per call, timed on one thread that all clients
+     * share. Region and credentials come from the Lambda environment.
      *
      * @return the override configuration
      */
@@ -39,7 +49,19 @@ public final class SdkCalls {
         return ClientOverrideConfiguration.builder()
                 .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(MAX_ATTEMPTS).build())
                 .apiCallTimeout(API_CALL_TIMEOUT)
+                .scheduledExecutorService(TIMER)
                 .build();
+    }
+
+    private static ScheduledThreadPoolExecutor timer() {
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread thread = new Thread(task, TIMER_THREAD);
+            thread.setDaemon(true);
+            return thread;
+        });
+        // A call's timeout is cancelled when the call ends: drop it then, not 40 s later.
+        timer.setRemoveOnCancelPolicy(true);
+        return timer;
     }
 
     /**

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
 import software.amazon.awssdk.services.fsx.FSxClient;
@@ -81,11 +82,17 @@ public final class PreloadHandler {
     private final PreloadRollback rollback;
     private final Clock clock;
 
-    /** The handler Lambda instantiates: clients for the function's Region and role. */
-    public PreloadHandler() {
-        this(PreloadClients.stepFunctionsClientBuilder().build(), PreloadClients.sageMakerClientBuilder().build(),
-                PreloadClients.cloudFormationClientBuilder().build(), PreloadClients.fsxClientBuilder().build(),
-                Clock.systemUTC());
+    /**
+     * The handler the provider's dispatcher makes for a request: clients for the function's Region that sign as the
+     * preload's role.
+     *
+     * @param credentials the preload's role's credentials
+     */
+    public PreloadHandler(AwsCredentialsProvider credentials) {
+        this(PreloadClients.stepFunctionsClientBuilder().credentialsProvider(credentials).build(),
+                PreloadClients.sageMakerClientBuilder().credentialsProvider(credentials).build(),
+                PreloadClients.cloudFormationClientBuilder().credentialsProvider(credentials).build(),
+                PreloadClients.fsxClientBuilder().credentialsProvider(credentials).build(), Clock.systemUTC());
     }
 
     /**

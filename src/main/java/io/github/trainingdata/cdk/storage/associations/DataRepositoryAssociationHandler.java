@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.fsx.FSxClient;
 import software.amazon.awssdk.services.fsx.model.DataRepositoryAssociation;
@@ -103,9 +104,15 @@ public final class DataRepositoryAssociationHandler {
     private final AssociationTasks tasks;
     private final TaskGuard guard;
 
-    /** The handler Lambda instantiates: FSx and S3 clients for the function's Region and role. */
-    public DataRepositoryAssociationHandler() {
-        this(FsxAssociations.clientBuilder().build(), LocationObjects.clientBuilder().build());
+    /**
+     * The handler the provider's dispatcher makes for a request: FSx and S3 clients for the function's Region that
+     * sign as the resource's role.
+     *
+     * @param credentials the resource's role's credentials
+     */
+    public DataRepositoryAssociationHandler(AwsCredentialsProvider credentials) {
+        this(FsxAssociations.clientBuilder().credentialsProvider(credentials).build(),
+                LocationObjects.clientBuilder().credentialsProvider(credentials).build());
     }
 
     /**

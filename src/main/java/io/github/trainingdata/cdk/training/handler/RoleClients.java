@@ -1,70 +1,64 @@
 package io.github.trainingdata.cdk.training.handler;
 
+import io.github.trainingdata.cdk.internal.handler.AssumedRoles;
 import io.github.trainingdata.cdk.internal.handler.SdkCalls;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
-import software.amazon.awssdk.services.sts.StsClient;
-import software.amazon.awssdk.services.sts.auth.StsAssumeRoleCredentialsProvider;
 
 /**
- * The teardown's clients by the role they act as: a definition's TeardownRole, assumed with STS AssumeRole (session
- * {@value #SESSION_NAME}; the SDK's provider renews the credentials before they expire), or, for an entry that names no
- * role (written before the role existed), the handler's own credentials. Each role's clients are made once per
- * function instance.
+ * The teardown's clients by the definition whose teardown they serve: each acts as the definition's TeardownRole,
+ * assumed by the stack provider's function with its own credentials ({@link AssumedRoles}, the session named after the
+ * request), or, for an entry that names no role, as the teardown resource's own role. A handler serves one request:
+ * each role's clients are made once.
  */
 final class RoleClients {
-    /** The role session's name, which CloudTrail shows for the teardown's calls. */
-    static final String SESSION_NAME = "training-teardown";
-
-    private final StsClient sts;
+    private final AssumedRoles roles;
     private final Function<AwsCredentialsProvider, TeardownClients> clients;
-    private final Map<String, AwsCredentialsProvider> credentials = new HashMap<>();
     private final Map<String, TeardownClients> byRole = new HashMap<>();
     private final TeardownClients own;
 
     /**
-     * @param own     the clients with the handler's own credentials
-     * @param sts     assumes the roles (with the handler's own credentials)
+     * @param own     the clients with the teardown resource's role's credentials
+     * @param roles   assumes the definitions' roles (with the function's own credentials)
      * @param clients makes the teardown's clients signing with the given credentials
      */
-    RoleClients(TeardownClients own, StsClient sts, Function<AwsCredentialsProvider, TeardownClients> clients) {
+    RoleClients(TeardownClients own, AssumedRoles roles, Function<AwsCredentialsProvider, TeardownClients> clients) {
         this.own = Objects.requireNonNull(own, "own");
-        this.sts = Objects.requireNonNull(sts, "sts");
+        this.roles = Objects.requireNonNull(roles, "roles");
         this.clients = Objects.requireNonNull(clients, "clients");
     }
 
-    /** @return the clients Lambda runs with: its Region, its own credentials and the roles it assumes */
-    static RoleClients fromEnvironment() {
-        Function<AwsCredentialsProvider, TeardownClients> clients = credentials -> new TeardownClients(
-                SdkCalls.configure(SfnClient.builder()).credentialsProvider(credentials).build(),
-                SdkCalls.configure(SageMakerClient.builder()).credentialsProvider(credentials).build(),
-                NetworkInterfaces.fromEnvironment(credentials));
-        return new RoleClients(clients.apply(DefaultCredentialsProvider.builder().build()),
-                SdkCalls.configure(StsClient.builder()).build(), clients);
+    /**
+     * @param credentials the teardown resource's role's credentials
+     * @return the clients Lambda runs with: its Region, the resource's role and the definitions' roles
+     */
+    static RoleClients fromEnvironment(AwsCredentialsProvider credentials) {
+        Function<AwsCredentialsProvider, TeardownClients> clients = signer -> new TeardownClients(
+                SdkCalls.configure(SfnClient.builder()).credentialsProvider(signer).build(),
+                SdkCalls.configure(SageMakerClient.builder()).credentialsProvider(signer).build(),
+                NetworkInterfaces.fromEnvironment(signer));
+        return new RoleClients(clients.apply(credentials), AssumedRoles.fromEnvironment(), clients);
     }
 
     /**
      * The clients that act as {@code roleArn}, its credentials obtained first (so that a refused AssumeRole shows
      * here, not in the middle of a teardown).
      *
-     * @param roleArn the definition's TeardownRole, or null: the handler's own credentials
+     * @param roleArn     the definition's TeardownRole, or null: the teardown resource's role
+     * @param sessionName the request's role session name
      * @return the clients
      * @throws software.amazon.awssdk.core.exception.SdkException when STS refuses or fails the AssumeRole
      */
-    TeardownClients of(String roleArn) {
+    TeardownClients of(String roleArn, String sessionName) {
         if (roleArn == null) {
             return own;
         }
-        AwsCredentialsProvider provider = credentials.computeIfAbsent(roleArn, arn -> StsAssumeRoleCredentialsProvider
-                .builder().stsClient(sts)
-                .refreshRequest(request -> request.roleArn(arn).roleSessionName(SESSION_NAME)).build());
-        provider.resolveCredentials();
+        AwsCredentialsProvider provider = roles.credentials(roleArn, sessionName);
         return byRole.computeIfAbsent(roleArn, arn -> clients.apply(provider));
     }
 }

@@ -18,7 +18,7 @@ import java.util.Map;
  * @param jobLifetime      the longest a job of the definition may run or keep its warm pool after it was created: a
  *                         job created longer ago has ended and released its pool
  * @param roleArn          the definition's TeardownRole, whose credentials its calls use; null for an entry written
- *                         before the role existed (its calls then use the handler's own credentials)
+ *                         before the role existed (its calls then use the teardown resource's role)
  */
 record TeardownProperties(String stateMachineArn, String jobNamePrefix, List<String> securityGroupIds,
         List<String> subnetIds, Duration jobLifetime, String roleArn) {

@@ -2,6 +2,7 @@ package io.github.trainingdata.cdk.training.handler;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
+import io.github.trainingdata.cdk.internal.handler.AssumedRoles;
 import io.github.trainingdata.cdk.internal.handler.CustomResourceEvent;
 import io.github.trainingdata.cdk.internal.handler.OwnStack;
 import io.github.trainingdata.cdk.internal.handler.SdkCalls;
@@ -11,6 +12,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
 import software.amazon.awssdk.services.cloudformation.model.StackStatus;
@@ -35,8 +37,9 @@ import software.amazon.awssdk.services.cloudformation.model.StackStatus;
  * network interfaces in every subnet they may use, telling them from other jobs' in the same security group by the
  * job they name, see {@link InterfaceOwner}), and is complete when nothing is left, or {@link #GIVE_UP_AFTER} after
  * the event began (then it logs what is left: CloudFormation goes on, and may fail to delete what is still held).
- * Each definition's calls act as its TeardownRole ({@link TeardownProperties#roleArn}, assumed with STS AssumeRole;
- * an entry written before the role existed uses the function's own credentials); a refused or failed AssumeRole is
+ * Each definition's calls act as its TeardownRole ({@link TeardownProperties#roleArn}, assumed with STS AssumeRole by
+ * the function's own role, which the TeardownRole alone trusts; an entry that names none uses the teardown resource's
+ * role, which may only read the stack's status); a refused or failed AssumeRole is
  * tried again at the next look, until the delete gives up. A teardown never fails: throttling, 5xx answers and timeouts mean "not complete yet"; other errors are logged and
  * not waited for; properties it cannot read (a resource of an earlier layout) stop nothing.
  */
@@ -61,10 +64,15 @@ public final class TrainingTeardownHandler {
     private final CloudFormationClient cloudFormation;
     private final Clock clock;
 
-    /** The handler Lambda instantiates: clients for the function's Region, its role and the roles it assumes. */
-    public TrainingTeardownHandler() {
-        this(RoleClients.fromEnvironment(), SdkCalls.configure(CloudFormationClient.builder()).build(),
-                Clock.systemUTC());
+    /**
+     * The handler the provider's dispatcher makes for a request: clients for the function's Region, the teardown
+     * resource's role (DescribeStacks) and the definitions' roles, assumed with the function's own credentials.
+     *
+     * @param credentials the teardown resource's role's credentials
+     */
+    public TrainingTeardownHandler(AwsCredentialsProvider credentials) {
+        this(RoleClients.fromEnvironment(credentials), SdkCalls.configure(CloudFormationClient.builder())
+                .credentialsProvider(credentials).build(), Clock.systemUTC());
     }
 
     /** A handler with its clients and clock supplied ({@code cloudFormation} tells the stack's status). */
@@ -156,7 +164,7 @@ public final class TrainingTeardownHandler {
         for (TeardownProperties properties : definitions.values()) {
             TeardownClients clients;
             try {
-                clients = roles.of(properties.roleArn());
+                clients = roles.of(properties.roleArn(), AssumedRoles.sessionName(request));
             } catch (SdkException e) {
                 // A refused AssumeRole is looked at again too: IAM may not yet show a role or trust just changed.
                 if (waited == null || waited.compareTo(GIVE_UP_AFTER) >= 0) {
