@@ -230,14 +230,14 @@ class TrainingTeardownTest {
         assertEquals(Map.of("Version", "2012-10-17", "Statement", List.of(Map.of("Action", "sts:AssumeRole",
                 "Effect", "Allow", "Principal", Map.of("AWS", "GETATT(" + provider + ".Arn)")))),
                 properties.get("AssumeRolePolicyDocument"), "only the stack's provider function may assume it");
-        assertEquals("/training-data/custom-resource/REF(AWS::StackName)/", properties.get("Path"));
+        assertEquals("/training-data/custom-resource/REF(AWS::Region)/REF(AWS::StackName)/", properties.get("Path"));
         String waiter = only(ids(t, "AWS::StepFunctions::StateMachine", "CustomResourceProviderwaiterstatemachine"));
         assertEquals(List.of(Map.of("Action", "states:StartExecution", "Effect", "Allow", "Resource",
                 "GETATT(" + waiter + ".Arn)"), Map.of("Action", "states:DescribeExecution", "Effect", "Allow",
                 "Resource", "arn:REF(AWS::Partition):states:REF(AWS::Region):REF(AWS::AccountId):execution:GETATT("
                         + waiter + ".Name):*"),
                 Map.of("Action", "sts:AssumeRole", "Effect", "Allow", "Resource",
-                "arn:REF(AWS::Partition):iam::REF(AWS::AccountId):role/training-data/custom-resource/"
+                "arn:REF(AWS::Partition):iam::REF(AWS::AccountId):role/training-data/custom-resource/REF(AWS::Region)/"
                         + "REF(AWS::StackName)/*")),
                 Intrinsics.evaluate(PolicyStatements.statements(t, Map.of("Ref", provider))),
                 "the provider function may only start its waiter and assume the stack's custom-resource roles");

@@ -43,7 +43,7 @@ import software.constructs.IConstruct;
  *
  * <p>The function's role may only log, start the waiter and describe its executions, and assume the stack's
  * custom-resource roles: one statement per stack ({@value #ASSUME_ROLES_ID}: {@code sts:AssumeRole} on the roles under
- * the IAM path {@value #ROLE_PATH}{@code <stack name>/}), whatever the number of resources. Each custom resource gets
+ * the IAM path {@value #ROLE_PATH}{@code <Region>/<stack name>/}), whatever the number of resources. Each custom resource gets
  * what its calls need in a role of its own ({@link #grant}: the statements inline, that path, trusted by the
  * function's role alone), whose ARN it passes as its property {@code RoleArn}; the dispatcher assumes that role for
  * the resource's requests. The resource references the role, and the role depends on the statement, so CloudFormation
@@ -85,8 +85,9 @@ public final class CustomResourceProvider extends Construct {
             "IAM and AWS STS quotas (role policy size: the inline policies of a role together, at most 10,240 "
                     + "characters, whitespace not counted)");
     /**
-     * The IAM path of every custom-resource role of the library, followed by the stack's name: the provider's function
-     * may assume the roles under its own stack's path only.
+     * The IAM path of every custom-resource role of the library, followed by the stack's Region and name (a stack's
+     * name is unique in its account and Region only, and IAM is global): the provider's function may assume the roles
+     * under its own stack's path only.
      */
     public static final String ROLE_PATH = "/training-data/custom-resource/";
     /** The id, under the provider, of the policy that lets its function assume the stack's custom-resource roles. */
@@ -191,13 +192,18 @@ public final class CustomResourceProvider extends Construct {
                     GRANTS_SIZE.getAllowed());
         }
         Role role = Role.Builder.create(scope, id)
-                .path(ROLE_PATH + Aws.STACK_NAME + "/")
+                .path(stackRolePath())
                 .description(description)
                 .assumedBy(new ArnPrincipal(handler.getRole().getRoleArn()))
                 .inlinePolicies(Map.of("Grants", document))
                 .build();
         role.getNode().addDependency(assumeRoles());
         return role;
+    }
+
+    /** The IAM path of this stack's custom-resource roles: {@value #ROLE_PATH}{@code <Region>/<stack name>/}. */
+    private static String stackRolePath() {
+        return ROLE_PATH + Aws.REGION + "/" + Aws.STACK_NAME + "/";
     }
 
     /**
@@ -208,7 +214,7 @@ public final class CustomResourceProvider extends Construct {
         if (assumeRoles == null) {
             Stack stack = Stack.of(this);
             String roles = stack.formatArn(ArnComponents.builder().service("iam").region("").resource("role")
-                    .resourceName(ROLE_PATH.substring(1) + Aws.STACK_NAME + "/*")
+                    .resourceName(stackRolePath().substring(1) + "*")
                     .arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
             assumeRoles = Policy.Builder.create(this, ASSUME_ROLES_ID)
                     .roles(List.of(handler.getRole()))
@@ -217,8 +223,8 @@ public final class CustomResourceProvider extends Construct {
                     .build();
             WildcardFindings findings = new WildcardFindings(assumeRoles);
             findings.add(List.of(roles), "The stack's provider may assume this stack's custom-resource roles only "
-                    + "(their IAM path names the stack); each trusts that provider's role alone and holds only what "
-                    + "its resource's calls need.");
+                    + "(their IAM path names the stack's Region and name); each trusts that provider's role alone and "
+                    + "holds only what its resource's calls need.");
             findings.acknowledge();
         }
         return assumeRoles;
