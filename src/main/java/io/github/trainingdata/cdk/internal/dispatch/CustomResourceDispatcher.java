@@ -10,6 +10,7 @@ import io.github.trainingdata.cdk.storage.handler.EfsDirectoriesHandler;
 import io.github.trainingdata.cdk.training.handler.TrainingTeardownHandler;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -89,6 +90,14 @@ public final class CustomResourceDispatcher {
     public static final String EFS_DIRECTORIES = "Custom::EfsDirectories";
     /** ResourceProperties key of {@value #EFS_DIRECTORIES}: the ARN of the function that makes the directories. */
     public static final String DIRECTORIES_FUNCTION = EfsDirectoriesHandler.FUNCTION;
+    /**
+     * The longest one delivery of a request may take with every call at its limit: the look-up of its waiter, onEvent's
+     * wait for its role and the AssumeRole and handler calls (allowing ten), the waiter's start, and the answer's puts
+     * with their pauses. The dispatcher's timeout outlasts it: a delivery that times out answers nothing, and Lambda
+     * runs it again.
+     */
+    public static final Duration LONGEST_DELIVERY = AssumedRoles.ON_EVENT_WAIT
+            .plus(SdkCalls.API_CALL_TIMEOUT.multipliedBy(12)).plus(CloudFormationResponse.LONGEST);
     /** The handlers kept (one per resource type, role and request). */
     static final int MAX_HANDLERS = 16;
     /**
