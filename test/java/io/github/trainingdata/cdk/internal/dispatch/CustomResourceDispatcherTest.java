@@ -274,6 +274,33 @@ class CustomResourceDispatcherTest {
     }
 
     @Test
+    void anErrorOfAHandlerIsAnsweredFailedInsteadOfLeavingCloudFormationWaiting() {
+        // Thrown out of the function, it answers nothing: Lambda runs the request twice more, CloudFormation waits an hour.
+        Map<String, Function<AwsCredentialsProvider, CustomResourceHandler>> factories = new LinkedHashMap<>();
+        factories.put(CustomResourceDispatcher.LUSTRE_PRELOAD, credentials -> CustomResourceHandler.of((event, c) -> {
+            throw new NoClassDefFoundError("software/amazon/awssdk/services/fsx/FSxClient");
+        }, (event, c) -> Map.of("IsComplete", true)));
+        factories.put(CustomResourceDispatcher.TRAINING_TEARDOWN, credentials -> CustomResourceHandler.of(
+                (event, c) -> new LinkedHashMap<>(Map.of("PhysicalResourceId", "teardown-1")), (event, c) -> {
+                    throw new StackOverflowError();
+                }));
+
+        assertEquals(Map.of("Status", "FAILED"), dispatcher(factories, NOW).handle(
+                request(CustomResourceDispatcher.LUSTRE_PRELOAD, "Create"), context));
+        com.fasterxml.jackson.databind.JsonNode onEvent = onlyResponse();
+        assertEquals(CustomResourceDispatcher.CREATE_FAILED, onEvent.get("PhysicalResourceId").asText());
+        assertTrue(onEvent.get("Reason").asText().startsWith("software/amazon/awssdk/services/fsx/FSxClient"),
+                onEvent.toString());
+
+        puts.clear();
+        assertEquals(Map.of("Status", "FAILED"), dispatcher(factories, NOW).handle(
+                request(CustomResourceDispatcher.TRAINING_TEARDOWN, "Create"), context));
+        com.fasterxml.jackson.databind.JsonNode isComplete = onlyResponse();
+        assertEquals("teardown-1", isComplete.get("PhysicalResourceId").asText());
+        assertTrue(isComplete.get("Reason").asText().startsWith("java.lang.StackOverflowError"), isComplete.toString());
+    }
+
+    @Test
     void aCreateWhoseIsCompleteFailsAfterOnEventNamedTheResourceFailsUnderThatId() {
         isCompleteAnswers.add(Map.of("IsComplete", false, "Data", Map.of("A", "1")));
         dispatcher().handle(request(CustomResourceDispatcher.LUSTRE_PRELOAD, "Create"), context);

@@ -46,9 +46,11 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * <p>The semantics of aws-cdk-lib's Provider framework, which the handlers were written for, are kept: a Create whose
  * onEvent names no physical id gets the {@code RequestId}, an Update or a Delete keeps the request's; a Delete may not
  * change it; {@code Data} (onEvent's, then isComplete's) is sent only with the completion; an error answers FAILED with
- * its message; a Create that fails before it has a physical id answers {@value #CREATE_FAILED}, and the Delete
- * CloudFormation then sends for that id is answered SUCCESS without calling the handler, so it never ends in
- * DELETE_FAILED.
+ * its message, an {@link Error} of a handler too (a class that cannot be loaded or initialised, a stack overflow):
+ * thrown out of this function, it would answer nothing, Lambda would run the request twice more, and CloudFormation
+ * would wait for the resource's ServiceTimeout (an hour); a Create that fails before it has a physical id answers
+ * {@value #CREATE_FAILED}, and the Delete CloudFormation then sends for that id is answered SUCCESS without calling
+ * the handler, so it never ends in DELETE_FAILED.
  *
  * <p>Lambda retries an asynchronous invocation that failed or timed out, twice by default, and may deliver an event
  * more than once even without an error (Lambda guide, asynchronous invocation). A request whose waiter exists (running
@@ -190,7 +192,7 @@ public final class CustomResourceDispatcher {
             }
             handler = handler(request, context, false);
             resourceEvent = resourceEvent(request, handler.onEvent(request, context));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             return failed(request, e, context);
         }
         return check(handler, resourceEvent, true, context);
@@ -229,7 +231,7 @@ public final class CustomResourceDispatcher {
                     && !data.isEmpty()) {
                 throw new IllegalStateException("isComplete answered Data without IsComplete: " + data.keySet());
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             return first ? failed(resourceEvent, e, context) : failedOrThrow(resourceEvent, e, context);
         }
         if (Boolean.TRUE.equals(result.get("IsComplete"))) {
@@ -337,17 +339,17 @@ public final class CustomResourceDispatcher {
     }
 
     /** FAILED for a request: a Create without a physical id gets {@value #CREATE_FAILED}. */
-    private Map<String, Object> failed(Map<String, Object> event, RuntimeException e, Context context) {
+    private Map<String, Object> failed(Map<String, Object> event, Throwable e, Context context) {
         String physicalId = event.get("PhysicalResourceId") instanceof String id && !id.isEmpty() ? id
                 : "Create".equals(event.get("RequestType")) ? CREATE_FAILED : String.valueOf(event.get("RequestId"));
         return answered(event, "FAILED", reason(e, context), physicalId, Map.of(), context);
     }
 
-    private Map<String, Object> failedOrThrow(Map<String, Object> event, RuntimeException e, Context context) {
+    private Map<String, Object> failedOrThrow(Map<String, Object> event, Throwable e, Context context) {
         return sendOrThrow(event, "FAILED", reason(e, context), physicalId(event), Map.of(), context);
     }
 
-    private static String reason(RuntimeException e, Context context) {
+    private static String reason(Throwable e, Context context) {
         context.getLogger().log("Failed: " + e);
         String message = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
         return message + " (logs: " + context.getLogGroupName() + " " + context.getLogStreamName() + ")";
