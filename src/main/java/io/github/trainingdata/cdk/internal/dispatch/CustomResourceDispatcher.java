@@ -183,6 +183,8 @@ public final class CustomResourceDispatcher {
             context.getLogger().log("The Create of this resource failed: nothing to delete");
             return answered(request, "SUCCESS", "SUCCESS", CREATE_FAILED, Map.of(), context);
         }
+        // The deadline counts from the request's arrival: CloudFormation's ServiceTimeout runs from before it.
+        long received = clock.instant().getEpochSecond();
         Map<String, Object> resourceEvent;
         CustomResourceHandler handler;
         try {
@@ -195,7 +197,7 @@ public final class CustomResourceDispatcher {
         } catch (RuntimeException | Error e) {
             return failed(request, e, context);
         }
-        return check(handler, resourceEvent, true, context);
+        return check(handler, resourceEvent, received, context);
     }
 
     private Map<String, Object> waiterCall(Map<String, Object> input, Context context) {
@@ -216,13 +218,18 @@ public final class CustomResourceDispatcher {
             sendOrThrow(resourceEvent, "FAILED", reason(e, context), physicalId(resourceEvent), Map.of(), context);
             return Map.of("IsComplete", true);
         }
-        Map<String, Object> answer = check(handler, resourceEvent, false, context);
+        Map<String, Object> answer = check(handler, resourceEvent, -1, context);
         return Map.of("IsComplete", !"WAITING".equals(answer.get("Status")));
     }
 
-    /** Runs isComplete once: answers CloudFormation when complete (or failed, or past the deadline). */
-    private Map<String, Object> check(CustomResourceHandler handler, Map<String, Object> resourceEvent, boolean first,
+    /**
+     * Runs isComplete once: answers CloudFormation when complete (or failed, or past the deadline).
+     *
+     * @param received for a request's delivery, the epoch second it arrived; for a waiter's call, -1
+     */
+    private Map<String, Object> check(CustomResourceHandler handler, Map<String, Object> resourceEvent, long received,
             Context context) {
+        boolean first = received >= 0;
         Map<String, Object> result;
         try {
             // No handler: its role cannot be assumed yet, which counts as not complete.
@@ -250,7 +257,7 @@ public final class CustomResourceDispatcher {
         if (first) {
             Map<String, Object> input = new LinkedHashMap<>(resourceEvent);
             input.put(PHASE, IS_COMPLETE);
-            input.put(DEADLINE, clock.instant().getEpochSecond() + TOTAL_TIMEOUT_SECONDS);
+            input.put(DEADLINE, received + TOTAL_TIMEOUT_SECONDS);
             try {
                 waiter().start(String.valueOf(resourceEvent.get("RequestId")), JsonText.of(input), context);
             } catch (RuntimeException e) {
