@@ -59,9 +59,19 @@ class CustomResourceProviderTest {
     }
 
     @Test
+    void theDispatchersTimeoutOutlastsOneDeliveryWithEveryCallAtItsLimit() {
+        // A delivery that times out answers CloudFormation nothing and Lambda runs it again (onEvent included).
+        Map<?, ?> properties = (Map<?, ?>) t.findResources("AWS::Lambda::Function", Map.of("Properties",
+                Map.of("Handler", DISPATCHER))).values().iterator().next().get("Properties");
+        long timeout = ((Number) properties.get("Timeout")).longValue();
+        assertTrue(timeout >= CustomResourceDispatcher.LONGEST_DELIVERY.toSeconds(), timeout + " s < "
+                + CustomResourceDispatcher.LONGEST_DELIVERY);
+    }
+
+    @Test
     void theDispatcherIsTheServiceTokenOfEveryTypeItKnows() {
         t.resourcePropertiesCountIs("AWS::Lambda::Function", Map.of("Handler", DISPATCHER, "Runtime", "java25",
-                "MemorySize", 512, "Timeout", 120), 1);
+                "MemorySize", 512, "Timeout", 900), 1);
         Set<String> types = new TreeSet<>();
         Object token = stack.resolve(CustomResourceProvider.of(stack, null).getServiceToken());
         assertEquals(Map.of("Fn::GetAtt", List.of(dispatcher(), "Arn")), token);

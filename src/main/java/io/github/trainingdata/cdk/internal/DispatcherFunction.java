@@ -34,8 +34,13 @@ final class DispatcherFunction extends Construct {
     static final String RUNTIME = "java25";
     /** The function's memory, MiB. */
     static final int MEMORY_MIB = 512;
-    /** The function's timeout, seconds (2 minutes: a handler only starts or checks an operation). */
-    static final int TIMEOUT_SECONDS = 120;
+    /**
+     * The function's timeout, seconds (15 minutes, Lambda's most; aws-cdk-lib's Provider framework gives its functions
+     * the same). The function answers CloudFormation itself: a delivery that times out sends no answer and Lambda runs
+     * it again (twice, Lambda guide, asynchronous invocation), so the timeout must outlast the longest bounded path of
+     * one delivery ({@code CustomResourceDispatcher#LONGEST_DELIVERY}), not only a handler's calls.
+     */
+    static final int TIMEOUT_SECONDS = 900;
 
     private final IFunction function;
 

@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -274,6 +275,33 @@ class CustomResourceDispatcherTest {
     }
 
     @Test
+    void anErrorOfAHandlerIsAnsweredFailedInsteadOfLeavingCloudFormationWaiting() {
+        // Thrown out of the function, it answers nothing: Lambda runs the request twice more, CloudFormation waits an hour.
+        Map<String, Function<AwsCredentialsProvider, CustomResourceHandler>> factories = new LinkedHashMap<>();
+        factories.put(CustomResourceDispatcher.LUSTRE_PRELOAD, credentials -> CustomResourceHandler.of((event, c) -> {
+            throw new NoClassDefFoundError("software/amazon/awssdk/services/fsx/FSxClient");
+        }, (event, c) -> Map.of("IsComplete", true)));
+        factories.put(CustomResourceDispatcher.TRAINING_TEARDOWN, credentials -> CustomResourceHandler.of(
+                (event, c) -> new LinkedHashMap<>(Map.of("PhysicalResourceId", "teardown-1")), (event, c) -> {
+                    throw new StackOverflowError();
+                }));
+
+        assertEquals(Map.of("Status", "FAILED"), dispatcher(factories, NOW).handle(
+                request(CustomResourceDispatcher.LUSTRE_PRELOAD, "Create"), context));
+        com.fasterxml.jackson.databind.JsonNode onEvent = onlyResponse();
+        assertEquals(CustomResourceDispatcher.CREATE_FAILED, onEvent.get("PhysicalResourceId").asText());
+        assertTrue(onEvent.get("Reason").asText().startsWith("software/amazon/awssdk/services/fsx/FSxClient"),
+                onEvent.toString());
+
+        puts.clear();
+        assertEquals(Map.of("Status", "FAILED"), dispatcher(factories, NOW).handle(
+                request(CustomResourceDispatcher.TRAINING_TEARDOWN, "Create"), context));
+        com.fasterxml.jackson.databind.JsonNode isComplete = onlyResponse();
+        assertEquals("teardown-1", isComplete.get("PhysicalResourceId").asText());
+        assertTrue(isComplete.get("Reason").asText().startsWith("java.lang.StackOverflowError"), isComplete.toString());
+    }
+
+    @Test
     void aCreateWhoseIsCompleteFailsAfterOnEventNamedTheResourceFailsUnderThatId() {
         isCompleteAnswers.add(Map.of("IsComplete", false, "Data", Map.of("A", "1")));
         dispatcher().handle(request(CustomResourceDispatcher.LUSTRE_PRELOAD, "Create"), context);
@@ -328,6 +356,42 @@ class CustomResourceDispatcherTest {
         assertEquals("resource-1", input.get("PhysicalResourceId"));
         assertEquals("Create", input.get("RequestType"));
         assertTrue(String.valueOf(input.get("ResponseURL")).startsWith("http://127.0.0.1:"));
+    }
+
+    @Test
+    void theDeadlineCountsFromTheRequestsArrivalNotFromTheEndOfOnEvent() {
+        // onEvent may wait a minute for its role: CloudFormation's ServiceTimeout was already running.
+        Instant[] now = {NOW};
+        Clock moving = new Clock() {
+            @Override
+            public ZoneOffset getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return now[0];
+            }
+        };
+        Map<String, Function<AwsCredentialsProvider, CustomResourceHandler>> factories = new LinkedHashMap<>();
+        factories.put(CustomResourceDispatcher.LUSTRE_PRELOAD, credentials -> CustomResourceHandler.of((event, c) -> {
+            now[0] = NOW.plusSeconds(90);
+            return new LinkedHashMap<>(Map.of("PhysicalResourceId", "resource-1"));
+        }, (event, c) -> Map.of("IsComplete", false)));
+        CustomResourceDispatcher dispatcher = new CustomResourceDispatcher(factories,
+                new AssumedRoles(sts, pauses::add), () -> new WaiterExecutions(sfn.stepFunctions(), WAITER),
+                new CloudFormationResponse(HttpClient.newHttpClient(), Duration.ZERO), moving);
+
+        assertEquals(Map.of("Status", "WAITING"), dispatcher.handle(
+                request(CustomResourceDispatcher.LUSTRE_PRELOAD, "Create"), context));
+        com.fasterxml.jackson.databind.JsonNode start = sfn.calls("AWSStepFunctions.StartExecution").get(0).json();
+        assertEquals(NOW.getEpochSecond() + CustomResourceDispatcher.TOTAL_TIMEOUT_SECONDS,
+                Json.read(start.get("input").asText()).get(CustomResourceDispatcher.DEADLINE).asLong());
     }
 
     @Test

@@ -25,6 +25,10 @@ final class CloudFormationResponse {
     static final int MAX_BODY_BYTES = 4096;
     /** Tries of one put. */
     static final int ATTEMPTS = 5;
+    /** The limit of one try's request. */
+    static final Duration TRY_TIMEOUT = Duration.ofSeconds(30);
+    /** The longest a send of the Lambda's sender takes: every try to its limit, and the pauses between them. */
+    static final Duration LONGEST = TRY_TIMEOUT.multipliedBy(ATTEMPTS).plusSeconds(1 + 2 + 4 + 8);
     private static final String SHORTENED = " [...]";
     private final HttpClient http;
     private final Duration firstPause;
@@ -61,7 +65,7 @@ final class CloudFormationResponse {
         context.getLogger().log(status + " " + request.get("LogicalResourceId") + " " + physicalId + " ("
                 + body.length + " bytes) to " + url.getScheme() + "://" + url.getHost() + url.getPath());
         HttpRequest put = HttpRequest.newBuilder(url)
-                .timeout(Duration.ofSeconds(30))
+                .timeout(TRY_TIMEOUT)
                 .header("Content-Type", "")
                 .PUT(HttpRequest.BodyPublishers.ofByteArray(body))
                 .build();

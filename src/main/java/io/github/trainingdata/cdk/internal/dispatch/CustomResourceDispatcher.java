@@ -10,6 +10,7 @@ import io.github.trainingdata.cdk.storage.handler.EfsDirectoriesHandler;
 import io.github.trainingdata.cdk.training.handler.TrainingTeardownHandler;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -45,9 +46,11 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * <p>The semantics of aws-cdk-lib's Provider framework, which the handlers were written for, are kept: a Create whose
  * onEvent names no physical id gets the {@code RequestId}, an Update or a Delete keeps the request's; a Delete may not
  * change it; {@code Data} (onEvent's, then isComplete's) is sent only with the completion; an error answers FAILED with
- * its message; a Create that fails before it has a physical id answers {@value #CREATE_FAILED}, and the Delete
- * CloudFormation then sends for that id is answered SUCCESS without calling the handler, so it never ends in
- * DELETE_FAILED.
+ * its message, an {@link Error} of a handler too (a class that cannot be loaded or initialised, a stack overflow):
+ * thrown out of this function, it would answer nothing, Lambda would run the request twice more, and CloudFormation
+ * would wait for the resource's ServiceTimeout (an hour); a Create that fails before it has a physical id answers
+ * {@value #CREATE_FAILED}, and the Delete CloudFormation then sends for that id is answered SUCCESS without calling
+ * the handler, so it never ends in DELETE_FAILED.
  *
  * <p>Lambda retries an asynchronous invocation that failed or timed out, twice by default, and may deliver an event
  * more than once even without an error (Lambda guide, asynchronous invocation). A request whose waiter exists (running
@@ -89,6 +92,14 @@ public final class CustomResourceDispatcher {
     public static final String EFS_DIRECTORIES = "Custom::EfsDirectories";
     /** ResourceProperties key of {@value #EFS_DIRECTORIES}: the ARN of the function that makes the directories. */
     public static final String DIRECTORIES_FUNCTION = EfsDirectoriesHandler.FUNCTION;
+    /**
+     * The longest one delivery of a request may take with every call at its limit: the look-up of its waiter, onEvent's
+     * wait for its role and the AssumeRole and handler calls (allowing ten), the waiter's start, and the answer's puts
+     * with their pauses. The dispatcher's timeout outlasts it: a delivery that times out answers nothing, and Lambda
+     * runs it again.
+     */
+    public static final Duration LONGEST_DELIVERY = AssumedRoles.ON_EVENT_WAIT
+            .plus(SdkCalls.API_CALL_TIMEOUT.multipliedBy(12)).plus(CloudFormationResponse.LONGEST);
     /** The handlers kept (one per resource type, role and request). */
     static final int MAX_HANDLERS = 16;
     /**
@@ -172,6 +183,8 @@ public final class CustomResourceDispatcher {
             context.getLogger().log("The Create of this resource failed: nothing to delete");
             return answered(request, "SUCCESS", "SUCCESS", CREATE_FAILED, Map.of(), context);
         }
+        // The deadline counts from the request's arrival: CloudFormation's ServiceTimeout runs from before it.
+        long received = clock.instant().getEpochSecond();
         Map<String, Object> resourceEvent;
         CustomResourceHandler handler;
         try {
@@ -181,10 +194,10 @@ public final class CustomResourceDispatcher {
             }
             handler = handler(request, context, false);
             resourceEvent = resourceEvent(request, handler.onEvent(request, context));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             return failed(request, e, context);
         }
-        return check(handler, resourceEvent, true, context);
+        return check(handler, resourceEvent, received, context);
     }
 
     private Map<String, Object> waiterCall(Map<String, Object> input, Context context) {
@@ -205,13 +218,18 @@ public final class CustomResourceDispatcher {
             sendOrThrow(resourceEvent, "FAILED", reason(e, context), physicalId(resourceEvent), Map.of(), context);
             return Map.of("IsComplete", true);
         }
-        Map<String, Object> answer = check(handler, resourceEvent, false, context);
+        Map<String, Object> answer = check(handler, resourceEvent, -1, context);
         return Map.of("IsComplete", !"WAITING".equals(answer.get("Status")));
     }
 
-    /** Runs isComplete once: answers CloudFormation when complete (or failed, or past the deadline). */
-    private Map<String, Object> check(CustomResourceHandler handler, Map<String, Object> resourceEvent, boolean first,
+    /**
+     * Runs isComplete once: answers CloudFormation when complete (or failed, or past the deadline).
+     *
+     * @param received for a request's delivery, the epoch second it arrived; for a waiter's call, -1
+     */
+    private Map<String, Object> check(CustomResourceHandler handler, Map<String, Object> resourceEvent, long received,
             Context context) {
+        boolean first = received >= 0;
         Map<String, Object> result;
         try {
             // No handler: its role cannot be assumed yet, which counts as not complete.
@@ -220,7 +238,7 @@ public final class CustomResourceDispatcher {
                     && !data.isEmpty()) {
                 throw new IllegalStateException("isComplete answered Data without IsComplete: " + data.keySet());
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             return first ? failed(resourceEvent, e, context) : failedOrThrow(resourceEvent, e, context);
         }
         if (Boolean.TRUE.equals(result.get("IsComplete"))) {
@@ -239,7 +257,7 @@ public final class CustomResourceDispatcher {
         if (first) {
             Map<String, Object> input = new LinkedHashMap<>(resourceEvent);
             input.put(PHASE, IS_COMPLETE);
-            input.put(DEADLINE, clock.instant().getEpochSecond() + TOTAL_TIMEOUT_SECONDS);
+            input.put(DEADLINE, received + TOTAL_TIMEOUT_SECONDS);
             try {
                 waiter().start(String.valueOf(resourceEvent.get("RequestId")), JsonText.of(input), context);
             } catch (RuntimeException e) {
@@ -328,17 +346,17 @@ public final class CustomResourceDispatcher {
     }
 
     /** FAILED for a request: a Create without a physical id gets {@value #CREATE_FAILED}. */
-    private Map<String, Object> failed(Map<String, Object> event, RuntimeException e, Context context) {
+    private Map<String, Object> failed(Map<String, Object> event, Throwable e, Context context) {
         String physicalId = event.get("PhysicalResourceId") instanceof String id && !id.isEmpty() ? id
                 : "Create".equals(event.get("RequestType")) ? CREATE_FAILED : String.valueOf(event.get("RequestId"));
         return answered(event, "FAILED", reason(e, context), physicalId, Map.of(), context);
     }
 
-    private Map<String, Object> failedOrThrow(Map<String, Object> event, RuntimeException e, Context context) {
+    private Map<String, Object> failedOrThrow(Map<String, Object> event, Throwable e, Context context) {
         return sendOrThrow(event, "FAILED", reason(e, context), physicalId(event), Map.of(), context);
     }
 
-    private static String reason(RuntimeException e, Context context) {
+    private static String reason(Throwable e, Context context) {
         context.getLogger().log("Failed: " + e);
         String message = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
         return message + " (logs: " + context.getLogGroupName() + " " + context.getLogStreamName() + ")";

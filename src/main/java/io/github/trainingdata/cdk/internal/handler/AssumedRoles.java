@@ -29,8 +29,8 @@ public final class AssumedRoles {
     /** The ResourceProperties key of every resource the stack's provider serves: the role its handler acts as. */
     public static final String ROLE_ARN = "RoleArn";
     /**
-     * The longest onEvent waits for a refused role (pauses included): the provider's function has 2 minutes, and
-     * onEvent still needs room for its own calls (40 seconds each at most, {@link SdkCalls#API_CALL_TIMEOUT}).
+     * The longest onEvent waits for a refused role (pauses included), so that a Create fails within a minute or two
+     * when the role stays refused; onEvent's own calls take 40 seconds each at most ({@link SdkCalls#API_CALL_TIMEOUT}).
      */
     public static final Duration ON_EVENT_WAIT = Duration.ofSeconds(60);
     /** The sessions kept (credentials per role and request). */

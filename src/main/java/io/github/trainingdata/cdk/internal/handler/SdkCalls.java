@@ -21,8 +21,8 @@ public final class SdkCalls {
     /** Attempts of one call, the SDK's standard retries included. */
     static final int MAX_ATTEMPTS = 5;
     /**
-     * Bounds each call with its retries, so that an isComplete invocation returns "not complete" well before the
-     * handler function's 2-minute timeout.
+     * Bounds each call with its retries, so that an invocation returns (an isComplete "not complete") well before the
+     * dispatcher's timeout.
      */
     public static final Duration API_CALL_TIMEOUT = Duration.ofSeconds(40);
     /** The name of the threads that time the handlers' calls. */
