@@ -170,6 +170,7 @@ public class PreloadHandlerBundleTest {
     void theBundledTeardownHandlerStopsAJobAndLooksForItsNetworkInterfacesOverTheEc2QueryApi() throws Exception {
         try (URLClassLoader loader = unpackBundle()) {
             String job = "train-0f8fad5b-d9cb-469f-a165-70867728950e";
+            String teardownRole = "arn:aws:iam::123456789012:role/training-data/custom-resource/S/TeardownRole";
             long created = Instant.now().minusSeconds(600).getEpochSecond();
             emulator.on("AWSStepFunctions.ListExecutions", call -> Reply.ok("{\"executions\":[]}"));
             stepFunctions("{}");
@@ -197,7 +198,7 @@ public class PreloadHandlerBundleTest {
                             Map.of("Id", "S/Training",
                                     "StateMachineArn", "arn:aws:states:us-east-1:123456789012:stateMachine:Training",
                                     "JobNamePrefix", "train", "SecurityGroupIds", List.of("sg-0123456789abcdef0"),
-                                    "SubnetIds", List.of("subnet-0123456789abcdef0"))))));
+                                    "SubnetIds", List.of("subnet-0123456789abcdef0"), "RoleArn", teardownRole)))));
             event.put("ResponseURL", responses.url());
             assertEquals(Map.of("Status", "WAITING"), handler.onEvent(event));
             Map<String, Object> waiterInput = Json.MAPPER.convertValue(Json.read(emulator.calls(
@@ -206,10 +207,13 @@ public class PreloadHandlerBundleTest {
             assertEquals(Map.of("IsComplete", true), handler.isComplete(waiterInput));
             assertEquals("SUCCESS", responses.responses().get(0).get("Status").asText());
             assertEquals(List.of("AWSStepFunctions.DescribeExecution", "sts.AssumeRole", "cloudformation.DescribeStacks",
-                    "AWSStepFunctions.ListExecutions", "SageMaker.ListTrainingJobs", "SageMaker.StopTrainingJob",
+                    "sts.AssumeRole", "AWSStepFunctions.ListExecutions", "SageMaker.ListTrainingJobs", "SageMaker.StopTrainingJob",
                     "AWSStepFunctions.StartExecution", "AWSStepFunctions.ListExecutions", "SageMaker.ListTrainingJobs",
                     "ec2.DescribeNetworkInterfaces"), emulator.calls().stream().map(AwsJsonEmulator.Call::target)
                     .toList());
+            assertEquals(List.of(ROLE, teardownRole), emulator.calls("sts.AssumeRole").stream()
+                    .map(call -> AwsJsonEmulator.formField(call, "RoleArn")).toList(),
+                    "the teardown's own role, then the definition's");
             assertTrue(emulator.calls("ec2.DescribeNetworkInterfaces").get(0).authorization()
                     .contains("/us-east-1/ec2/aws4_request"), logLines.toString());
             assertTrue(emulator.calls("cloudformation.DescribeStacks").get(0).authorization()

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.amazonaws.services.lambda.runtime.Context;
 import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.internal.handler.AssumedRoles;
 import io.github.trainingdata.cdk.internal.handler.SdkCalls;
@@ -13,6 +14,7 @@ import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Reply;
 import io.github.trainingdata.cdk.launch.MutableClock;
 import io.github.trainingdata.cdk.preload.handler.RecordingContext;
 import java.io.IOException;
+import java.lang.reflect.Proxy;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -26,9 +28,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -64,7 +64,7 @@ class TrainingTeardownHandlerTest {
     private static final Map<String, Object> COMPLETE = Map.of("IsComplete", true);
     private static final String ASSUME_ROLE = "sts.AssumeRole";
     private static final String ROLE = "arn:aws:iam::123456789012:role/training-data/custom-resource/Training/TeardownRole1";
-    /** The access keys of the handler's own credentials and of the role's. */
+    /** The access keys of the function's own credentials (STS, CloudFormation) and of the definition's role. */
     private static final String OWN_KEY = "AKIDTESTTESTTESTTEST";
     private static final String ROLE_KEY = "ASIAROLEROLEROLEROLE";
     /** A job of the state machine and one of the launcher, both under {@link #PREFIX}. */
@@ -88,6 +88,7 @@ class TrainingTeardownHandlerTest {
         emulator.on(LIST_EXECUTIONS, call -> Reply.ok("{\"executions\":[]}"));
         emulator.on(LIST_JOBS, call -> Reply.ok(jobs()));
         emulator.on(DESCRIBE_ENIS, call -> Reply.ok(interfaces(null)));
+        emulator.on(ASSUME_ROLE, call -> Reply.ok(assumed()));
         stackIs("DELETE_IN_PROGRESS");
         clock = new MutableClock(STARTED.plusSeconds(90));
         handler = handler(SdkCalls.clientConfiguration());
@@ -118,9 +119,8 @@ class TrainingTeardownHandlerTest {
         CloudFormationClient cloudFormation = emulator.connect(SdkCalls.configure(CloudFormationClient.builder())
                 .overrideConfiguration(configuration));
         clients.add(cloudFormation);
-        return new TrainingTeardownHandler(new RoleClients(make.apply(StaticCredentialsProvider.create(
-                AwsBasicCredentials.create(OWN_KEY, "fake-secret-key"))), new AssumedRoles(sts, pauses::add), make),
-                cloudFormation, clock);
+        return new TrainingTeardownHandler(new RoleClients(new AssumedRoles(sts, pauses::add), make), cloudFormation,
+                clock);
     }
 
     /** DescribeStacks (awsQuery, XML) reports the stack in this status. */
@@ -144,18 +144,12 @@ class TrainingTeardownHandlerTest {
                 + "<ResponseMetadata><RequestId>request-1</RequestId></ResponseMetadata></AssumeRoleResponse>";
     }
 
-    private static Map<String, Object> withRole(Map<String, Object> properties) {
-        properties.put("RoleArn", ROLE);
-        return properties;
-    }
-
     @Test
     void aDefinitionsCallsActAsItsTeardownRole() {
-        emulator.on(ASSUME_ROLE, call -> Reply.ok(assumed()));
         emulator.on(LIST_JOBS, call -> Reply.ok(jobs(job(EXECUTION_JOB, "Stopped", STARTED.minusSeconds(600), null))));
         emulator.on(DESCRIBE_ENIS, call -> Reply.ok(interfaces(null, "eni-01")));
 
-        assertEquals(NOT_COMPLETE, handler.isComplete(deleting(withRole(inVpc())), context));
+        assertEquals(NOT_COMPLETE, handler.isComplete(deleting(inVpc()), context));
 
         Call assume = emulator.calls(ASSUME_ROLE).get(0);
         assertEquals(ROLE, AwsJsonEmulator.formField(assume, "RoleArn"));
@@ -169,17 +163,23 @@ class TrainingTeardownHandlerTest {
             assertTrue(call.authorization().contains("Credential=" + ROLE_KEY + "/"), call.target()
                     + " signed with the role's credentials: " + call.authorization());
         }
-        handler.isComplete(deleting(withRole(inVpc())), context);
+        handler.isComplete(deleting(inVpc()), context);
         assertEquals(1, emulator.calls(ASSUME_ROLE).size(), "the role's credentials are kept until they expire");
     }
 
+    /** Every entry names its TeardownRole: there are no other credentials its calls could use. */
     @Test
-    void anEntryWithoutARoleActsWithTheHandlersOwnCredentials() {
-        assertEquals(COMPLETE, isComplete());
-
-        assertEquals(List.of(), emulator.calls(ASSUME_ROLE));
-        assertTrue(emulator.calls().stream().allMatch(call -> call.authorization().contains("Credential=" + OWN_KEY
-                + "/")), targets().toString());
+    void anEntryWithoutAnIamRoleArnIsRefused() {
+        Map<String, Object> properties = inVpc();
+        properties.remove("RoleArn");
+        assertEquals("ResourceProperties.Definitions[0].RoleArn must be an IAM role ARN, got 'null'",
+                assertThrows(IllegalArgumentException.class, () -> handler.onEvent(event("Create", properties),
+                        context)).getMessage());
+        properties.put("RoleArn", "TeardownRole");
+        assertEquals("ResourceProperties.Definitions[0].RoleArn must be an IAM role ARN, got 'TeardownRole'",
+                assertThrows(IllegalArgumentException.class, () -> handler.onEvent(event("Create", properties),
+                        context)).getMessage());
+        assertEquals(List.of(), emulator.calls());
     }
 
     @Test
@@ -187,14 +187,14 @@ class TrainingTeardownHandlerTest {
         emulator.on(ASSUME_ROLE, call -> Reply.queryError(403, "AccessDenied", "not authorized to perform "
                 + "sts:AssumeRole"));
 
-        assertEquals(NOT_COMPLETE, handler.isComplete(deleting(withRole(inVpc())), context));
+        assertEquals(NOT_COMPLETE, handler.isComplete(deleting(inVpc()), context));
         assertEquals(List.of(ASSUME_ROLE), targets(), "nothing called without the role");
         assertTrue(String.join("\n", context.lines()).contains("cannot assume " + ROLE + " (will try again)"),
                 context.lines().toString());
         assertEquals(List.of(), pauses, "isComplete does not wait in the invocation");
 
         clock.advance(TrainingTeardownHandler.GIVE_UP_AFTER);
-        assertEquals(COMPLETE, handler.isComplete(deleting(withRole(inVpc())), context));
+        assertEquals(COMPLETE, handler.isComplete(deleting(inVpc()), context));
         assertTrue(String.join("\n", context.lines()).contains("gives up: cannot assume " + ROLE),
                 context.lines().toString());
     }
@@ -213,6 +213,7 @@ class TrainingTeardownHandlerTest {
         properties.put("SecurityGroupIds", groups);
         properties.put("SubnetIds", subnets);
         properties.put("JobLifetimeSeconds", Long.toString(LIFETIME.toSeconds()));
+        properties.put("RoleArn", ROLE);
         return properties;
     }
 
@@ -375,10 +376,10 @@ class TrainingTeardownHandlerTest {
     @Test
     @SuppressWarnings("unchecked")
     void anUpdateOfTheRolesOnlyStopsNothingAndKeepsThePhysicalId() {
-        Map<String, Object> update = event("Update", withRole(inVpc()));
+        Map<String, Object> update = event("Update", inVpc());
         Map<String, Object> now = (Map<String, Object>) update.get("ResourceProperties");
         now.put("RoleArn", ROLE + "New");
-        Map<String, Object> oldEntry = withRole(inVpc());
+        Map<String, Object> oldEntry = inVpc();
         oldEntry.put("RoleArn", ROLE + "Old");
         Map<String, Object> old = stack(oldEntry);
         old.put("RoleArn", ROLE + "Older");
@@ -534,7 +535,8 @@ class TrainingTeardownHandlerTest {
         emulator.onSequence(DESCRIBE_ENIS, Reply.ok(interfaces(null, "eni-0a1b2c3d4e5f60718")), Reply.ok(interfaces(null)));
 
         assertEquals(NOT_COMPLETE, isComplete(), "executions and a job stopped, another job still stopping");
-        assertEquals(List.of(LIST_EXECUTIONS, STOP_EXECUTION, LIST_EXECUTIONS, STOP_EXECUTION, LIST_JOBS, STOP_JOB), targets());
+        assertEquals(List.of(ASSUME_ROLE, LIST_EXECUTIONS, STOP_EXECUTION, LIST_EXECUTIONS, STOP_EXECUTION, LIST_JOBS,
+                STOP_JOB), targets());
         assertEquals(Json.tree("{\"executionArn\":\"" + executionArn("nightly-1") + "\",\"error\":\"TrainingDefinitionDeleted\","
                 + "\"cause\":\"CloudFormation deleted the training definition (its teardown stops what it started)\"}"),
                 Json.tree(emulator.calls(STOP_EXECUTION).get(0).body()));
@@ -558,7 +560,7 @@ class TrainingTeardownHandlerTest {
                 context.lines().toString());
         assertEquals(COMPLETE, isComplete());
         assertEquals(List.of(LIST_EXECUTIONS, LIST_JOBS, DESCRIBE_ENIS, LIST_EXECUTIONS, LIST_JOBS, DESCRIBE_ENIS),
-                targets().subList(6, 12));
+                targets().subList(7, 13), "the role assumed once");
     }
 
     @Test
@@ -618,7 +620,7 @@ class TrainingTeardownHandlerTest {
         Map<String, String> second = new LinkedHashMap<>(first);
         second.put("NextToken", "token/2+");
         assertEquals(second, form(calls.get(1).body()));
-        assertTrue(calls.get(0).authorization().startsWith("AWS4-HMAC-SHA256 Credential=AKIDTESTTESTTESTTEST/"),
+        assertTrue(calls.get(0).authorization().startsWith("AWS4-HMAC-SHA256 Credential=" + ROLE_KEY + "/"),
                 calls.get(0).authorization());
         assertTrue(calls.get(0).authorization().contains("/us-east-1/ec2/aws4_request, SignedHeaders="),
                 calls.get(0).authorization());
@@ -793,7 +795,7 @@ class TrainingTeardownHandlerTest {
         Map<String, Object> event = event("Delete", inVpc());
 
         assertEquals(COMPLETE, handler.isComplete(event, context));
-        assertEquals(List.of(LIST_EXECUTIONS, LIST_JOBS), targets());
+        assertEquals(List.of(ASSUME_ROLE, LIST_EXECUTIONS, LIST_JOBS), targets());
     }
 
     @Test
@@ -809,8 +811,18 @@ class TrainingTeardownHandlerTest {
         RecordingContext late = new RecordingContext(44_000);
 
         assertEquals(NOT_COMPLETE, handler.isComplete(deleting(inVpc()), late));
-        assertEquals(List.of(), emulator.calls());
-        assertTrue(late.lines().get(0).endsWith("not seen yet: executions (no time left in this invocation), training "
-                + "jobs (no time left in this invocation)"), late.lines().toString());
+        assertEquals(List.of(), emulator.calls(), "not even AssumeRole");
+        assertEquals(List.of("Teardown of train cannot assume " + ROLE + " (will try again): no time left in this "
+                + "invocation"), late.lines());
+
+        // The AssumeRole takes what was left: the look after it starts no call.
+        RecordingContext lines = new RecordingContext();
+        Context roleTakesTheTime = (Context) Proxy.newProxyInstance(Context.class.getClassLoader(),
+                new Class<?>[] {Context.class}, (proxy, method, args) -> method.getName().equals("getRemainingTimeInMillis")
+                        ? (emulator.calls(ASSUME_ROLE).isEmpty() ? 60_000 : 44_000) : method.invoke(lines, args));
+        assertEquals(NOT_COMPLETE, handler.isComplete(deleting(inVpc()), roleTakesTheTime));
+        assertEquals(List.of(ASSUME_ROLE), targets());
+        assertTrue(lines.lines().get(0).endsWith("not seen yet: executions (no time left in this invocation), training "
+                + "jobs (no time left in this invocation)"), lines.lines().toString());
     }
 }

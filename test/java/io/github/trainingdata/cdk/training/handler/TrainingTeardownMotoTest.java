@@ -7,20 +7,12 @@ import io.github.trainingdata.cdk.MotoServer;
 import io.github.trainingdata.cdk.internal.handler.AssumedRoles;
 import io.github.trainingdata.cdk.preload.handler.RecordingContext;
 import java.io.IOException;
-
-
-
-
-
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -135,12 +127,9 @@ class TrainingTeardownMotoTest {
         // The entry names its teardown role: moto's STS AssumeRole gives the credentials every call then signs with.
         List<String> keys = new ArrayList<>();
         List<SdkAutoCloseable> closing = new ArrayList<>();
-        try (SfnClient sfn = moto.client(SfnClient.builder());
-                SageMakerClient sageMaker = moto.client(SageMakerClient.builder());
-                StsClient sts = moto.client(StsClient.builder());
+        try (StsClient sts = moto.client(StsClient.builder());
                 CloudFormationClient cloudFormation = moto.client(CloudFormationClient.builder())) {
-            TeardownClients own = new TeardownClients(sfn, sageMaker, enis);
-            TrainingTeardownHandler handler = new TrainingTeardownHandler(new RoleClients(own, new AssumedRoles(sts, duration -> {
+            TrainingTeardownHandler handler = new TrainingTeardownHandler(new RoleClients(new AssumedRoles(sts, duration -> {
                 throw new AssertionError("no pause in isComplete");
             }), credentials -> {
                 keys.add(credentials.resolveCredentials().accessKeyId());

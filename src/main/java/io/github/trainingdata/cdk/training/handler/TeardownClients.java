@@ -4,8 +4,8 @@ import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
- * The clients one definition's teardown calls with, all signing with the same credentials: the handler's own, or
- * those of the definition's TeardownRole ({@link RoleClients}).
+ * The clients one definition's teardown calls with, all signing with the credentials of the definition's TeardownRole
+ * ({@link RoleClients}).
  *
  * @param stepFunctions     lists and stops the definition's executions
  * @param sageMaker         lists and stops its jobs, releases their warm pools

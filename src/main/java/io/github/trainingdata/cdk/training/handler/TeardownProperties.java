@@ -17,8 +17,7 @@ import java.util.Map;
  *                         fallback, the fallback's (empty outside a VPC, or when they are read at run time: any subnet)
  * @param jobLifetime      the longest a job of the definition may run or keep its warm pool after it was created: a
  *                         job created longer ago has ended and released its pool
- * @param roleArn          the definition's TeardownRole, whose credentials its calls use; null for an entry written
- *                         before the role existed (its calls then use the teardown resource's role)
+ * @param roleArn          the definition's TeardownRole, whose credentials its calls use (every entry names one)
  */
 record TeardownProperties(String stateMachineArn, String jobNamePrefix, List<String> securityGroupIds,
         List<String> subnetIds, Duration jobLifetime, String roleArn) {
@@ -90,12 +89,10 @@ record TeardownProperties(String stateMachineArn, String jobNamePrefix, List<Str
                     + SUBNET_IDS + " (both empty: a job outside a VPC; groups alone: jobs in subnets read at run time)");
         }
         Object role = properties.get(ROLE_ARN);
-        if (role != null && !(role instanceof String roleText && roleText.startsWith("arn:")
-                && roleText.contains(":role/"))) {
+        if (!(role instanceof String roleArn && roleArn.startsWith("arn:") && roleArn.contains(":role/"))) {
             throw new IllegalArgumentException(where + ROLE_ARN + " must be an IAM role ARN, got '" + role + "'");
         }
-        return new TeardownProperties(text, (String) prefix, groups, subnets, lifetime(properties, where),
-                (String) role);
+        return new TeardownProperties(text, (String) prefix, groups, subnets, lifetime(properties, where), roleArn);
     }
 
     /** CloudFormation hands a custom resource's numbers over as strings: either is read. */

@@ -38,9 +38,9 @@ import software.amazon.awssdk.services.cloudformation.model.StackStatus;
  * job they name, see {@link InterfaceOwner}), and is complete when nothing is left, or {@link #GIVE_UP_AFTER} after
  * the event began (then it logs what is left: CloudFormation goes on, and may fail to delete what is still held).
  * Each definition's calls act as its TeardownRole ({@link TeardownProperties#roleArn}, assumed with STS AssumeRole by
- * the function's own role, which the TeardownRole alone trusts; an entry that names none uses the teardown resource's
- * role, which may only read the stack's status); a refused or failed AssumeRole is
- * tried again at the next look, until the delete gives up. A teardown never fails: throttling, 5xx answers and timeouts mean "not complete yet"; other errors are logged and
+ * the function's own role, which the TeardownRole alone trusts; every entry names one, and the teardown resource's own
+ * role only reads the stack's status); a refused or failed AssumeRole is tried again at the next look, until the
+ * delete gives up. A teardown never fails: throttling, 5xx answers and timeouts mean "not complete yet"; other errors are logged and
  * not waited for; properties it cannot read (a resource of an earlier layout) stop nothing.
  */
 public final class TrainingTeardownHandler {
@@ -71,7 +71,7 @@ public final class TrainingTeardownHandler {
      * @param credentials the teardown resource's role's credentials
      */
     public TrainingTeardownHandler(AwsCredentialsProvider credentials) {
-        this(RoleClients.fromEnvironment(credentials), SdkCalls.configure(CloudFormationClient.builder())
+        this(RoleClients.fromEnvironment(), SdkCalls.configure(CloudFormationClient.builder())
                 .credentialsProvider(credentials).build(), Clock.systemUTC());
     }
 
@@ -162,19 +162,18 @@ public final class TrainingTeardownHandler {
         Duration waited = waited(request, now);
         boolean complete = true;
         for (TeardownProperties properties : definitions.values()) {
+            if (context.getRemainingTimeInMillis() <= CALL_RESERVE.toMillis()) {
+                // AssumeRole is a call too: none starts without the time for it.
+                complete &= !lookAgain(properties, "cannot assume " + properties.roleArn(),
+                        "no time left in this invocation", waited, log);
+                continue;
+            }
             TeardownClients clients;
             try {
                 clients = roles.of(properties.roleArn(), AssumedRoles.sessionName(request));
             } catch (SdkException e) {
                 // A refused AssumeRole is looked at again too: IAM may not yet show a role or trust just changed.
-                if (waited == null || waited.compareTo(GIVE_UP_AFTER) >= 0) {
-                    log.log("Teardown of " + properties.jobNamePrefix() + " gives up: cannot assume "
-                            + properties.roleArn() + ": " + e.getMessage());
-                } else {
-                    log.log("Teardown of " + properties.jobNamePrefix() + " cannot assume " + properties.roleArn()
-                            + " (will try again): " + e.getMessage());
-                    complete = false;
-                }
+                complete &= !lookAgain(properties, "cannot assume " + properties.roleArn(), e.getMessage(), waited, log);
                 continue;
             }
             Leftovers left = new TeardownPass(clients.stepFunctions(), clients.sageMaker(),
@@ -193,6 +192,21 @@ public final class TrainingTeardownHandler {
             }
         }
         return complete ? Map.of("IsComplete", true) : NOT_COMPLETE;
+    }
+
+    /**
+     * Logs why a definition was not looked at.
+     *
+     * @return whether a later look is waited for: false once the delete gives up (or cannot tell when it began)
+     */
+    private static boolean lookAgain(TeardownProperties properties, String what, String why, Duration waited,
+            LambdaLogger log) {
+        if (waited == null || waited.compareTo(GIVE_UP_AFTER) >= 0) {
+            log.log("Teardown of " + properties.jobNamePrefix() + " gives up: " + what + ": " + why);
+            return false;
+        }
+        log.log("Teardown of " + properties.jobNamePrefix() + " " + what + " (will try again): " + why);
+        return true;
     }
 
     /**
