@@ -35,7 +35,7 @@ public final class LogGroups {
 
     /**
      * The stack's one log group for the library's functions and state machines (the custom resources' handler
-     * functions, aws-cdk-lib's Provider framework functions and waiter state machines, the training definitions' and
+     * functions, the custom-resource dispatcher and its waiter state machine, the training definitions' and
      * the preloads' state machines), created by the first caller: one per stack and key, at the stack's root
      * ({@value #SHARED_ID}, suffixed for a key by the key's construct address, so that the id does not depend on which
      * construct asks first); kept one year, as {@link #create}. The sources stay apart: Lambda names every log stream

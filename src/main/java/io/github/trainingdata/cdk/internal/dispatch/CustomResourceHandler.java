@@ -4,7 +4,7 @@ import com.amazonaws.services.lambda.runtime.Context;
 import java.util.Map;
 import java.util.function.BiFunction;
 
-/** One custom resource type's handler, as the Provider framework calls it: onEvent once, then isComplete until done. */
+/** One custom resource type's handler, as the dispatcher calls it: onEvent once, then isComplete until done. */
 interface CustomResourceHandler {
     /**
      * @param event   the CloudFormation request

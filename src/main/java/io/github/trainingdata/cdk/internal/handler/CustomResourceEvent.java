@@ -5,8 +5,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Read access to an event of aws-cdk-lib's custom resource Provider framework (the CloudFormation request
- * plus, for isComplete, what onEvent returned).
+ * Read access to a custom-resource request as the stack's dispatcher hands it to a handler (the CloudFormation
+ * request plus, for isComplete, what onEvent returned).
  */
 public final class CustomResourceEvent {
     private final Map<String, Object> event;
@@ -66,7 +66,7 @@ public final class CustomResourceEvent {
     }
 
     /**
-     * A top-level field that onEvent returned (the Provider framework passes it on to isComplete).
+     * A top-level field that onEvent returned (the dispatcher passes it on to isComplete).
      *
      * @param name the field's name
      * @return its value, if any

@@ -25,7 +25,7 @@ import software.amazon.awssdk.services.sfn.model.ExecutionDoesNotExistException;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
- * Lambda handler of the preload custom resource (aws-cdk-lib Provider framework, onEvent + isComplete).
+ * Handler of the preload custom resource (run by the stack's custom-resource dispatcher, onEvent + isComplete).
  *
  * <p>The work is done by the preload state machine (check each data location, import the metadata of the
  * non-empty ones, run the worker); this handler only starts, watches and stops its executions. Create starts an
@@ -64,7 +64,7 @@ public final class PreloadHandler {
     /** The longest {@value #EMPTY_LOCATIONS} attribute. */
     public static final int MAX_EMPTY_LOCATIONS_LENGTH = 2048;
     /**
-     * What onEvent did, handed to isComplete by the Provider framework (it passes onEvent's top-level fields on):
+     * What onEvent did, handed to isComplete by the dispatcher (it passes onEvent's top-level fields on):
      * {@code STARTED} (a new execution to wait for), {@code KEPT} (the current one is kept) or {@code RESTORED} (a
      * rollback restored another one: never wait).
      */
@@ -117,7 +117,7 @@ public final class PreloadHandler {
     /**
      * Handles Create, Update and Delete.
      *
-     * @param event   the Provider framework's event
+     * @param event   the CloudFormation request
      * @param context the Lambda context
      * @return {@code PhysicalResourceId}, {@value #ACTION} and, for Create and Update, {@code Data} with
      *         {@value #WORKER_JOB_NAME} and {@value #EXECUTION_ARN}
@@ -147,9 +147,9 @@ public final class PreloadHandler {
     }
 
     /**
-     * Tells the Provider framework whether the preload is done with.
+     * Tells the dispatcher whether the preload is done with.
      *
-     * @param event   the Provider framework's event, with the PhysicalResourceId, Data and {@value #ACTION} onEvent
+     * @param event   the request, with the PhysicalResourceId, Data and {@value #ACTION} onEvent
      *                returned
      * @param context the Lambda context
      * @return {@code IsComplete} and, once complete, {@code Data}

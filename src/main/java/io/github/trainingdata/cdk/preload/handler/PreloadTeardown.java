@@ -22,7 +22,7 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
  *
  * <p>A worker the handler may not describe (AccessDenied: for example one named under a prefix its policy no
  * longer covers) is not "gone": the teardown says so plainly, makes sure its execution is stopped (Step Functions
- * then stops the job) and does not wait for it, since waiting would only end in the Provider framework's timeout.
+ * then stops the job) and does not wait for it, since waiting would only end in the dispatcher's deadline.
  */
 final class PreloadTeardown {
     private final SfnClient stepFunctions;

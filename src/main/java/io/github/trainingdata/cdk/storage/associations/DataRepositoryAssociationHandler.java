@@ -20,10 +20,11 @@ import software.amazon.awssdk.services.fsx.model.FileSystemNotFoundException;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * Lambda handler of the data repository association custom resource ({@code Custom::DataRepositoryAssociation},
- * aws-cdk-lib Provider framework, onEvent + isComplete): one association that links {@value #FILE_SYSTEM_PATH} of
- * the file system {@value #FILE_SYSTEM_ID} to the S3 location {@value #DATA_REPOSITORY_PATH}. The same functions
- * serve the cache's {@value TaskGuard#RESOURCE_TYPE} ({@link TaskGuard}), told apart by the event's ResourceType.
+ * Handler of the data repository association custom resource ({@code Custom::DataRepositoryAssociation}, run by
+ * the stack's custom-resource dispatcher, onEvent + isComplete): one association that links
+ * {@value #FILE_SYSTEM_PATH} of the file system {@value #FILE_SYSTEM_ID} to the S3 location
+ * {@value #DATA_REPOSITORY_PATH}. The same functions serve the cache's {@value TaskGuard#RESOURCE_TYPE}
+ * ({@link TaskGuard}), told apart by the event's ResourceType.
  *
  * <p>Unlike {@code AWS::FSx::DataRepositoryAssociation}, whose paths are create-only (a change creates the new
  * association before deleting the old one, which FSx refuses on the same directory or S3 location), the physical
@@ -131,7 +132,7 @@ public final class DataRepositoryAssociationHandler {
     /**
      * Checks the properties and names the resource; calls nothing.
      *
-     * @param event   the Provider framework's event (the CloudFormation request)
+     * @param event   the CloudFormation request
      * @param context the Lambda context
      * @return {@code PhysicalResourceId}: {@code <FileSystemId>:<LogicalResourceId>}, unchanged on Delete
      * @throws IllegalArgumentException if the event or its properties are malformed
@@ -155,7 +156,7 @@ public final class DataRepositoryAssociationHandler {
     /**
      * Takes the next step towards the association the request asks for (none for Delete).
      *
-     * @param event   the Provider framework's event, with the PhysicalResourceId onEvent returned
+     * @param event   the request, with the PhysicalResourceId onEvent returned
      * @param context the Lambda context
      * @return {@code IsComplete} and, once a Create or Update is complete, {@code Data} with {@value #ASSOCIATION_ID}
      * @throws IllegalStateException if the association cannot be made: the file system is gone, FSx refused it,

@@ -86,7 +86,7 @@ public final class EfsDirectoriesHandler {
     /**
      * Handles Create, Update and Delete.
      *
-     * @param event the Provider framework's event (the CloudFormation request)
+     * @param event the CloudFormation request
      * @return {@code PhysicalResourceId}: {@code <FileSystemId>:directories:<LogicalResourceId>} (unique among the
      *         resources of a provider, as CloudFormation asks, also beside the last release's resource of another
      *         logical id on the same file system), unchanged on Delete

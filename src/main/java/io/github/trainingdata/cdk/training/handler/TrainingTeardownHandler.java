@@ -18,7 +18,7 @@ import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
 import software.amazon.awssdk.services.cloudformation.model.StackStatus;
 
 /**
- * Lambda handler of a stack's training teardown custom resource (aws-cdk-lib Provider framework, onEvent +
+ * Handler of a stack's training teardown custom resource (run by the stack's custom-resource dispatcher, onEvent +
  * isComplete), which lists every training definition of the stack ({@link TeardownProperties#definitions}).
  *
  * <p>Create does nothing. Update tears down each definition the old properties list and the new ones do not (the
@@ -46,7 +46,7 @@ import software.amazon.awssdk.services.cloudformation.model.StackStatus;
 public final class TrainingTeardownHandler {
     /**
      * The field onEvent returns on a Delete that stops nothing (a rollback's cleanup), which tells isComplete so (the
-     * Provider framework passes onEvent's top-level fields on).
+     * dispatcher passes onEvent's top-level fields on).
      */
     static final String LEFT_ALONE = "TeardownLeftAlone";
     /** The Data member, set by onEvent on Delete, that tells isComplete when the delete began (epoch seconds). */
@@ -85,7 +85,7 @@ public final class TrainingTeardownHandler {
     /**
      * Handles Create, Update and Delete; only Delete calls AWS (DescribeStacks).
      *
-     * @param event   the Provider framework's event
+     * @param event   the CloudFormation request
      * @param context the Lambda context
      * @return {@code PhysicalResourceId} (on Create {@code <LogicalResourceId>-teardown}, then never changed) and,
      *         for a Delete or an Update that removes a definition, {@code Data} with {@value #STARTED}, or, for a
@@ -128,10 +128,10 @@ public final class TrainingTeardownHandler {
     }
 
     /**
-     * Tells the Provider framework whether the teardown of the removed (Update) or of every (Delete) definition is
+     * Tells the dispatcher whether the teardown of the removed (Update) or of every (Delete) definition is
      * done; Create, and an Update that removes none, are at once.
      *
-     * @param event   the Provider framework's event, with the Data onEvent returned
+     * @param event   the request, with the Data onEvent returned
      * @param context the Lambda context
      * @return {@code IsComplete}
      */
