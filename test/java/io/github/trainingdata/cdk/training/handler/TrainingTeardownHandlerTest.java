@@ -676,7 +676,7 @@ class TrainingTeardownHandlerTest {
         handler.isComplete(deleting(withoutLifetime), context);
         assertEquals(STARTED.plusSeconds(90).minus(TeardownProperties.LONGEST_LIFETIME).getEpochSecond(),
                 emulator.calls(LIST_JOBS).get(1).json().required("CreationTimeAfter").asLong(),
-                "a resource of an earlier release states no lifetime: SageMaker's longest is assumed");
+                "an entry without a lifetime (a deploy-time duration): SageMaker's longest is assumed");
     }
 
     @Test

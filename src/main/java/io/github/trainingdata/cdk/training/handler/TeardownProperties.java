@@ -30,9 +30,9 @@ record TeardownProperties(String stateMachineArn, String jobNamePrefix, List<Str
     static final String JOB_LIFETIME_SECONDS = "JobLifetimeSeconds";
     static final String ROLE_ARN = "RoleArn";
     /**
-     * The lifetime assumed when a resource does not state it (one created by an earlier release): SageMaker's longest
-     * runtime ("The maximum value is 28 days", API model, StoppingCondition), its longest keep-alive (21,600 s, API model)
-     * and the day {@code TrainingTeardown} allows for a job's start and stop.
+     * The lifetime assumed when an entry does not state it (a duration given as a deploy-time value): SageMaker's
+     * longest runtime ("The maximum value is 28 days", API model, StoppingCondition), its longest keep-alive (21,600 s,
+     * API model) and the day {@code TrainingTeardown} allows for a job's start and stop.
      */
     static final Duration LONGEST_LIFETIME = Duration.ofDays(28).plusSeconds(21_600).plusDays(1);
 
