@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.internal.dispatch;
 
 import com.amazonaws.services.lambda.runtime.Context;
+import io.github.trainingdata.cdk.internal.handler.ExecutionArns;
 import java.util.Objects;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException;
@@ -32,7 +33,7 @@ final class WaiterExecutions {
      */
     boolean started(String requestId) {
         try {
-            sfn.describeExecution(b -> b.executionArn(executionArn(requestId)));
+            sfn.describeExecution(b -> b.executionArn(ExecutionArns.of(stateMachineArn, requestId)));
             return true;
         } catch (ExecutionDoesNotExistException e) {
             return false;
@@ -54,10 +55,5 @@ final class WaiterExecutions {
         } catch (ExecutionAlreadyExistsException e) {
             context.getLogger().log("A waiter for request " + requestId + " was started before: " + e.getMessage());
         }
-    }
-
-    /** {@code arn:<partition>:states:<region>:<account>:execution:<state machine name>:<execution name>}. */
-    String executionArn(String requestId) {
-        return stateMachineArn.replaceFirst(":stateMachine:", ":execution:") + ":" + requestId;
     }
 }

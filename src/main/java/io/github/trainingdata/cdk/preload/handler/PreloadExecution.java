@@ -21,7 +21,6 @@ import software.amazon.awssdk.protocols.jsoncore.JsonWriter;
  * name ({@link WorkerAttempts}).
  */
 final class PreloadExecution {
-    private static final String STATE_MACHINE = ":stateMachine:";
     private static final int WARM_KEY_HEX_DIGITS = 8;
     private static final int REQUEST_HEX_DIGITS = 12;
 
@@ -51,14 +50,6 @@ final class PreloadExecution {
                 name.substring(expected.length()));
     }
 
-    /**
-     * @param stateMachineArn {@code arn:<partition>:states:<region>:<account>:stateMachine:<name>}
-     * @param name            the execution's name
-     * @return {@code arn:<partition>:states:<region>:<account>:execution:<state machine name>:<name>}
-     */
-    static String arn(String stateMachineArn, String name) {
-        return stateMachineArn.replace(STATE_MACHINE, ":execution:") + ":" + name;
-    }
 
     /**
      * The execution input, rendered in a fixed order so that the same request always sends the same input

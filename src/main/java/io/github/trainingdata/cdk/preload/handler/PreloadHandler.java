@@ -3,6 +3,7 @@ package io.github.trainingdata.cdk.preload.handler;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import io.github.trainingdata.cdk.internal.handler.CustomResourceEvent;
+import io.github.trainingdata.cdk.internal.handler.ExecutionArns;
 import io.github.trainingdata.cdk.internal.handler.SdkCalls;
 import java.time.Clock;
 import java.time.Duration;
@@ -238,7 +239,7 @@ public final class PreloadHandler {
         Map<?, ?> properties = keepsWarmUp(request) && request.oldResourceProperties()
                 .get(PreloadProperties.STATE_MACHINE_ARN) != null
                 ? request.oldResourceProperties() : request.resourceProperties();
-        return PreloadExecution.arn(String.valueOf(properties.get(PreloadProperties.STATE_MACHINE_ARN)), name);
+        return ExecutionArns.of(String.valueOf(properties.get(PreloadProperties.STATE_MACHINE_ARN)), name);
     }
 
     private String start(CustomResourceEvent request, LambdaLogger log) {
@@ -362,7 +363,7 @@ public final class PreloadHandler {
         data.put(WORKER_JOB_NAME, name);
         // A kept execution runs on the state machine it was started on; a new or restored one on the properties' one.
         data.put(EXECUTION_ARN, action == Action.KEPT ? executionArn(request, name)
-                : PreloadExecution.arn(PreloadProperties.from(request.resourceProperties()).stateMachineArn(), name));
+                : ExecutionArns.of(PreloadProperties.from(request.resourceProperties()).stateMachineArn(), name));
         Map<String, Object> response = new LinkedHashMap<>();
         response.put("PhysicalResourceId", name);
         response.put("Data", data);

@@ -2,6 +2,7 @@ package io.github.trainingdata.cdk.preload.handler;
 
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import io.github.trainingdata.cdk.internal.handler.CustomResourceEvent;
+import io.github.trainingdata.cdk.internal.handler.ExecutionArns;
 import io.github.trainingdata.cdk.internal.handler.OwnStack;
 import java.util.Optional;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -60,7 +61,7 @@ final class PreloadRollback {
         if (!PreloadExecution.warms(abandoned, restored.workerJobNamePrefix(), restored.warmKey())) {
             String machine = String.valueOf(request.oldResourceProperties().get(PreloadProperties.STATE_MACHINE_ARN));
             if (machine.contains(":stateMachine:")) {
-                teardown.stopIfRunning(PreloadExecution.arn(machine, abandoned), "PreloadRolledBack",
+                teardown.stopIfRunning(ExecutionArns.of(machine, abandoned), "PreloadRolledBack",
                         "CloudFormation rolled back the update that started this warm-up", log);
             }
         }

@@ -6,6 +6,7 @@ import static io.github.trainingdata.cdk.preload.handler.PreloadClients.isNotFou
 
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import io.github.trainingdata.cdk.internal.handler.CustomResourceEvent;
+import io.github.trainingdata.cdk.internal.handler.ExecutionArns;
 import io.github.trainingdata.cdk.launch.TrainingJobNames;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.fsx.FSxClient;
@@ -158,7 +159,7 @@ final class PreloadTeardown {
             return null;
         }
         try {
-            return PreloadExecution.arn(PreloadProperties.from(request.resourceProperties()).stateMachineArn(), name);
+            return ExecutionArns.of(PreloadProperties.from(request.resourceProperties()).stateMachineArn(), name);
         } catch (IllegalArgumentException e) {
             log.log("Cannot tell which execution to stop (ignored, the delete goes on): " + e.getMessage());
             return null;
