@@ -249,8 +249,8 @@ public final class CustomResourceDispatcher {
             if (result.get("Data") instanceof Map<?, ?> completeData) {
                 completeData.forEach((key, value) -> data.put(String.valueOf(key), value));
             }
-            String physicalId = result.get("PhysicalResourceId") instanceof String id && !id.isEmpty() ? id
-                    : physicalId(resourceEvent);
+            String named = named(result.get("PhysicalResourceId"));
+            String physicalId = named != null ? named : physicalId(resourceEvent);
             return first ? answered(resourceEvent, "SUCCESS", "SUCCESS", physicalId, data, context)
                     : sendOrThrow(resourceEvent, "SUCCESS", "SUCCESS", physicalId, data, context);
         }
@@ -277,8 +277,8 @@ public final class CustomResourceDispatcher {
     /** The request merged with onEvent's answer and the physical id the framework semantics give it. */
     private static Map<String, Object> resourceEvent(Map<String, Object> request, Map<String, Object> onEvent) {
         Map<String, Object> answer = onEvent == null ? Map.of() : onEvent;
-        Object named = answer.get("PhysicalResourceId");
-        String physicalId = named instanceof String id && !id.isEmpty() ? id
+        String named = named(answer.get("PhysicalResourceId"));
+        String physicalId = named != null ? named
                 : "Create".equals(request.get("RequestType")) ? String.valueOf(request.get("RequestId"))
                 : String.valueOf(request.get("PhysicalResourceId"));
         if ("Delete".equals(request.get("RequestType")) && !physicalId.equals(request.get("PhysicalResourceId"))) {
@@ -347,8 +347,8 @@ public final class CustomResourceDispatcher {
 
     /** FAILED for a request: a Create without a physical id gets {@value #CREATE_FAILED}. */
     private Map<String, Object> failed(Map<String, Object> event, Throwable e, Context context) {
-        String physicalId = event.get("PhysicalResourceId") instanceof String id && !id.isEmpty() ? id
-                : "Create".equals(event.get("RequestType")) ? CREATE_FAILED : String.valueOf(event.get("RequestId"));
+        String physicalId = named(event.get("PhysicalResourceId")) == null && "Create".equals(event.get("RequestType"))
+                ? CREATE_FAILED : physicalId(event);
         return answered(event, "FAILED", reason(e, context), physicalId, Map.of(), context);
     }
 
@@ -362,9 +362,15 @@ public final class CustomResourceDispatcher {
         return message + " (logs: " + context.getLogGroupName() + " " + context.getLogStreamName() + ")";
     }
 
+    /** The event's physical id, or its request id when it names none. */
     private static String physicalId(Map<String, Object> event) {
-        return event.get("PhysicalResourceId") instanceof String id && !id.isEmpty() ? id
-                : String.valueOf(event.get("RequestId"));
+        String named = named(event.get("PhysicalResourceId"));
+        return named != null ? named : String.valueOf(event.get("RequestId"));
+    }
+
+    /** A physical id as named: a non-empty string, else null. */
+    private static String named(Object physicalId) {
+        return physicalId instanceof String id && !id.isEmpty() ? id : null;
     }
 
     /**
