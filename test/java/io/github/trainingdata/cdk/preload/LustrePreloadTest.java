@@ -242,7 +242,7 @@ class LustrePreloadTest {
 
         /** @return the logical id of the role of the stack's provider function */
         String providerRole() {
-            return id(CustomResourceProvider.of(stack, null).getHandler().getRole());
+            return id(CustomResourceProvider.of(stack, null).getHandlerRole());
         }
 
         /** @return the statements of every policy attached to the role, resources evaluated */

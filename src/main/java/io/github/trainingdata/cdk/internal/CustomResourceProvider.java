@@ -19,12 +19,10 @@ import software.amazon.awscdk.Fn;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Validations;
 import software.amazon.awscdk.services.iam.ArnPrincipal;
-import software.amazon.awscdk.services.iam.Policy;
 import software.amazon.awscdk.services.iam.PolicyDocument;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.kms.IKey;
-import software.amazon.awscdk.services.lambda.IFunction;
 import software.constructs.Construct;
 import software.constructs.IConstruct;
 
@@ -99,10 +97,13 @@ public final class CustomResourceProvider extends Construct {
             + "logs:CreateLogGroup, CreateLogStream and PutLogEvents, which the custom-resource functions need to log.";
 
     private final DispatcherFunction handlerScope;
-    private final IFunction handler;
+    /** The function's ARN, the service token. */
+    private final String serviceToken;
+    /** The function's role's ARN. */
+    private final String handlerRoleArn;
     private final ProviderWaiter waiter;
     /** The function's one statement, made with the stack's first custom-resource role ({@link #assumeRoles}). */
-    private Policy assumeRoles;
+    private IConstruct assumeRoles;
 
     private CustomResourceProvider(Stack stack, IKey logsKey) {
         super(stack, ID);
@@ -110,10 +111,10 @@ public final class CustomResourceProvider extends Construct {
         String dispatcherArn = stack.formatArn(ArnComponents.builder().service("lambda").resource("function")
                 .resourceName(name).arnFormat(ArnFormat.COLON_RESOURCE_NAME).build());
         this.waiter = new ProviderWaiter(this, dispatcherArn, LogGroups.shared(this, logsKey));
-        String waiterArn = waiter.stateMachine().getAttrArn();
+        String waiterArn = waiter.stateMachine().getAtt("Arn").toString();
         String executions = stack.formatArn(ArnComponents.builder().service("states").resource("execution")
-                .resourceName(waiter.stateMachine().getAttrName() + ":*").arnFormat(ArnFormat.COLON_RESOURCE_NAME)
-                .build());
+                .resourceName(waiter.stateMachine().getAtt("Name").toString() + ":*")
+                .arnFormat(ArnFormat.COLON_RESOURCE_NAME).build());
         this.handlerScope = new DispatcherFunction(this, "Handler", name, "The library's custom resources of stack "
                 + stack.getStackName() + " (data repository associations, task guards, preloads, training teardowns, "
                 + "EFS directories)", HANDLER, sdkHandlersBundle().toString(), sdkHandlersHash(),
@@ -123,7 +124,8 @@ public final class CustomResourceProvider extends Construct {
                                 .resources(List.of(waiterArn)).build(),
                         PolicyStatement.Builder.create().actions(List.of("states:DescribeExecution"))
                                 .resources(List.of(executions)).build()));
-        this.handler = handlerScope.function();
+        this.serviceToken = handlerScope.function().getAtt("Arn").toString();
+        this.handlerRoleArn = handlerScope.role().getAtt("Arn").toString();
         acknowledge(executions);
     }
 
@@ -164,12 +166,12 @@ public final class CustomResourceProvider extends Construct {
 
     /** @return the service token of the stack's custom resources: the dispatcher's ARN */
     public String getServiceToken() {
-        return handler.getFunctionArn();
+        return serviceToken;
     }
 
-    /** @return the function that serves every request */
-    public IFunction getHandler() {
-        return handler;
+    /** @return the role of the function that serves every request (its resource is the default child) */
+    public IConstruct getHandlerRole() {
+        return handlerScope.role().getNode().getScope();
     }
 
     /**
@@ -194,7 +196,7 @@ public final class CustomResourceProvider extends Construct {
         Role role = Role.Builder.create(scope, id)
                 .path(stackRolePath())
                 .description(description)
-                .assumedBy(new ArnPrincipal(handler.getRole().getRoleArn()))
+                .assumedBy(new ArnPrincipal(handlerRoleArn))
                 .inlinePolicies(Map.of("Grants", document))
                 .build();
         role.getNode().addDependency(assumeRoles());
@@ -210,17 +212,15 @@ public final class CustomResourceProvider extends Construct {
      * The function's one statement, whatever the number of custom resources: {@code sts:AssumeRole} on the roles under
      * its stack's path (naming each role would grow the function's role with each resource again).
      */
-    private Policy assumeRoles() {
+    private IConstruct assumeRoles() {
         if (assumeRoles == null) {
             Stack stack = Stack.of(this);
             String roles = stack.formatArn(ArnComponents.builder().service("iam").region("").resource("role")
                     .resourceName(stackRolePath().substring(1) + "*")
                     .arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
-            assumeRoles = Policy.Builder.create(this, ASSUME_ROLES_ID)
-                    .roles(List.of(handler.getRole()))
+            assumeRoles = CoreResources.policy(this, ASSUME_ROLES_ID, PolicyDocument.Builder.create()
                     .statements(List.of(PolicyStatement.Builder.create().actions(List.of("sts:AssumeRole"))
-                            .resources(List.of(roles)).build()))
-                    .build();
+                            .resources(List.of(roles)).build())).build(), handlerScope.role()).getNode().getScope();
             WildcardFindings findings = new WildcardFindings(assumeRoles);
             findings.add(List.of(roles), "The stack's provider may assume this stack's custom-resource roles only "
                     + "(their IAM path names the stack's Region and name); each trusts that provider's role alone and "

@@ -1,33 +1,31 @@
 package io.github.trainingdata.cdk.internal;
 
+import static io.github.trainingdata.cdk.internal.CoreResources.ordered;
+
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import software.amazon.awscdk.AssetHashType;
-import software.amazon.awscdk.services.iam.ManagedPolicy;
+import software.amazon.awscdk.Aws;
+import software.amazon.awscdk.CfnResource;
 import software.amazon.awscdk.services.iam.PolicyDocument;
 import software.amazon.awscdk.services.iam.PolicyStatement;
-import software.amazon.awscdk.services.iam.Role;
-import software.amazon.awscdk.services.iam.ServicePrincipal;
 import software.amazon.awscdk.services.lambda.AssetCode;
-import software.amazon.awscdk.services.lambda.CfnFunction;
 import software.amazon.awscdk.services.lambda.Code;
-import software.amazon.awscdk.services.lambda.CodeConfig;
-import software.amazon.awscdk.services.lambda.Function;
-import software.amazon.awscdk.services.lambda.FunctionAttributes;
-import software.amazon.awscdk.services.lambda.IFunction;
 import software.amazon.awscdk.services.logs.ILogGroup;
 import software.amazon.awscdk.services.s3.assets.AssetOptions;
+import software.amazon.awscdk.services.s3.Location;
 import software.constructs.Construct;
 
 /**
  * The stack provider's Java function ({@code CustomResourceProvider/Handler}): the SDK handlers' bundle run by
  * {@code CustomResourceDispatcher} on Java 25, named by the provider, with a role of its own that may log and do what
- * the provider's own work needs (start its waiter); each custom resource grants it more. Written with aws-cdk-lib's
- * {@code CfnFunction}, {@code Role} and asset code, it synthesizes what aws-cdk-lib's {@code Function} did with the
- * same settings (the same construct paths and logical ids, properties, {@code DependsOn} on the role and asset
- * metadata: the snapshots hold it), without loading the Java class of aws-cdk-lib's {@code Runtime}: its static
+ * the provider's own work needs (start its waiter); each custom resource grants it more. Written with core resources
+ * ({@link CoreResources}) and aws-cdk-lib's asset code, it synthesizes what aws-cdk-lib's {@code Function} did with
+ * the same settings (the same construct paths and logical ids, properties, {@code DependsOn} on the role and asset
+ * metadata: the snapshots hold it), without loading the Java class of aws-cdk-lib's {@code Runtime} (its static
  * initializer reads every Lambda runtime aws-cdk-lib knows from node, 103 jsii round trips, about 50 ms of a cold
- * synth of the data layer (docs/performance.md).
+ * synth of the data layer) nor Lambda's generated resource classes (docs/performance.md).
  */
 final class DispatcherFunction extends Construct {
     /** What {@code Runtime.JAVA_25} renders. */
@@ -41,8 +39,11 @@ final class DispatcherFunction extends Construct {
      * one delivery ({@code CustomResourceDispatcher#LONGEST_DELIVERY}), not only a handler's calls.
      */
     static final int TIMEOUT_SECONDS = 900;
+    /** The AWS managed policy that lets the function log. */
+    static final String BASIC_EXECUTION_POLICY = "service-role/AWSLambdaBasicExecutionRole";
 
-    private final IFunction function;
+    private final CfnResource function;
+    private final CfnResource role;
 
     /**
      * @param scope       the stack's provider
@@ -59,47 +60,37 @@ final class DispatcherFunction extends Construct {
     DispatcherFunction(Construct scope, String id, String name, String description, String handler, String bundle,
             String bundleHash, ILogGroup logGroup, Map<String, String> environment, List<PolicyStatement> statements) {
         super(scope, id);
-        Role role = Role.Builder.create(this, "ServiceRole")
-                .assumedBy(new ServicePrincipal("lambda.amazonaws.com"))
-                .managedPolicies(List.of(ManagedPolicy.fromAwsManagedPolicyName(
-                        "service-role/AWSLambdaBasicExecutionRole")))
-                .inlinePolicies(Map.of(InlinePolicy.NAME, PolicyDocument.Builder.create().statements(statements)
-                        .build()))
-                .build();
+        this.role = CoreResources.role(this, "ServiceRole", Map.of("Service", "lambda.amazonaws.com"), null,
+                List.of("arn:" + Aws.PARTITION + ":iam::aws:policy/" + BASIC_EXECUTION_POLICY), null,
+                InlinePolicy.NAME, PolicyDocument.Builder.create().statements(statements).build());
         // A custom hash: the build hashed the 30 MB bundle once; a synth would hash it again otherwise.
         AssetCode code = Code.fromAsset(bundle, AssetOptions.builder().assetHashType(AssetHashType.CUSTOM)
                 .assetHash(bundleHash).build());
-        CodeConfig config = code.bind(this);
-        CfnFunction resource = CfnFunction.Builder.create(this, "Resource")
-                .code(CfnFunction.CodeProperty.builder()
-                        .s3Bucket(config.getS3Location().getBucketName())
-                        .s3Key(config.getS3Location().getObjectKey())
-                        .build())
-                .description(description)
-                .environment(CfnFunction.EnvironmentProperty.builder().variables(environment).build())
-                .functionName(name)
-                .handler(handler)
-                .loggingConfig(CfnFunction.LoggingConfigProperty.builder().logGroup(logGroup.getLogGroupName()).build())
-                .memorySize(MEMORY_MIB)
-                .role(role.getRoleArn())
-                .runtime(RUNTIME)
-                .timeout(TIMEOUT_SECONDS)
-                .build();
-        resource.getNode().addDependency(role);
-        code.bindToResource(resource);
+        Location location = code.bind(this).getS3Location();
         // CloudFormation invokes it as the deploying principal and the waiter by its role's identity policy: no
-        // resource-based permission. Imported, its account is parsed from its ARN (a GetAtt here), which aws-cdk-lib
-        // cannot compare with a stack's concrete account: without skipPermissions a grant would add a Lambda
-        // permission.
-        this.function = Function.fromFunctionAttributes(this, "Function", FunctionAttributes.builder()
-                .functionArn(resource.getAttrArn())
-                .role(role)
-                .skipPermissions(true)
-                .build());
+        // resource-based permission.
+        this.function = CoreResources.resource(this, "Resource", "AWS::Lambda::Function", ordered(
+                "Code", ordered("S3Bucket", location.getBucketName(), "S3Key", location.getObjectKey()),
+                "Description", description,
+                "Environment", ordered("Variables", new TreeMap<>(environment)),
+                "FunctionName", name,
+                "Handler", handler,
+                "LoggingConfig", ordered("LogGroup", logGroup.getLogGroupName()),
+                "MemorySize", MEMORY_MIB,
+                "Role", role.getAtt("Arn"),
+                "Runtime", RUNTIME,
+                "Timeout", TIMEOUT_SECONDS));
+        function.getNode().addDependency(role);
+        code.bindToResource(function);
     }
 
-    /** @return the function, as grants use it */
-    IFunction function() {
+    /** @return the function's resource */
+    CfnResource function() {
         return function;
+    }
+
+    /** @return the function's role's resource */
+    CfnResource role() {
+        return role;
     }
 }

@@ -1,17 +1,17 @@
 package io.github.trainingdata.cdk.internal;
 
+import static io.github.trainingdata.cdk.internal.CoreResources.ordered;
+
 import io.github.trainingdata.cdk.internal.dispatch.CustomResourceDispatcher;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.Aws;
+import software.amazon.awscdk.CfnResource;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.iam.PolicyDocument;
 import software.amazon.awscdk.services.iam.PolicyStatement;
-import software.amazon.awscdk.services.iam.Role;
-import software.amazon.awscdk.services.iam.ServicePrincipal;
 import software.amazon.awscdk.services.logs.ILogGroup;
-import software.amazon.awscdk.services.stepfunctions.CfnStateMachine;
 import software.constructs.Construct;
 
 /**
@@ -46,8 +46,8 @@ final class ProviderWaiter extends Construct {
             "logs:PutResourcePolicy", "logs:UpdateLogDelivery", "xray:GetSamplingRules", "xray:GetSamplingTargets",
             "xray:PutTelemetryRecords", "xray:PutTraceSegments");
 
-    private final CfnStateMachine stateMachine;
-    private final Role role;
+    private final CfnResource stateMachine;
+    private final CfnResource role;
 
     /**
      * @param scope       the stack's provider
@@ -56,29 +56,23 @@ final class ProviderWaiter extends Construct {
      */
     ProviderWaiter(Construct scope, String dispatcher, ILogGroup logGroup) {
         super(scope, ID);
-        this.role = Role.Builder.create(this, "Role")
-                .assumedBy(new ServicePrincipal("states.amazonaws.com"))
-                .inlinePolicies(Map.of(InlinePolicy.NAME, PolicyDocument.Builder.create().statements(List.of(
+        this.role = CoreResources.role(this, "Role", Map.of("Service", "states.amazonaws.com"), null, List.of(), null,
+                InlinePolicy.NAME, PolicyDocument.Builder.create().statements(List.of(
                         PolicyStatement.Builder.create().actions(List.of("lambda:InvokeFunction"))
                                 .resources(List.of(dispatcher)).build(),
                         PolicyStatement.Builder.create().actions(UNSCOPED_ACTIONS).resources(List.of("*")).build()))
-                        .build()))
-                .build();
-        this.stateMachine = CfnStateMachine.Builder.create(this, "Resource")
-                .roleArn(role.getRoleArn())
-                .definitionString(Stack.of(this).toJsonString(definition(dispatcher)))
-                .loggingConfiguration(CfnStateMachine.LoggingConfigurationProperty.builder()
-                        .level("ALL")
-                        .includeExecutionData(false)
-                        .destinations(List.of(CfnStateMachine.LogDestinationProperty.builder()
-                                .cloudWatchLogsLogGroup(CfnStateMachine.CloudWatchLogsLogGroupProperty.builder()
-                                        .logGroupArn(logGroup.getLogGroupArn()).build())
-                                .build()))
-                        .build())
-                .tracingConfiguration(CfnStateMachine.TracingConfigurationProperty.builder().enabled(true).build())
-                .build();
+                        .build());
+        this.stateMachine = CoreResources.resource(this, "Resource", "AWS::StepFunctions::StateMachine", ordered(
+                "DefinitionString", Stack.of(this).toJsonString(definition(dispatcher)),
+                "LoggingConfiguration", ordered(
+                        "Destinations", List.of(ordered("CloudWatchLogsLogGroup",
+                                ordered("LogGroupArn", logGroup.getLogGroupArn()))),
+                        "IncludeExecutionData", false,
+                        "Level", "ALL"),
+                "RoleArn", role.getAtt("Arn"),
+                "TracingConfiguration", ordered("Enabled", true)));
         stateMachine.getNode().addDependency(role);
-        WildcardFindings findings = new WildcardFindings(role);
+        WildcardFindings findings = new WildcardFindings(role.getNode().getScope());
         findings.add(List.of("*"), "CloudWatch Logs' vended log delivery (the waiter's logging) and X-Ray trace "
                 + "upload support no resource-level permissions.");
         findings.acknowledge();
@@ -128,21 +122,8 @@ final class ProviderWaiter extends Construct {
                                 "MaxAttempts", 2, "BackoffRate", 1)));
     }
 
-    private static Map<String, Object> ordered(Object... keysAndValues) {
-        Map<String, Object> map = new LinkedHashMap<>();
-        for (int i = 0; i < keysAndValues.length; i += 2) {
-            map.put((String) keysAndValues[i], keysAndValues[i + 1]);
-        }
-        return map;
-    }
-
     /** @return the state machine */
-    CfnStateMachine stateMachine() {
+    CfnResource stateMachine() {
         return stateMachine;
-    }
-
-    /** @return the state machine's role */
-    Role role() {
-        return role;
     }
 }
