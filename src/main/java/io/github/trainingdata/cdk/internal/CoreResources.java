@@ -38,10 +38,9 @@ final class CoreResources {
     }
 
     /**
-     * An {@code AWS::IAM::Role} as aws-cdk-lib's {@code Role} writes it, at {@code scope/id/Resource}.
+     * An {@code AWS::IAM::Role} as aws-cdk-lib's {@code Role} writes it, the {@code Resource} of {@code role}.
      *
-     * @param scope             the role's scope
-     * @param id                the role's id (a construct of that id holds the resource)
+     * @param role              the construct that stands for the role (an L2's place in the tree)
      * @param principal         the one principal its trust policy allows {@code sts:AssumeRole}, e.g.
      *                          {@code {"Service": "lambda.amazonaws.com"}}
      * @param description       its description, or null
@@ -51,7 +50,7 @@ final class CoreResources {
      * @param policy            that policy
      * @return the role's resource
      */
-    static CfnResource role(Construct scope, String id, Map<String, Object> principal, String description,
+    static CfnResource role(Construct role, Map<String, Object> principal, String description,
             List<String> managedPolicyArns, String path, String policyName, PolicyDocument policy) {
         Map<String, Object> trust = new LinkedHashMap<>();
         trust.put("Statement", List.of(ordered("Action", "sts:AssumeRole", "Effect", "Allow", "Principal", principal)));
@@ -68,7 +67,7 @@ final class CoreResources {
             properties.put("Path", path);
         }
         properties.put("Policies", List.of(ordered("PolicyDocument", policy, "PolicyName", policyName)));
-        return resource(new Construct(scope, id), "Resource", "AWS::IAM::Role", properties);
+        return resource(role, "Resource", "AWS::IAM::Role", properties);
     }
 
     /**

@@ -18,11 +18,10 @@ import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Fn;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Validations;
-import software.amazon.awscdk.services.iam.ArnPrincipal;
 import software.amazon.awscdk.services.iam.PolicyDocument;
 import software.amazon.awscdk.services.iam.PolicyStatement;
-import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.kms.IKey;
+import software.amazon.awscdk.services.logs.LogGroup;
 import software.constructs.Construct;
 import software.constructs.IConstruct;
 
@@ -110,7 +109,8 @@ public final class CustomResourceProvider extends Construct {
         String name = Fn.join("", List.of(FUNCTION_NAME_PREFIX, Fn.select(2, Fn.split("/", stack.getStackId()))));
         String dispatcherArn = stack.formatArn(ArnComponents.builder().service("lambda").resource("function")
                 .resourceName(name).arnFormat(ArnFormat.COLON_RESOURCE_NAME).build());
-        this.waiter = new ProviderWaiter(this, dispatcherArn, LogGroups.shared(this, logsKey));
+        LogGroup logGroup = LogGroups.shared(this, logsKey);
+        this.waiter = new ProviderWaiter(this, dispatcherArn, logGroup);
         String waiterArn = waiter.stateMachine().getAtt("Arn").toString();
         String executions = stack.formatArn(ArnComponents.builder().service("states").resource("execution")
                 .resourceName(waiter.stateMachine().getAtt("Name").toString() + ":*")
@@ -118,7 +118,7 @@ public final class CustomResourceProvider extends Construct {
         this.handlerScope = new DispatcherFunction(this, "Handler", name, "The library's custom resources of stack "
                 + stack.getStackName() + " (data repository associations, task guards, preloads, training teardowns, "
                 + "EFS directories)", HANDLER, sdkHandlersBundle().toString(), sdkHandlersHash(),
-                LogGroups.shared(this, logsKey),
+                logGroup,
                 Map.of(CustomResourceDispatcher.WAITER_ENVIRONMENT, waiterArn), List.of(
                         PolicyStatement.Builder.create().actions(List.of("states:StartExecution"))
                                 .resources(List.of(waiterArn)).build(),
@@ -185,7 +185,7 @@ public final class CustomResourceProvider extends Construct {
      * @param statements  the statements, each scoped to that construct's resources
      * @return the role
      */
-    public Role grant(Construct scope, String id, String description, List<PolicyStatement> statements) {
+    public CustomResourceRole grant(Construct scope, String id, String description, List<PolicyStatement> statements) {
         PolicyDocument document = PolicyDocument.Builder.create().statements(statements).build();
         // Counted at the fewest characters it can resolve to: past the limit, IAM surely refuses it.
         int size = PolicySize.atLeast(Stack.of(this).resolve(document));
@@ -193,12 +193,8 @@ public final class CustomResourceProvider extends Construct {
             throw ConfigurationError.of(GRANTS_SIZE, scope, id, size + " characters at least",
                     GRANTS_SIZE.getAllowed());
         }
-        Role role = Role.Builder.create(scope, id)
-                .path(stackRolePath())
-                .description(description)
-                .assumedBy(new ArnPrincipal(handlerRoleArn))
-                .inlinePolicies(Map.of("Grants", document))
-                .build();
+        CustomResourceRole role = new CustomResourceRole(scope, id, description, stackRolePath(), handlerRoleArn,
+                document);
         role.getNode().addDependency(assumeRoles());
         return role;
     }

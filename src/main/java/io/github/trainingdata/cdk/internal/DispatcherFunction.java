@@ -60,7 +60,7 @@ final class DispatcherFunction extends Construct {
     DispatcherFunction(Construct scope, String id, String name, String description, String handler, String bundle,
             String bundleHash, ILogGroup logGroup, Map<String, String> environment, List<PolicyStatement> statements) {
         super(scope, id);
-        this.role = CoreResources.role(this, "ServiceRole", Map.of("Service", "lambda.amazonaws.com"), null,
+        this.role = CoreResources.role(new Construct(this, "ServiceRole"), Map.of("Service", "lambda.amazonaws.com"), null,
                 List.of("arn:" + Aws.PARTITION + ":iam::aws:policy/" + BASIC_EXECUTION_POLICY), null,
                 InlinePolicy.NAME, PolicyDocument.Builder.create().statements(statements).build());
         // A custom hash: the build hashed the 30 MB bundle once; a synth would hash it again otherwise.

@@ -56,7 +56,7 @@ final class ProviderWaiter extends Construct {
      */
     ProviderWaiter(Construct scope, String dispatcher, ILogGroup logGroup) {
         super(scope, ID);
-        this.role = CoreResources.role(this, "Role", Map.of("Service", "states.amazonaws.com"), null, List.of(), null,
+        this.role = CoreResources.role(new Construct(this, "Role"), Map.of("Service", "states.amazonaws.com"), null, List.of(), null,
                 InlinePolicy.NAME, PolicyDocument.Builder.create().statements(List.of(
                         PolicyStatement.Builder.create().actions(List.of("lambda:InvokeFunction"))
                                 .resources(List.of(dispatcher)).build(),

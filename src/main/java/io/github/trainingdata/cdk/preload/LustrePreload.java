@@ -2,6 +2,7 @@ package io.github.trainingdata.cdk.preload;
 
 import io.github.trainingdata.cdk.performance.PreloadDefaults;
 import io.github.trainingdata.cdk.internal.CustomResourceProvider;
+import io.github.trainingdata.cdk.internal.CustomResourceRole;
 import io.github.trainingdata.cdk.internal.KeyPrefix;
 import io.github.trainingdata.cdk.internal.handler.AssumedRoles;
 import io.github.trainingdata.cdk.storage.LustreCache;
@@ -19,7 +20,6 @@ import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.iam.IRole;
-import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.ssm.IStringParameter;
 import software.amazon.awscdk.services.ssm.ParameterTier;
 import software.amazon.awscdk.services.ssm.StringParameter;
@@ -114,7 +114,7 @@ public class LustrePreload extends Construct {
         this.stateMachine = new PreloadStateMachine(this, "StateMachine", worker, cache.getFileSystemId(),
                 dataLocations, spec.importTimeout, spec.timeout, cache.getEncryptionKey());
 
-        Role handlerRole = PreloadProvider.grant(this, stateMachine.getStateMachine(), worker.getJobNamePrefix(),
+        CustomResourceRole handlerRole = PreloadProvider.grant(this, stateMachine.getStateMachine(), worker.getJobNamePrefix(),
                 cache.getEncryptionKey());
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("WorkerJobNamePrefix", worker.getJobNamePrefix());

@@ -1,13 +1,13 @@
 package io.github.trainingdata.cdk.preload;
 
 import io.github.trainingdata.cdk.internal.CustomResourceProvider;
+import io.github.trainingdata.cdk.internal.CustomResourceRole;
 import io.github.trainingdata.cdk.internal.WildcardFindings;
 import java.util.List;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.iam.PolicyStatement;
-import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.kms.IKey;
 import software.amazon.awscdk.services.stepfunctions.StateMachine;
 import software.constructs.Construct;
@@ -29,7 +29,7 @@ final class PreloadProvider {
      *
      * @return the role (the preload's custom resource names it as its {@code RoleArn})
      */
-    static Role grant(Construct scope, StateMachine machine, String workerPrefix, IKey logsKey) {
+    static CustomResourceRole grant(Construct scope, StateMachine machine, String workerPrefix, IKey logsKey) {
         Stack stack = Stack.of(scope);
         String executions = stack.formatArn(ArnComponents.builder().service("states")
                 .resource("execution").resourceName(machine.getStateMachineName() + ":*")
@@ -39,7 +39,7 @@ final class PreloadProvider {
                 .arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
         String tasks = stack.formatArn(ArnComponents.builder().service("fsx").resource("task")
                 .resourceName("*").arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
-        Role role = CustomResourceProvider.of(scope, logsKey).grant(scope, "HandlerRole", "Starts, watches and stops a "
+        CustomResourceRole role = CustomResourceProvider.of(scope, logsKey).grant(scope, "HandlerRole", "Starts, watches and stops a "
                 + "Lustre preload's warm-ups; assumed by the stack's custom-resource provider only", List.of(
                 // A rollback's Update looks up the execution of the restored configuration and asks whether the stack
                 // rolls back: only this state machine's executions, only this stack.

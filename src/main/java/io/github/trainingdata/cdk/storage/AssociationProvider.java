@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.internal.CustomResourceProvider;
+import io.github.trainingdata.cdk.internal.CustomResourceRole;
 import io.github.trainingdata.cdk.internal.WildcardFindings;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -11,7 +12,6 @@ import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.iam.PolicyStatement;
-import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.kms.IKey;
 import software.amazon.awscdk.services.s3.IBucket;
 import software.constructs.Construct;
@@ -43,8 +43,8 @@ final class AssociationProvider {
      *
      * @return the role (the cache's custom resources name it as their {@code RoleArn})
      */
-    static Role grant(Construct scope, String fileSystemId, List<LustreDataset> datasets, List<IKey> keys,
-            IKey logsKey) {
+    static CustomResourceRole grant(Construct scope, CustomResourceProvider provider, String fileSystemId,
+            List<LustreDataset> datasets, List<IKey> keys) {
         Stack stack = Stack.of(scope);
         String fileSystem = stack.formatArn(ArnComponents.builder().service("fsx").resource("file-system")
                 .resourceName(fileSystemId).arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
@@ -100,7 +100,7 @@ final class AssociationProvider {
             statement(statements, wildcards, List.of("kms:Decrypt", "kms:GenerateDataKey"),
                     keys.stream().map(IKey::getKeyArn).toList(), "");
         }
-        Role role = CustomResourceProvider.of(scope, logsKey).grant(scope, "HandlerRole", "Manages a Lustre cache's "
+        CustomResourceRole role = provider.grant(scope, "HandlerRole", "Manages a Lustre cache's "
                 + "data repository associations and tasks; assumed by the stack's custom-resource provider only",
                 statements);
         WildcardFindings findings = new WildcardFindings(role);

@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.storage;
 
 import io.github.trainingdata.cdk.internal.CustomResourceProvider;
+import io.github.trainingdata.cdk.internal.CustomResourceRole;
 import io.github.trainingdata.cdk.internal.handler.AssumedRoles;
 import io.github.trainingdata.cdk.storage.associations.DataRepositoryAssociationHandler;
 import java.util.ArrayList;
@@ -9,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.Stack;
-import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.kms.IKey;
 import software.constructs.Construct;
 
@@ -61,9 +61,10 @@ final class DataRepositoryAssociations {
      */
     static Links create(Construct cache, String fileSystemId, List<LustreDataset> datasets,
             List<IKey> keys, IKey logsKey) {
-        Role role = AssociationProvider.grant(new Construct(cache, "AssociationProvider"), fileSystemId,
-                datasets, keys, logsKey);
-        String serviceToken = CustomResourceProvider.of(cache, logsKey).getServiceToken();
+        CustomResourceProvider provider = CustomResourceProvider.of(cache, logsKey);
+        CustomResourceRole role = AssociationProvider.grant(new Construct(cache, "AssociationProvider"), provider, fileSystemId,
+                datasets, keys);
+        String serviceToken = provider.getServiceToken();
         Map<String, Object> guardProperties = new LinkedHashMap<>();
         guardProperties.put(DataRepositoryAssociationHandler.FILE_SYSTEM_ID, fileSystemId);
         guardProperties.put(AssumedRoles.ROLE_ARN, role.getRoleArn());
@@ -92,7 +93,7 @@ final class DataRepositoryAssociations {
         return new Links(guard, resources);
     }
 
-    private static Map<String, Object> properties(String fileSystemId, LustreDataset dataset, Role role) {
+    private static Map<String, Object> properties(String fileSystemId, LustreDataset dataset, CustomResourceRole role) {
         List<DataRepositoryEvent> autoImport = dataset.getAutoImport() != null ? dataset.getAutoImport() : ALL_EVENTS;
         List<DataRepositoryEvent> autoExport = dataset.getAutoExport() != null ? dataset.getAutoExport() : List.of();
         Map<String, Object> properties = new LinkedHashMap<>();

@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.storage;
 
+import io.github.trainingdata.cdk.internal.CustomResourceRole;
 import io.github.trainingdata.cdk.internal.LogGroups;
 import io.github.trainingdata.cdk.internal.BundledAsset;
 import io.github.trainingdata.cdk.internal.CustomResourceProvider;
@@ -28,7 +29,6 @@ import software.amazon.awscdk.services.efs.CfnAccessPoint;
 import software.amazon.awscdk.services.efs.IFileSystem;
 import software.amazon.awscdk.services.efs.PosixUser;
 import software.amazon.awscdk.services.iam.PolicyStatement;
-import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.lambda.FileSystemConfig;
 import software.amazon.awscdk.services.lambda.Function;
@@ -117,7 +117,7 @@ final class EfsDirectories extends Construct {
                 .build();
         group.getNode().addDependency(function.getRole());
         CustomResourceProvider provider = CustomResourceProvider.of(this, logsKey);
-        Role role = provider.grant(this, "HandlerRole", "Invokes the function that creates an EFS store's "
+        CustomResourceRole role = provider.grant(this, "HandlerRole", "Invokes the function that creates an EFS store's "
                 + "directories; assumed by the stack's custom-resource provider only", List.of(PolicyStatement.Builder
                 .create().actions(List.of("lambda:InvokeFunction")).resources(List.of(function.getFunctionArn()))
                 .build()));

@@ -1,6 +1,7 @@
 package io.github.trainingdata.cdk.training;
 
 import io.github.trainingdata.cdk.internal.CustomResourceProvider;
+import io.github.trainingdata.cdk.internal.CustomResourceRole;
 import io.github.trainingdata.cdk.internal.WildcardFindings;
 import io.github.trainingdata.cdk.internal.handler.AssumedRoles;
 import io.github.trainingdata.cdk.network.TrainingNetwork;
@@ -23,7 +24,6 @@ import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.ec2.ISecurityGroup;
 import software.amazon.awscdk.services.ec2.ISubnet;
 import software.amazon.awscdk.services.iam.PolicyStatement;
-import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.stepfunctions.StateMachine;
 import software.constructs.Construct;
 import software.constructs.IConstruct;
@@ -78,7 +78,7 @@ final class TrainingTeardown extends Construct {
         super(stack, ID);
         // A Delete asks whether the stack cleans up after a rolled-back update (then it stops nothing): this stack
         // only.
-        Role role = provider.grant(this, "HandlerRole", "Reads the stack's status for the training teardown; assumed "
+        CustomResourceRole role = provider.grant(this, "HandlerRole", "Reads the stack's status for the training teardown; assumed "
                 + "by the stack's custom-resource provider only", List.of(PolicyStatement.Builder.create()
                 .actions(List.of("cloudformation:DescribeStacks")).resources(List.of(stack.getStackId())).build()));
         Map<String, Object> properties = new LinkedHashMap<>();
@@ -104,7 +104,7 @@ final class TrainingTeardown extends Construct {
         Stack stack = Stack.of(scope);
         CustomResourceProvider provider = CustomResourceProvider.of(stack,
                 job.getSpec().getOutputBucket().getEncryptionKey());
-        Role role = role(provider, scope, machine.getStateMachine(), job.getJobNamePrefix(),
+        CustomResourceRole role = role(provider, scope, machine.getStateMachine(), job.getJobNamePrefix(),
                 placement.network() != null);
         TrainingTeardown teardown = stack.getNode().tryFindChild(ID) instanceof TrainingTeardown existing ? existing
                 : new TrainingTeardown(stack, provider);
@@ -194,7 +194,7 @@ final class TrainingTeardown extends Construct {
      * teardown's update has stopped what the definition ran), and so that the provider's own role does not grow with
      * each definition (IAM caps a role's inline policies at 10,240 characters together).
      */
-    private static Role role(CustomResourceProvider provider, Construct scope, StateMachine machine, String prefix,
+    private static CustomResourceRole role(CustomResourceProvider provider, Construct scope, StateMachine machine, String prefix,
             boolean inVpc) {
         Stack stack = Stack.of(scope);
         String executions = stack.formatArn(ArnComponents.builder().service("states").resource("execution")
@@ -218,7 +218,7 @@ final class TrainingTeardown extends Construct {
                     .resources(List.of("*"))
                     .conditions(Map.of("StringEquals", Map.of("ec2:Region", Aws.REGION))).build());
         }
-        Role role = provider.grant(scope, "TeardownRole", "Stops what a training definition runs when it is removed "
+        CustomResourceRole role = provider.grant(scope, "TeardownRole", "Stops what a training definition runs when it is removed "
                 + "or its stack deleted; assumed by the stack's custom-resource provider only", statements);
         WildcardFindings findings = new WildcardFindings(role);
         findings.add(List.of(executions), "On delete the teardown stops the running executions of this state "
