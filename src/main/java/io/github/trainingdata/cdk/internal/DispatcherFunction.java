@@ -10,18 +10,15 @@ import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.CfnResource;
 import software.amazon.awscdk.services.iam.PolicyDocument;
 import software.amazon.awscdk.services.iam.PolicyStatement;
-import software.amazon.awscdk.services.lambda.AssetCode;
-import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.logs.ILogGroup;
-import software.amazon.awscdk.services.s3.assets.AssetOptions;
-import software.amazon.awscdk.services.s3.Location;
+import software.amazon.awscdk.services.s3.assets.Asset;
 import software.constructs.Construct;
 
 /**
  * The stack provider's Java function ({@code CustomResourceProvider/Handler}): the SDK handlers' bundle run by
  * {@code CustomResourceDispatcher} on Java 25, named by the provider, with a role of its own that may log and do what
  * the provider's own work needs (start its waiter); each custom resource grants it more. Written with core resources
- * ({@link CoreResources}) and aws-cdk-lib's asset code, it synthesizes what aws-cdk-lib's {@code Function} did with
+ * ({@link CoreResources}) and an S3 asset, it synthesizes what aws-cdk-lib's {@code Function} did with
  * the same settings (the same construct paths and logical ids, properties, {@code DependsOn} on the role and asset
  * metadata: the snapshots hold it), without loading the Java class of aws-cdk-lib's {@code Runtime} (its static
  * initializer reads every Lambda runtime aws-cdk-lib knows from node, 103 jsii round trips, about 50 ms of a cold
@@ -60,17 +57,18 @@ final class DispatcherFunction extends Construct {
     DispatcherFunction(Construct scope, String id, String name, String description, String handler, String bundle,
             String bundleHash, ILogGroup logGroup, Map<String, String> environment, List<PolicyStatement> statements) {
         super(scope, id);
-        this.role = CoreResources.role(new Construct(this, "ServiceRole"), Map.of("Service", "lambda.amazonaws.com"), null,
-                List.of("arn:" + Aws.PARTITION + ":iam::aws:policy/" + BASIC_EXECUTION_POLICY), null,
+        this.role = CoreResources.role(new Construct(this, "ServiceRole"), Map.of("Service", "lambda.amazonaws.com"),
+                null, List.of("arn:" + Aws.PARTITION + ":iam::aws:policy/" + BASIC_EXECUTION_POLICY), null,
                 InlinePolicy.NAME, PolicyDocument.Builder.create().statements(statements).build());
-        // A custom hash: the build hashed the 30 MB bundle once; a synth would hash it again otherwise.
-        AssetCode code = Code.fromAsset(bundle, AssetOptions.builder().assetHashType(AssetHashType.CUSTOM)
-                .assetHash(bundleHash).build());
-        Location location = code.bind(this).getS3Location();
+        // The bundle as aws-cdk-lib's Code.fromAsset stages it (an S3 asset at <function>/Code, deploy-time) without
+        // Lambda's asset code: the same staged file, asset manifest entry and aws:asset metadata. A custom hash: the
+        // build hashed the 30 MB bundle once; a synth would hash it again otherwise.
+        Asset code = Asset.Builder.create(this, "Code").path(bundle).deployTime(true)
+                .assetHashType(AssetHashType.CUSTOM).assetHash(bundleHash).build();
         // CloudFormation invokes it as the deploying principal and the waiter by its role's identity policy: no
         // resource-based permission.
         this.function = CoreResources.resource(this, "Resource", "AWS::Lambda::Function", ordered(
-                "Code", ordered("S3Bucket", location.getBucketName(), "S3Key", location.getObjectKey()),
+                "Code", ordered("S3Bucket", code.getS3BucketName(), "S3Key", code.getS3ObjectKey()),
                 "Description", description,
                 "Environment", ordered("Variables", new TreeMap<>(environment)),
                 "FunctionName", name,
@@ -81,7 +79,7 @@ final class DispatcherFunction extends Construct {
                 "Runtime", RUNTIME,
                 "Timeout", TIMEOUT_SECONDS));
         function.getNode().addDependency(role);
-        code.bindToResource(function);
+        code.addResourceMetadata(function, "Code");
     }
 
     /** @return the function's resource */
