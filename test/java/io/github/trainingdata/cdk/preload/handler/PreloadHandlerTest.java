@@ -131,7 +131,8 @@ class PreloadHandlerTest {
         assertEquals(NAME.substring(0, PREFIX.length() + 10), second.substring(0, PREFIX.length() + 10),
                 "the same WarmKey digest: rollbacks and the dashboard find it");
         assertTrue(PreloadExecution.warms(second, PREFIX, "k1"));
-        assertEquals(List.of(START, START, DESCRIBE_EXECUTION, START), h.targets());
+        assertEquals(List.of(START, START, DESCRIBE_EXECUTION, DESCRIBE_JOB, START), h.targets(),
+                "the failed execution's worker is looked at: it never started");
         assertEquals(second, Json.tree(h.emulator.calls(START).get(2).body()) instanceof Map<?, ?> sent
                 ? sent.get("name") : null);
         assertEquals("Preload execution " + NAME + " ended FAILED (a retried deployment sends the same request again): "
@@ -140,6 +141,20 @@ class PreloadHandlerTest {
                 .get("Data");
         assertEquals(List.of("WARMED", second, "1234"), List.of(data.get("Status"), data.get("WorkerJobName"),
                 data.get("FilesWarmed")));
+    }
+
+    /** Whether Step Functions stops a .sync worker when its execution times out is not documented: the retry does. */
+    @Test
+    void aRetryStopsAWorkerTheEndedExecutionLeftRunningBeforeItStartsTheNextAttempt() {
+        h.handler.onEvent(event("Create", "req-1", waiting()), h.context);
+        h.emulator.on(DESCRIBE_EXECUTION, call -> Reply.ok(execution(NAME, "TIMED_OUT", "")));
+        h.job(NAME, "InProgress");
+
+        h.handler.onEvent(event("Create", "req-1", waiting()), h.context);
+
+        assertEquals(List.of(START, START, DESCRIBE_EXECUTION, DESCRIBE_JOB, HandlerHarness.STOP_JOB, DESCRIBE_JOB, START),
+                h.targets());
+        assertEquals("{\"TrainingJobName\":\"" + NAME + "\"}", h.emulator.calls(HandlerHarness.STOP_JOB).get(0).body());
     }
 
     @Test

@@ -246,7 +246,8 @@ public final class PreloadHandler {
     /**
      * Starts the request's execution, or finds the one an earlier delivery of the request started: one that runs or
      * succeeded is kept (a repeated delivery, or an answer that was lost); one that ended without success (a retried
-     * deployment, which sends the request again with the same RequestId) is followed by the next attempt, up to
+     * deployment, which sends the request again with the same RequestId) has its workers stopped if one still runs
+     * and is followed by the next attempt, up to
      * {@link PreloadExecution#MAX_ATTEMPTS}, after which the last one is kept and isComplete reports its end.
      *
      * @return the execution's name (the physical id)
@@ -287,6 +288,7 @@ public final class PreloadHandler {
                 }
                 log.log("Preload execution " + name + " ended " + status + " (a retried deployment sends the same "
                         + "request again): starting attempt " + (attempt + 1));
+                teardown.stopWorkers(name, log);
             }
         }
     }
