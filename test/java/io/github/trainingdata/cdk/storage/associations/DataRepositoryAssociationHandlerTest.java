@@ -82,6 +82,13 @@ class DataRepositoryAssociationHandlerTest {
         return properties("/imagenet", BUCKET + "imagenet/");
     }
 
+    /** {@link #imagenet()} exporting new and changed files. */
+    private static Map<String, Object> exportingImagenet() {
+        Map<String, Object> exporting = imagenet();
+        exporting.put("AutoExportEvents", List.of("NEW", "CHANGED"));
+        return exporting;
+    }
+
     private static Map<String, Object> event(String type, String requestId, Map<String, Object> properties) {
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("RequestType", type);
@@ -605,8 +612,7 @@ class DataRepositoryAssociationHandlerTest {
      */
     @Test
     void aRetriedDeleteReusesItsFirstDeliverysExportAndDeletesOnceAllowed() {
-        Map<String, Object> exporting = imagenet();
-        exporting.put("AutoExportEvents", List.of("NEW", "CHANGED"));
+        Map<String, Object> exporting = exportingImagenet();
         created(exporting);
         fsx.refuseDeletes("not authorized to perform: fsx:DeleteDataRepositoryAssociation");
         assertThrows(SdkException.class, () -> deploy(delete("req-delete", OWNER, exporting)));
@@ -623,8 +629,7 @@ class DataRepositoryAssociationHandlerTest {
 
     @Test
     void anExportingAssociationLeftFailedIsReplacedWithoutAnExportThroughItsBrokenLink() {
-        Map<String, Object> exporting = imagenet();
-        exporting.put("AutoExportEvents", List.of("NEW", "CHANGED"));
+        Map<String, Object> exporting = exportingImagenet();
         fsx.nextCreateEnds("FAILED", "The S3 bucket was deleted.");
         assertThrows(IllegalStateException.class, () -> created(exporting));
         FakeFsx.Association failed = fsx.associations().get(0);
@@ -659,8 +664,7 @@ class DataRepositoryAssociationHandlerTest {
 
     @Test
     void anExportingAssociationExportsItsDirectoryBeforeItIsMovedAndKeepsItsFiles() {
-        Map<String, Object> exporting = imagenet();
-        exporting.put("AutoExportEvents", List.of("NEW", "CHANGED"));
+        Map<String, Object> exporting = exportingImagenet();
         created(exporting);
         FakeFsx.Association before = fsx.associations().get(0);
         Map<String, Object> moved = properties("/datasets/imagenet", BUCKET + "imagenet/");
@@ -680,8 +684,7 @@ class DataRepositoryAssociationHandlerTest {
 
     @Test
     void anExportingAssociationIsDeletedAfterItsExportAlsoWhenFsxListsTheExportOnlyUnderTheFileSystem() {
-        Map<String, Object> exporting = imagenet();
-        exporting.put("AutoExportEvents", List.of("NEW", "CHANGED"));
+        Map<String, Object> exporting = exportingImagenet();
         created(exporting);
         FakeFsx.Association ours = fsx.associations().get(0);
         fsx.listCreatedTasksByFileSystemOnly();
