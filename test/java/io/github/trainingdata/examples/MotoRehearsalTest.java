@@ -694,6 +694,33 @@ class MotoRehearsalTest {
                 "a finished preload whose worker completed is deleted at once");
     }
 
+    /**
+     * A retried deployment sends the failed Create again with the same RequestId (aws-cdk#35957): moto's Step Functions
+     * refuses the first execution's name again once it ended (here stopped: ABORTED), and the handler starts the
+     * request's next one. (While it runs, moto answers the same name and input with that execution, as AWS does.)
+     */
+    @Test
+    void aRetriedCreateWhosePreloadExecutionFailedStartsTheRequestsNextExecution() {
+        String stack = "TrainingDataShared";
+        Map<String, Object> event = createEvent(stack);
+        String stateMachine = preloadStateMachine(stack);
+        PreloadHandler handler = new PreloadHandler(sfn, sageMaker, cloudFormation, fsx, Clock.systemUTC());
+        int before = executionsOf(stateMachine).size();
+        Map<String, Object> created = handler.onEvent(event, new RecordingContext());
+        String first = (String) ((Map<?, ?>) created.get("Data")).get(PreloadHandler.EXECUTION_ARN);
+        sfn.stopExecution(r -> r.executionArn(first).error("WorkerFailed").cause("the first delivery's warm-up"));
+
+        Map<String, Object> retried = handler.onEvent(event, new RecordingContext());
+
+        String second = (String) ((Map<?, ?>) retried.get("Data")).get(PreloadHandler.EXECUTION_ARN);
+        assertNotEquals(first, second);
+        assertEquals(before + 2, executionsOf(stateMachine).size(), "one more execution, no more");
+        DescribeExecutionResponse execution = sfn.describeExecution(r -> r.executionArn(second));
+        assertEquals(retried.get("PhysicalResourceId"), execution.name());
+        assertEquals(ExecutionStatus.RUNNING, execution.status());
+        assertEquals(sfn.describeExecution(r -> r.executionArn(first)).input(), execution.input(), "the same input");
+    }
+
     @Test
     void deletingAPreloadStopsItsRunningExecutionAndCompletes() {
         String stack = "TrainingDataShared";

@@ -406,6 +406,81 @@ class CustomResourceDispatcherTest {
         assertEquals(List.of(), puts);
     }
 
+    /** Step Functions as it answers DescribeExecution for waiters of the request: these names ended with a status. */
+    private void endedWaiters(Map<String, String> statusByName) {
+        sfn.on("AWSStepFunctions.DescribeExecution", call -> {
+            String arn = call.json().get("executionArn").asText();
+            String status = statusByName.get(arn.substring(arn.lastIndexOf(':') + 1));
+            return status == null ? Reply.error(400, "ExecutionDoesNotExist", "Execution Does Not Exist")
+                    : Reply.ok("{\"executionArn\":\"" + arn + "\",\"stateMachineArn\":\"" + WAITER
+                    + "\",\"status\":\"" + status + "\",\"startDate\":1.7E9}");
+        });
+    }
+
+    @Test
+    void aRequestSentAgainAfterItsWaiterEndedIsAnewAttemptWithAWaiterOfItsOwn() {
+        // CloudFormation retrying a failed deployment sends the request again with the same RequestId.
+        endedWaiters(Map.of("3f2c6a7e-1b2d-4c5e-8f90-123456789abc", "SUCCEEDED"));
+        isCompleteAnswers.add(Map.of("IsComplete", false));
+
+        Map<String, Object> answer = dispatcher().handle(request(CustomResourceDispatcher.LUSTRE_PRELOAD, "Create"),
+                context);
+
+        assertEquals(Map.of("Status", "WAITING"), answer);
+        assertEquals(List.of("Custom::LustrePreload onEvent Create",
+                "Custom::LustrePreload isComplete Create resource-1"), calls, "onEvent runs again");
+        assertEquals(List.of("AWSStepFunctions.DescribeExecution", "AWSStepFunctions.DescribeExecution",
+                "AWSStepFunctions.StartExecution"), sfnCalls());
+        assertEquals("3f2c6a7e-1b2d-4c5e-8f90-123456789abc-2",
+                sfn.calls("AWSStepFunctions.StartExecution").get(0).json().get("name").asText());
+        assertTrue(context.lines().stream().anyMatch(line -> line.contains("ended (SUCCEEDED)")), context.lines()
+                .toString());
+    }
+
+    @Test
+    void aRequestSentAgainWhoseAttemptsWaiterRunsIsNotRunAgain() {
+        endedWaiters(Map.of("3f2c6a7e-1b2d-4c5e-8f90-123456789abc", "FAILED",
+                "3f2c6a7e-1b2d-4c5e-8f90-123456789abc-2", "RUNNING"));
+
+        Map<String, Object> answer = dispatcher().handle(request(CustomResourceDispatcher.LUSTRE_PRELOAD, "Create"),
+                context);
+
+        assertEquals(Map.of("Status", "REPEATED"), answer);
+        assertEquals(List.of(), calls);
+        assertEquals(List.of(), puts);
+    }
+
+    @Test
+    void aRequestSentAgainThatCompletesAtOnceIsAnsweredWithoutAWaiter() {
+        endedWaiters(Map.of("3f2c6a7e-1b2d-4c5e-8f90-123456789abc", "FAILED"));
+
+        Map<String, Object> answer = dispatcher().handle(request(CustomResourceDispatcher.LUSTRE_PRELOAD, "Create"),
+                context);
+
+        assertEquals(Map.of("Status", "SUCCESS"), answer);
+        assertEquals("SUCCESS", onlyResponse().get("Status").asText());
+        assertEquals(List.of("AWSStepFunctions.DescribeExecution", "AWSStepFunctions.DescribeExecution"), sfnCalls());
+    }
+
+    @Test
+    void aRequestSentMoreOftenThanTheAttemptsServedFailsSayingWhatSendsANewOne() {
+        Map<String, String> ended = new LinkedHashMap<>();
+        for (int attempt = 1; attempt <= WaiterExecutions.MAX_ATTEMPTS; attempt++) {
+            ended.put("3f2c6a7e-1b2d-4c5e-8f90-123456789abc" + (attempt == 1 ? "" : "-" + attempt), "FAILED");
+        }
+        endedWaiters(ended);
+
+        Map<String, Object> answer = dispatcher().handle(request(CustomResourceDispatcher.LUSTRE_PRELOAD, "Create"),
+                context);
+
+        assertEquals(Map.of("Status", "FAILED"), answer);
+        assertEquals(List.of(), calls, "onEvent does not run");
+        String reason = onlyResponse().get("Reason").asText();
+        assertTrue(reason.startsWith("Request 3f2c6a7e-1b2d-4c5e-8f90-123456789abc was sent 5 times already")
+                && reason.contains("roll the stack back or update it"), reason);
+        assertEquals(CustomResourceDispatcher.CREATE_FAILED, onlyResponse().get("PhysicalResourceId").asText());
+    }
+
     @Test
     void aWaiterStartedByAnEarlierDeliveryIsLeftAlone() {
         sfn.on("AWSStepFunctions.StartExecution", call -> Reply.error(400, "ExecutionAlreadyExists",
@@ -414,7 +489,8 @@ class CustomResourceDispatcherTest {
         assertEquals(Map.of("Status", "WAITING"), dispatcher().handle(request(CustomResourceDispatcher.LUSTRE_PRELOAD,
                 "Create"), context));
         assertEquals(List.of(), puts);
-        assertTrue(context.lines().stream().anyMatch(line -> line.startsWith("A waiter for request")));
+        assertTrue(context.lines().stream().anyMatch(line -> line.startsWith(
+                "Waiter 3f2c6a7e-1b2d-4c5e-8f90-123456789abc was started before")), context.lines().toString());
     }
 
     @Test

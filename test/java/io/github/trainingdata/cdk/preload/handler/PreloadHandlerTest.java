@@ -91,15 +91,91 @@ class PreloadHandlerTest {
     }
 
     @Test
-    void aRetriedCreateStartsNoSecondExecution() {
+    void aRetriedCreateStartsNoSecondExecutionWhileTheFirstRunsOrOnceItSucceeded() {
         Map<String, Object> first = h.handler.onEvent(event("Create", "req-1", waiting()), h.context);
-        Map<String, Object> retry = h.handler.onEvent(event("Create", "req-1", waiting()), h.context);
+        for (String status : List.of("RUNNING", "SUCCEEDED", "PENDING_REDRIVE")) {
+            h.emulator.on(DESCRIBE_EXECUTION, call -> Reply.ok(execution(NAME, status, "")));
+            assertEquals(first, h.handler.onEvent(event("Create", "req-1", waiting()), h.context), status);
+            assertEquals("Preload execution " + NAME + " already exists (" + status + ": this request was delivered "
+                    + "before): not starting another", h.context.lines().get(h.context.lines().size() - 1));
+        }
 
-        assertEquals(first, retry);
-        assertEquals(List.of(START, START), h.targets());
+        assertEquals(List.of(START, START, DESCRIBE_EXECUTION, START, DESCRIBE_EXECUTION, START, DESCRIBE_EXECUTION),
+                h.targets());
         assertEquals(h.emulator.calls(START).get(0).body(), h.emulator.calls(START).get(1).body(), "the same name and input");
-        assertEquals("Preload execution " + NAME + " already exists (the request was retried): not starting another",
-                h.context.lines().get(1));
+        assertEquals("{\"executionArn\":\"" + executionArn(NAME) + "\"}", h.emulator.calls(DESCRIBE_EXECUTION).get(0).body());
+    }
+
+    /**
+     * A retried deployment sends the failed Create again with the same RequestId; the execution of its first delivery
+     * FAILED (or timed out, or was stopped): the retry starts the request's next attempt, and succeeds when it does.
+     */
+    @Test
+    void aRetriedCreateWhoseExecutionEndedWithoutSuccessStartsTheNextAttemptAndSucceedsWithIt() {
+        h.handler.onEvent(event("Create", "req-1", waiting()), h.context);
+        String second = PreloadExecution.name(PREFIX, "k1", HandlerHarness.STACK_ID + "|" + HandlerHarness.LOGICAL_ID
+                + "|req-1|2");
+        h.emulator.on(DESCRIBE_EXECUTION, call -> {
+            String arn = call.json().required("executionArn").textValue();
+            return Reply.ok(arn.equals(executionArn(NAME)) ? execution(NAME, "FAILED", "\"error\":\"WorkerFailed\","
+                    + "\"cause\":\"no capacity\",") : execution(second, "SUCCEEDED", output("{\"Status\":\"WARMED\","
+                    + "\"WorkerJobName\":\"" + second + "\",\"EmptyLocations\":[]}")));
+        });
+        h.job(second, Reply.ok(describe(second, "Completed", "Completed", WARMED_WORKER_METRICS)));
+
+        Map<String, Object> retry = event("Create", "req-1", waiting());
+        Map<String, Object> onEvent = h.handler.onEvent(retry, h.context);
+
+        assertEquals(started(second, executionArn(second), "STARTED"), onEvent);
+        assertTrue(second.matches(PREFIX + "-[0-9a-f]{8}-[0-9a-f]{12}") && second.length() == NAME.length(), second);
+        assertEquals(NAME.substring(0, PREFIX.length() + 10), second.substring(0, PREFIX.length() + 10),
+                "the same WarmKey digest: rollbacks and the dashboard find it");
+        assertTrue(PreloadExecution.warms(second, PREFIX, "k1"));
+        assertEquals(List.of(START, START, DESCRIBE_EXECUTION, DESCRIBE_JOB, START), h.targets(),
+                "the failed execution's worker is looked at: it never started");
+        assertEquals(second, Json.tree(h.emulator.calls(START).get(2).body()) instanceof Map<?, ?> sent
+                ? sent.get("name") : null);
+        assertEquals("Preload execution " + NAME + " ended FAILED (a retried deployment sends the same request again): "
+                + "starting attempt 2", h.context.lines().get(1));
+        Map<?, ?> data = (Map<?, ?>) h.handler.isComplete(HandlerHarness.afterOnEvent(retry, onEvent), h.context)
+                .get("Data");
+        assertEquals(List.of("WARMED", second, "1234"), List.of(data.get("Status"), data.get("WorkerJobName"),
+                data.get("FilesWarmed")));
+    }
+
+    /** Whether Step Functions stops a .sync worker when its execution times out is not documented: the retry does. */
+    @Test
+    void aRetryStopsAWorkerTheEndedExecutionLeftRunningBeforeItStartsTheNextAttempt() {
+        h.handler.onEvent(event("Create", "req-1", waiting()), h.context);
+        h.emulator.on(DESCRIBE_EXECUTION, call -> Reply.ok(execution(NAME, "TIMED_OUT", "")));
+        h.job(NAME, "InProgress");
+
+        h.handler.onEvent(event("Create", "req-1", waiting()), h.context);
+
+        assertEquals(List.of(START, START, DESCRIBE_EXECUTION, DESCRIBE_JOB, HandlerHarness.STOP_JOB, DESCRIBE_JOB, START),
+                h.targets());
+        assertEquals("{\"TrainingJobName\":\"" + NAME + "\"}", h.emulator.calls(HandlerHarness.STOP_JOB).get(0).body());
+    }
+
+    @Test
+    void aRequestStartsAtMostMaxAttemptsExecutionsThenKeepsTheLastAndReportsItsEnd() {
+        h.emulator.on(DESCRIBE_EXECUTION, call -> Reply.ok(execution("x", "ABORTED", "\"error\":\"States.Aborted\","
+                + "\"cause\":\"stopped\",")));
+        Map<String, Object> onEvent = Map.of();
+        for (int delivery = 1; delivery <= PreloadExecution.MAX_ATTEMPTS + 1; delivery++) {
+            onEvent = h.handler.onEvent(event("Create", "req-1", waiting()), h.context);
+        }
+        String last = PreloadExecution.name(PREFIX, "k1", HandlerHarness.STACK_ID + "|" + HandlerHarness.LOGICAL_ID
+                + "|req-1", PreloadExecution.MAX_ATTEMPTS);
+
+        assertEquals(last, onEvent.get("PhysicalResourceId"));
+        assertEquals(PreloadExecution.MAX_ATTEMPTS, h.emulator.calls(START).stream().map(call -> call.json()
+                .required("name").textValue()).distinct().count(), "one name per attempt, no more");
+        assertTrue(h.context.lines().get(h.context.lines().size() - 1).startsWith("Preload execution " + last
+                + " ended ABORTED, and this request has started 5 executions, the most it starts"),
+                h.context.lines().toString());
+        assertThrows(IllegalArgumentException.class, () -> PreloadExecution.name(PREFIX, "k1", "r",
+                PreloadExecution.MAX_ATTEMPTS + 1));
     }
 
     @Test

@@ -12,10 +12,20 @@ import java.util.List;
 public final class RecordingContext implements Context {
     private final List<String> lines = new ArrayList<>();
     private final int remainingMillis;
+    private final String awsRequestId;
 
     /** A context with a minute left of the invocation. */
     public RecordingContext() {
         this(60_000);
+    }
+
+    /**
+     * Another invocation's context, a minute left.
+     *
+     * @param awsRequestId what {@link #getAwsRequestId()} answers
+     */
+    public RecordingContext(String awsRequestId) {
+        this(60_000, awsRequestId);
     }
 
     /**
@@ -24,7 +34,12 @@ public final class RecordingContext implements Context {
      * @param remainingMillis what {@link #getRemainingTimeInMillis()} answers
      */
     public RecordingContext(int remainingMillis) {
+        this(remainingMillis, "lambda-request-1");
+    }
+
+    private RecordingContext(int remainingMillis, String awsRequestId) {
         this.remainingMillis = remainingMillis;
+        this.awsRequestId = awsRequestId;
     }
 
     /**
@@ -53,7 +68,7 @@ public final class RecordingContext implements Context {
 
     @Override
     public String getAwsRequestId() {
-        return "lambda-request-1";
+        return awsRequestId;
     }
 
     @Override

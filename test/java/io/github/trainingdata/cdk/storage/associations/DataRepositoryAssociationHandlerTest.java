@@ -82,6 +82,13 @@ class DataRepositoryAssociationHandlerTest {
         return properties("/imagenet", BUCKET + "imagenet/");
     }
 
+    /** {@link #imagenet()} exporting new and changed files. */
+    private static Map<String, Object> exportingImagenet() {
+        Map<String, Object> exporting = imagenet();
+        exporting.put("AutoExportEvents", List.of("NEW", "CHANGED"));
+        return exporting;
+    }
+
     private static Map<String, Object> event(String type, String requestId, Map<String, Object> properties) {
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("RequestType", type);
@@ -160,9 +167,10 @@ class DataRepositoryAssociationHandlerTest {
         assertEquals(512, create.get("ImportedFileChunkSize").asInt());
         assertEquals("[\"NEW\",\"CHANGED\",\"DELETED\"]", create.at("/S3/AutoImportPolicy/Events").toString());
         assertEquals("[\"NEW\",\"DELETED\"]", create.at("/S3/AutoExportPolicy/Events").toString());
-        assertEquals("req-create", create.get("ClientRequestToken").asText());
-        assertEquals(Map.of("cdk-training-data:association", OWNER, "cdk-training-data:request", "req-create"),
-                association.tags);
+        assertEquals(new FsxAssociations.Request("req-create", "lambda-request-1").token(),
+                create.get("ClientRequestToken").asText(), "one token per delivery of the request");
+        assertEquals(Map.of("cdk-training-data:association", OWNER, "cdk-training-data:request", "req-create",
+                "cdk-training-data:delivery", "lambda-request-1"), association.tags);
         assertEquals("file-system-id", bodies(FakeFsx.DESCRIBE).get(0).at("/Filters/0/Name").asText());
         assertEquals(FS, bodies(FakeFsx.DESCRIBE).get(0).at("/Filters/0/Values/0").asText());
     }
@@ -498,8 +506,8 @@ class DataRepositoryAssociationHandlerTest {
                 + "does not have the required permissions for the S3 bucket.. FSx marks an association FAILED when it "
                 + "cannot recover it, for example when the S3 bucket or the linked directory was deleted. Check that the "
                 + "bucket exists and that FSx may read it (its bucket policy and, with SSE-KMS, the key policy for the "
-                + "AWSServiceRoleForFSxS3Access_* roles), then deploy again: the next deploy replaces the failed "
-                + "association (keeping its files).", e.getMessage());
+                + "AWSServiceRoleForFSxS3Access_* roles), then deploy again or retry the deployment: either replaces the "
+                + "failed association (keeping its files).", e.getMessage());
     }
 
     @Test
@@ -525,10 +533,103 @@ class DataRepositoryAssociationHandlerTest {
         assertEquals("AVAILABLE", fsx.associations().get(0).lifecycle);
     }
 
+    /**
+     * A retried deployment sends the failed Create again with the same RequestId (aws-cdk#35957) to a new invocation:
+     * the association its first delivery left FAILED is replaced, under a token of the retry's own, so the retry
+     * succeeds once the cause is gone, whether or not FSx answers a repeated token with the deleted association.
+     */
+    @Test
+    void aRetriedCreateReplacesTheAssociationItsFirstDeliveryLeftFailedUnderATokenOfItsOwn() {
+        fsx.tokensOutliveAssociations();
+        fsx.nextCreateEnds("FAILED", "Amazon FSx does not have the required permissions for the S3 bucket.");
+        assertThrows(IllegalStateException.class, this::created);
+        FakeFsx.Association failed = fsx.associations().get(0);
+        context = new RecordingContext("lambda-request-2");
+
+        Map<String, Object> result = created();
+
+        FakeFsx.Association replacement = fsx.associations().get(0);
+        assertEquals(Map.of("IsComplete", true, "Data", Map.of("AssociationId", replacement.id),
+                "PhysicalResourceId", OWNER), result);
+        assertEquals("AVAILABLE", replacement.lifecycle);
+        assertEquals(List.of(failed.id), fsx.deleted().stream().map(a -> a.id).toList());
+        assertEquals(false, failed.deletedWithData, "its files stay");
+        List<String> tokens = bodies(FakeFsx.CREATE).stream().map(b -> b.get("ClientRequestToken").asText()).toList();
+        assertEquals(2, tokens.stream().distinct().count(), tokens.toString());
+        assertTrue(tokens.get(1).matches("[0-9a-f]{32}"), tokens.get(1));
+        assertEquals(Map.of("cdk-training-data:association", OWNER, "cdk-training-data:request", "req-create",
+                "cdk-training-data:delivery", "lambda-request-2"), replacement.tags);
+        assertTrue(context.lines().contains("association " + failed.id + " (/imagenet <-> " + BUCKET + "imagenet/, "
+                + "FAILED) was left FAILED by an earlier delivery of this request (a retried deployment): replacing it"),
+                context.lines().toString());
+    }
+
+    @Test
+    void aRetriedCreateReplacesTheAssociationItsFirstDeliveryLeftMisconfigured() {
+        fsx.nextCreateEnds("MISCONFIGURED", "The S3 event notification configuration overlaps.");
+        assertThrows(IllegalStateException.class, this::created);
+        FakeFsx.Association misconfigured = fsx.associations().get(0);
+        context = new RecordingContext("lambda-request-2");
+
+        assertEquals(true, created().get("IsComplete"), "the cause is gone: the new association is AVAILABLE");
+
+        assertEquals(List.of(misconfigured.id), fsx.deleted().stream().map(a -> a.id).toList());
+        assertEquals("AVAILABLE", fsx.associations().get(0).lifecycle);
+    }
+
+    @Test
+    void aRetryWhoseAssociationFailsAgainFailsOnceWithFsxsDetails() {
+        fsx.nextCreateEnds("FAILED", "The S3 bucket was deleted.");
+        assertThrows(IllegalStateException.class, this::created);
+        context = new RecordingContext("lambda-request-2");
+        fsx.nextCreateEnds("FAILED", "The S3 bucket was deleted.");
+
+        IllegalStateException e = assertThrows(IllegalStateException.class, this::created);
+
+        assertTrue(e.getMessage().contains("The S3 bucket was deleted.. FSx marks an association FAILED"), e.getMessage());
+        assertEquals(2, emulator.calls(FakeFsx.CREATE).size(), "one replacement per delivery, no loop");
+    }
+
+    /** A retried Create whose first delivery's association is still being created, or is available, keeps it. */
+    @Test
+    void aRetriedCreateKeepsTheAssociationItsFirstDeliveryMadeWhenItIsNotBroken() {
+        Map<String, Object> event = event("Create", "req-create", imagenet());
+        Map<String, Object> first = new LinkedHashMap<>(event);
+        first.putAll(handler.onEvent(event, context));
+        assertEquals(Map.of("IsComplete", false), handler.isComplete(first, context), "CREATING past the deadline");
+        context = new RecordingContext("lambda-request-2");
+
+        Map<String, Object> result = deploy(event);
+
+        assertEquals(1, emulator.calls(FakeFsx.CREATE).size());
+        assertEquals(fsx.associations().get(0).id, ((Map<?, ?>) result.get("Data")).get("AssociationId"));
+        assertEquals(List.of(), fsx.deleted());
+    }
+
+    /**
+     * A retried Delete (the same RequestId) after its first delivery failed on a refused delete finds the export that
+     * delivery made, starts no other, and deletes once FSx allows it.
+     */
+    @Test
+    void aRetriedDeleteReusesItsFirstDeliverysExportAndDeletesOnceAllowed() {
+        Map<String, Object> exporting = exportingImagenet();
+        created(exporting);
+        fsx.refuseDeletes("not authorized to perform: fsx:DeleteDataRepositoryAssociation");
+        assertThrows(SdkException.class, () -> deploy(delete("req-delete", OWNER, exporting)));
+        assertEquals(1, emulator.calls(FakeFsx.CREATE_TASK).size());
+        fsx.refuseDeletes(null);
+        context = new RecordingContext("lambda-request-2");
+
+        assertEquals(true, deploy(delete("req-delete", OWNER, exporting)).get("IsComplete"));
+
+        assertEquals(1, emulator.calls(FakeFsx.CREATE_TASK).size(), "the first delivery's export is reused");
+        assertEquals(List.of(), fsx.associations());
+        assertEquals(false, fsx.deleted().get(0).deletedWithData);
+    }
+
     @Test
     void anExportingAssociationLeftFailedIsReplacedWithoutAnExportThroughItsBrokenLink() {
-        Map<String, Object> exporting = imagenet();
-        exporting.put("AutoExportEvents", List.of("NEW", "CHANGED"));
+        Map<String, Object> exporting = exportingImagenet();
         fsx.nextCreateEnds("FAILED", "The S3 bucket was deleted.");
         assertThrows(IllegalStateException.class, () -> created(exporting));
         FakeFsx.Association failed = fsx.associations().get(0);
@@ -563,8 +664,7 @@ class DataRepositoryAssociationHandlerTest {
 
     @Test
     void anExportingAssociationExportsItsDirectoryBeforeItIsMovedAndKeepsItsFiles() {
-        Map<String, Object> exporting = imagenet();
-        exporting.put("AutoExportEvents", List.of("NEW", "CHANGED"));
+        Map<String, Object> exporting = exportingImagenet();
         created(exporting);
         FakeFsx.Association before = fsx.associations().get(0);
         Map<String, Object> moved = properties("/datasets/imagenet", BUCKET + "imagenet/");
@@ -584,8 +684,7 @@ class DataRepositoryAssociationHandlerTest {
 
     @Test
     void anExportingAssociationIsDeletedAfterItsExportAlsoWhenFsxListsTheExportOnlyUnderTheFileSystem() {
-        Map<String, Object> exporting = imagenet();
-        exporting.put("AutoExportEvents", List.of("NEW", "CHANGED"));
+        Map<String, Object> exporting = exportingImagenet();
         created(exporting);
         FakeFsx.Association ours = fsx.associations().get(0);
         fsx.listCreatedTasksByFileSystemOnly();

@@ -96,6 +96,13 @@ final class FakeFsx {
      * (filter {@code data-repository-association-id}); the FSx API reference does not say, so tests try both.
      */
     private boolean tasksListedByAssociation = true;
+    /**
+     * Whether a repeated client request token is answered with the association it created even once that was deleted:
+     * the FSx API reference does not say, so tests try both.
+     */
+    private boolean tokensOutliveAssociations;
+    /** The error DeleteDataRepositoryAssociation answers, or null. */
+    private String deleteRefusal;
     private String nextCreateOutcome = "AVAILABLE";
     private String nextCreateFailure;
     private int counter;
@@ -137,6 +144,16 @@ final class FakeFsx {
     synchronized void nextCreateEnds(String lifecycle, String failure) {
         nextCreateOutcome = lifecycle;
         nextCreateFailure = failure;
+    }
+
+    /** A repeated client request token is answered from now on with the association it created, also a deleted one. */
+    synchronized void tokensOutliveAssociations() {
+        tokensOutliveAssociations = true;
+    }
+
+    /** DeleteDataRepositoryAssociation answers AccessDenied (its message names this), or, with null, deletes again. */
+    synchronized void refuseDeletes(String why) {
+        deleteRefusal = why;
     }
 
     /** Tasks created from now on are not listed under any association, only under their file system. */
@@ -224,6 +241,9 @@ final class FakeFsx {
         String token = request.path("ClientRequestToken").asText();
         if (tokens.containsKey(token)) {
             Association earlier = associations.get(tokens.get(token));
+            if (earlier == null && tokensOutliveAssociations) {
+                earlier = deleted.stream().filter(a -> a.id.equals(tokens.get(token))).findFirst().orElse(null);
+            }
             if (earlier != null) {
                 return Reply.ok("{\"Association\":" + json(earlier) + "}");
             }
@@ -275,6 +295,9 @@ final class FakeFsx {
         Association association = associations.get(request.path("AssociationId").asText());
         if (association == null) {
             return Reply.error(400, "DataRepositoryAssociationNotFound", "No such association.");
+        }
+        if (deleteRefusal != null) {
+            return Reply.error(400, "AccessDeniedException", deleteRefusal);
         }
         association.lifecycle = "DELETING";
         association.deletedWithData = request.path("DeleteDataInFileSystem").asBoolean(false);

@@ -232,6 +232,26 @@ class EfsDirectoriesHandlerTest {
         assertEquals("not a directory", Files.readString(root.resolve("features")));
     }
 
+    /**
+     * A retried deployment sends the failed Create again with the same RequestId (aws-cdk#35957): nothing is keyed by
+     * it, and what the failed delivery made before the file in the way counts as existing, so the retry succeeds once
+     * the file is gone, with the same physical id.
+     */
+    @Test
+    void aRetriedCreateSucceedsOnceTheFileInTheWayIsGone() throws IOException {
+        Map<String, Object> create = event("Create", List.of("/labels", "/features/imagenet"));
+        Files.writeString(root.resolve("features"), "not a directory");
+        assertThrows(IllegalStateException.class, () -> handler().onEvent(create));
+        assertTrue(Files.isDirectory(root.resolve("labels")), "made before the failure");
+        Files.delete(root.resolve("features"));
+
+        assertEquals(Map.of("PhysicalResourceId", PHYSICAL_ID), handler().onEvent(create));
+        assertTrue(log.contains("Exists: /labels"), log.toString());
+
+        assertTrue(Files.isDirectory(root.resolve("features/imagenet")));
+        assertTrue(Files.isDirectory(root.resolve("labels")));
+    }
+
     @Test
     void aSymbolicLinkToADirectoryOnTheFileSystemCounts() throws IOException {
         Files.createDirectories(root.resolve("datasets/v2"));

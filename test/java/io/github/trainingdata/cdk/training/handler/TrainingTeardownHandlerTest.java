@@ -789,6 +789,26 @@ class TrainingTeardownHandlerTest {
                 context.lines().get(context.lines().size() - 1));
     }
 
+    /**
+     * A retried deployment sends the Delete again with the same RequestId (aws-cdk#35957), and onEvent runs again: the
+     * deadline counts from this delivery's onEvent, not from the request, so a retry long after the first delivery
+     * waits its own 50 minutes for what still runs (the RequestId only names the role sessions).
+     */
+    @Test
+    void aRetriedDeleteWaitsItsOwnFiftyMinutes() {
+        emulator.on(LIST_JOBS, call -> Reply.ok(jobs(job(LAUNCHED_JOB, "Stopping", null, null))));
+        clock.advance(Duration.ofHours(2));
+        Map<String, Object> retry = event("Delete", inVpc());
+        Map<String, Object> waiting = new LinkedHashMap<>(retry);
+        waiting.putAll(handler.onEvent(retry, context));
+
+        assertEquals(Map.of(TrainingTeardownHandler.STARTED, Long.toString(clock.instant().getEpochSecond())),
+                waiting.get("Data"));
+        assertEquals(NOT_COMPLETE, handler.isComplete(waiting, context), "not given up at once");
+        clock.advance(TrainingTeardownHandler.GIVE_UP_AFTER);
+        assertEquals(COMPLETE, handler.isComplete(waiting, context));
+    }
+
     @Test
     void withoutItsStartTimeADeleteTakesOneLookAndGoesOn() {
         emulator.on(LIST_JOBS, call -> Reply.ok(jobs(job(LAUNCHED_JOB, "Stopping", null, null))));

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -27,7 +28,7 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * library in the stack. CloudFormation invokes it asynchronously with a request; it hands the request to the handler
  * of its {@code ResourceType} (the constants below), runs that handler's onEvent, then its isComplete once, and when
  * complete answers CloudFormation itself ({@link CloudFormationResponse}). When not complete it starts the stack's
- * waiter state machine (named by the {@code RequestId}), which waits {@value #QUERY_INTERVAL_SECONDS} seconds, invokes
+ * waiter state machine (named by the {@code RequestId} and the attempt), which waits {@value #QUERY_INTERVAL_SECONDS} seconds, invokes
  * this function again with the request marked {@value #PHASE} = {@value #IS_COMPLETE} (which no CloudFormation request
  * holds) and loops until complete; past {@value #TOTAL_TIMEOUT_SECONDS} seconds, or when the waiter's call fails after
  * its retries, this function answers FAILED.
@@ -53,9 +54,11 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * the handler, so it never ends in DELETE_FAILED.
  *
  * <p>Lambda retries an asynchronous invocation that failed or timed out, twice by default, and may deliver an event
- * more than once even without an error (Lambda guide, asynchronous invocation). A request whose waiter exists (running
- * or ended) was taken over by an earlier delivery: it is not run again. A delivery after a crash before that point runs
- * onEvent again, as the framework's did; the handlers' onEvent calls are written to be repeated.
+ * more than once even without an error (Lambda guide, asynchronous invocation). A request whose waiter runs was taken
+ * over by an earlier delivery: it is not run again. A delivery after a crash before that point runs onEvent again, as
+ * the framework's did; the handlers' onEvent calls are written to be repeated. CloudFormation sends a request again
+ * with the same {@code RequestId} when a failed deployment is retried ({@link WaiterExecutions}): once every earlier
+ * waiter of the request has ended, a delivery is a new attempt, run in full with a waiter of its own.
  */
 public final class CustomResourceDispatcher {
     /** The key, in the waiter's calls, that marks them. */
@@ -93,13 +96,14 @@ public final class CustomResourceDispatcher {
     /** ResourceProperties key of {@value #EFS_DIRECTORIES}: the ARN of the function that makes the directories. */
     public static final String DIRECTORIES_FUNCTION = EfsDirectoriesHandler.FUNCTION;
     /**
-     * The longest one delivery of a request may take with every call at its limit: the look-up of its waiter, onEvent's
-     * wait for its role and the AssumeRole and handler calls (allowing ten), the waiter's start, and the answer's puts
-     * with their pauses. The dispatcher's timeout outlasts it: a delivery that times out answers nothing, and Lambda
-     * runs it again.
+     * The longest one delivery of a request may take with every call at its limit: the look-ups of its attempts'
+     * waiters ({@link WaiterExecutions#MAX_ATTEMPTS} at most), onEvent's wait for its role and the AssumeRole and
+     * handler calls (allowing ten), the waiter's start, and the answer's puts with their pauses. The dispatcher's
+     * timeout outlasts it: a delivery that times out answers nothing, and Lambda runs it again.
      */
     public static final Duration LONGEST_DELIVERY = AssumedRoles.ON_EVENT_WAIT
-            .plus(SdkCalls.API_CALL_TIMEOUT.multipliedBy(12)).plus(CloudFormationResponse.LONGEST);
+            .plus(SdkCalls.API_CALL_TIMEOUT.multipliedBy(WaiterExecutions.MAX_ATTEMPTS + 11L))
+            .plus(CloudFormationResponse.LONGEST);
     /** The handlers kept (one per resource type, role and request). */
     static final int MAX_HANDLERS = 16;
     /**
@@ -187,17 +191,29 @@ public final class CustomResourceDispatcher {
         long received = clock.instant().getEpochSecond();
         Map<String, Object> resourceEvent;
         CustomResourceHandler handler;
+        String waiterName;
         try {
-            if (waiter().started(String.valueOf(request.get("RequestId")))) {
+            Optional<String> attempt = waiter().nameFor(String.valueOf(request.get("RequestId")), context);
+            if (attempt.isEmpty()) {
                 context.getLogger().log("A waiter follows this request since an earlier delivery: not run again");
                 return Map.of("Status", "REPEATED");
             }
+            waiterName = attempt.get();
             handler = handler(request, context, false);
             resourceEvent = resourceEvent(request, handler.onEvent(request, context));
         } catch (RuntimeException | Error e) {
             return failed(request, e, context);
         }
-        return check(handler, resourceEvent, received, context);
+        return check(handler, resourceEvent, new Delivery(received, waiterName), context);
+    }
+
+    /**
+     * A request's delivery, as isComplete's first check sees it.
+     *
+     * @param received   the epoch second it arrived
+     * @param waiterName the name its waiter takes if it is not complete
+     */
+    private record Delivery(long received, String waiterName) {
     }
 
     private Map<String, Object> waiterCall(Map<String, Object> input, Context context) {
@@ -218,18 +234,18 @@ public final class CustomResourceDispatcher {
             sendOrThrow(resourceEvent, "FAILED", reason(e, context), physicalId(resourceEvent), Map.of(), context);
             return Map.of("IsComplete", true);
         }
-        Map<String, Object> answer = check(handler, resourceEvent, -1, context);
+        Map<String, Object> answer = check(handler, resourceEvent, null, context);
         return Map.of("IsComplete", !"WAITING".equals(answer.get("Status")));
     }
 
     /**
      * Runs isComplete once: answers CloudFormation when complete (or failed, or past the deadline).
      *
-     * @param received for a request's delivery, the epoch second it arrived; for a waiter's call, -1
+     * @param delivery the request's delivery; for a waiter's call, null
      */
-    private Map<String, Object> check(CustomResourceHandler handler, Map<String, Object> resourceEvent, long received,
-            Context context) {
-        boolean first = received >= 0;
+    private Map<String, Object> check(CustomResourceHandler handler, Map<String, Object> resourceEvent,
+            Delivery delivery, Context context) {
+        boolean first = delivery != null;
         Map<String, Object> result;
         try {
             // No handler: its role cannot be assumed yet, which counts as not complete.
@@ -257,9 +273,9 @@ public final class CustomResourceDispatcher {
         if (first) {
             Map<String, Object> input = new LinkedHashMap<>(resourceEvent);
             input.put(PHASE, IS_COMPLETE);
-            input.put(DEADLINE, received + TOTAL_TIMEOUT_SECONDS);
+            input.put(DEADLINE, delivery.received() + TOTAL_TIMEOUT_SECONDS);
             try {
-                waiter().start(String.valueOf(resourceEvent.get("RequestId")), JsonText.of(input), context);
+                waiter().start(delivery.waiterName(), JsonText.of(input), context);
             } catch (RuntimeException e) {
                 return failed(resourceEvent, e, context);
             }

@@ -2,19 +2,31 @@ package io.github.trainingdata.cdk.internal.dispatch;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import io.github.trainingdata.cdk.internal.handler.ExecutionArns;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.Optional;
 import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException;
 import software.amazon.awssdk.services.sfn.model.ExecutionDoesNotExistException;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
- * The stack's waiter state machine, as the dispatcher starts and looks for its executions: one per CloudFormation
- * request that did not complete at once, named by the request's {@code RequestId}. Step Functions keeps an execution's
- * name for 90 days and answers a second StartExecution of the same name and input while the first runs with the first
- * one's answer; with another input, or once it ended, with {@code ExecutionAlreadyExists} (StartExecution, API
- * reference), so a request never gets two waiters.
+ * The stack's waiter state machine, as the dispatcher starts and looks for its executions: one per attempt of a
+ * CloudFormation request that did not complete at once, named by the request's {@code RequestId} (the first attempt)
+ * or {@code <RequestId>-<n>} (the n-th, n from 2). Step Functions keeps an execution's name for 90 days and answers a
+ * second StartExecution of the same name and input while the first runs with the first one's answer; with another
+ * input, or once it ended, with {@code ExecutionAlreadyExists} (StartExecution, API reference), so an attempt never
+ * gets two waiters. CloudFormation sends a request again with the same {@code RequestId} when a failed deployment is
+ * retried (aws-cdk issue 35957, accepted by its maintainers; no AWS page says so): the earlier attempt's waiter has
+ * ended by then, so an ended waiter means a new attempt, and a running one a delivery of the attempt it serves.
  */
 final class WaiterExecutions {
+    /**
+     * The attempts of one request served at most (a failed deployment retried four times); each costs the later ones a
+     * look-up, which {@link CustomResourceDispatcher#LONGEST_DELIVERY} counts.
+     */
+    static final int MAX_ATTEMPTS = 5;
     private final SfnClient sfn;
     private final String stateMachineArn;
 
@@ -28,32 +40,48 @@ final class WaiterExecutions {
     }
 
     /**
+     * The name a delivery of the request gives its waiter: that of the first attempt without one, when every earlier
+     * attempt's waiter has ended.
+     *
      * @param requestId a CloudFormation request's id
-     * @return whether a waiter was started for the request (running or ended)
+     * @param context   the Lambda context (its logger)
+     * @return the name, or empty when a waiter of the request runs (an earlier delivery of the same attempt started it)
+     * @throws IllegalStateException when the request had {@value #MAX_ATTEMPTS} attempts already
      */
-    boolean started(String requestId) {
-        try {
-            sfn.describeExecution(b -> b.executionArn(ExecutionArns.of(stateMachineArn, requestId)));
-            return true;
-        } catch (ExecutionDoesNotExistException e) {
-            return false;
+    Optional<String> nameFor(String requestId, Context context) {
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+            String name = attempt == 1 ? requestId : requestId + "-" + attempt;
+            DescribeExecutionResponse execution;
+            try {
+                execution = sfn.describeExecution(b -> b.executionArn(ExecutionArns.of(stateMachineArn, name)));
+            } catch (ExecutionDoesNotExistException e) {
+                return Optional.of(name);
+            }
+            if (execution.status() == ExecutionStatus.RUNNING || execution.status() == ExecutionStatus.PENDING_REDRIVE) {
+                return Optional.empty();
+            }
+            context.getLogger().log("Waiter " + name + " of an earlier attempt of this request ended ("
+                    + execution.statusAsString() + "): CloudFormation sent the request again");
         }
+        throw new IllegalStateException("Request " + requestId + " was sent " + MAX_ATTEMPTS + " times already, "
+                + "each attempt's waiter name is kept for 90 days: roll the stack back or update it, which sends a new "
+                + "request");
     }
 
     /**
-     * Starts the request's waiter; one started already (by an earlier delivery of the same request) is left alone.
+     * Starts an attempt's waiter; one started already (by an earlier delivery of the same attempt) is left alone.
      *
-     * @param requestId the request's id, the execution's name
-     * @param input     the execution's input
-     * @param context   the Lambda context (its logger)
+     * @param name    the execution's name ({@link #nameFor})
+     * @param input   the execution's input
+     * @param context the Lambda context (its logger)
      */
-    void start(String requestId, byte[] input, Context context) {
+    void start(String name, byte[] input, Context context) {
         try {
-            String arn = sfn.startExecution(b -> b.stateMachineArn(stateMachineArn).name(requestId)
-                    .input(new String(input, java.nio.charset.StandardCharsets.UTF_8))).executionArn();
-            context.getLogger().log("Waiting for request " + requestId + " in " + arn);
+            String arn = sfn.startExecution(b -> b.stateMachineArn(stateMachineArn).name(name)
+                    .input(new String(input, StandardCharsets.UTF_8))).executionArn();
+            context.getLogger().log("Waiting for the request in " + arn);
         } catch (ExecutionAlreadyExistsException e) {
-            context.getLogger().log("A waiter for request " + requestId + " was started before: " + e.getMessage());
+            context.getLogger().log("Waiter " + name + " was started before: " + e.getMessage());
         }
     }
 }

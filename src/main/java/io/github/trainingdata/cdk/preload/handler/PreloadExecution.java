@@ -15,14 +15,26 @@ import software.amazon.awssdk.protocols.jsoncore.JsonWriter;
  * reports.
  *
  * <p>An execution is named {@code <WorkerJobNamePrefix>-<8 hex of sha256(WarmKey)>-<12 hex of sha256(request)>}
- * (at most 26 + 22 = 48 characters): the request part makes a retried CloudFormation request find the execution
- * it started instead of starting another, the WarmKey part says which configuration it warmed, so that a rollback
- * can find the execution of the configuration it restores ({@code ListExecutions}). Its first worker has the same
- * name ({@link WorkerAttempts}).
+ * (at most 26 + 22 = 48 characters): the request part makes a repeated delivery of a CloudFormation request find the
+ * execution it started instead of starting another, the WarmKey part says which configuration it warmed, so that a
+ * rollback can find the execution of the configuration it restores ({@code ListExecutions}). Its first worker has
+ * the same name ({@link WorkerAttempts}).
+ *
+ * <p>CloudFormation sends a retried deployment's request again with the same {@code RequestId} (aws-cdk#35957; no AWS
+ * page says so), and Step Functions keeps a name 90 days, answering {@code ExecutionAlreadyExists} for a closed
+ * execution whatever the input (StartExecution, API reference). So a request has up to {@value #MAX_ATTEMPTS} names:
+ * attempt 1 digests the request as before, attempt {@code n} digests the request plus {@code |n}. The names keep the
+ * shape and length, the WarmKey digest among them, so IAM scopes, {@link #warms}, rollbacks and the dashboard read
+ * them as before.
  */
 final class PreloadExecution {
     private static final int WARM_KEY_HEX_DIGITS = 8;
     private static final int REQUEST_HEX_DIGITS = 12;
+    /**
+     * The most executions one CloudFormation request starts: a retry of the request starts the next attempt only when
+     * the last one ended without success, so each is a deploy someone retried after a failed warm-up.
+     */
+    static final int MAX_ATTEMPTS = 5;
 
     private PreloadExecution() {
     }
@@ -39,6 +51,21 @@ final class PreloadExecution {
     }
 
     /**
+     * @param prefix  the worker job-name prefix
+     * @param warmKey the WarmKey property of the configuration the execution warms
+     * @param request what identifies the CloudFormation request
+     * @param attempt 1 to {@value #MAX_ATTEMPTS}: which of the request's executions
+     * @return the attempt's execution name: {@link #name(String, String, String)} of the request, plus {@code |n}
+     *         from the second attempt on
+     */
+    static String name(String prefix, String warmKey, String request, int attempt) {
+        if (attempt < 1 || attempt > MAX_ATTEMPTS) {
+            throw new IllegalArgumentException("attempt " + attempt + " is not 1 to " + MAX_ATTEMPTS);
+        }
+        return name(prefix, warmKey, attempt == 1 ? request : request + "|" + attempt);
+    }
+
+    /**
      * @param name    an execution's name (or a physical id)
      * @param prefix  the worker job-name prefix
      * @param warmKey a WarmKey
@@ -49,7 +76,6 @@ final class PreloadExecution {
         return name.startsWith(expected) && Pattern.matches("[0-9a-f]{" + REQUEST_HEX_DIGITS + "}",
                 name.substring(expected.length()));
     }
-
 
     /**
      * The execution input, rendered in a fixed order so that the same request always sends the same input

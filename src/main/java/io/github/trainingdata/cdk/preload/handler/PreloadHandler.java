@@ -31,8 +31,10 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
  * <p>The work is done by the preload state machine (check each data location, import the metadata of the
  * non-empty ones, run the worker); this handler only starts, watches and stops its executions. Create starts an
  * execution named {@code <WorkerJobNamePrefix>-<8 hex of WarmKey>-<12 hex of the request>}
- * ({@link PreloadExecution}): the resource's physical id, and the first worker's name; a retried request starts
- * nothing new. Update starts a new one only when {@code WarmKey} changed (or the physical id predates WarmKey
+ * ({@link PreloadExecution}): the resource's physical id, and the first worker's name. A request delivered again
+ * starts nothing new while its execution runs or once it succeeded; when CloudFormation sends it again after that
+ * execution ended without success (a retried deployment keeps the RequestId), it starts the request's next attempt,
+ * up to {@link PreloadExecution#MAX_ATTEMPTS}. Update starts a new one only when {@code WarmKey} changed (or the physical id predates WarmKey
  * digests); during a rollback ({@link PreloadRollback}) it starts nothing and restores the execution of the
  * configuration rolled back to (stopping the abandoned one and cancelling its FSx import task). Delete stops a running
  * execution, cancels its import task and waits until the task and the workers have stopped; it never fails.
@@ -192,8 +194,7 @@ public final class PreloadHandler {
         if (status == ExecutionStatus.SUCCEEDED) {
             return succeeded(execution, request.physicalResourceId(), log);
         }
-        if (status == ExecutionStatus.FAILED || status == ExecutionStatus.TIMED_OUT
-                || status == ExecutionStatus.ABORTED) {
+        if (endedWithoutSuccess(status)) {
             String failure = failure(execution, request.physicalResourceId());
             if (request.requestType().equals("Create")) {
                 throw new IllegalStateException(failure);
@@ -242,18 +243,60 @@ public final class PreloadHandler {
         return ExecutionArns.of(String.valueOf(properties.get(PreloadProperties.STATE_MACHINE_ARN)), name);
     }
 
+    /**
+     * Starts the request's execution, or finds the one an earlier delivery of the request started: one that runs or
+     * succeeded is kept (a repeated delivery, or an answer that was lost); one that ended without success (a retried
+     * deployment, which sends the request again with the same RequestId) has its workers stopped if one still runs
+     * and is followed by the next attempt, up to
+     * {@link PreloadExecution#MAX_ATTEMPTS}, after which the last one is kept and isComplete reports its end.
+     *
+     * @return the execution's name (the physical id)
+     */
     private String start(CustomResourceEvent request, LambdaLogger log) {
         PreloadProperties properties = PreloadProperties.from(request.resourceProperties());
-        String name = PreloadExecution.name(properties.workerJobNamePrefix(), properties.warmKey(),
-                request.stackId() + "|" + request.logicalResourceId() + "|" + request.requestId());
+        String requestKey = request.stackId() + "|" + request.logicalResourceId() + "|" + request.requestId();
         String input = PreloadExecution.input(properties.fileSystemId(), properties.dataLocations());
-        try {
-            stepFunctions.startExecution(r -> r.stateMachineArn(properties.stateMachineArn()).name(name).input(input));
-            log.log("Started preload execution " + name + " with input " + input);
-        } catch (ExecutionAlreadyExistsException e) {
-            log.log("Preload execution " + name + " already exists (the request was retried): not starting another");
+        for (int attempt = 1; ; attempt++) {
+            String name = PreloadExecution.name(properties.workerJobNamePrefix(), properties.warmKey(), requestKey,
+                    attempt);
+            try {
+                stepFunctions.startExecution(r -> r.stateMachineArn(properties.stateMachineArn()).name(name)
+                        .input(input));
+                log.log("Started preload execution " + name + " (attempt " + attempt + " of this request) with input "
+                        + input);
+                return name;
+            } catch (ExecutionAlreadyExistsException e) {
+                String arn = ExecutionArns.of(properties.stateMachineArn(), name);
+                ExecutionStatus status;
+                try {
+                    status = stepFunctions.describeExecution(r -> r.executionArn(arn)).status();
+                } catch (ExecutionDoesNotExistException notYet) {
+                    log.log("Preload execution " + name + " already exists but is not visible yet (DescribeExecution "
+                            + "is eventually consistent): keeping it");
+                    return name;
+                }
+                if (!endedWithoutSuccess(status)) {
+                    log.log("Preload execution " + name + " already exists (" + status + ": this request was "
+                            + "delivered before): not starting another");
+                    return name;
+                }
+                if (attempt == PreloadExecution.MAX_ATTEMPTS) {
+                    log.log("Preload execution " + name + " ended " + status + ", and this request has started "
+                            + attempt + " executions, the most it starts: not starting another (deploy again, a new "
+                            + "request, once the cause is fixed)");
+                    return name;
+                }
+                log.log("Preload execution " + name + " ended " + status + " (a retried deployment sends the same "
+                        + "request again): starting attempt " + (attempt + 1));
+                teardown.stopWorkers(name, log);
+            }
         }
-        return name;
+    }
+
+    /** FAILED, TIMED_OUT or ABORTED: an execution that is over and warmed nothing it can report. */
+    private static boolean endedWithoutSuccess(ExecutionStatus status) {
+        return status == ExecutionStatus.FAILED || status == ExecutionStatus.TIMED_OUT
+                || status == ExecutionStatus.ABORTED;
     }
 
     private Map<String, Object> succeeded(DescribeExecutionResponse execution, String physicalId, LambdaLogger log) {

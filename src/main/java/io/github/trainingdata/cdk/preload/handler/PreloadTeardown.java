@@ -113,6 +113,23 @@ final class PreloadTeardown {
         return true;
     }
 
+    /**
+     * Stops the workers (every attempt) of an execution that ended without success and may have left one running
+     * (whether Step Functions stops a {@code .sync} job when its execution times out is not documented), before a
+     * retried request starts its next execution: the resource's Delete later waits only for the workers of the
+     * execution its physical id names. Never fails, does not wait.
+     *
+     * @param executionName the ended execution's name
+     */
+    void stopWorkers(String executionName, LambdaLogger log) {
+        for (String worker : WorkerAttempts.names(executionName)) {
+            WorkerState state = worker(worker, log);
+            if (state == WorkerState.NEVER_STARTED || state == WorkerState.UNKNOWN) {
+                return;
+            }
+        }
+    }
+
     /** What a Delete knows about one worker attempt. */
     private enum WorkerState { ENDED, NEVER_STARTED, RUNNING, RETRY, UNKNOWN }
 

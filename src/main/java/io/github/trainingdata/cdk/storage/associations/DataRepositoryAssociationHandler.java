@@ -44,9 +44,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  *     {@value #MAX_MOVE_OBJECTS} objects; then the old association's imports are cancelled and an exporting one
  *     exports ({@link AssociationTasks}); a moved one goes with the files of the old location, so they do not stay
  *     mixed in, an exporting or FAILED one keeps them; wait until they are gone;</li>
- * <li>create the association (tagged with its owner and {@value FsxAssociations#REQUEST_TAG} = request id,
- *     idempotent per request), unless the file system has {@value #MAX_ASSOCIATIONS} already; wait until it leaves
- *     CREATING;</li>
+ * <li>create the association (tagged with its owner, {@value FsxAssociations#REQUEST_TAG} = request id and
+ *     {@value FsxAssociations#DELIVERY_TAG} = the delivery, idempotent per delivery of the request), unless the file
+ *     system has {@value #MAX_ASSOCIATIONS} already; wait until it leaves CREATING;</li>
  * <li>change the chunk size and the automatic import and export events in place, one per update, as AWS's own
  *     resource handler does, also on a MISCONFIGURED association.</li>
  * </ol>
@@ -54,8 +54,10 @@ import software.amazon.awssdk.services.s3.S3Client;
  * one: it still serves the linked data, FSx only cannot import or export automatically until the cause is fixed, and
  * it "automatically returns to the Available state within 15 minutes" after that (FSx for Lustre guide, data
  * repository association lifecycle). So neither an update nor its rollback fails on a cause the deploy cannot fix;
- * the handler logs FSx's details. FAILED ("cannot recover") fails the request that created it and is replaced by the
- * next one. Delete cancels the association's imports, exports an exporting one, then removes it keeping its files
+ * the handler logs FSx's details. FAILED ("cannot recover") fails the delivery of the request that created it and
+ * is replaced by the next deploy, or by the next delivery of the same request (CloudFormation sends a retried
+ * deployment's request again with the same RequestId: {@link #DELIVERY}); a Create's MISCONFIGURED association too.
+ * Delete cancels the association's imports, exports an exporting one, then removes it keeping its files
  * (the file system is being deleted, or the dataset was removed) and waits until it is gone; a missing association
  * or file system means done. Throttling, 5xx answers and timeouts mean "not complete yet".
  */
@@ -77,6 +79,14 @@ public final class DataRepositoryAssociationHandler {
     /** Attribute: the association's id, {@code dra-...}. */
     public static final String ASSOCIATION_ID = "AssociationId";
 
+    /**
+     * What onEvent hands isComplete (the dispatcher passes onEvent's top-level fields on): the Lambda request id of
+     * the invocation that ran it, which names this delivery of the CloudFormation request. CloudFormation sends a
+     * retried deployment's request again with the same RequestId (aws-cdk#35957; no AWS page says so), and onEvent
+     * runs again for it: the association is created with this delivery in its token and tag, so that an association
+     * an earlier delivery of the same request left FAILED is told from one this delivery made.
+     */
+    static final String DELIVERY = "AssociationDelivery";
     private static final Map<String, Object> NOT_COMPLETE = Map.of("IsComplete", false);
     /** States an association leaves by itself: act on it only once it has left them. */
     private static final Set<DataRepositoryLifecycle> IN_PROGRESS = Set.of(DataRepositoryLifecycle.CREATING,
@@ -150,6 +160,9 @@ public final class DataRepositoryAssociationHandler {
         context.getLogger().log(requestType + " " + physicalId);
         Map<String, Object> response = new LinkedHashMap<>();
         response.put("PhysicalResourceId", physicalId);
+        if (!isGuard && !requestType.equals("Delete") && context.getAwsRequestId() != null) {
+            response.put(DELIVERY, context.getAwsRequestId());
+        }
         return response;
     }
 
@@ -173,8 +186,11 @@ public final class DataRepositoryAssociationHandler {
             if (requestType.equals("Delete")) {
                 return remove(physicalId, string(event, "RequestId"), log);
             }
+            Object delivery = event.get(DELIVERY);
             return ensure(DesiredAssociation.from(map(event, "ResourceProperties")), physicalId,
-                    string(event, "RequestId"), requestType.equals("Update"), log);
+                    new FsxAssociations.Request(string(event, "RequestId"),
+                            delivery instanceof String d && !d.isEmpty() ? d : null),
+                    requestType.equals("Update"), log);
         } catch (SdkException e) {
             if (!SdkCalls.isTransient(e)) {
                 throw e;
@@ -189,8 +205,9 @@ public final class DataRepositoryAssociationHandler {
         return desired.fileSystemId() + ":" + logicalId;
     }
 
-    private Map<String, Object> ensure(DesiredAssociation desired, String owner, String requestId, boolean update,
-            LambdaLogger log) {
+    private Map<String, Object> ensure(DesiredAssociation desired, String owner, FsxAssociations.Request request,
+            boolean update, LambdaLogger log) {
+        String requestId = request.requestId();
         List<DataRepositoryAssociation> all;
         try {
             all = associations.list(desired.fileSystemId());
@@ -200,10 +217,12 @@ public final class DataRepositoryAssociationHandler {
         }
         DataRepositoryAssociation current = all.stream().filter(a -> ownedBy(a, owner) && desired.linksTheSame(a)
                 && a.lifecycle() != DataRepositoryLifecycle.DELETING).findFirst().orElse(null);
-        boolean replacing = current != null && current.lifecycle() == DataRepositoryLifecycle.FAILED
-                && !requestId.equals(FsxAssociations.tag(current, FsxAssociations.REQUEST_TAG));
+        boolean replacing = current != null && leftBroken(current, request, update);
         if (replacing) {
-            log.log(describe(current) + " was left FAILED by an earlier deploy: replacing it");
+            log.log(describe(current) + " was left " + current.lifecycleAsString() + " by "
+                    + (requestId.equals(FsxAssociations.tag(current, FsxAssociations.REQUEST_TAG))
+                    ? "an earlier delivery of this request (a retried deployment)" : "an earlier deploy")
+                    + ": replacing it");
         }
         DataRepositoryAssociation kept = replacing ? null : current;
         List<DataRepositoryAssociation> others = all.stream().filter(a -> !ownedBy(a, owner)
@@ -234,11 +253,32 @@ public final class DataRepositoryAssociationHandler {
                 }
                 throw new IllegalStateException(full(desired, all));
             }
-            DataRepositoryAssociation created = associations.create(desired, owner, requestId);
+            DataRepositoryAssociation created = associations.create(desired, owner, request);
             log.log("Creating " + describe(created) + " (metadata import on create: " + desired.importOnCreate() + ")");
             return NOT_COMPLETE;
         }
         return settle(kept, desired, update, log);
+    }
+
+    /**
+     * Whether this resource's association for the asked link cannot become what the request asks and was made before
+     * this delivery, so that it is replaced (deleted keeping its files, then created anew): FAILED, which "cannot be
+     * recovered" (FSx API reference, DataRepositoryAssociation), or, for a Create, which succeeds only with an
+     * AVAILABLE association, MISCONFIGURED. One this very delivery made fails the request instead, with FSx's details,
+     * so a cause that persists fails once per delivery rather than looping. A request in flight from before
+     * deliveries were told apart (no {@value #DELIVERY}) replaces only an earlier deploy's.
+     */
+    private static boolean leftBroken(DataRepositoryAssociation association, FsxAssociations.Request request,
+            boolean update) {
+        DataRepositoryLifecycle lifecycle = association.lifecycle();
+        if (lifecycle != DataRepositoryLifecycle.FAILED && (update || lifecycle != DataRepositoryLifecycle.MISCONFIGURED)) {
+            return false;
+        }
+        if (!request.requestId().equals(FsxAssociations.tag(association, FsxAssociations.REQUEST_TAG))) {
+            return true;
+        }
+        return request.delivery() != null
+                && !request.delivery().equals(FsxAssociations.tag(association, FsxAssociations.DELIVERY_TAG));
     }
 
     /**
@@ -426,13 +466,14 @@ public final class DataRepositoryAssociationHandler {
                 ? "FSx marks an association FAILED when it cannot recover it, for example when the S3 bucket or the "
                 + "linked directory was deleted. Check that the bucket exists and that FSx may read it (its bucket "
                 + "policy and, with SSE-KMS, the key policy for the AWSServiceRoleForFSxS3Access_* roles), then deploy "
-                + "again: the next deploy replaces the failed association (keeping its files)."
+                + "again or retry the deployment: either replaces the failed association (keeping its files)."
                 : "FSx cannot import from or export to the bucket automatically until this is corrected: most often FSx "
                 + "lacks permission on the bucket or its KMS key, another event notification of the bucket uses "
                 + "s3:ObjectCreated:* or s3:ObjectRemoved:*, or FSx's own notification on the bucket was removed or "
                 + "changed (FSx for Lustre guide, 'Troubleshooting a misconfigured linked S3 bucket'). It still links the "
                 + "data, and FSx makes it AVAILABLE again within 15 minutes of the cause being fixed; a first deploy "
-                + "fails on it (as AWS::FSx::DataRepositoryAssociation does), an update does not.";
+                + "fails on it (as AWS::FSx::DataRepositoryAssociation does), an update does not, and a retry of the "
+                + "first deploy replaces it.";
         return describe(association) + " on " + association.fileSystemId() + ": " + details + ". " + advice;
     }
 

@@ -1,7 +1,11 @@
 package io.github.trainingdata.cdk.storage.associations;
 
 import io.github.trainingdata.cdk.internal.handler.SdkCalls;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import software.amazon.awssdk.services.fsx.FSxClient;
@@ -31,6 +35,11 @@ final class FsxAssociations {
     static final String OWNER_TAG = "cdk-training-data:association";
     /** Tag of every association the handler creates: the CloudFormation request that created it. */
     static final String REQUEST_TAG = "cdk-training-data:request";
+    /**
+     * Tag of every association the handler creates: the delivery of the request that created it (the Lambda request
+     * id of the invocation whose onEvent began it), absent on one created for a request in flight from before.
+     */
+    static final String DELIVERY_TAG = "cdk-training-data:delivery";
     /** DescribeDataRepositoryAssociations' MaxResults maximum (FSx API model, LimitedMaxResults). */
     private static final int PAGE_SIZE = 25;
     /** Task states that block a file system's deletion and that CancelDataRepositoryTask cancels. */
@@ -73,10 +82,38 @@ final class FsxAssociations {
     }
 
     /**
-     * Creates the association, tagged with its owner and the request, idempotent for the request. Policies without
-     * events are left out, as {@code AWS::FSx::DataRepositoryAssociation} leaves out an empty {@code S3}.
+     * A CloudFormation request as the handler creates for it.
+     *
+     * @param requestId the request's id (the same when CloudFormation retries a deployment)
+     * @param delivery  the delivery of the request that is served, or null for a request in flight from before
+     *                  deliveries were told apart
      */
-    DataRepositoryAssociation create(DesiredAssociation desired, String owner, String requestId) {
+    record Request(String requestId, String delivery) {
+        /**
+         * CreateDataRepositoryAssociation's ClientRequestToken: one per delivery (32 hex of sha256 of the request id
+         * and the delivery), so that a retried deployment's new association is not answered with the one an earlier
+         * delivery made under the same token (what FSx answers a token whose association failed or was deleted is
+         * not documented); the request id alone without a delivery.
+         */
+        String token() {
+            if (delivery == null) {
+                return requestToken(requestId);
+            }
+            try {
+                return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                        .digest((requestId + "|" + delivery).getBytes(StandardCharsets.UTF_8))).substring(0, 32);
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("This JVM has no SHA-256", e);
+            }
+        }
+    }
+
+    /**
+     * Creates the association, tagged with its owner, the request and its delivery, idempotent for the delivery.
+     * Policies without events are left out, as {@code AWS::FSx::DataRepositoryAssociation} leaves out an empty
+     * {@code S3}.
+     */
+    DataRepositoryAssociation create(DesiredAssociation desired, String owner, Request request) {
         S3DataRepositoryConfiguration.Builder s3 = S3DataRepositoryConfiguration.builder();
         if (!desired.importEvents().isEmpty()) {
             s3.autoImportPolicy(desired.importPolicy());
@@ -89,9 +126,8 @@ final class FsxAssociations {
                     .fileSystemPath(desired.fileSystemPath())
                     .dataRepositoryPath(desired.dataRepositoryPath())
                     .batchImportMetaDataOnCreate(desired.importOnCreate())
-                    .clientRequestToken(requestToken(requestId))
-                    .tags(Tag.builder().key(OWNER_TAG).value(owner).build(),
-                            Tag.builder().key(REQUEST_TAG).value(requestId).build());
+                    .clientRequestToken(request.token())
+                    .tags(tags(owner, request));
             if (!desired.importEvents().isEmpty() || !desired.exportEvents().isEmpty()) {
                 r.s3(s3.build());
             }
@@ -99,6 +135,15 @@ final class FsxAssociations {
                 r.importedFileChunkSize(desired.chunkSizeMiB());
             }
         }).association();
+    }
+
+    private static List<Tag> tags(String owner, Request request) {
+        List<Tag> tags = new ArrayList<>(List.of(Tag.builder().key(OWNER_TAG).value(owner).build(),
+                Tag.builder().key(REQUEST_TAG).value(request.requestId()).build()));
+        if (request.delivery() != null) {
+            tags.add(Tag.builder().key(DELIVERY_TAG).value(request.delivery()).build());
+        }
+        return tags;
     }
 
     /** Applies one change to an available association. */
