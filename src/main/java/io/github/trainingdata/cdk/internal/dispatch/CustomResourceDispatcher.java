@@ -58,7 +58,9 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * over by an earlier delivery: it is not run again. A delivery after a crash before that point runs onEvent again, as
  * the framework's did; the handlers' onEvent calls are written to be repeated. CloudFormation sends a request again
  * with the same {@code RequestId} when a failed deployment is retried ({@link WaiterExecutions}): once every earlier
- * waiter of the request has ended, a delivery is a new attempt, run in full with a waiter of its own.
+ * waiter of the request has ended, a delivery is a new attempt, run in full with a waiter of its own. The handler is
+ * told which attempt it serves ({@link CustomResourceEvent#ATTEMPT}, named like the attempt's waiter), the same in
+ * every delivery of that attempt whatever Lambda invocation runs it.
  */
 public final class CustomResourceDispatcher {
     /** The key, in the waiter's calls, that marks them. */
@@ -199,8 +201,10 @@ public final class CustomResourceDispatcher {
                 return Map.of("Status", "REPEATED");
             }
             waiterName = attempt.get();
-            handler = handler(request, context, false);
-            resourceEvent = resourceEvent(request, handler.onEvent(request, context));
+            Map<String, Object> attempted = new LinkedHashMap<>(request);
+            attempted.put(CustomResourceEvent.ATTEMPT, waiterName);
+            handler = handler(attempted, context, false);
+            resourceEvent = resourceEvent(attempted, handler.onEvent(attempted, context));
         } catch (RuntimeException | Error e) {
             return failed(request, e, context);
         }
