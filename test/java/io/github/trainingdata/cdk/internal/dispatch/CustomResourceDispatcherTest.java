@@ -472,22 +472,25 @@ class CustomResourceDispatcherTest {
     }
 
     @Test
-    void aRequestSentMoreOftenThanTheAttemptsServedFailsSayingWhatSendsANewOne() {
+    void aDeleteSentMoreOftenThanTheNamedAttemptsIsServedWithAWaiterOfAUniqueName() {
         Map<String, String> ended = new LinkedHashMap<>();
-        for (int attempt = 1; attempt <= WaiterExecutions.MAX_ATTEMPTS; attempt++) {
+        for (int attempt = 1; attempt <= WaiterExecutions.NAMED_ATTEMPTS; attempt++) {
             ended.put("3f2c6a7e-1b2d-4c5e-8f90-123456789abc" + (attempt == 1 ? "" : "-" + attempt), "FAILED");
         }
         endedWaiters(ended);
+        isCompleteAnswers.add(Map.of("IsComplete", false));
+        Map<String, Object> delete = request(CustomResourceDispatcher.TRAINING_TEARDOWN, "Delete");
+        delete.put("PhysicalResourceId", "resource-1");
 
-        Map<String, Object> answer = dispatcher().handle(request(CustomResourceDispatcher.LUSTRE_PRELOAD, "Create"),
-                context);
+        Map<String, Object> answer = dispatcher().handle(delete, context);
 
-        assertEquals(Map.of("Status", "FAILED"), answer);
-        assertEquals(List.of(), calls, "onEvent does not run");
-        String reason = onlyResponse().get("Reason").asText();
-        assertTrue(reason.startsWith("Request 3f2c6a7e-1b2d-4c5e-8f90-123456789abc was sent 5 times already")
-                && reason.contains("roll the stack back or update it"), reason);
-        assertEquals(CustomResourceDispatcher.CREATE_FAILED, onlyResponse().get("PhysicalResourceId").asText());
+        assertEquals(Map.of("Status", "WAITING"), answer, "served, not failed: a Delete must not end DELETE_FAILED");
+        assertEquals(List.of("Custom::TrainingTeardown onEvent Delete",
+                "Custom::TrainingTeardown isComplete Delete resource-1"), calls);
+        String name = sfn.calls("AWSStepFunctions.StartExecution").get(0).json().get("name").asText();
+        assertTrue(name.matches("3f2c6a7e-1b2d-4c5e-8f90-123456789abc-[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}")
+                && name.length() <= 80, name);
+        assertEquals(List.of(), puts);
     }
 
     @Test

@@ -99,12 +99,12 @@ public final class CustomResourceDispatcher {
     public static final String DIRECTORIES_FUNCTION = EfsDirectoriesHandler.FUNCTION;
     /**
      * The longest one delivery of a request may take with every call at its limit: the look-ups of its attempts'
-     * waiters ({@link WaiterExecutions#MAX_ATTEMPTS} at most), onEvent's wait for its role and the AssumeRole and
+     * waiters ({@link WaiterExecutions#NAMED_ATTEMPTS} at most), onEvent's wait for its role and the AssumeRole and
      * handler calls (allowing ten), the waiter's start, and the answer's puts with their pauses. The dispatcher's
      * timeout outlasts it: a delivery that times out answers nothing, and Lambda runs it again.
      */
     public static final Duration LONGEST_DELIVERY = AssumedRoles.ON_EVENT_WAIT
-            .plus(SdkCalls.API_CALL_TIMEOUT.multipliedBy(WaiterExecutions.MAX_ATTEMPTS + 11L))
+            .plus(SdkCalls.API_CALL_TIMEOUT.multipliedBy(WaiterExecutions.NAMED_ATTEMPTS + 11L))
             .plus(CloudFormationResponse.LONGEST);
     /** The handlers kept (one per resource type, role and request). */
     static final int MAX_HANDLERS = 16;
