@@ -721,6 +721,33 @@ class MotoRehearsalTest {
         assertEquals(sfn.describeExecution(r -> r.executionArn(first)).input(), execution.input(), "the same input");
     }
 
+    /**
+     * A late duplicate of that Create, delivered once the stack is done with it (here a stack moto created:
+     * CREATE_COMPLETE, read through moto's DescribeStacks), starts no next execution: the failed one is kept.
+     */
+    @Test
+    void aLateDuplicateOfAFailedPreloadCreateAfterTheStackSettledStartsNothing() {
+        String stack = "TrainingDataShared";
+        Map<String, Object> event = createEvent(stack);
+        event.put("StackId", cloudFormation.createStack(r -> r.stackName("Settled" + UUID.randomUUID().toString()
+                .substring(0, 8)).templateBody("{\"Resources\":{\"Topic\":{\"Type\":\"AWS::SNS::Topic\"}}}"))
+                .stackId());
+        String stateMachine = preloadStateMachine(stack);
+        PreloadHandler handler = new PreloadHandler(sfn, sageMaker, cloudFormation, fsx, Clock.systemUTC());
+        int before = executionsOf(stateMachine).size();
+        Map<String, Object> created = handler.onEvent(event, new RecordingContext());
+        String first = (String) ((Map<?, ?>) created.get("Data")).get(PreloadHandler.EXECUTION_ARN);
+        sfn.stopExecution(r -> r.executionArn(first).error("WorkerFailed").cause("the first delivery's warm-up"));
+        RecordingContext duplicate = new RecordingContext();
+
+        Map<String, Object> late = handler.onEvent(event, duplicate);
+
+        assertEquals(created.get("PhysicalResourceId"), late.get("PhysicalResourceId"));
+        assertEquals(before + 1, executionsOf(stateMachine).size(), "no next execution");
+        assertTrue(duplicate.lines().stream().anyMatch(line -> line.endsWith(" is CREATE_COMPLETE")),
+                duplicate.lines().toString());
+    }
+
     @Test
     void deletingAPreloadStopsItsRunningExecutionAndCompletes() {
         String stack = "TrainingDataShared";

@@ -42,7 +42,8 @@ final class PreloadProvider {
         CustomResourceRole role = CustomResourceProvider.of(scope, logsKey).grant(scope, "HandlerRole", "Starts, watches and stops a "
                 + "Lustre preload's warm-ups; assumed by the stack's custom-resource provider only", List.of(
                 // A rollback's Update looks up the execution of the restored configuration and asks whether the stack
-                // rolls back: only this state machine's executions, only this stack.
+                // rolls back, and a request sent again asks whether the stack still runs an operation: only this
+                // state machine's executions, only this stack.
                 PolicyStatement.Builder.create().actions(List.of("states:StartExecution", "states:ListExecutions"))
                         .resources(List.of(machine.getStateMachineArn())).build(),
                 PolicyStatement.Builder.create().actions(List.of("cloudformation:DescribeStacks"))

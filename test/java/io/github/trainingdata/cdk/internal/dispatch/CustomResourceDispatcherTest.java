@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpServer;
 import io.github.trainingdata.cdk.Json;
 import io.github.trainingdata.cdk.internal.handler.AssumedRoles;
+import io.github.trainingdata.cdk.internal.handler.CustomResourceEvent;
 import io.github.trainingdata.cdk.internal.handler.SdkCalls;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Call;
@@ -85,6 +86,8 @@ class CustomResourceDispatcherTest {
     private Map<String, Object> onEventAnswer = new LinkedHashMap<>(Map.of("PhysicalResourceId", "resource-1"));
     private final List<Map<String, Object>> isCompleteAnswers = new ArrayList<>();
     private RuntimeException onEventError;
+    /** The attempt each handler call was marked with ({@link CustomResourceEvent#ATTEMPT}). */
+    private final List<Object> attempts = new ArrayList<>();
 
     @BeforeEach
     void start() throws IOException {
@@ -145,12 +148,14 @@ class CustomResourceDispatcherTest {
             made.add(type + " " + credentials.resolveCredentials().accessKeyId());
             return CustomResourceHandler.of((event, context) -> {
                 calls.add(type + " onEvent " + event.get("RequestType"));
+                attempts.add(event.get(CustomResourceEvent.ATTEMPT));
                 if (onEventError != null) {
                     throw onEventError;
                 }
                 return onEventAnswer;
             }, (event, context) -> {
                 calls.add(type + " isComplete " + event.get("RequestType") + " " + event.get("PhysicalResourceId"));
+                attempts.add(event.get(CustomResourceEvent.ATTEMPT));
                 return isCompleteAnswers.isEmpty() ? Map.of("IsComplete", true) : isCompleteAnswers.remove(0);
             });
         };
@@ -435,6 +440,10 @@ class CustomResourceDispatcherTest {
                 sfn.calls("AWSStepFunctions.StartExecution").get(0).json().get("name").asText());
         assertTrue(context.lines().stream().anyMatch(line -> line.contains("ended (SUCCEEDED)")), context.lines()
                 .toString());
+        assertEquals(List.of("3f2c6a7e-1b2d-4c5e-8f90-123456789abc-2", "3f2c6a7e-1b2d-4c5e-8f90-123456789abc-2"),
+                attempts, "the handler is told which attempt it serves, the same in every delivery of it");
+        assertTrue(sfn.calls("AWSStepFunctions.StartExecution").get(0).json().get("input").asText()
+                .contains("\"TrainingDataAttempt\":\"3f2c6a7e-1b2d-4c5e-8f90-123456789abc-2\""), "and the waiter's calls");
     }
 
     @Test
@@ -463,22 +472,25 @@ class CustomResourceDispatcherTest {
     }
 
     @Test
-    void aRequestSentMoreOftenThanTheAttemptsServedFailsSayingWhatSendsANewOne() {
+    void aDeleteSentMoreOftenThanTheNamedAttemptsIsServedWithAWaiterOfAUniqueName() {
         Map<String, String> ended = new LinkedHashMap<>();
-        for (int attempt = 1; attempt <= WaiterExecutions.MAX_ATTEMPTS; attempt++) {
+        for (int attempt = 1; attempt <= WaiterExecutions.NAMED_ATTEMPTS; attempt++) {
             ended.put("3f2c6a7e-1b2d-4c5e-8f90-123456789abc" + (attempt == 1 ? "" : "-" + attempt), "FAILED");
         }
         endedWaiters(ended);
+        isCompleteAnswers.add(Map.of("IsComplete", false));
+        Map<String, Object> delete = request(CustomResourceDispatcher.TRAINING_TEARDOWN, "Delete");
+        delete.put("PhysicalResourceId", "resource-1");
 
-        Map<String, Object> answer = dispatcher().handle(request(CustomResourceDispatcher.LUSTRE_PRELOAD, "Create"),
-                context);
+        Map<String, Object> answer = dispatcher().handle(delete, context);
 
-        assertEquals(Map.of("Status", "FAILED"), answer);
-        assertEquals(List.of(), calls, "onEvent does not run");
-        String reason = onlyResponse().get("Reason").asText();
-        assertTrue(reason.startsWith("Request 3f2c6a7e-1b2d-4c5e-8f90-123456789abc was sent 5 times already")
-                && reason.contains("roll the stack back or update it"), reason);
-        assertEquals(CustomResourceDispatcher.CREATE_FAILED, onlyResponse().get("PhysicalResourceId").asText());
+        assertEquals(Map.of("Status", "WAITING"), answer, "served, not failed: a Delete must not end DELETE_FAILED");
+        assertEquals(List.of("Custom::TrainingTeardown onEvent Delete",
+                "Custom::TrainingTeardown isComplete Delete resource-1"), calls);
+        String name = sfn.calls("AWSStepFunctions.StartExecution").get(0).json().get("name").asText();
+        assertTrue(name.matches("3f2c6a7e-1b2d-4c5e-8f90-123456789abc-[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}")
+                && name.length() <= 80, name);
+        assertEquals(List.of(), puts);
     }
 
     @Test

@@ -131,12 +131,12 @@ class PreloadHandlerTest {
         assertEquals(NAME.substring(0, PREFIX.length() + 10), second.substring(0, PREFIX.length() + 10),
                 "the same WarmKey digest: rollbacks and the dashboard find it");
         assertTrue(PreloadExecution.warms(second, PREFIX, "k1"));
-        assertEquals(List.of(START, START, DESCRIBE_EXECUTION, DESCRIBE_JOB, START), h.targets(),
-                "the failed execution's worker is looked at: it never started");
+        assertEquals(List.of(START, START, DESCRIBE_EXECUTION, DESCRIBE_STACKS, DESCRIBE_JOB, START), h.targets(),
+                "the stack runs an operation (a retry); the failed execution's worker is looked at: it never started");
         assertEquals(second, Json.tree(h.emulator.calls(START).get(2).body()) instanceof Map<?, ?> sent
                 ? sent.get("name") : null);
         assertEquals("Preload execution " + NAME + " ended FAILED (a retried deployment sends the same request again): "
-                + "starting attempt 2", h.context.lines().get(1));
+                + "starting attempt 2", h.context.lines().get(2));
         Map<?, ?> data = (Map<?, ?>) h.handler.isComplete(HandlerHarness.afterOnEvent(retry, onEvent), h.context)
                 .get("Data");
         assertEquals(List.of("WARMED", second, "1234"), List.of(data.get("Status"), data.get("WorkerJobName"),
@@ -152,9 +152,30 @@ class PreloadHandlerTest {
 
         h.handler.onEvent(event("Create", "req-1", waiting()), h.context);
 
-        assertEquals(List.of(START, START, DESCRIBE_EXECUTION, DESCRIBE_JOB, HandlerHarness.STOP_JOB, DESCRIBE_JOB, START),
-                h.targets());
+        assertEquals(List.of(START, START, DESCRIBE_EXECUTION, DESCRIBE_STACKS, DESCRIBE_JOB, HandlerHarness.STOP_JOB,
+                DESCRIBE_JOB, START), h.targets());
         assertEquals("{\"TrainingJobName\":\"" + NAME + "\"}", h.emulator.calls(HandlerHarness.STOP_JOB).get(0).body());
+    }
+
+    /**
+     * Lambda may deliver a request again long after it was served; once the request's waiter ended, the dispatcher
+     * serves such a late duplicate as a new attempt. CloudFormation sends requests only while an operation of the stack
+     * runs: when the stack runs none (here the first deploy's rollback is over), the failed execution is kept and no
+     * billed worker is started that no Delete would ever stop.
+     */
+    @Test
+    void aLateDuplicateOfACreateTheStackIsDoneWithStartsNoNextAttempt() {
+        h.handler.onEvent(event("Create", "req-1", waiting()), h.context);
+        h.emulator.on(DESCRIBE_EXECUTION, call -> Reply.ok(execution(NAME, "FAILED", "\"error\":\"WorkerFailed\","
+                + "\"cause\":\"no capacity\",")));
+        h.stackIs("ROLLBACK_COMPLETE");
+
+        Map<String, Object> onEvent = h.handler.onEvent(event("Create", "req-1", waiting()), h.context);
+
+        assertEquals(NAME, onEvent.get("PhysicalResourceId"));
+        assertEquals(List.of(START, START, DESCRIBE_EXECUTION, DESCRIBE_STACKS), h.targets(), "no next attempt");
+        assertTrue(h.context.lines().get(h.context.lines().size() - 1).startsWith("Preload execution " + NAME
+                + " ended FAILED, and the stack runs no operation"), h.context.lines().toString());
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.trainingdata.cdk.internal.handler.CustomResourceEvent;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator;
 import io.github.trainingdata.cdk.launch.AwsJsonEmulator.Reply;
 import io.github.trainingdata.cdk.preload.handler.RecordingContext;
@@ -44,6 +45,8 @@ class DataRepositoryAssociationHandlerTest {
     private FSxClient client;
     private DataRepositoryAssociationHandler handler;
     private RecordingContext context;
+    /** Which attempt of a request the dispatcher serves: 2 and on when CloudFormation sent the request again. */
+    private int attempt = 1;
     private final List<FSxClient> extraClients = new ArrayList<>();
 
     @BeforeEach
@@ -113,8 +116,19 @@ class DataRepositoryAssociationHandlerTest {
         return event;
     }
 
-    /** What the Provider framework does: onEvent, then isComplete (with onEvent's answer merged) until complete. */
-    private Map<String, Object> deploy(Map<String, Object> event) {
+    /**
+     * The request as the dispatcher hands it to the handler: marked with the attempt it serves ({@link #attempt}),
+     * named like the attempt's waiter.
+     */
+    private Map<String, Object> attempted(Map<String, Object> event) {
+        Map<String, Object> attempted = new LinkedHashMap<>(event);
+        attempted.put(CustomResourceEvent.ATTEMPT, event.get("RequestId") + (attempt == 1 ? "" : "-" + attempt));
+        return attempted;
+    }
+
+    /** What the dispatcher does: onEvent, then isComplete (with onEvent's answer merged) until complete. */
+    private Map<String, Object> deploy(Map<String, Object> request) {
+        Map<String, Object> event = attempted(request);
         Map<String, Object> waiting = new LinkedHashMap<>(event);
         waiting.putAll(handler.onEvent(event, context));
         for (int poll = 0; poll < MAX_POLLS; poll++) {
@@ -167,10 +181,10 @@ class DataRepositoryAssociationHandlerTest {
         assertEquals(512, create.get("ImportedFileChunkSize").asInt());
         assertEquals("[\"NEW\",\"CHANGED\",\"DELETED\"]", create.at("/S3/AutoImportPolicy/Events").toString());
         assertEquals("[\"NEW\",\"DELETED\"]", create.at("/S3/AutoExportPolicy/Events").toString());
-        assertEquals(new FsxAssociations.Request("req-create", "lambda-request-1").token(),
-                create.get("ClientRequestToken").asText(), "one token per delivery of the request");
+        assertEquals(new FsxAssociations.Request("req-create", "req-create").token(),
+                create.get("ClientRequestToken").asText(), "one token per attempt of the request");
         assertEquals(Map.of("cdk-training-data:association", OWNER, "cdk-training-data:request", "req-create",
-                "cdk-training-data:delivery", "lambda-request-1"), association.tags);
+                "cdk-training-data:attempt", "req-create"), association.tags);
         assertEquals("file-system-id", bodies(FakeFsx.DESCRIBE).get(0).at("/Filters/0/Name").asText());
         assertEquals(FS, bodies(FakeFsx.DESCRIBE).get(0).at("/Filters/0/Values/0").asText());
     }
@@ -544,7 +558,7 @@ class DataRepositoryAssociationHandlerTest {
         fsx.nextCreateEnds("FAILED", "Amazon FSx does not have the required permissions for the S3 bucket.");
         assertThrows(IllegalStateException.class, this::created);
         FakeFsx.Association failed = fsx.associations().get(0);
-        context = new RecordingContext("lambda-request-2");
+        attempt = 2;
 
         Map<String, Object> result = created();
 
@@ -558,9 +572,9 @@ class DataRepositoryAssociationHandlerTest {
         assertEquals(2, tokens.stream().distinct().count(), tokens.toString());
         assertTrue(tokens.get(1).matches("[0-9a-f]{32}"), tokens.get(1));
         assertEquals(Map.of("cdk-training-data:association", OWNER, "cdk-training-data:request", "req-create",
-                "cdk-training-data:delivery", "lambda-request-2"), replacement.tags);
+                "cdk-training-data:attempt", "req-create-2"), replacement.tags);
         assertTrue(context.lines().contains("association " + failed.id + " (/imagenet <-> " + BUCKET + "imagenet/, "
-                + "FAILED) was left FAILED by an earlier delivery of this request (a retried deployment): replacing it"),
+                + "FAILED) was left FAILED by an earlier attempt of this request (a retried deployment): replacing it"),
                 context.lines().toString());
     }
 
@@ -569,7 +583,7 @@ class DataRepositoryAssociationHandlerTest {
         fsx.nextCreateEnds("MISCONFIGURED", "The S3 event notification configuration overlaps.");
         assertThrows(IllegalStateException.class, this::created);
         FakeFsx.Association misconfigured = fsx.associations().get(0);
-        context = new RecordingContext("lambda-request-2");
+        attempt = 2;
 
         assertEquals(true, created().get("IsComplete"), "the cause is gone: the new association is AVAILABLE");
 
@@ -581,7 +595,7 @@ class DataRepositoryAssociationHandlerTest {
     void aRetryWhoseAssociationFailsAgainFailsOnceWithFsxsDetails() {
         fsx.nextCreateEnds("FAILED", "The S3 bucket was deleted.");
         assertThrows(IllegalStateException.class, this::created);
-        context = new RecordingContext("lambda-request-2");
+        attempt = 2;
         fsx.nextCreateEnds("FAILED", "The S3 bucket was deleted.");
 
         IllegalStateException e = assertThrows(IllegalStateException.class, this::created);
@@ -590,14 +604,40 @@ class DataRepositoryAssociationHandlerTest {
         assertEquals(2, emulator.calls(FakeFsx.CREATE).size(), "one replacement per delivery, no loop");
     }
 
+    /**
+     * Two deliveries of one attempt in two Lambda invocations (a duplicate delivered while the first still runs, before
+     * the waiter exists): the second creates before FSx lists the first one's association and gets that association
+     * under the attempt's token. A token per Lambda invocation was refused (overlapping path) and failed the request.
+     */
+    @Test
+    void aDuplicateDeliveryOfOneAttemptInAnotherInvocationGetsTheSameAssociation() {
+        fsx.listCreatedAssociationsLate();
+        Map<String, Object> event = attempted(event("Create", "req-create", imagenet()));
+        Map<String, Object> first = new LinkedHashMap<>(event);
+        first.putAll(handler.onEvent(event, context));
+        assertEquals(Map.of("IsComplete", false), handler.isComplete(first, context));
+        RecordingContext duplicate = new RecordingContext("lambda-request-2");
+        Map<String, Object> second = new LinkedHashMap<>(event);
+        second.putAll(handler.onEvent(event, duplicate));
+
+        assertEquals(Map.of("IsComplete", false), handler.isComplete(second, duplicate));
+
+        List<String> tokens = bodies(FakeFsx.CREATE).stream().map(b -> b.get("ClientRequestToken").asText()).toList();
+        assertEquals(2, tokens.size(), "the first association was not listed yet");
+        assertEquals(tokens.get(0), tokens.get(1));
+        assertEquals(1, fsx.associations().size());
+        fsx.tick();
+        assertEquals(true, handler.isComplete(second, duplicate).get("IsComplete"));
+    }
+
     /** A retried Create whose first delivery's association is still being created, or is available, keeps it. */
     @Test
     void aRetriedCreateKeepsTheAssociationItsFirstDeliveryMadeWhenItIsNotBroken() {
         Map<String, Object> event = event("Create", "req-create", imagenet());
-        Map<String, Object> first = new LinkedHashMap<>(event);
-        first.putAll(handler.onEvent(event, context));
+        Map<String, Object> first = attempted(event);
+        first.putAll(handler.onEvent(attempted(event), context));
         assertEquals(Map.of("IsComplete", false), handler.isComplete(first, context), "CREATING past the deadline");
-        context = new RecordingContext("lambda-request-2");
+        attempt = 2;
 
         Map<String, Object> result = deploy(event);
 
@@ -618,7 +658,7 @@ class DataRepositoryAssociationHandlerTest {
         assertThrows(SdkException.class, () -> deploy(delete("req-delete", OWNER, exporting)));
         assertEquals(1, emulator.calls(FakeFsx.CREATE_TASK).size());
         fsx.refuseDeletes(null);
-        context = new RecordingContext("lambda-request-2");
+        attempt = 2;
 
         assertEquals(true, deploy(delete("req-delete", OWNER, exporting)).get("IsComplete"));
 

@@ -101,6 +101,12 @@ final class FakeFsx {
      * the FSx API reference does not say, so tests try both.
      */
     private boolean tokensOutliveAssociations;
+    /**
+     * Associations created since the last {@link #tick()} that DescribeDataRepositoryAssociations does not list yet
+     * (only with {@link #listCreatedAssociationsLate()}): whether it lists an association at once is not documented.
+     */
+    private final Set<String> unlisted = new HashSet<>();
+    private boolean listsLate;
     /** The error DeleteDataRepositoryAssociation answers, or null. */
     private String deleteRefusal;
     private String nextCreateOutcome = "AVAILABLE";
@@ -151,6 +157,11 @@ final class FakeFsx {
         tokensOutliveAssociations = true;
     }
 
+    /** From now on, a created association is listed only after the next {@link #tick()}. */
+    synchronized void listCreatedAssociationsLate() {
+        listsLate = true;
+    }
+
     /** DeleteDataRepositoryAssociation answers AccessDenied (its message names this), or, with null, deletes again. */
     synchronized void refuseDeletes(String why) {
         deleteRefusal = why;
@@ -174,6 +185,7 @@ final class FakeFsx {
 
     /** Every association in progress finishes its step. */
     synchronized void tick() {
+        unlisted.clear();
         for (Association association : List.copyOf(associations.values())) {
             switch (association.lifecycle) {
                 case "CREATING" -> {
@@ -221,8 +233,8 @@ final class FakeFsx {
         if (!fileSystems.contains(fileSystemId)) {
             return Reply.error(400, "FileSystemNotFound", "File system '" + fileSystemId + "' does not exist.");
         }
-        List<Association> mine = associations.values().stream().filter(a -> a.fileSystemId.equals(fileSystemId))
-                .toList();
+        List<Association> mine = associations.values().stream().filter(a -> a.fileSystemId.equals(fileSystemId)
+                && !unlisted.contains(a.id)).toList();
         int from = request.hasNonNull("NextToken") ? Integer.parseInt(request.get("NextToken").asText()) : 0;
         ObjectNode response = Json.MAPPER.createObjectNode();
         ArrayNode page = response.putArray("Associations");
@@ -266,6 +278,9 @@ final class FakeFsx {
         request.path("Tags").forEach(t -> association.tags.put(t.get("Key").asText(), t.get("Value").asText()));
         associations.put(association.id, association);
         tokens.put(token, association.id);
+        if (listsLate) {
+            unlisted.add(association.id);
+        }
         return Reply.ok("{\"Association\":" + json(association) + "}");
     }
 

@@ -58,7 +58,9 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * over by an earlier delivery: it is not run again. A delivery after a crash before that point runs onEvent again, as
  * the framework's did; the handlers' onEvent calls are written to be repeated. CloudFormation sends a request again
  * with the same {@code RequestId} when a failed deployment is retried ({@link WaiterExecutions}): once every earlier
- * waiter of the request has ended, a delivery is a new attempt, run in full with a waiter of its own.
+ * waiter of the request has ended, a delivery is a new attempt, run in full with a waiter of its own. The handler is
+ * told which attempt it serves ({@link CustomResourceEvent#ATTEMPT}, named like the attempt's waiter), the same in
+ * every delivery of that attempt whatever Lambda invocation runs it.
  */
 public final class CustomResourceDispatcher {
     /** The key, in the waiter's calls, that marks them. */
@@ -97,12 +99,12 @@ public final class CustomResourceDispatcher {
     public static final String DIRECTORIES_FUNCTION = EfsDirectoriesHandler.FUNCTION;
     /**
      * The longest one delivery of a request may take with every call at its limit: the look-ups of its attempts'
-     * waiters ({@link WaiterExecutions#MAX_ATTEMPTS} at most), onEvent's wait for its role and the AssumeRole and
+     * waiters ({@link WaiterExecutions#NAMED_ATTEMPTS} at most), onEvent's wait for its role and the AssumeRole and
      * handler calls (allowing ten), the waiter's start, and the answer's puts with their pauses. The dispatcher's
      * timeout outlasts it: a delivery that times out answers nothing, and Lambda runs it again.
      */
     public static final Duration LONGEST_DELIVERY = AssumedRoles.ON_EVENT_WAIT
-            .plus(SdkCalls.API_CALL_TIMEOUT.multipliedBy(WaiterExecutions.MAX_ATTEMPTS + 11L))
+            .plus(SdkCalls.API_CALL_TIMEOUT.multipliedBy(WaiterExecutions.NAMED_ATTEMPTS + 11L))
             .plus(CloudFormationResponse.LONGEST);
     /** The handlers kept (one per resource type, role and request). */
     static final int MAX_HANDLERS = 16;
@@ -199,8 +201,10 @@ public final class CustomResourceDispatcher {
                 return Map.of("Status", "REPEATED");
             }
             waiterName = attempt.get();
-            handler = handler(request, context, false);
-            resourceEvent = resourceEvent(request, handler.onEvent(request, context));
+            Map<String, Object> attempted = new LinkedHashMap<>(request);
+            attempted.put(CustomResourceEvent.ATTEMPT, waiterName);
+            handler = handler(attempted, context, false);
+            resourceEvent = resourceEvent(attempted, handler.onEvent(attempted, context));
         } catch (RuntimeException | Error e) {
             return failed(request, e, context);
         }

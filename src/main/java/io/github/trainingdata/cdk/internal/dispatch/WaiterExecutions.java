@@ -5,6 +5,7 @@ import io.github.trainingdata.cdk.internal.handler.ExecutionArns;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException;
@@ -23,10 +24,12 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
  */
 final class WaiterExecutions {
     /**
-     * The attempts of one request served at most (a failed deployment retried four times); each costs the later ones a
-     * look-up, which {@link CustomResourceDispatcher#LONGEST_DELIVERY} counts.
+     * The attempts of one request whose waiters are named by their number (a failed deployment retried four times);
+     * each costs the later ones a look-up, which {@link CustomResourceDispatcher#LONGEST_DELIVERY} counts. A later
+     * attempt's waiter gets a name of its own ({@code <RequestId>-<random UUID>}), so it is served too (a Delete never
+     * fails for it), though a duplicate delivery of that attempt is not recognized.
      */
-    static final int MAX_ATTEMPTS = 5;
+    static final int NAMED_ATTEMPTS = 5;
     private final SfnClient sfn;
     private final String stateMachineArn;
 
@@ -46,10 +49,9 @@ final class WaiterExecutions {
      * @param requestId a CloudFormation request's id
      * @param context   the Lambda context (its logger)
      * @return the name, or empty when a waiter of the request runs (an earlier delivery of the same attempt started it)
-     * @throws IllegalStateException when the request had {@value #MAX_ATTEMPTS} attempts already
      */
     Optional<String> nameFor(String requestId, Context context) {
-        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+        for (int attempt = 1; attempt <= NAMED_ATTEMPTS; attempt++) {
             String name = attempt == 1 ? requestId : requestId + "-" + attempt;
             DescribeExecutionResponse execution;
             try {
@@ -63,9 +65,9 @@ final class WaiterExecutions {
             context.getLogger().log("Waiter " + name + " of an earlier attempt of this request ended ("
                     + execution.statusAsString() + "): CloudFormation sent the request again");
         }
-        throw new IllegalStateException("Request " + requestId + " was sent " + MAX_ATTEMPTS + " times already, "
-                + "each attempt's waiter name is kept for 90 days: roll the stack back or update it, which sends a new "
-                + "request");
+        String name = requestId + "-" + UUID.randomUUID();
+        context.getLogger().log("The request's first " + NAMED_ATTEMPTS + " attempts ended: this one's waiter is " + name);
+        return Optional.of(name);
     }
 
     /**

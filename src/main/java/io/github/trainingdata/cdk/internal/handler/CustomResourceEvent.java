@@ -9,6 +9,14 @@ import java.util.Optional;
  * request plus, for isComplete, what onEvent returned).
  */
 public final class CustomResourceEvent {
+    /**
+     * The field the dispatcher adds to every request it hands to onEvent (and so to isComplete): which attempt of the
+     * CloudFormation request is served, named like the attempt's waiter ({@code <RequestId>}, or {@code <RequestId>-<n>}
+     * when CloudFormation sent the request again after the earlier attempts' waiters ended, as a retried deployment
+     * does). Every delivery of one attempt carries the same value, whatever Lambda invocation (and Lambda request id)
+     * runs it: a Lambda retry after a crash, or a duplicate delivered while the first one still runs.
+     */
+    public static final String ATTEMPT = "TrainingDataAttempt";
     private final Map<String, Object> event;
 
     /**

@@ -38,4 +38,28 @@ public final class OwnStack {
             return false;
         }
     }
+
+    /**
+     * Whether the request's stack is known to run no operation: its status does not end in {@code _IN_PROGRESS}
+     * (every status of an operation under way does: CloudFormation's StackStatus values). CloudFormation sends
+     * custom-resource requests only during an operation, so a request delivered then is a late duplicate of one the
+     * stack is done with (Lambda may deliver an event more than once: Lambda guide, asynchronous invocation).
+     *
+     * @param cloudFormation the client (its role may DescribeStacks on the stack)
+     * @param request        the request
+     * @param log            logs the status, or why it cannot be told
+     * @return whether it is idle; false when it runs an operation or that cannot be told
+     */
+    public static boolean idle(CloudFormationClient cloudFormation, CustomResourceEvent request, LambdaLogger log) {
+        try {
+            Optional<String> current = cloudFormation.describeStacks(r -> r.stackName(request.stackId())).stacks()
+                    .stream().findFirst().map(Stack::stackStatusAsString);
+            log.log("Stack " + request.stackId() + " is " + current.orElse("not found"));
+            return current.map(status -> !status.endsWith("_IN_PROGRESS")).orElse(true);
+        } catch (SdkException e) {
+            log.log("Could not tell whether stack " + request.stackId() + " runs an operation (taken as running one): "
+                    + e.getMessage());
+            return false;
+        }
+    }
 }

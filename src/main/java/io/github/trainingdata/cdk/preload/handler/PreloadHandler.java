@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import io.github.trainingdata.cdk.internal.handler.CustomResourceEvent;
 import io.github.trainingdata.cdk.internal.handler.ExecutionArns;
+import io.github.trainingdata.cdk.internal.handler.OwnStack;
 import io.github.trainingdata.cdk.internal.handler.SdkCalls;
 import java.time.Clock;
 import java.time.Duration;
@@ -81,6 +82,7 @@ public final class PreloadHandler {
 
     private final SfnClient stepFunctions;
     private final SageMakerClient sageMaker;
+    private final CloudFormationClient cloudFormation;
     private final PreloadTeardown teardown;
     private final PreloadRollback rollback;
     private final Clock clock;
@@ -103,7 +105,7 @@ public final class PreloadHandler {
      *
      * @param stepFunctions  starts, lists, describes and stops preload executions
      * @param sageMaker      describes (for its metrics) and stops the workers
-     * @param cloudFormation tells whether the stack is rolling back
+     * @param cloudFormation tells whether the stack is rolling back, or runs no operation at all
      * @param fsx            describes and cancels the import task of a stopped execution
      * @param clock          measures how long the deploy has waited
      */
@@ -112,9 +114,9 @@ public final class PreloadHandler {
         this.stepFunctions = Objects.requireNonNull(stepFunctions, "stepFunctions");
         this.sageMaker = Objects.requireNonNull(sageMaker, "sageMaker");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.cloudFormation = Objects.requireNonNull(cloudFormation, "cloudFormation");
         this.teardown = new PreloadTeardown(stepFunctions, sageMaker, Objects.requireNonNull(fsx, "fsx"));
-        this.rollback = new PreloadRollback(Objects.requireNonNull(cloudFormation, "cloudFormation"), stepFunctions,
-                teardown);
+        this.rollback = new PreloadRollback(cloudFormation, stepFunctions, teardown);
     }
 
     /**
@@ -280,10 +282,12 @@ public final class PreloadHandler {
                             + "delivered before): not starting another");
                     return name;
                 }
-                if (attempt == PreloadExecution.MAX_ATTEMPTS) {
-                    log.log("Preload execution " + name + " ended " + status + ", and this request has started "
-                            + attempt + " executions, the most it starts: not starting another (deploy again, a new "
-                            + "request, once the cause is fixed)");
+                if (attempt == PreloadExecution.MAX_ATTEMPTS || OwnStack.idle(cloudFormation, request, log)) {
+                    log.log("Preload execution " + name + " ended " + status + (attempt == PreloadExecution.MAX_ATTEMPTS
+                            ? ", and this request has started " + attempt + " executions, the most it starts"
+                            : ", and the stack runs no operation (this is a late duplicate of a request the stack is "
+                            + "done with, which CloudFormation does not wait for)")
+                            + ": not starting another (deploy again, a new request, once the cause is fixed)");
                     return name;
                 }
                 log.log("Preload execution " + name + " ended " + status + " (a retried deployment sends the same "

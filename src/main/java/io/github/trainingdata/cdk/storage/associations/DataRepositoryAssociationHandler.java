@@ -1,5 +1,6 @@
 package io.github.trainingdata.cdk.storage.associations;
 
+import io.github.trainingdata.cdk.internal.handler.CustomResourceEvent;
 import io.github.trainingdata.cdk.internal.handler.SdkCalls;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
@@ -45,7 +46,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  *     exports ({@link AssociationTasks}); a moved one goes with the files of the old location, so they do not stay
  *     mixed in, an exporting or FAILED one keeps them; wait until they are gone;</li>
  * <li>create the association (tagged with its owner, {@value FsxAssociations#REQUEST_TAG} = request id and
- *     {@value FsxAssociations#DELIVERY_TAG} = the delivery, idempotent per delivery of the request), unless the file
+ *     {@value FsxAssociations#ATTEMPT_TAG} = the attempt, idempotent per attempt of the request), unless the file
  *     system has {@value #MAX_ASSOCIATIONS} already; wait until it leaves CREATING;</li>
  * <li>change the chunk size and the automatic import and export events in place, one per update, as AWS's own
  *     resource handler does, also on a MISCONFIGURED association.</li>
@@ -54,9 +55,10 @@ import software.amazon.awssdk.services.s3.S3Client;
  * one: it still serves the linked data, FSx only cannot import or export automatically until the cause is fixed, and
  * it "automatically returns to the Available state within 15 minutes" after that (FSx for Lustre guide, data
  * repository association lifecycle). So neither an update nor its rollback fails on a cause the deploy cannot fix;
- * the handler logs FSx's details. FAILED ("cannot recover") fails the delivery of the request that created it and
- * is replaced by the next deploy, or by the next delivery of the same request (CloudFormation sends a retried
- * deployment's request again with the same RequestId: {@link #DELIVERY}); a Create's MISCONFIGURED association too.
+ * the handler logs FSx's details. FAILED ("cannot recover") fails the attempt of the request that created it and
+ * is replaced by the next deploy, or by the next attempt of the same request (CloudFormation sends a retried
+ * deployment's request again with the same RequestId, a new attempt of it for the dispatcher:
+ * {@link CustomResourceEvent#ATTEMPT}); a Create's MISCONFIGURED association too.
  * Delete cancels the association's imports, exports an exporting one, then removes it keeping its files
  * (the file system is being deleted, or the dataset was removed) and waits until it is gone; a missing association
  * or file system means done. Throttling, 5xx answers and timeouts mean "not complete yet".
@@ -79,14 +81,6 @@ public final class DataRepositoryAssociationHandler {
     /** Attribute: the association's id, {@code dra-...}. */
     public static final String ASSOCIATION_ID = "AssociationId";
 
-    /**
-     * What onEvent hands isComplete (the dispatcher passes onEvent's top-level fields on): the Lambda request id of
-     * the invocation that ran it, which names this delivery of the CloudFormation request. CloudFormation sends a
-     * retried deployment's request again with the same RequestId (aws-cdk#35957; no AWS page says so), and onEvent
-     * runs again for it: the association is created with this delivery in its token and tag, so that an association
-     * an earlier delivery of the same request left FAILED is told from one this delivery made.
-     */
-    static final String DELIVERY = "AssociationDelivery";
     private static final Map<String, Object> NOT_COMPLETE = Map.of("IsComplete", false);
     /** States an association leaves by itself: act on it only once it has left them. */
     private static final Set<DataRepositoryLifecycle> IN_PROGRESS = Set.of(DataRepositoryLifecycle.CREATING,
@@ -160,9 +154,6 @@ public final class DataRepositoryAssociationHandler {
         context.getLogger().log(requestType + " " + physicalId);
         Map<String, Object> response = new LinkedHashMap<>();
         response.put("PhysicalResourceId", physicalId);
-        if (!isGuard && !requestType.equals("Delete") && context.getAwsRequestId() != null) {
-            response.put(DELIVERY, context.getAwsRequestId());
-        }
         return response;
     }
 
@@ -186,10 +177,10 @@ public final class DataRepositoryAssociationHandler {
             if (requestType.equals("Delete")) {
                 return remove(physicalId, string(event, "RequestId"), log);
             }
-            Object delivery = event.get(DELIVERY);
+            Object attempt = event.get(CustomResourceEvent.ATTEMPT);
             return ensure(DesiredAssociation.from(map(event, "ResourceProperties")), physicalId,
                     new FsxAssociations.Request(string(event, "RequestId"),
-                            delivery instanceof String d && !d.isEmpty() ? d : null),
+                            attempt instanceof String a && !a.isEmpty() ? a : null),
                     requestType.equals("Update"), log);
         } catch (SdkException e) {
             if (!SdkCalls.isTransient(e)) {
@@ -221,7 +212,7 @@ public final class DataRepositoryAssociationHandler {
         if (replacing) {
             log.log(describe(current) + " was left " + current.lifecycleAsString() + " by "
                     + (requestId.equals(FsxAssociations.tag(current, FsxAssociations.REQUEST_TAG))
-                    ? "an earlier delivery of this request (a retried deployment)" : "an earlier deploy")
+                    ? "an earlier attempt of this request (a retried deployment)" : "an earlier deploy")
                     + ": replacing it");
         }
         DataRepositoryAssociation kept = replacing ? null : current;
@@ -262,11 +253,11 @@ public final class DataRepositoryAssociationHandler {
 
     /**
      * Whether this resource's association for the asked link cannot become what the request asks and was made before
-     * this delivery, so that it is replaced (deleted keeping its files, then created anew): FAILED, which "cannot be
+     * this attempt, so that it is replaced (deleted keeping its files, then created anew): FAILED, which "cannot be
      * recovered" (FSx API reference, DataRepositoryAssociation), or, for a Create, which succeeds only with an
-     * AVAILABLE association, MISCONFIGURED. One this very delivery made fails the request instead, with FSx's details,
-     * so a cause that persists fails once per delivery rather than looping. A request in flight from before
-     * deliveries were told apart (no {@value #DELIVERY}) replaces only an earlier deploy's.
+     * AVAILABLE association, MISCONFIGURED. One this very attempt made (in any of its deliveries) fails the request instead, with FSx's details,
+     * so a cause that persists fails once per attempt rather than looping. A request in flight from before
+     * attempts were told apart (no {@value CustomResourceEvent#ATTEMPT}) replaces only an earlier deploy's.
      */
     private static boolean leftBroken(DataRepositoryAssociation association, FsxAssociations.Request request,
             boolean update) {
@@ -277,8 +268,8 @@ public final class DataRepositoryAssociationHandler {
         if (!request.requestId().equals(FsxAssociations.tag(association, FsxAssociations.REQUEST_TAG))) {
             return true;
         }
-        return request.delivery() != null
-                && !request.delivery().equals(FsxAssociations.tag(association, FsxAssociations.DELIVERY_TAG));
+        return request.attempt() != null
+                && !request.attempt().equals(FsxAssociations.tag(association, FsxAssociations.ATTEMPT_TAG));
     }
 
     /**

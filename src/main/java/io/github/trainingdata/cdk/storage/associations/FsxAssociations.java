@@ -36,10 +36,11 @@ final class FsxAssociations {
     /** Tag of every association the handler creates: the CloudFormation request that created it. */
     static final String REQUEST_TAG = "cdk-training-data:request";
     /**
-     * Tag of every association the handler creates: the delivery of the request that created it (the Lambda request
-     * id of the invocation whose onEvent began it), absent on one created for a request in flight from before.
+     * Tag of every association the handler creates: the attempt of the request that created it (the dispatcher's
+     * {@code TrainingDataAttempt}: the same for every delivery of one attempt, another for a retried deployment's),
+     * absent on one created for a request in flight from before.
      */
-    static final String DELIVERY_TAG = "cdk-training-data:delivery";
+    static final String ATTEMPT_TAG = "cdk-training-data:attempt";
     /** DescribeDataRepositoryAssociations' MaxResults maximum (FSx API model, LimitedMaxResults). */
     private static final int PAGE_SIZE = 25;
     /** Task states that block a file system's deletion and that CancelDataRepositoryTask cancels. */
@@ -85,23 +86,25 @@ final class FsxAssociations {
      * A CloudFormation request as the handler creates for it.
      *
      * @param requestId the request's id (the same when CloudFormation retries a deployment)
-     * @param delivery  the delivery of the request that is served, or null for a request in flight from before
-     *                  deliveries were told apart
+     * @param attempt   the attempt of the request that is served, or null for a request in flight from before
+     *                  attempts were told apart
      */
-    record Request(String requestId, String delivery) {
+    record Request(String requestId, String attempt) {
         /**
-         * CreateDataRepositoryAssociation's ClientRequestToken: one per delivery (32 hex of sha256 of the request id
-         * and the delivery), so that a retried deployment's new association is not answered with the one an earlier
-         * delivery made under the same token (what FSx answers a token whose association failed or was deleted is
-         * not documented); the request id alone without a delivery.
+         * CreateDataRepositoryAssociation's ClientRequestToken: one per attempt (32 hex of sha256 of the request id
+         * and the attempt), so that a retried deployment's new association is not answered with the one an earlier
+         * attempt made under the same token (what FSx answers a token whose association failed or was deleted is
+         * not documented), while every delivery of one attempt, in whatever Lambda invocation, sends the same token
+         * and gets the same association (a second token for the same path would be refused as overlapping); the
+         * request id alone without an attempt.
          */
         String token() {
-            if (delivery == null) {
+            if (attempt == null) {
                 return requestToken(requestId);
             }
             try {
                 return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                        .digest((requestId + "|" + delivery).getBytes(StandardCharsets.UTF_8))).substring(0, 32);
+                        .digest((requestId + "|" + attempt).getBytes(StandardCharsets.UTF_8))).substring(0, 32);
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException("This JVM has no SHA-256", e);
             }
@@ -109,7 +112,7 @@ final class FsxAssociations {
     }
 
     /**
-     * Creates the association, tagged with its owner, the request and its delivery, idempotent for the delivery.
+     * Creates the association, tagged with its owner, the request and its attempt, idempotent for the attempt.
      * Policies without events are left out, as {@code AWS::FSx::DataRepositoryAssociation} leaves out an empty
      * {@code S3}.
      */
@@ -140,8 +143,8 @@ final class FsxAssociations {
     private static List<Tag> tags(String owner, Request request) {
         List<Tag> tags = new ArrayList<>(List.of(Tag.builder().key(OWNER_TAG).value(owner).build(),
                 Tag.builder().key(REQUEST_TAG).value(request.requestId()).build()));
-        if (request.delivery() != null) {
-            tags.add(Tag.builder().key(DELIVERY_TAG).value(request.delivery()).build());
+        if (request.attempt() != null) {
+            tags.add(Tag.builder().key(ATTEMPT_TAG).value(request.attempt()).build());
         }
         return tags;
     }
