@@ -42,7 +42,8 @@ import java.util.stream.Stream;
  * quickstart and the empty stack by part, and the aws-cdk-lib modules node loads (kernel calls and modules from
  * one extra run per variant with {@code JSII_DEBUG=1 JSII_HOST_STACK_TRACES=1 NODE_DEBUG=module}). Last:
  * {@code cold-synth-ratio: R} (median quickstart / median empty stack, README runner) and
- * {@code cold-data-layer-ratio: R} (ours / plain).
+ * {@code cold-data-layer-ratio: R} (median ours / median plain) and {@code cold-data-layer-paired-ratio: R (IQR A-B,
+ * N rounds)} (the median of each round's ours / plain, {@link #pairedRatios}, with its interquartile range).
  *
  * <p>Run: {@code mvn -B -q -Pbenchmark verify} (with {@link SynthBenchmark}); other round counts:
  * {@code -Dcold.rounds=N}; other runners, compared in the same rounds: {@code -Dcold.runners="A|B"}, each the
@@ -191,6 +192,25 @@ public final class ColdSynthBenchmark {
                 ratio(samples, key(runners, 0, QUICKSTART), key(runners, 0, EMPTY), Sample::wallMillis));
         System.out.printf(Locale.ROOT, "cold-data-layer-ratio: %.2f%n",
                 ratio(samples, key(runners, 0, OURS), key(runners, 0, PLAIN), Sample::wallMillis));
+        List<Double> paired = pairedRatios(samples.get(key(runners, 0, OURS)), samples.get(key(runners, 0, PLAIN)));
+        System.out.printf(Locale.ROOT, "cold-data-layer-paired-ratio: %.2f (IQR %.2f-%.2f, %d rounds)%n",
+                Stats.quantile(paired, 0.5), Stats.quantile(paired, 0.25), Stats.quantile(paired, 0.75),
+                paired.size());
+    }
+
+    /**
+     * The data layer's ratio round by round: each round's ours over the plain synth run right next to it (the two
+     * variants are neighbours in both directions of a round), so that load drifting between rounds, which moves both
+     * synths of a round alike, cancels out of each ratio instead of moving the ratio of the two medians.
+     *
+     * @return wall time of ours / plain, one per measured round, in round order
+     */
+    static List<Double> pairedRatios(List<Sample> ours, List<Sample> plain) {
+        List<Double> ratios = new ArrayList<>();
+        for (int round = 0; round < ours.size(); round++) {
+            ratios.add((double) ours.get(round).wallMillis() / plain.get(round).wallMillis());
+        }
+        return ratios;
     }
 
     private static double ratio(Map<String, List<Sample>> samples, String a, String b, ToLongFunction<Sample> f) {
