@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.CfnResource;
 import software.amazon.awscdk.CfnResourceProps;
-import software.amazon.awscdk.services.iam.PolicyDocument;
 import software.constructs.Construct;
 
 /**
@@ -16,12 +15,13 @@ import software.constructs.Construct;
  * builds a principal, a grant registry, an aspect and a validation: a cold synth of the data layer paid for each
  * (docs/performance.md, issue 27). The maps hold the properties in the order aws-cdk-lib writes them, under the same
  * construct paths (an L2's resource is its {@code Resource} child), so the template is the same, logical ids and
- * {@code DependsOn} included; policy documents stay aws-cdk-lib's {@code PolicyDocument}, resolved (and minimized)
- * as before.
+ * {@code DependsOn} included. A policy document is either aws-cdk-lib's {@code PolicyDocument} (statements given by
+ * callers, resolved and minimized as before) or, for the provider's own fixed statements, a map ({@link #document}) as
+ * that document renders them: building each {@code PolicyStatement} and document costs jsii round trips.
  */
 final class CoreResources {
     /** What aws-cdk-lib's {@code Role} writes as a trust policy's and a policy document's version. */
-    private static final String POLICY_VERSION = "2012-10-17";
+    static final String POLICY_VERSION = "2012-10-17";
 
     private CoreResources() {
     }
@@ -47,11 +47,11 @@ final class CoreResources {
      * @param managedPolicyArns its managed policies' ARNs (may be empty)
      * @param path              its IAM path, or null
      * @param policyName        the name of its one inline policy
-     * @param policy            that policy
+     * @param policy            that policy: a {@code PolicyDocument} or a {@link #document}
      * @return the role's resource
      */
     static CfnResource role(Construct role, Map<String, Object> principal, String description,
-            List<String> managedPolicyArns, String path, String policyName, PolicyDocument policy) {
+            List<String> managedPolicyArns, String path, String policyName, Object policy) {
         Map<String, Object> trust = new LinkedHashMap<>();
         trust.put("Statement", List.of(ordered("Action", "sts:AssumeRole", "Effect", "Allow", "Principal", principal)));
         trust.put("Version", POLICY_VERSION);
@@ -76,16 +76,43 @@ final class CoreResources {
      *
      * @param scope  the policy's scope
      * @param id     the policy's id (a construct of that id holds the resource)
-     * @param policy its document
+     * @param policy its document: a {@code PolicyDocument} or a {@link #document}
      * @param role   the role it is attached to
      * @return the policy's resource
      */
-    static CfnResource policy(Construct scope, String id, PolicyDocument policy, CfnResource role) {
+    static CfnResource policy(Construct scope, String id, Object policy, CfnResource role) {
         // The name's place is kept in the map; its value, the resource's own logical id, is known once it exists.
         CfnResource resource = resource(new Construct(scope, id), "Resource", "AWS::IAM::Policy",
                 ordered("PolicyDocument", policy, "PolicyName", "", "Roles", List.of(role.getRef())));
         resource.addPropertyOverride("PolicyName", resource.getLogicalId());
         return resource;
+    }
+
+    /**
+     * A policy document as aws-cdk-lib's {@code PolicyDocument} renders these statements: for fixed statements that
+     * its minimization would leave as they are (no two with the same actions, resources or conditions).
+     *
+     * @param statements the statements ({@link #allow})
+     * @return the document
+     */
+    static Map<String, Object> document(List<Map<String, Object>> statements) {
+        return ordered("Statement", statements, "Version", POLICY_VERSION);
+    }
+
+    /**
+     * An Allow statement as aws-cdk-lib's {@code PolicyStatement} renders it: one action or resource as a string,
+     * more as a list (in the given order).
+     *
+     * @param actions   its actions
+     * @param resources its resources (strings, tokens included)
+     * @return the statement
+     */
+    static Map<String, Object> allow(List<String> actions, List<String> resources) {
+        return ordered("Action", single(actions), "Effect", "Allow", "Resource", single(resources));
+    }
+
+    private static Object single(List<String> values) {
+        return values.size() == 1 ? values.get(0) : values;
     }
 
     /** @return a map of the given keys and values, in their order */

@@ -120,10 +120,8 @@ public final class CustomResourceProvider extends Construct {
                 + "EFS directories)", HANDLER, sdkHandlersBundle().toString(), sdkHandlersHash(),
                 logGroup,
                 Map.of(CustomResourceDispatcher.WAITER_ENVIRONMENT, waiterArn), List.of(
-                        PolicyStatement.Builder.create().actions(List.of("states:StartExecution"))
-                                .resources(List.of(waiterArn)).build(),
-                        PolicyStatement.Builder.create().actions(List.of("states:DescribeExecution"))
-                                .resources(List.of(executions)).build()));
+                        CoreResources.allow(List.of("states:StartExecution"), List.of(waiterArn)),
+                        CoreResources.allow(List.of("states:DescribeExecution"), List.of(executions))));
         this.serviceToken = handlerScope.function().getAtt("Arn").toString();
         this.handlerRoleArn = handlerScope.role().getAtt("Arn").toString();
         acknowledge(executions);
@@ -214,9 +212,9 @@ public final class CustomResourceProvider extends Construct {
             String roles = stack.formatArn(ArnComponents.builder().service("iam").region("").resource("role")
                     .resourceName(stackRolePath().substring(1) + "*")
                     .arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
-            assumeRoles = CoreResources.policy(this, ASSUME_ROLES_ID, PolicyDocument.Builder.create()
-                    .statements(List.of(PolicyStatement.Builder.create().actions(List.of("sts:AssumeRole"))
-                            .resources(List.of(roles)).build())).build(), handlerScope.role()).getNode().getScope();
+            assumeRoles = CoreResources.policy(this, ASSUME_ROLES_ID, CoreResources.document(List.of(
+                    CoreResources.allow(List.of("sts:AssumeRole"), List.of(roles)))), handlerScope.role())
+                    .getNode().getScope();
             WildcardFindings findings = new WildcardFindings(assumeRoles);
             findings.add(List.of(roles), "The stack's provider may assume this stack's custom-resource roles only "
                     + "(their IAM path names the stack's Region and name); each trusts that provider's role alone and "

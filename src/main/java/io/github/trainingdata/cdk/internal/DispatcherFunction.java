@@ -8,8 +8,6 @@ import java.util.TreeMap;
 import software.amazon.awscdk.AssetHashType;
 import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.CfnResource;
-import software.amazon.awscdk.services.iam.PolicyDocument;
-import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.logs.ILogGroup;
 import software.amazon.awscdk.services.s3.assets.Asset;
 import software.constructs.Construct;
@@ -52,14 +50,14 @@ final class DispatcherFunction extends Construct {
      * @param bundleHash  the bundle's SHA-256, which the build wrote beside it: the asset's custom hash
      * @param logGroup    the log group the function writes to
      * @param environment the function's environment variables
-     * @param statements  what the function's own work needs, inline in its role (grants come on top)
+     * @param statements  what the function's own work needs, inline in its role ({@link CoreResources#allow})
      */
     DispatcherFunction(Construct scope, String id, String name, String description, String handler, String bundle,
-            String bundleHash, ILogGroup logGroup, Map<String, String> environment, List<PolicyStatement> statements) {
+            String bundleHash, ILogGroup logGroup, Map<String, String> environment, List<Map<String, Object>> statements) {
         super(scope, id);
         this.role = CoreResources.role(new Construct(this, "ServiceRole"), Map.of("Service", "lambda.amazonaws.com"),
                 null, List.of("arn:" + Aws.PARTITION + ":iam::aws:policy/" + BASIC_EXECUTION_POLICY), null,
-                InlinePolicy.NAME, PolicyDocument.Builder.create().statements(statements).build());
+                InlinePolicy.NAME, CoreResources.document(statements));
         // The bundle as aws-cdk-lib's Code.fromAsset stages it (an S3 asset at <function>/Code, deploy-time) without
         // Lambda's asset code: the same staged file, asset manifest entry and aws:asset metadata. A custom hash: the
         // build hashed the 30 MB bundle once; a synth would hash it again otherwise.

@@ -9,8 +9,6 @@ import java.util.Map;
 import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.CfnResource;
 import software.amazon.awscdk.Stack;
-import software.amazon.awscdk.services.iam.PolicyDocument;
-import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.logs.ILogGroup;
 import software.constructs.Construct;
 
@@ -57,11 +55,9 @@ final class ProviderWaiter extends Construct {
     ProviderWaiter(Construct scope, String dispatcher, ILogGroup logGroup) {
         super(scope, ID);
         this.role = CoreResources.role(new Construct(this, "Role"), Map.of("Service", "states.amazonaws.com"), null, List.of(), null,
-                InlinePolicy.NAME, PolicyDocument.Builder.create().statements(List.of(
-                        PolicyStatement.Builder.create().actions(List.of("lambda:InvokeFunction"))
-                                .resources(List.of(dispatcher)).build(),
-                        PolicyStatement.Builder.create().actions(UNSCOPED_ACTIONS).resources(List.of("*")).build()))
-                        .build());
+                InlinePolicy.NAME, CoreResources.document(List.of(
+                        CoreResources.allow(List.of("lambda:InvokeFunction"), List.of(dispatcher)),
+                        CoreResources.allow(UNSCOPED_ACTIONS, List.of("*")))));
         this.stateMachine = CoreResources.resource(this, "Resource", "AWS::StepFunctions::StateMachine", ordered(
                 "DefinitionString", Stack.of(this).toJsonString(definition(dispatcher)),
                 "LoggingConfiguration", ordered(
