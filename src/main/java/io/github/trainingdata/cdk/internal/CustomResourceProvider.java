@@ -226,13 +226,13 @@ public final class CustomResourceProvider extends Construct {
 
     /** The function's own findings, each acknowledged with why it is acceptable. */
     private void acknowledge(String executions) {
-        WildcardFindings findings = new WildcardFindings(handlerScope);
+        WildcardFindings findings = new WildcardFindings(handlerScope.node());
         findings.add(List.of(executions), "The dispatcher looks up the waiter executions of a CloudFormation request "
                 + "by their names (the request's id, then <id>-2 to -5 for the attempts of a retried deployment), so "
                 + "that a delivery Lambda repeats while a waiter runs is not run again: any execution of the stack's "
                 + "waiter state machine, and no other's.");
         findings.acknowledge();
-        Validations.of(handlerScope).acknowledge(Acknowledgment.builder().id(BASIC_EXECUTION).reason(
+        Validations.of(handlerScope.node()).acknowledge(Acknowledgment.builder().id(BASIC_EXECUTION).reason(
                 BASIC_EXECUTION_REASON).build());
     }
 }

@@ -20,9 +20,11 @@ import software.constructs.Construct;
  * the same settings (the same construct paths and logical ids, properties, {@code DependsOn} on the role and asset
  * metadata: the snapshots hold it), without loading the Java class of aws-cdk-lib's {@code Runtime} (its static
  * initializer reads every Lambda runtime aws-cdk-lib knows from node, 103 jsii round trips, about 50 ms of a cold
- * synth of the data layer) nor Lambda's generated resource classes (docs/performance.md).
+ * synth of the data layer) nor Lambda's generated resource classes (docs/performance.md). A holder of a plain
+ * {@code Construct} ({@link #node}), not a Java subclass of one: jsii inspects each such subclass by reflection when
+ * its first object is made.
  */
-final class DispatcherFunction extends Construct {
+final class DispatcherFunction {
     /** What {@code Runtime.JAVA_25} renders. */
     static final String RUNTIME = "java25";
     /** The function's memory, MiB. */
@@ -37,6 +39,7 @@ final class DispatcherFunction extends Construct {
     /** The AWS managed policy that lets the function log. */
     static final String BASIC_EXECUTION_POLICY = "service-role/AWSLambdaBasicExecutionRole";
 
+    private final Construct node;
     private final CfnResource function;
     private final CfnResource role;
 
@@ -54,18 +57,18 @@ final class DispatcherFunction extends Construct {
      */
     DispatcherFunction(Construct scope, String id, String name, String description, String handler, String bundle,
             String bundleHash, ILogGroup logGroup, Map<String, String> environment, List<Map<String, Object>> statements) {
-        super(scope, id);
-        this.role = CoreResources.role(new Construct(this, "ServiceRole"), Map.of("Service", "lambda.amazonaws.com"),
+        this.node = new Construct(scope, id);
+        this.role = CoreResources.role(new Construct(node, "ServiceRole"), Map.of("Service", "lambda.amazonaws.com"),
                 null, List.of("arn:" + Aws.PARTITION + ":iam::aws:policy/" + BASIC_EXECUTION_POLICY), null,
                 InlinePolicy.NAME, CoreResources.document(statements));
         // The bundle as aws-cdk-lib's Code.fromAsset stages it (an S3 asset at <function>/Code, deploy-time) without
         // Lambda's asset code: the same staged file, asset manifest entry and aws:asset metadata. A custom hash: the
         // build hashed the 30 MB bundle once; a synth would hash it again otherwise.
-        Asset code = Asset.Builder.create(this, "Code").path(bundle).deployTime(true)
+        Asset code = Asset.Builder.create(node, "Code").path(bundle).deployTime(true)
                 .assetHashType(AssetHashType.CUSTOM).assetHash(bundleHash).build();
         // CloudFormation invokes it as the deploying principal and the waiter by its role's identity policy: no
         // resource-based permission.
-        this.function = CoreResources.resource(this, "Resource", "AWS::Lambda::Function", ordered(
+        this.function = CoreResources.resource(node, "Resource", "AWS::Lambda::Function", ordered(
                 "Code", ordered("S3Bucket", code.getS3BucketName(), "S3Key", code.getS3ObjectKey()),
                 "Description", description,
                 "Environment", ordered("Variables", new TreeMap<>(environment)),
@@ -78,6 +81,11 @@ final class DispatcherFunction extends Construct {
                 "Timeout", TIMEOUT_SECONDS));
         function.getNode().addDependency(role);
         code.addResourceMetadata(function, "Code");
+    }
+
+    /** @return the construct that stands for the function (aws-cdk-lib's {@code Function}'s place in the tree) */
+    Construct node() {
+        return node;
     }
 
     /** @return the function's resource */

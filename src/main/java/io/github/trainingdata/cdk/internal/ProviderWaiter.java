@@ -23,9 +23,10 @@ import software.constructs.Construct;
  * <p>Logged at level ALL to the stack's shared log group without execution data (the input holds CloudFormation's
  * pre-signed response URL) and traced with X-Ray. Its role may invoke the dispatcher (by the name the provider gives
  * it, so that neither refers to the other's attributes) and, on {@code *} since neither supports resource-level
- * permissions, deliver its logs and write traces.
+ * permissions, deliver its logs and write traces. A holder of a plain {@code Construct}, not a Java subclass of one
+ * (as {@link DispatcherFunction}).
  */
-final class ProviderWaiter extends Construct {
+final class ProviderWaiter {
     /** The construct id. */
     static final String ID = "waiter-state-machine";
     /** Seconds between the waiter's calls. */
@@ -53,13 +54,13 @@ final class ProviderWaiter extends Construct {
      * @param logGroup    the stack's shared log group
      */
     ProviderWaiter(Construct scope, String dispatcher, ILogGroup logGroup) {
-        super(scope, ID);
-        this.role = CoreResources.role(new Construct(this, "Role"), Map.of("Service", "states.amazonaws.com"), null, List.of(), null,
+        Construct node = new Construct(scope, ID);
+        this.role = CoreResources.role(new Construct(node, "Role"), Map.of("Service", "states.amazonaws.com"), null, List.of(), null,
                 InlinePolicy.NAME, CoreResources.document(List.of(
                         CoreResources.allow(List.of("lambda:InvokeFunction"), List.of(dispatcher)),
                         CoreResources.allow(UNSCOPED_ACTIONS, List.of("*")))));
-        this.stateMachine = CoreResources.resource(this, "Resource", "AWS::StepFunctions::StateMachine", ordered(
-                "DefinitionString", Stack.of(this).toJsonString(definition(dispatcher)),
+        this.stateMachine = CoreResources.resource(node, "Resource", "AWS::StepFunctions::StateMachine", ordered(
+                "DefinitionString", Stack.of(scope).toJsonString(definition(dispatcher)),
                 "LoggingConfiguration", ordered(
                         "Destinations", List.of(ordered("CloudWatchLogsLogGroup",
                                 ordered("LogGroupArn", logGroup.getLogGroupArn()))),
