@@ -101,6 +101,8 @@ public final class CustomResourceProvider extends Construct {
     /** The function's role's ARN. */
     private final String handlerRoleArn;
     private final ProviderWaiter waiter;
+    /** The stack's wildcard findings. */
+    private final StackWildcardFindings findings;
     /** The function's one statement, made with the stack's first custom-resource role ({@link #assumeRoles}). */
     private IConstruct assumeRoles;
 
@@ -110,7 +112,9 @@ public final class CustomResourceProvider extends Construct {
         String dispatcherArn = stack.formatArn(ArnComponents.builder().service("lambda").resource("function")
                 .resourceName(name).arnFormat(ArnFormat.COLON_RESOURCE_NAME).build());
         LogGroup logGroup = LogGroups.shared(this, logsKey);
-        this.waiter = new ProviderWaiter(this, dispatcherArn, logGroup);
+        // Looked up once for the provider's three findings (the stack's first findings, in the data layer).
+        this.findings = StackWildcardFindings.of(stack);
+        this.waiter = new ProviderWaiter(this, dispatcherArn, logGroup, findings);
         String waiterArn = waiter.stateMachine().getAtt("Arn").toString();
         String executions = stack.formatArn(ArnComponents.builder().service("states").resource("execution")
                 .resourceName(waiter.stateMachine().getAtt("Name").toString() + ":*")
@@ -215,23 +219,23 @@ public final class CustomResourceProvider extends Construct {
             assumeRoles = CoreResources.policy(this, ASSUME_ROLES_ID, CoreResources.document(List.of(
                     CoreResources.allow(List.of("sts:AssumeRole"), List.of(roles)))), handlerScope.role())
                     .getNode().getScope();
-            WildcardFindings findings = new WildcardFindings(assumeRoles);
-            findings.add(List.of(roles), "The stack's provider may assume this stack's custom-resource roles only "
+            WildcardFindings assumable = new WildcardFindings(assumeRoles);
+            assumable.add(List.of(roles), "The stack's provider may assume this stack's custom-resource roles only "
                     + "(their IAM path names the stack's Region and name); each trusts that provider's role alone and "
                     + "holds only what its resource's calls need.");
-            findings.acknowledge();
+            assumable.acknowledge(findings);
         }
         return assumeRoles;
     }
 
     /** The function's own findings, each acknowledged with why it is acceptable. */
     private void acknowledge(String executions) {
-        WildcardFindings findings = new WildcardFindings(handlerScope.node());
-        findings.add(List.of(executions), "The dispatcher looks up the waiter executions of a CloudFormation request "
+        WildcardFindings executionFindings = new WildcardFindings(handlerScope.node());
+        executionFindings.add(List.of(executions), "The dispatcher looks up the waiter executions of a CloudFormation request "
                 + "by their names (the request's id, then <id>-2 to -5 for the attempts of a retried deployment), so "
                 + "that a delivery Lambda repeats while a waiter runs is not run again: any execution of the stack's "
                 + "waiter state machine, and no other's.");
-        findings.acknowledge();
+        executionFindings.acknowledge(findings);
         Validations.of(handlerScope.node()).acknowledge(Acknowledgment.builder().id(BASIC_EXECUTION).reason(
                 BASIC_EXECUTION_REASON).build());
     }

@@ -52,8 +52,9 @@ final class ProviderWaiter {
      * @param scope       the stack's provider
      * @param dispatcher  the dispatcher's ARN (built from its name: no reference to the function)
      * @param logGroup    the stack's shared log group
+     * @param findings    the stack's wildcard findings
      */
-    ProviderWaiter(Construct scope, String dispatcher, ILogGroup logGroup) {
+    ProviderWaiter(Construct scope, String dispatcher, ILogGroup logGroup, StackWildcardFindings findings) {
         Construct node = new Construct(scope, ID);
         this.role = CoreResources.role(new Construct(node, "Role"), Map.of("Service", "states.amazonaws.com"), null, List.of(), null,
                 InlinePolicy.NAME, CoreResources.document(List.of(
@@ -69,10 +70,10 @@ final class ProviderWaiter {
                 "RoleArn", role.getAtt("Arn"),
                 "TracingConfiguration", ordered("Enabled", true)));
         stateMachine.getNode().addDependency(role);
-        WildcardFindings findings = new WildcardFindings(role.getNode().getScope());
-        findings.add(List.of("*"), "CloudWatch Logs' vended log delivery (the waiter's logging) and X-Ray trace "
+        WildcardFindings unscoped = new WildcardFindings(role.getNode().getScope());
+        unscoped.add(List.of("*"), "CloudWatch Logs' vended log delivery (the waiter's logging) and X-Ray trace "
                 + "upload support no resource-level permissions.");
-        findings.acknowledge();
+        unscoped.acknowledge(findings);
     }
 
     /**

@@ -47,6 +47,18 @@ public final class WildcardFindings {
         }
     }
 
+    /**
+     * As {@link #acknowledge()}, for a caller that holds the scope's stack's findings already (three jsii calls fewer
+     * than looking them up).
+     *
+     * @param stackFindings the findings of the scope's stack
+     */
+    void acknowledge(StackWildcardFindings stackFindings) {
+        if (!resources.isEmpty()) {
+            stackFindings.add(this);
+        }
+    }
+
     /** @return the noted resources that hold a token marker ({@code ${Token[...]}} or {@code #{Token[...]}}) */
     List<String> tokens() {
         return resources.values().stream().flatMap(List::stream).filter(resource -> resource.contains("{Token["))
