@@ -694,6 +694,14 @@ class MotoRehearsalTest {
                 "a finished preload whose worker completed is deleted at once");
     }
 
+    /** The preload's Create as its first delivery runs it, its execution then stopped (ABORTED) as a failed one. */
+    private Map<String, Object> createdThenStopped(PreloadHandler handler, Map<String, Object> event) {
+        Map<String, Object> created = handler.onEvent(event, new RecordingContext());
+        String arn = (String) ((Map<?, ?>) created.get("Data")).get(PreloadHandler.EXECUTION_ARN);
+        sfn.stopExecution(r -> r.executionArn(arn).error("WorkerFailed").cause("the first delivery's warm-up"));
+        return created;
+    }
+
     /**
      * A retried deployment sends the failed Create again with the same RequestId (aws-cdk#35957): moto's Step Functions
      * refuses the first execution's name again once it ended (here stopped: ABORTED), and the handler starts the
@@ -706,9 +714,8 @@ class MotoRehearsalTest {
         String stateMachine = preloadStateMachine(stack);
         PreloadHandler handler = new PreloadHandler(sfn, sageMaker, cloudFormation, fsx, Clock.systemUTC());
         int before = executionsOf(stateMachine).size();
-        Map<String, Object> created = handler.onEvent(event, new RecordingContext());
+        Map<String, Object> created = createdThenStopped(handler, event);
         String first = (String) ((Map<?, ?>) created.get("Data")).get(PreloadHandler.EXECUTION_ARN);
-        sfn.stopExecution(r -> r.executionArn(first).error("WorkerFailed").cause("the first delivery's warm-up"));
 
         Map<String, Object> retried = handler.onEvent(event, new RecordingContext());
 
@@ -735,9 +742,7 @@ class MotoRehearsalTest {
         String stateMachine = preloadStateMachine(stack);
         PreloadHandler handler = new PreloadHandler(sfn, sageMaker, cloudFormation, fsx, Clock.systemUTC());
         int before = executionsOf(stateMachine).size();
-        Map<String, Object> created = handler.onEvent(event, new RecordingContext());
-        String first = (String) ((Map<?, ?>) created.get("Data")).get(PreloadHandler.EXECUTION_ARN);
-        sfn.stopExecution(r -> r.executionArn(first).error("WorkerFailed").cause("the first delivery's warm-up"));
+        Map<String, Object> created = createdThenStopped(handler, event);
         RecordingContext duplicate = new RecordingContext();
 
         Map<String, Object> late = handler.onEvent(event, duplicate);
