@@ -64,11 +64,11 @@ public class TrainingNetwork extends Construct {
                     + "without NAT reaches S3 only through an S3 gateway endpoint on their route tables; make sure the "
                     + "VPC has one");
         }
-        SelectedSubnets selected = selectStorageSubnets(props);
-        this.storageSubnets = SubnetSelection.builder().subnets(selected.getSubnets()).build();
+        List<ISubnet> selected = selectStorageSubnets(props);
+        this.storageSubnets = SubnetSelection.builder().subnets(selected).build();
         this.dataSubnet = props.getDataSubnet() != null ? props.getDataSubnet()
                 : props.getDataAvailabilityZone() != null ? subnetIn(props.getDataAvailabilityZone(), selected)
-                : selected.getSubnets().get(0);
+                : selected.get(0);
         this.trainingSecurityGroup = props.getTrainingSecurityGroup() != null
                 ? props.getTrainingSecurityGroup()
                 : createTrainingSecurityGroup();
@@ -140,9 +140,9 @@ public class TrainingNetwork extends Construct {
     }
 
     /** The selected subnet in {@code zone}: compared as written (a new VPC's subnets carry the zone as given). */
-    private ISubnet subnetIn(String zone, SelectedSubnets selected) {
-        List<String> zones = selected.getSubnets().stream().map(ISubnet::getAvailabilityZone).toList();
-        for (ISubnet subnet : selected.getSubnets()) {
+    private ISubnet subnetIn(String zone, List<ISubnet> selected) {
+        List<String> zones = selected.stream().map(ISubnet::getAvailabilityZone).toList();
+        for (ISubnet subnet : selected) {
             if (subnet.getAvailabilityZone().equals(zone)) {
                 return subnet;
             }
@@ -157,7 +157,14 @@ public class TrainingNetwork extends Construct {
                 + String.join(", ", zones));
     }
 
-    private SelectedSubnets selectStorageSubnets(TrainingNetworkProps props) {
+    /**
+     * The storage subnets, one per AZ. A VPC created here has one subnet group, isolated, one subnet per AZ: its
+     * isolated subnets are what {@code selectSubnets} would choose, in the same order, read without the selection.
+     */
+    private List<ISubnet> selectStorageSubnets(TrainingNetworkProps props) {
+        if (props.getVpc() == null) {
+            return vpc.getIsolatedSubnets();
+        }
         if (props.getVpcSubnets() != null) {
             SelectedSubnets chosen;
             try {
@@ -174,13 +181,13 @@ public class TrainingNetwork extends Construct {
                         "vpcSubnets", "a selection of no subnets of " + vpcName(),
                         "a selection that matches at least one subnet of the VPC");
             }
-            return chosen;
+            return chosen.getSubnets();
         }
         for (SubnetType type : List.of(SubnetType.PRIVATE_ISOLATED, SubnetType.PRIVATE_WITH_EGRESS)) {
             boolean present = type == SubnetType.PRIVATE_ISOLATED
                     ? !vpc.getIsolatedSubnets().isEmpty() : !vpc.getPrivateSubnets().isEmpty();
             if (present) {
-                return vpc.selectSubnets(SubnetSelection.builder().subnetType(type).onePerAz(true).build());
+                return vpc.selectSubnets(SubnetSelection.builder().subnetType(type).onePerAz(true).build()).getSubnets();
             }
         }
         throw ConfigurationError.of(TrainingNetworkRules.PRIVATE_SUBNETS, this, "vpc", vpcName() + ", without private subnets",
