@@ -24,6 +24,7 @@ import software.amazon.awscdk.services.s3.IBucket;
 import software.amazon.awscdk.services.s3.LifecycleRule;
 import software.amazon.awscdk.services.s3.ObjectOwnership;
 import software.constructs.Construct;
+import software.constructs.Node;
 
 /**
  * The S3 bucket that holds the training data, and the dataset prefix inside it.
@@ -96,7 +97,7 @@ public class TrainingDataBucket extends Construct implements S3Store {
                     .removalPolicy(removal)
                     .autoDeleteObjects(destroy)
                     .build();
-            sendEventsToEventBridge(logBucket);
+            sendEventsToEventBridge(logBucket.getNode());
             logs = logBucket;
         }
 
@@ -122,8 +123,10 @@ public class TrainingDataBucket extends Construct implements S3Store {
             data.encryption(BucketEncryption.S3_MANAGED);
         }
         Bucket bucket = data.build();
-        sendEventsToEventBridge(bucket);
-        keepNotificationConfiguration(bucket);
+        // Its node read once for both: every read is a jsii call.
+        Node node = bucket.getNode();
+        sendEventsToEventBridge(node);
+        keepNotificationConfiguration(node);
         return bucket;
     }
 
@@ -135,8 +138,8 @@ public class TrainingDataBucket extends Construct implements S3Store {
      * issue 29653), which stops auto-import: the FSx guide lists a deleted or changed notification as a cause of a
      * MISCONFIGURED association. The bucket sends every event to EventBridge, so rules there see uploads instead.
      */
-    private void keepNotificationConfiguration(Bucket bucket) {
-        bucket.getNode().addValidation(() -> bucket.getNode().tryFindChild("Notifications") == null ? List.of()
+    private void keepNotificationConfiguration(Node bucketNode) {
+        bucketNode.addValidation(() -> bucketNode.tryFindChild("Notifications") == null ? List.of()
                 : List.of(ConfigurationError.of(TrainingDataBucketRules.EVENT_NOTIFICATIONS, this,
                         "event notifications", "added with addEventNotification",
                         "none on the training data bucket: they would replace its notification configuration, including "
@@ -174,8 +177,8 @@ public class TrainingDataBucket extends Construct implements S3Store {
      * {@code eventBridgeEnabled} would add a custom resource and a Lambda function). React to them with
      * EventBridge rules; {@code addEventNotification} on this bucket would replace the configuration.
      */
-    private static void sendEventsToEventBridge(Bucket bucket) {
-        ((CfnBucket) bucket.getNode().getDefaultChild()).setNotificationConfiguration(
+    private static void sendEventsToEventBridge(Node bucketNode) {
+        ((CfnBucket) bucketNode.getDefaultChild()).setNotificationConfiguration(
                 CfnBucket.NotificationConfigurationProperty.builder()
                         .eventBridgeConfiguration(CfnBucket.EventBridgeConfigurationProperty.builder()
                                 .eventBridgeEnabled(true).build())
