@@ -30,7 +30,7 @@ final class DatasetBucketKeys {
     static List<IKey> of(List<LustreDataset> datasets) {
         Set<IKey> keys = new LinkedHashSet<>();
         for (LustreDataset dataset : datasets) {
-            IKey key = dataset.getDataBucket().getBucket().getEncryptionKey();
+            IKey key = dataset.getDataBucket().getEncryptionKey();
             if (key != null) {
                 keys.add(key);
             }

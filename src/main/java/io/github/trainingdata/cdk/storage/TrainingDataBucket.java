@@ -65,12 +65,18 @@ public class TrainingDataBucket extends Construct implements S3Store {
         getNode().setContext(LOG_DELIVERY_BY_BUCKET_POLICY, true);
         TrainingDataBucketSpec spec = TrainingDataBucketRules.resolve(this, props);
         this.datasetPrefix = spec.datasetPrefix();
-        this.bucket = spec.existing() ? props.getBucket() : createBucket(props, spec);
+        NewBucket created = spec.existing() ? null : createBucket(props, spec);
+        this.bucket = created == null ? props.getBucket() : created.bucket();
         this.bucketName = bucket.getBucketName();
-        this.encryptionKey = bucket.getEncryptionKey();
+        // A new bucket's key is the one given to it (none for SSE-S3): known here, not read back from the bucket.
+        this.encryptionKey = created == null ? bucket.getEncryptionKey() : created.key();
     }
 
-    private IBucket createBucket(TrainingDataBucketProps props, TrainingDataBucketSpec spec) {
+    /** A bucket created here and its KMS key ({@code null} with SSE-S3). */
+    private record NewBucket(Bucket bucket, IKey key) {
+    }
+
+    private NewBucket createBucket(TrainingDataBucketProps props, TrainingDataBucketSpec spec) {
         DataEncryption encryption = spec.encryption();
         Duration noncurrent = spec.noncurrentVersionExpiration();
         // Kept when the stack is deleted and when the deploy that created it rolls back (Retain): a versioned bucket
@@ -116,8 +122,9 @@ public class TrainingDataBucket extends Construct implements S3Store {
                         .build()))
                 .removalPolicy(removal)
                 .autoDeleteObjects(destroy);
+        IKey key = null;
         if (encryption == DataEncryption.KMS) {
-            IKey key = props.getEncryptionKey() != null ? props.getEncryptionKey() : createKey(removal);
+            key = props.getEncryptionKey() != null ? props.getEncryptionKey() : createKey(removal);
             data.encryption(BucketEncryption.KMS).encryptionKey(key).bucketKeyEnabled(true);
         } else {
             data.encryption(BucketEncryption.S3_MANAGED);
@@ -127,7 +134,7 @@ public class TrainingDataBucket extends Construct implements S3Store {
         Node node = bucket.getNode();
         sendEventsToEventBridge(node);
         keepNotificationConfiguration(node);
-        return bucket;
+        return new NewBucket(bucket, key);
     }
 
     /**
