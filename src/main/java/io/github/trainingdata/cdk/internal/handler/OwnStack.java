@@ -29,10 +29,7 @@ public final class OwnStack {
     public static boolean is(CloudFormationClient cloudFormation, CustomResourceEvent request, StackStatus status,
             LambdaLogger log, String otherwise) {
         try {
-            Optional<StackStatus> current = cloudFormation.describeStacks(r -> r.stackName(request.stackId())).stacks()
-                    .stream().findFirst().map(Stack::stackStatus);
-            log.log("Stack " + request.stackId() + " is " + current.map(StackStatus::toString).orElse("not found"));
-            return current.orElse(null) == status;
+            return status(cloudFormation, request, log).map(StackStatus::fromValue).orElse(null) == status;
         } catch (SdkException e) {
             log.log("Could not tell whether stack " + request.stackId() + " " + otherwise + ": " + e.getMessage());
             return false;
@@ -52,14 +49,20 @@ public final class OwnStack {
      */
     public static boolean idle(CloudFormationClient cloudFormation, CustomResourceEvent request, LambdaLogger log) {
         try {
-            Optional<String> current = cloudFormation.describeStacks(r -> r.stackName(request.stackId())).stacks()
-                    .stream().findFirst().map(Stack::stackStatusAsString);
-            log.log("Stack " + request.stackId() + " is " + current.orElse("not found"));
-            return current.map(status -> !status.endsWith("_IN_PROGRESS")).orElse(true);
+            return status(cloudFormation, request, log).map(status -> !status.endsWith("_IN_PROGRESS")).orElse(true);
         } catch (SdkException e) {
             log.log("Could not tell whether stack " + request.stackId() + " runs an operation (taken as running one): "
                     + e.getMessage());
             return false;
         }
+    }
+
+    /** The stack's status as DescribeStacks writes it, logged; empty when there is no such stack. */
+    private static Optional<String> status(CloudFormationClient cloudFormation, CustomResourceEvent request,
+            LambdaLogger log) {
+        Optional<String> current = cloudFormation.describeStacks(r -> r.stackName(request.stackId())).stacks().stream()
+                .findFirst().map(Stack::stackStatusAsString);
+        log.log("Stack " + request.stackId() + " is " + current.orElse("not found"));
+        return current;
     }
 }

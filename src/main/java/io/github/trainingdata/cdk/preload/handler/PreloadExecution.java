@@ -1,10 +1,8 @@
 package io.github.trainingdata.cdk.preload.handler;
 
+import io.github.trainingdata.cdk.internal.handler.Sha256;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.protocols.jsoncore.JsonNode;
@@ -46,8 +44,8 @@ final class PreloadExecution {
      * @return the execution's name
      */
     static String name(String prefix, String warmKey, String request) {
-        return prefix + "-" + sha256(warmKey).substring(0, WARM_KEY_HEX_DIGITS) + "-"
-                + sha256(request).substring(0, REQUEST_HEX_DIGITS);
+        return prefix + "-" + Sha256.hex(warmKey).substring(0, WARM_KEY_HEX_DIGITS) + "-"
+                + Sha256.hex(request).substring(0, REQUEST_HEX_DIGITS);
     }
 
     /**
@@ -72,7 +70,7 @@ final class PreloadExecution {
      * @return whether the name is that of an execution under {@code prefix} that warmed {@code warmKey}
      */
     static boolean warms(String name, String prefix, String warmKey) {
-        String expected = prefix + "-" + sha256(warmKey).substring(0, WARM_KEY_HEX_DIGITS) + "-";
+        String expected = prefix + "-" + Sha256.hex(warmKey).substring(0, WARM_KEY_HEX_DIGITS) + "-";
         return name.startsWith(expected) && Pattern.matches("[0-9a-f]{" + REQUEST_HEX_DIGITS + "}",
                 name.substring(expected.length()));
     }
@@ -133,14 +131,6 @@ final class PreloadExecution {
             }
             return new Output(status != null && status.isString() ? status.asString() : "",
                     worker != null && worker.isString() ? worker.asString() : null, List.copyOf(emptyLocations));
-        }
-    }
-
-    private static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("This JVM has no SHA-256", e);
         }
     }
 }

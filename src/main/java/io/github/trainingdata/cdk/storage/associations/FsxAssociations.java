@@ -1,11 +1,8 @@
 package io.github.trainingdata.cdk.storage.associations;
 
 import io.github.trainingdata.cdk.internal.handler.SdkCalls;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.github.trainingdata.cdk.internal.handler.Sha256;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import software.amazon.awssdk.services.fsx.FSxClient;
@@ -102,12 +99,7 @@ final class FsxAssociations {
             if (attempt == null) {
                 return requestToken(requestId);
             }
-            try {
-                return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                        .digest((requestId + "|" + attempt).getBytes(StandardCharsets.UTF_8))).substring(0, 32);
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException("This JVM has no SHA-256", e);
-            }
+            return Sha256.hex(requestId + "|" + attempt).substring(0, 32);
         }
     }
 
